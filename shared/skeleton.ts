@@ -1,0 +1,126 @@
+// The skeleton: one small record per entry, sent to the renderer instead of the file (DESIGN.md "Data
+// flow"). Structure lives in typed arrays so 100k entries cross IPC/WebSocket in a few ms; preview text
+// is fetched in pages (`getPreviews`), full entries on demand (`getEntry`).
+//
+// Index i is the i-th entry in file order (the header and the omp title slot are not entries).
+
+/** Entry kind: one code per entry type, messages split by role. */
+export const EntryKind = {
+	user: 0,
+	assistant: 1,
+	toolResult: 2,
+	bashExecution: 3,
+	customMessageRole: 4, // message entry with role "custom" / "hookMessage"
+	otherRole: 5, // message entry with any other role (developer, fileMention, unknown...)
+	compaction: 6,
+	branchSummary: 7,
+	customMessage: 8, // custom_message entry
+	custom: 9,
+	label: 10,
+	modelChange: 11,
+	thinkingLevelChange: 12,
+	sessionInfo: 13,
+	unknown: 14, // any other entry type (kept byte-for-byte)
+} as const;
+export type EntryKindCode = (typeof EntryKind)[keyof typeof EntryKind];
+export const ENTRY_KIND_NAMES: readonly string[] = Object.keys(EntryKind);
+
+/** Bit flags per entry. */
+export const EntryFlag = {
+	/** Assistant message with no non-whitespace text block and stopReason stop/toolUse (pi hides these). */
+	toolOnly: 1 << 0,
+	/** Assistant stopReason "error", or toolResult isError, or bashExecution exitCode != 0. */
+	error: 1 << 1,
+	/** Assistant stopReason "aborted" (or bashExecution cancelled). */
+	aborted: 1 << 2,
+	hasThinking: 1 << 3,
+	hasToolCalls: 1 << 4,
+	hasImage: 1 << 5,
+	/** custom_message / custom role with display: false. */
+	hidden: 1 << 6,
+	/** Another entry in the file has the same id (pi keeps the last one). */
+	duplicateId: 1 << 7,
+	/** parentId names an entry that is not in the file (shown as an extra root). */
+	orphan: 1 << 8,
+	/** The entry had no usable id; Arbor assigned a synthetic one (never written back). */
+	syntheticId: 1 << 9,
+	/** The parent link was cut to break a cycle (parentId === id, or a longer loop). */
+	cycleCut: 1 << 10,
+	/** stopReason "length". */
+	truncated: 1 << 11,
+} as const;
+
+export interface SkeletonLabel {
+	/** Index of the labelled entry. */
+	target: number;
+	label: string;
+	/** ms since epoch of the label entry that set it (NaN if unknown). */
+	time: number;
+}
+
+export interface Skeleton {
+	/** Number of entries. */
+	count: number;
+	/** Entry id per index. Synthetic ids (flag syntheticId) are stable for the life of the process only. */
+	ids: string[];
+	/** Parent index per entry; -1 = root (null parent, self-parent, orphan, or a cut cycle). */
+	parent: Int32Array;
+	/** EntryKindCode per entry. */
+	kind: Uint8Array;
+	/** EntryFlag bits per entry. */
+	flags: Uint16Array;
+	/** Entry timestamp, ms since epoch; NaN when missing or unparsable. */
+	time: Float64Array;
+	/** Tokens: assistant usage.totalTokens (or input+output), compaction tokensBefore; 0 otherwise. */
+	tokens: Float64Array;
+	/** Resolved labels (latest label entry per target wins; cleared ones absent). */
+	labels: SkeletonLabel[];
+	/** In-app leaf index, -1 = null (before the first entry). */
+	leaf: number;
+	/** Where pi/omp will resume on reload: the last entry in file order (-1 if none). */
+	resumeLeaf: number;
+}
+
+/** A batch of entries appended (by Arbor or another process) since the skeleton was sent. */
+export interface SkeletonDelta {
+	/** Index of the first new entry; equals the receiver's current count. */
+	start: number;
+	ids: string[];
+	parent: Int32Array;
+	kind: Uint8Array;
+	flags: Uint16Array;
+	time: Float64Array;
+	tokens: Float64Array;
+	/** Full resolved label list after the append (small). */
+	labels: SkeletonLabel[];
+	leaf: number;
+	resumeLeaf: number;
+}
+
+/** Apply a delta to a skeleton, returning a new skeleton (typed arrays grown by copy). */
+export function applySkeletonDelta(s: Skeleton, d: SkeletonDelta): Skeleton {
+	if (d.start !== s.count) throw new Error(`skeleton delta starts at ${d.start}, expected ${s.count}`);
+	const n = s.count + d.ids.length;
+	const grow = <T extends Int32Array | Uint8Array | Uint16Array | Float64Array>(a: T, b: T, make: (n: number) => T): T => {
+		const out = make(n);
+		out.set(a.subarray(0, s.count) as never, 0);
+		out.set(b as never, s.count);
+		return out;
+	};
+	return {
+		count: n,
+		ids: s.ids.concat(d.ids),
+		parent: grow(s.parent, d.parent, (k) => new Int32Array(k)),
+		kind: grow(s.kind, d.kind, (k) => new Uint8Array(k)),
+		flags: grow(s.flags, d.flags, (k) => new Uint16Array(k)),
+		time: grow(s.time, d.time, (k) => new Float64Array(k)),
+		tokens: grow(s.tokens, d.tokens, (k) => new Float64Array(k)),
+		labels: d.labels,
+		leaf: d.leaf,
+		resumeLeaf: d.resumeLeaf,
+	};
+}
+
+export function isMessageKind(kind: number): boolean {
+	return kind <= EntryKind.otherRole;
+}
