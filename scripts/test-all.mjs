@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// `npm test`: every check the project has, in one run, ending with the line CI reads:
+// "N passed, N failed[, N skipped]" summed over every runner (type-check, vitest, Playwright,
+// reliability figures, electronegativity). Each runner's own output is shown as it goes.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dirname, "..");
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function run(title, cmd, args, env = {}) {
+	process.stdout.write(`\n=== ${title}: ${cmd} ${args.join(" ")}\n`);
+	const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+	return r.status ?? 1;
+}
+
+function count(title, passed, failed, skipped = 0) {
+	totals.passed += passed;
+	totals.failed += failed;
+	totals.skipped += skipped;
+	lines.push(`${title}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+}
+
+// 1. Type-check every project (one check per tsconfig).
+for (const p of ["electron", "renderer", "tsconfig.node.json"]) {
+	const code = run(`typecheck ${p}`, "npx", ["tsc", "-p", p]);
+	count(`typecheck ${p}`, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+// 2. Build (the browser host serves the built renderer; the CLI tests run the built bundle).
+const buildCode = run("build", "npm", ["run", "build", "--silent"]);
+count("build", buildCode === 0 ? 1 : 0, buildCode === 0 ? 0 : 1);
+
+// 3. Unit, service, API and component tests.
+const vitestOut = join(root, ".vitest-results.json");
+rmSync(vitestOut, { force: true });
+const vitestCode = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestOut}`]);
+if (existsSync(vitestOut)) {
+	const r = JSON.parse(readFileSync(vitestOut, "utf8"));
+	count("vitest", r.numPassedTests, r.numFailedTests + (vitestCode !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests);
+} else count("vitest", 0, 1);
+
+// 4. End-to-end specs in Debian Chromium through the browser host (and Electron where a binary exists).
+const hasSpecs = existsSync(join(root, "e2e")) && readdirSync(join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
+if (hasSpecs) {
+	const pwOut = join(root, ".playwright-results.json");
+	rmSync(pwOut, { force: true });
+	const code = run("playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwOut });
+	if (existsSync(pwOut)) {
+		const s = JSON.parse(readFileSync(pwOut, "utf8")).stats;
+		count("playwright", s.expected + s.flaky, s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0), s.skipped);
+	} else count("playwright", 0, 1);
+}
+
+// 5. Reliability and security figures (bounded version in CI; see README "Guarantees").
+if (existsSync(join(root, "scripts", "reliability.mjs"))) {
+	const code = run("reliability", "node", ["scripts/reliability.mjs", "--bounded"]);
+	count("reliability", code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+// 6. Electron security lint.
+if (existsSync(join(root, "scripts", "electronegativity.mjs"))) {
+	const code = run("electronegativity", "node", ["scripts/electronegativity.mjs"]);
+	count("electronegativity", code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+process.stdout.write(`\n=== summary\n${lines.join("\n")}\n`);
+process.stdout.write(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`);
+process.exit(totals.failed === 0 ? 0 : 1);
