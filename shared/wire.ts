@@ -36,6 +36,7 @@ const TYPED_ARRAYS = {
 	Float32Array, Float64Array, BigInt64Array, BigUint64Array,
 } as const;
 type TypedArrayName = keyof typeof TYPED_ARRAYS;
+type ViewCtor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => TypedArray;
 
 function typedArrayName(v: ArrayBufferView): TypedArrayName | null {
 	const name = v.constructor?.name;
@@ -178,7 +179,7 @@ export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
 			return list;
 		}
 		if (typeof kind !== "string" || !Object.hasOwn(TYPED_ARRAYS, kind)) throw new WireError("bad typed array marker");
-		const Ctor = TYPED_ARRAYS[kind as TypedArrayName];
+		const Ctor = TYPED_ARRAYS[kind as TypedArrayName] as unknown as ViewCtor & { BYTES_PER_ELEMENT: number };
 		const { o, n } = m;
 		if (!isBound(o) || !isBound(n) || o % 8 !== 0) throw new WireError("bad attachment bounds");
 		const byteLength = n * Ctor.BYTES_PER_ELEMENT;
