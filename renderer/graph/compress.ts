@@ -1,0 +1,173 @@
+// Folds and chain compression: turns the visible tree into the smaller graph that gets laid out.
+// A linear run of single-child entries collapses into one "+N" segment node, but never over an entry
+// the user needs to see or reach (see `mustStayVisible`), so compression can hide detail, not landmarks.
+
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
+
+export interface CompressOptions {
+	/** Entry ids whose visible subtree is folded (pi's fold: descendants drop out, a "+N hidden" stub stays). */
+	folds?: ReadonlySet<string>;
+	/** Segments the user expanded, keyed by the id of the segment's first entry (stable while the chain grows). */
+	expanded?: ReadonlySet<string>;
+	/** Search matches (entry indices): never hidden inside a segment. */
+	matches?: ReadonlySet<number> | null;
+	/** Selected entry index (-1 none): never hidden inside a segment. */
+	selected?: number;
+	/** Shortest run worth collapsing; a "+1" segment would save nothing. */
+	minRun?: number;
+	/** Turn compression off (every visible entry gets its own card). */
+	compress?: boolean;
+}
+
+/** Ids and structure of a compressed graph; see GraphModel. */
+export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: CompressOptions = {}): GraphModel {
+	const m = tree.order.length;
+	const folds = opts.folds ?? new Set<string>();
+	const expanded = opts.expanded ?? new Set<string>();
+	const matches = opts.matches ?? null;
+	const selected = opts.selected ?? -1;
+	const minRun = Math.max(2, opts.minRun ?? 2);
+	const compress = opts.compress ?? true;
+
+	const posOf = new Int32Array(s.count).fill(-1);
+	const entryAt = new Int32Array(m);
+	const vparent = new Int32Array(m);
+	for (let i = 0; i < m; i++) {
+		const e = tree.order[i];
+		entryAt[i] = e;
+		if (e >= 0 && e < s.count) posOf[e] = i;
+		const p = tree.parent[i];
+		// A parent that is not drawn before its child (bad input) makes the child a root instead of a cycle.
+		const pp = p >= 0 && p < s.count ? posOf[p] : -1;
+		vparent[i] = pp >= 0 && pp < i ? pp : -1;
+	}
+
+	// Folds: a fold hides every visible descendant of the folded entry; nested folds count once, at the top.
+	const folded = new Uint8Array(m);
+	const hiddenUnder = new Int32Array(m).fill(-1);
+	const hiddenCount = new Int32Array(m);
+	const liveChildren = new Int32Array(m);
+	for (let i = 0; i < m; i++) {
+		const p = vparent[i];
+		if (p >= 0) {
+			if (hiddenUnder[p] >= 0) hiddenUnder[i] = hiddenUnder[p];
+			else if (folded[p]) hiddenUnder[i] = p;
+		}
+		if (hiddenUnder[i] >= 0) hiddenCount[hiddenUnder[i]]++;
+		else {
+			if (p >= 0) liveChildren[p]++;
+			if (folds.size > 0 && folds.has(s.ids[entryAt[i]])) folded[i] = 1;
+		}
+	}
+	// A fold on an entry without visible children hides nothing: no stub for it.
+	for (let i = 0; i < m; i++) if (folded[i] && hiddenCount[i] === 0) folded[i] = 0;
+
+	const labelled = new Uint8Array(s.count);
+	for (const l of s.labels) if (l.target >= 0 && l.target < s.count) labelled[l.target] = 1;
+	const keep = new Uint8Array(m);
+	for (let i = 0; i < m; i++) {
+		if (hiddenUnder[i] >= 0) continue;
+		const e = entryAt[i];
+		keep[i] = !compress || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected) ? 1 : 0;
+	}
+
+	// Emit in pre-order. A non-kept entry has exactly one live child, which pre-order puts right after it,
+	// so a run is a contiguous stretch of `order`.
+	const kind: number[] = [];
+	const entry: number[] = [];
+	const count: number[] = [];
+	const parent: number[] = [];
+	const ids: string[] = [];
+	const segStart: number[] = [];
+	const segMembers: number[] = [];
+	const nodeOfEntry = new Int32Array(s.count).fill(-1);
+	const gOf = new Int32Array(m).fill(-1);
+	const push = (k: number, e: number, c: number, p: number, id: string, start: number): number => {
+		kind.push(k);
+		entry.push(e);
+		count.push(c);
+		parent.push(p);
+		ids.push(id);
+		segStart.push(start);
+		return kind.length - 1;
+	};
+	const parentNode = (i: number): number => (vparent[i] >= 0 ? gOf[vparent[i]] : -1);
+
+	let i = 0;
+	while (i < m) {
+		if (hiddenUnder[i] >= 0) {
+			i++;
+			continue;
+		}
+		if (!keep[i]) {
+			let j = i;
+			while (j + 1 < m && !keep[j + 1] && hiddenUnder[j + 1] < 0 && vparent[j + 1] === j) j++;
+			const len = j - i + 1;
+			const firstId = s.ids[entryAt[i]];
+			if (len >= minRun && !expanded.has(firstId)) {
+				const start = segMembers.length;
+				const g = push(GraphNodeKind.segment, entryAt[i], len, parentNode(i), `seg:${firstId}:${s.ids[entryAt[j]]}`, start);
+				for (let k = i; k <= j; k++) {
+					segMembers.push(entryAt[k]);
+					gOf[k] = g;
+					nodeOfEntry[entryAt[k]] = g;
+				}
+				i = j + 1;
+				continue;
+			}
+			for (let k = i; k <= j; k++) emitEntry(k);
+			i = j + 1;
+			continue;
+		}
+		emitEntry(i);
+		i++;
+	}
+
+	function emitEntry(k: number): void {
+		const e = entryAt[k];
+		const g = push(GraphNodeKind.entry, e, 1, parentNode(k), s.ids[e], -1);
+		gOf[k] = g;
+		nodeOfEntry[e] = g;
+		if (folded[k]) push(GraphNodeKind.foldStub, e, hiddenCount[k], g, `fold:${s.ids[e]}`, -1);
+	}
+
+	const n = kind.length;
+	const childCount = new Int32Array(n);
+	for (let g = 0; g < n; g++) if (parent[g] >= 0) childCount[parent[g]]++;
+	return {
+		n,
+		kind: Uint8Array.from(kind),
+		entry: Int32Array.from(entry),
+		count: Int32Array.from(count),
+		parent: Int32Array.from(parent),
+		ids,
+		segStart: Int32Array.from(segStart),
+		segMembers: Int32Array.from(segMembers),
+		nodeOfEntry,
+		childCount,
+	};
+}
+
+/**
+ * Entries that always get their own card: roots, branch points and branch ends, folded entries, the leaf,
+ * where pi resumes, labelled entries, user messages (the turns people navigate by), compactions and
+ * branch summaries (context boundaries), search matches and the selection.
+ */
+export function mustStayVisible(
+	s: Skeleton, e: number, isRoot: boolean, liveChildren: number, isFolded: boolean, labelled: Uint8Array,
+	matches: ReadonlySet<number> | null, selected: number,
+): boolean {
+	if (isRoot || liveChildren !== 1 || isFolded) return true;
+	if (e === s.leaf || e === s.resumeLeaf || e === selected || labelled[e]) return true;
+	const k = s.kind[e];
+	if (k === EntryKind.user || k === EntryKind.compaction || k === EntryKind.branchSummary) return true;
+	return matches !== null && matches.has(e);
+}
+
+/** Entry indices inside graph node g (one for entries and stubs' folded entry, the chain for segments). */
+export function entriesOfNode(model: GraphModel, g: number): ArrayLike<number> {
+	if (model.kind[g] !== GraphNodeKind.segment) return [model.entry[g]];
+	const start = model.segStart[g];
+	return model.segMembers.subarray(start, start + model.count[g]);
+}

@@ -1,0 +1,77 @@
+// The graph model: what the pure pipeline (folds -> chain compression -> layout -> spatial index) passes
+// along. Structure-of-arrays so a 100k-entry session stays a few typed arrays, and the layout can cross
+// into a Web Worker by transfer.
+
+/** The visible tree the graph draws (shared/tree-view's output, reduced to what the graph needs). */
+export interface GraphTreeInput {
+	/** Visible entry indices in display order: pre-order, each node's children in display order. */
+	order: ArrayLike<number>;
+	/** Visible parent (entry index, -1 = root) of each entry in `order`, aligned with it. */
+	parent: ArrayLike<number>;
+}
+
+export const GraphNodeKind = {
+	/** One entry, drawn as a card; React Flow id = entry id. */
+	entry: 0,
+	/** A collapsed linear chain of entries ("+N"); id `seg:<firstId>:<lastId>`. */
+	segment: 1,
+	/** The "+N hidden" stub under a folded entry; id `fold:<entryId>`. */
+	foldStub: 2,
+} as const;
+export type GraphNodeKindCode = (typeof GraphNodeKind)[keyof typeof GraphNodeKind];
+
+/** Compressed graph, nodes in pre-order (a parent always comes before its children). */
+export interface GraphModel {
+	n: number;
+	kind: Uint8Array;
+	/** Entry index: the entry itself, a segment's first entry, or the folded entry of a stub. */
+	entry: Int32Array;
+	/** Segments: number of entries inside; stubs: number of hidden visible descendants; entries: 1. */
+	count: Int32Array;
+	/** Parent graph node, -1 = root. */
+	parent: Int32Array;
+	/** React Flow node ids. */
+	ids: string[];
+	/** Segments' member entries, chain order, flat: members of node k are segMembers[segStart[k] .. +count[k]]. */
+	segStart: Int32Array;
+	segMembers: Int32Array;
+	/** Per entry index (skeleton.count long): graph node that shows it (entry or segment), -1 = not drawn. */
+	nodeOfEntry: Int32Array;
+	/** Per graph node index, number of graph children (cheap "is branch point" for the UI). */
+	childCount: Int32Array;
+}
+
+export type Direction = "TB" | "LR";
+
+/** Positions of a GraphModel (top-left corner, flow coordinates). */
+export interface GraphLayout {
+	n: number;
+	x: Float64Array;
+	y: Float64Array;
+	w: Float32Array;
+	h: Float32Array;
+	direction: Direction;
+	minX: number;
+	minY: number;
+	maxX: number;
+	maxY: number;
+}
+
+/** Card sizes in px; the depth step is the largest card plus a gap. */
+export const NODE_SIZE = {
+	entry: { w: 240, h: 72 },
+	segment: { w: 132, h: 30 },
+	foldStub: { w: 120, h: 30 },
+} as const;
+export const GAP = { breadth: 24, depth: 48, cousin: 16 } as const;
+
+export function nodeSizeOf(kind: number): { w: number; h: number } {
+	return kind === GraphNodeKind.entry ? NODE_SIZE.entry : kind === GraphNodeKind.segment ? NODE_SIZE.segment : NODE_SIZE.foldStub;
+}
+
+export interface Rect {
+	x: number;
+	y: number;
+	w: number;
+	h: number;
+}
