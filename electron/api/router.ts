@@ -1,0 +1,214 @@
+// electron/api: the one router between any transport (Electron IPC, the browser host's WebSocket) and the
+// services. It validates every request, enforces the path policy, turns every failure into a typed
+// ArborErrorData, and fans service events out to subscribers. Transport-agnostic: no `electron`, no sockets.
+
+import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, SessionListItem, SessionSummary } from "../../shared/api";
+import { REQUEST_NAMES } from "../../shared/api";
+import type { HostHandlers, RouterResponse, RouterServices, ServiceRequestName } from "./contract";
+import { PathPolicy } from "./path-policy";
+import { describeZodError, requestSchemas } from "./schemas";
+
+export interface RouterOptions {
+	services: RouterServices;
+	host?: HostHandlers;
+	/** When set (`arbor serve DIR`), the session library only ever lists these directories. */
+	libraryDirs?: string[];
+	/** Where unexpected errors are logged with their stack (never sent to the client). */
+	log?: (message: string) => void;
+}
+
+export interface ArborRouter {
+	handle(name: string, params: unknown): Promise<RouterResponse>;
+	/** Subscribe to events (service events plus host events such as menu_command). */
+	onEvent(listener: (event: ArborEvent) => void): () => void;
+	/** Deliver a host event (menu_command...) to every subscriber. */
+	emit(event: ArborEvent): void;
+	/** The user chose this file (command line, dialog, drop): it may be opened. */
+	allowPath(path: string): Promise<void>;
+	/** Files inside this directory may be opened (`arbor serve DIR`). */
+	allowDir(path: string): Promise<void>;
+	/** Allow and open files at launch; `getInitialSessions` answers with them. Failures are returned, not thrown. */
+	openInitial(paths: string[]): Promise<{ opened: SessionSummary[]; failed: { path: string; error: ArborErrorData }[] }>;
+	/** Path of an open session (for the host: reveal in folder, window title). */
+	pathOf(sessionId: string): string | null;
+	dispose(): Promise<void>;
+}
+
+const ERROR_CODES: ReadonlySet<string> = new Set<ArborErrorCode>([
+	"bad_request", "forbidden", "not_found", "bad_file", "conflict", "legacy_needs_upgrade", "io", "no_model",
+	"llm_error", "cancelled", "extension_error", "unsupported", "internal",
+]);
+
+class RouteError extends Error {
+	constructor(readonly code: ArborErrorCode, message: string) {
+		super(message);
+	}
+}
+
+/** ArborServiceError, recognised by shape so a second bundle's copy of the class still counts. */
+function asServiceError(err: unknown): ArborErrorData | null {
+	if (!(err instanceof Error)) return null;
+	const e = err as Error & { code?: unknown; file?: unknown; line?: unknown };
+	if (err.name !== "ArborServiceError" || typeof e.code !== "string" || !ERROR_CODES.has(e.code)) return null;
+	const data: ArborErrorData = { code: e.code as ArborErrorCode, message: err.message };
+	if (typeof e.file === "string") data.file = e.file;
+	if (typeof e.line === "number") data.line = e.line;
+	return data;
+}
+
+export function createRouter(options: RouterOptions): ArborRouter {
+	const { services, host = {} } = options;
+	const log = options.log ?? ((m: string) => console.error(m));
+	const policy = new PathPolicy();
+	const listeners = new Set<(event: ArborEvent) => void>();
+	const sessionPaths = new Map<string, string | null>();
+	let initialSessions: SessionSummary[] | null = null;
+	const libraryDirs = options.libraryDirs ?? null;
+
+	const remember = (s: SessionSummary | null | undefined): void => {
+		if (s && typeof s.sessionId === "string") sessionPaths.set(s.sessionId, s.path);
+	};
+
+	const emit = (event: ArborEvent): void => {
+		for (const l of [...listeners]) {
+			try {
+				l(event);
+			} catch (err) {
+				log(`arbor: event listener failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+			}
+		}
+	};
+
+	const unsubscribeServices = services.onEvent((event) => {
+		// Files Arbor creates become openable, and the router learns every session's path, before the
+		// renderer hears about them (it may open the new file in response). allowFile records the literal
+		// path synchronously, so the event keeps its place in the stream.
+		if (event.type === "session_loaded" || event.type === "session_reloaded") remember(event.session);
+		if (event.type === "session_closed") {
+			sessionPaths.delete(event.sessionId);
+			if (initialSessions) initialSessions = initialSessions.filter((s) => s.sessionId !== event.sessionId);
+		}
+		if (event.type === "session_branch" && event.newPath) void policy.allowFile(event.newPath);
+		emit(event);
+	});
+
+	const openChecked = async (path: string): Promise<SessionSummary> => {
+		const allowed = await policy.check(path);
+		if (allowed === null) throw new RouteError("forbidden", `not allowed to open ${path}: open it with File ▸ Open, the command line or the session library first`);
+		const summary = await services.openSession({ path: allowed });
+		remember(summary);
+		return summary;
+	};
+
+	const listSessions = async (dirs: string[] | undefined): Promise<SessionListItem[]> => {
+		let chosen = dirs;
+		if (chosen && chosen.length > 0) {
+			for (const d of chosen) {
+				if (!(await policy.isDirAllowed(d))) throw new RouteError("forbidden", `not allowed to list ${d}`);
+			}
+		} else if (libraryDirs) {
+			chosen = libraryDirs;
+		}
+		const items = await services.listSessions(chosen ? { dirs: chosen } : {});
+		// Listed files are the library's offer to the user: opening one of them is a user choice.
+		await Promise.all(items.map((item) => (typeof item.path === "string" ? policy.allowFile(item.path) : undefined)));
+		return items;
+	};
+
+	// Requests with host or policy logic; everything else goes straight to the service of the same name.
+	const special: Partial<Record<RequestName, (params: never) => Promise<unknown>>> = {
+		openSession: (p: { path: string }) => openChecked(p.path),
+		listSessions: (p: { dirs?: string[] }) => listSessions(p.dirs),
+		getInitialSessions: async () => {
+			if (initialSessions !== null) return initialSessions;
+			const list = await services.getInitialSessions({});
+			for (const s of list) {
+				remember(s);
+				if (s.path) await policy.allowFile(s.path);
+			}
+			return list;
+		},
+		branchToFile: async (p: { sessionId: string; entryId: string }) => {
+			const result = await services.branchToFile(p);
+			if (result.path) await policy.allowFile(result.path);
+			remember(result.session);
+			return result;
+		},
+		setSettings: async (p: { settings: { recentFiles?: string[] } & Record<string, unknown> }) => {
+			// Open Recent opens these without asking again, so only paths the user already opened may be listed.
+			if (p.settings.recentFiles) {
+				const current = new Set((await services.getSettings({})).recentFiles);
+				for (const f of p.settings.recentFiles) {
+					if (!current.has(f) && (await policy.check(f)) === null) throw new RouteError("forbidden", `recentFiles: ${f} was not opened by the user`);
+				}
+			}
+			return services.setSettings(p as never);
+		},
+		showOpenDialog: async () => {
+			if (!host.showOpenDialog) throw new RouteError("unsupported", "this host has no native open dialog: use the session library");
+			const chosen = await host.showOpenDialog();
+			if (chosen === null) return null;
+			await policy.allowFile(chosen);
+			return openChecked(chosen);
+		},
+		revealInFolder: async (p: { sessionId: string }) => {
+			if (!host.revealInFolder) throw new RouteError("unsupported", "this host cannot reveal files in the file manager");
+			const path = sessionPaths.get(p.sessionId);
+			if (path === undefined) throw new RouteError("not_found", `no open session ${p.sessionId}`);
+			if (path === null) throw new RouteError("unsupported", "this session has no file");
+			await host.revealInFolder(path);
+		},
+	};
+
+	const handle = async (name: string, params: unknown): Promise<RouterResponse> => {
+		if (typeof name !== "string" || !(REQUEST_NAMES as readonly string[]).includes(name)) {
+			return { ok: false, error: { code: "bad_request", message: `unknown request ${JSON.stringify(String(name)).slice(0, 100)}` } };
+		}
+		const requestName = name as RequestName;
+		const parsed = requestSchemas[requestName].safeParse(params === undefined ? {} : params);
+		if (!parsed.success) return { ok: false, error: { code: "bad_request", message: describeZodError(requestName, parsed.error) } };
+		try {
+			const own = special[requestName];
+			const result = own
+				? await own(parsed.data as never)
+				: await (services[requestName as ServiceRequestName] as (p: unknown) => Promise<unknown>)(parsed.data);
+			if (requestName === "closeSession") sessionPaths.delete((parsed.data as { sessionId: string }).sessionId);
+			return { ok: true, result };
+		} catch (err) {
+			if (err instanceof RouteError) return { ok: false, error: { code: err.code, message: err.message } };
+			const service = asServiceError(err);
+			if (service) return { ok: false, error: service };
+			log(`arbor: ${requestName} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+			return { ok: false, error: { code: "internal", message: `${requestName} failed because of an internal error (details are in the host's log)` } };
+		}
+	};
+
+	return {
+		handle,
+		emit,
+		onEvent(listener) {
+			listeners.add(listener);
+			return () => listeners.delete(listener);
+		},
+		allowPath: (path) => policy.allowFile(path),
+		allowDir: (path) => policy.allowDir(path),
+		async openInitial(paths) {
+			const opened: SessionSummary[] = [];
+			const failed: { path: string; error: ArborErrorData }[] = [];
+			for (const p of paths) {
+				await policy.allowFile(p);
+				const r = await handle("openSession", { path: p });
+				if (r.ok) opened.push(r.result as SessionSummary);
+				else failed.push({ path: p, error: r.error });
+			}
+			initialSessions = [...(initialSessions ?? []), ...opened];
+			return { opened, failed };
+		},
+		pathOf: (sessionId) => sessionPaths.get(sessionId) ?? null,
+		async dispose() {
+			unsubscribeServices();
+			listeners.clear();
+			await services.dispose();
+		},
+	};
+}

@@ -1,0 +1,89 @@
+// Runtime schemas for every request's params. The renderer is not trusted (it renders hostile session
+// content, and the browser host's socket is reachable by any local process that has the token), so every
+// object is strict (unknown keys rejected) and every string and list is bounded.
+
+import { z } from "zod";
+import { FILTER_MODES, type RequestName, type RequestParams } from "../../shared/api";
+
+/** Largest page of previews one request may ask for (shared/api.ts: pages of <= 2000). */
+export const MAX_PREVIEW_PAGE = 2000;
+export const MAX_PATH = 4096;
+export const MAX_ID = 1024;
+export const MAX_TEXT = 1_000_000;
+
+const path = z.string().min(1).max(MAX_PATH).refine((p) => !p.includes("\0"), "path contains a NUL byte");
+const sessionId = z.string().min(1).max(256);
+const entryId = z.string().min(1).max(MAX_ID);
+const empty = z.strictObject({});
+const withSession = z.strictObject({ sessionId });
+
+const filterMode = z.enum(FILTER_MODES as [string, ...string[]]).transform((m) => m as (typeof FILTER_MODES)[number]);
+
+const modelSettings = z.strictObject({
+	provider: z.string().max(200).optional(),
+	modelId: z.string().max(500).optional(),
+	baseUrl: z.string().max(2048).refine((u) => u === "" || /^https?:\/\//i.test(u), "baseUrl must be an http(s) URL").optional(),
+	api: z.string().max(200).optional(),
+	apiKey: z.string().max(10_000).optional(),
+});
+
+const settingsPatch = z.strictObject({
+	model: modelSettings.optional(),
+	doubleEscapeAction: z.enum(["tree", "branch"]).optional(),
+	treeFilterMode: filterMode.optional(),
+	skipSummaryPrompt: z.boolean().optional(),
+	layoutDirection: z.enum(["TB", "LR"]).optional(),
+	recentFiles: z.array(path).max(100).optional(),
+});
+
+type Schemas = { [K in RequestName]: z.ZodType<RequestParams<K>, unknown> };
+
+export const requestSchemas: Schemas = {
+	openSession: z.strictObject({ path }),
+	closeSession: withSession,
+	getInitialSessions: empty,
+	listSessions: z.strictObject({ dirs: z.array(path).max(64).optional() }),
+	getSkeleton: withSession,
+	getPreviews: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
+	getEntry: z.strictObject({ sessionId, id: entryId }),
+	getContext: z.strictObject({ sessionId, leafId: entryId.nullable() }),
+	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]) }),
+	previewNavigation: z.strictObject({ sessionId, targetId: entryId }),
+	navigate: z.strictObject({
+		sessionId,
+		targetId: entryId,
+		summarize: z.boolean().optional(),
+		customInstructions: z.string().max(100_000).optional(),
+		replaceInstructions: z.boolean().optional(),
+		label: z.string().max(10_000).optional(),
+	}),
+	branchToFile: z.strictObject({ sessionId, entryId }),
+	setLabel: z.strictObject({ sessionId, entryId, label: z.string().max(10_000).nullable() }),
+	savePosition: withSession,
+	appendUserMessage: z.strictObject({ sessionId, text: z.string().max(MAX_TEXT) }),
+	leafHistory: z.strictObject({ sessionId, direction: z.enum(["back", "forward"]) }),
+	upgradeLegacy: withSession,
+	getSettings: empty,
+	setSettings: z.strictObject({ settings: settingsPatch }),
+	getActiveModel: empty,
+	listCommands: empty,
+	runExtensionCommand: z.strictObject({
+		sessionId,
+		name: z.string().min(1).max(200),
+		entryId: entryId.optional(),
+		args: z.string().max(100_000).optional(),
+	}),
+	cancel: withSession,
+	showOpenDialog: empty,
+	revealInFolder: withSession,
+};
+
+/** "field.path: message" for the first few issues, so the client sees which argument was wrong. */
+export function describeZodError(name: string, error: z.ZodError): string {
+	const parts = error.issues.slice(0, 3).map((issue) => {
+		const where = issue.path.length > 0 ? issue.path.map(String).join(".") : "params";
+		return `${where}: ${issue.message}`;
+	});
+	const more = error.issues.length > 3 ? ` (+${error.issues.length - 3} more)` : "";
+	return `invalid params for ${name}: ${parts.join("; ")}${more}`;
+}

@@ -1,0 +1,151 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { SessionListItem } from "../../../shared/api";
+import { createRouter } from "../router";
+import { fakeServices, summary } from "./fake-services";
+
+let root: string;
+let allowedDir: string;
+let secret: string;
+let chosen: string;
+
+beforeEach(() => {
+	root = realpathSync(mkdtempSync(join(tmpdir(), "arbor-policy-")));
+	allowedDir = join(root, "sessions");
+	mkdirSync(allowedDir);
+	writeFileSync(join(allowedDir, "a.jsonl"), "{}\n");
+	secret = join(root, "secret.txt");
+	writeFileSync(secret, "id_rsa\n");
+	chosen = join(root, "chosen.jsonl");
+	writeFileSync(chosen, "{}\n");
+});
+
+function setup() {
+	const fake = fakeServices({
+		openSession: (p: { path: string }) => summary(`id:${p.path}`, p.path),
+		listSessions: (p: { dirs?: string[] }) => listed(p.dirs),
+		branchToFile: () => ({ cancelled: false, path: join(root, "branched.jsonl"), editorText: "", session: null }),
+		getSettings: () => ({ recentFiles: [] }),
+		setSettings: () => ({}),
+	});
+	const router = createRouter({ services: fake.services, log: () => {} });
+	return { fake, router };
+}
+
+let listedFiles: string[] = [];
+function listed(dirs: string[] | undefined): SessionListItem[] {
+	void dirs;
+	return listedFiles.map((path) => ({
+		path, project: root, source: "pi", sessionId: null, title: null, firstUserMessage: null, mtimeMs: 0, size: 0,
+		entryCount: 0, entryCountExact: true,
+	}));
+}
+
+describe("path policy: openSession opens only files the user chose", () => {
+	it("refuses a file nobody allowed, without calling the service", async () => {
+		const { fake, router } = setup();
+		expect(await router.handle("openSession", { path: secret })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(fake.calls.filter((c) => c.name === "openSession")).toEqual([]);
+	});
+
+	it("opens a file the host registered (command line, dialog, drop)", async () => {
+		const { router } = setup();
+		await router.allowPath(chosen);
+		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: true });
+	});
+
+	it("refuses relative paths", async () => {
+		const { router } = setup();
+		await router.allowPath(chosen);
+		expect(await router.handle("openSession", { path: "chosen.jsonl" })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+	});
+
+	it("opens files inside an allowed directory but not `..` escapes from it", async () => {
+		const { router } = setup();
+		await router.allowDir(allowedDir);
+		expect(await router.handle("openSession", { path: join(allowedDir, "a.jsonl") })).toMatchObject({ ok: true });
+		expect(await router.handle("openSession", { path: `${allowedDir}/../secret.txt` })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		// A sibling whose name starts with the allowed directory's name is not inside it.
+		mkdirSync(`${allowedDir}-evil`);
+		writeFileSync(`${allowedDir}-evil/x.jsonl`, "{}\n");
+		expect(await router.handle("openSession", { path: `${allowedDir}-evil/x.jsonl` })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+	});
+
+	it("refuses a symlink inside an allowed directory that points outside it", async () => {
+		const { router } = setup();
+		symlinkSync(secret, join(allowedDir, "link.jsonl"));
+		symlinkSync(root, join(allowedDir, "up"));
+		await router.allowDir(allowedDir);
+		expect(await router.handle("openSession", { path: join(allowedDir, "link.jsonl") })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(await router.handle("openSession", { path: join(allowedDir, "up", "secret.txt") })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+	});
+
+	it("hands the service the resolved real path", async () => {
+		const { fake, router } = setup();
+		await router.allowDir(allowedDir);
+		await router.handle("openSession", { path: `${allowedDir}/./a.jsonl` });
+		expect(fake.calls.find((c) => c.name === "openSession")?.params).toEqual({ path: join(allowedDir, "a.jsonl") });
+	});
+
+	it("opens files the session library listed", async () => {
+		const { router } = setup();
+		listedFiles = [chosen];
+		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(await router.handle("listSessions", {})).toMatchObject({ ok: true });
+		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: true });
+		listedFiles = [];
+	});
+
+	it("lists only allowed directories when the client names some", async () => {
+		const { router } = setup();
+		expect(await router.handle("listSessions", { dirs: [root] })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		await router.allowDir(allowedDir);
+		expect(await router.handle("listSessions", { dirs: [allowedDir] })).toMatchObject({ ok: true });
+	});
+
+	it("restricts the library to the host's directories (arbor serve DIR)", async () => {
+		const fake = fakeServices({ listSessions: () => [] });
+		const router = createRouter({ services: fake.services, libraryDirs: [allowedDir], log: () => {} });
+		await router.handle("listSessions", {});
+		expect(fake.calls).toEqual([{ name: "listSessions", params: { dirs: [allowedDir] } }]);
+	});
+
+	it("opens a file Arbor created by branching (result and session_branch event)", async () => {
+		const { fake, router } = setup();
+		const branched = join(root, "branched.jsonl");
+		writeFileSync(branched, "{}\n");
+		expect(await router.handle("openSession", { path: branched })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(await router.handle("branchToFile", { sessionId: "s", entryId: "e" })).toMatchObject({ ok: true });
+		expect(await router.handle("openSession", { path: branched })).toMatchObject({ ok: true });
+
+		const other = join(root, "other-branch.jsonl");
+		writeFileSync(other, "{}\n");
+		fake.emit({ type: "session_branch", sessionId: "s", newPath: other, newSessionId: null });
+		expect(await router.handle("openSession", { path: other })).toMatchObject({ ok: true });
+	});
+
+	it("refuses recent-file entries the user never opened", async () => {
+		const { router } = setup();
+		expect(await router.handle("setSettings", { settings: { recentFiles: [secret] } })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		await router.allowPath(chosen);
+		expect(await router.handle("setSettings", { settings: { recentFiles: [chosen] } })).toMatchObject({ ok: true });
+	});
+
+	it("opens launch files and answers getInitialSessions with them", async () => {
+		const { router } = setup();
+		const { opened, failed } = await router.openInitial([chosen]);
+		expect(failed).toEqual([]);
+		expect(opened.map((s) => s.path)).toEqual([chosen]);
+		expect(await router.handle("getInitialSessions", {})).toEqual({ ok: true, result: opened });
+	});
+
+	it("opens the dialog's choice through the host handler", async () => {
+		const fake = fakeServices({ openSession: (p: { path: string }) => summary("d", p.path) });
+		const router = createRouter({ services: fake.services, host: { showOpenDialog: async () => chosen }, log: () => {} });
+		expect(await router.handle("showOpenDialog", {})).toMatchObject({ ok: true, result: { path: chosen } });
+		const cancelled = createRouter({ services: fake.services, host: { showOpenDialog: async () => null }, log: () => {} });
+		expect(await cancelled.handle("showOpenDialog", {})).toEqual({ ok: true, result: null });
+	});
+});
