@@ -1,0 +1,491 @@
+// Every built-in command, declared once. Shortcuts follow pi's tree selector where pi has one
+// (../shared/notes/PEERS.md (d) "Keys"): Ctrl+D/T/U/L/A/O filters, Shift+L label, Ctrl/Alt+←/→ fold and
+// branch-point jumps, Enter navigate, Escape. Alt+←/→ being pi's fold keys, leaf history uses Ctrl+[ / Ctrl+].
+
+import { EntryKind } from "../../shared/skeleton";
+import {
+	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, nextBranchPoint,
+	nextLabelled, parentOf, siblingOf, unfoldOrDown, type TreeKeyAction,
+} from "../../shared/tree-view";
+import type { FilterMode } from "../../shared/api";
+import { entryPlainText } from "../panels/entry-text";
+import { activeSession, leafId } from "../store/selectors";
+import type { Command, CommandContext } from "./registry";
+
+const DOUBLE_ESCAPE_MS = 500;
+
+function hasSession(ctx: CommandContext): boolean {
+	return ctx.skeleton !== null && ctx.state.activeSessionId !== null;
+}
+
+function hasTarget(ctx: CommandContext): boolean {
+	return hasSession(ctx) && ctx.target >= 0;
+}
+
+function targetKind(ctx: CommandContext): number {
+	return ctx.skeleton && ctx.target >= 0 ? ctx.skeleton.kind[ctx.target] : -1;
+}
+
+/** Select an entry index and bring it into view. */
+function selectIndex(ctx: CommandContext, index: number): void {
+	if (!ctx.skeleton || index < 0) return;
+	const id = ctx.skeleton.ids[index];
+	ctx.store.getState().select(id);
+	ctx.graph.reveal(id);
+}
+
+/** Where an arrow key starts from: the selection, or pi's opening row when nothing is selected. */
+function cursor(ctx: CommandContext): number {
+	if (!ctx.tree) return -1;
+	return ctx.target >= 0 && isVisible(ctx.tree, ctx.target) ? ctx.target : initialSelection(ctx.tree);
+}
+
+function applyTreeKey(ctx: CommandContext, action: TreeKeyAction): void {
+	if (!ctx.skeleton) return;
+	const id = ctx.skeleton.ids[action.index];
+	if (action.kind === "fold") ctx.store.getState().setFolded(id, true);
+	else if (action.kind === "unfold") ctx.store.getState().setFolded(id, false);
+	else selectIndex(ctx, action.index);
+}
+
+type Move = "parent" | "child" | "prevSibling" | "nextSibling";
+
+function move(ctx: CommandContext, m: Move): void {
+	const tree = ctx.tree;
+	if (!tree) return;
+	const from = cursor(ctx);
+	if (from < 0) return;
+	if (from !== ctx.target) return selectIndex(ctx, from);
+	let to = -1;
+	if (m === "parent") to = parentOf(tree, from);
+	else if (m === "child") to = firstChildOf(tree, from);
+	else to = siblingOf(tree, from, m === "nextSibling" ? 1 : -1);
+	if (to >= 0) selectIndex(ctx, to);
+}
+
+/** Arrow keys follow the drawing: top-down trees go down to children, left-right trees go right. */
+function arrowKeys(m: Move): (ctx: CommandContext) => readonly string[] {
+	const tb: Record<Move, string> = { parent: "Up", child: "Down", prevSibling: "Left", nextSibling: "Right" };
+	const lr: Record<Move, string> = { parent: "Left", child: "Right", prevSibling: "Up", nextSibling: "Down" };
+	return (ctx) => [(ctx.state.settings?.layoutDirection === "LR" ? lr : tb)[m]];
+}
+
+function filterCommand(id: string, mode: FilterMode, label: string, key: string, toggle: boolean): Command {
+	return {
+		id,
+		label: (ctx) => `${label}${ctx.state.filter === mode ? " ✓" : ""}`,
+		category: "Filter",
+		keys: [key],
+		when: hasSession,
+		perform(ctx) {
+			const st = ctx.store.getState();
+			if (toggle) st.toggleFilter(mode);
+			else st.setFilter(mode);
+		},
+	};
+}
+
+async function copy(ctx: CommandContext, text: string, what: string): Promise<void> {
+	await ctx.clipboard(text);
+	ctx.store.getState().toast("info", `Copied ${what}`);
+}
+
+export function builtinCommands(): Command[] {
+	let lastEscape = -Infinity;
+
+	const commands: Command[] = [
+		// ---------------------------------------------------------------- acting on an entry
+		{
+			id: "navigate.here",
+			label: "Navigate here",
+			category: "Navigate",
+			keys: ["Enter"],
+			contextMenu: true,
+			when: hasTarget,
+			perform: (ctx) => ctx.store.getState().startNavigate(ctx.skeleton!.ids[ctx.target]),
+		},
+		{
+			id: "navigate.summary",
+			label: "Navigate with summary…",
+			category: "Navigate",
+			keys: ["Shift+Enter"],
+			contextMenu: true,
+			when: (ctx) => hasTarget(ctx) && ctx.targetId !== leafId(ctx.skeleton!),
+			async perform(ctx) {
+				const st = ctx.store.getState();
+				await st.startNavigate(ctx.skeleton!.ids[ctx.target]);
+				const d = ctx.store.getState().dialog;
+				if (d?.kind === "navigate" && d.stage === "choose") ctx.store.getState().updateDialog("navigate", { focus: "summarize" });
+			},
+		},
+		{
+			id: "branch.toFile",
+			label: "Branch to new file",
+			category: "Navigate",
+			keys: ["Ctrl+B"],
+			contextMenu: true,
+			when: (ctx) => hasTarget(ctx) && targetKind(ctx) === EntryKind.user,
+			perform: (ctx) => ctx.store.getState().branchToFile(ctx.skeleton!.ids[ctx.target]),
+		},
+		{
+			id: "label.edit",
+			label: "Edit label",
+			category: "Entry",
+			keys: ["Shift+L"],
+			contextMenu: true,
+			when: hasTarget,
+			perform: (ctx) => ctx.store.getState().startLabelEdit(ctx.skeleton!.ids[ctx.target]),
+		},
+		{
+			id: "entry.copyText",
+			label: "Copy text",
+			category: "Entry",
+			keys: ["Ctrl+X"],
+			contextMenu: true,
+			when: hasTarget,
+			async perform(ctx) {
+				const entry = await ctx.client.request("getEntry", { sessionId: ctx.state.activeSessionId!, id: ctx.skeleton!.ids[ctx.target] });
+				await copy(ctx, entryPlainText(entry), "text");
+			},
+		},
+		{
+			id: "entry.copyId",
+			label: "Copy id",
+			category: "Entry",
+			contextMenu: true,
+			when: hasTarget,
+			perform: (ctx) => copy(ctx, ctx.skeleton!.ids[ctx.target], "id"),
+		},
+		{
+			id: "context.show",
+			label: "Show context here",
+			category: "Entry",
+			contextMenu: true,
+			when: hasTarget,
+			perform(ctx) {
+				const st = ctx.store.getState();
+				st.select(ctx.skeleton!.ids[ctx.target]);
+				st.setPanel("context");
+			},
+		},
+		{
+			id: "fold.toggle",
+			label: (ctx) => (ctx.tree && ctx.target >= 0 && isFolded(ctx.tree, ctx.target) ? "Unfold" : "Fold"),
+			category: "View",
+			contextMenu: true,
+			when: (ctx) => !!ctx.tree && ctx.target >= 0 && (isFolded(ctx.tree, ctx.target) || isFoldable(ctx.tree, ctx.target)),
+			perform: (ctx) => ctx.store.getState().toggleFold(ctx.skeleton!.ids[ctx.target]),
+		},
+		{
+			id: "segment.expand",
+			label: "Expand segment",
+			category: "View",
+			contextMenu: true,
+			when: (ctx) => hasTarget(ctx) && ctx.graph.inSegment(ctx.skeleton!.ids[ctx.target]),
+			perform(ctx) {
+				ctx.graph.expandSegment(ctx.skeleton!.ids[ctx.target]);
+			},
+		},
+		{
+			id: "position.save",
+			label: "Save position for pi",
+			category: "Navigate",
+			keys: ["Ctrl+S"],
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.leaf >= 0 && ctx.skeleton!.leaf !== ctx.skeleton!.resumeLeaf,
+			perform: (ctx) => ctx.store.getState().savePosition(),
+		},
+
+		// ---------------------------------------------------------------- moving in the visible tree
+		{ id: "select.parent", label: "Select parent", category: "Navigate", keys: arrowKeys("parent"), when: hasSession, perform: (ctx) => move(ctx, "parent") },
+		{ id: "select.child", label: "Select child", category: "Navigate", keys: arrowKeys("child"), when: hasSession, perform: (ctx) => move(ctx, "child") },
+		{ id: "select.prevSibling", label: "Select previous sibling", category: "Navigate", keys: arrowKeys("prevSibling"), when: hasSession, perform: (ctx) => move(ctx, "prevSibling") },
+		{ id: "select.nextSibling", label: "Select next sibling", category: "Navigate", keys: arrowKeys("nextSibling"), when: hasSession, perform: (ctx) => move(ctx, "nextSibling") },
+		{
+			id: "tree.foldOrUp",
+			label: "Fold, or jump to the branch point above",
+			category: "Navigate",
+			keys: ["Ctrl+Left", "Alt+Left"],
+			when: (ctx) => !!ctx.tree && cursor(ctx) >= 0,
+			perform: (ctx) => applyTreeKey(ctx, foldOrUp(ctx.tree!, cursor(ctx))),
+		},
+		{
+			id: "tree.unfoldOrDown",
+			label: "Unfold, or jump to the next branch point below",
+			category: "Navigate",
+			keys: ["Ctrl+Right", "Alt+Right"],
+			when: (ctx) => !!ctx.tree && cursor(ctx) >= 0,
+			perform: (ctx) => applyTreeKey(ctx, unfoldOrDown(ctx.tree!, cursor(ctx))),
+		},
+		{
+			id: "branchPoint.next",
+			label: "Next branch point",
+			category: "Navigate",
+			when: (ctx) => !!ctx.tree && nextBranchPoint(ctx.tree, cursor(ctx), 1) >= 0,
+			perform: (ctx) => selectIndex(ctx, nextBranchPoint(ctx.tree!, cursor(ctx), 1)),
+		},
+		{
+			id: "branchPoint.prev",
+			label: "Previous branch point",
+			category: "Navigate",
+			when: (ctx) => !!ctx.tree && nextBranchPoint(ctx.tree, cursor(ctx), -1) >= 0,
+			perform: (ctx) => selectIndex(ctx, nextBranchPoint(ctx.tree!, cursor(ctx), -1)),
+		},
+		{
+			id: "label.next",
+			label: "Next label",
+			category: "Navigate",
+			keys: ["]"],
+			when: (ctx) => !!ctx.tree && ctx.skeleton!.labels.length > 0,
+			perform(ctx) {
+				const tree = ctx.tree!;
+				const next = nextLabelled(tree, cursor(ctx), 1);
+				selectIndex(ctx, next >= 0 ? next : nextLabelled(tree, -1, 1));
+			},
+		},
+		{
+			id: "label.prev",
+			label: "Previous label",
+			category: "Navigate",
+			keys: ["["],
+			when: (ctx) => !!ctx.tree && ctx.skeleton!.labels.length > 0,
+			perform(ctx) {
+				const tree = ctx.tree!;
+				const prev = nextLabelled(tree, cursor(ctx), -1);
+				selectIndex(ctx, prev >= 0 ? prev : nextLabelled(tree, -1, -1));
+			},
+		},
+		{
+			id: "select.leaf",
+			label: "Select the leaf",
+			category: "Navigate",
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.leaf >= 0,
+			perform: (ctx) => selectIndex(ctx, ctx.tree ? initialSelection(ctx.tree) : ctx.skeleton!.leaf),
+		},
+		{
+			id: "history.back",
+			label: "Leaf history: back",
+			category: "Navigate",
+			keys: ["Ctrl+["],
+			when: (ctx) => hasSession(ctx) && (activeSession(ctx.state)?.canBack ?? true),
+			perform: (ctx) => ctx.store.getState().leafHistory("back"),
+		},
+		{
+			id: "history.forward",
+			label: "Leaf history: forward",
+			category: "Navigate",
+			keys: ["Ctrl+]"],
+			when: (ctx) => hasSession(ctx) && (activeSession(ctx.state)?.canForward ?? true),
+			perform: (ctx) => ctx.store.getState().leafHistory("forward"),
+		},
+
+		// ---------------------------------------------------------------- filters (pi's keys)
+		filterCommand("filter.default", "default", "Filter: default", "Ctrl+D", false),
+		filterCommand("filter.noTools", "no-tools", "Filter: no tools", "Ctrl+T", true),
+		filterCommand("filter.userOnly", "user-only", "Filter: user messages only", "Ctrl+U", true),
+		filterCommand("filter.labeledOnly", "labeled-only", "Filter: labeled only", "Ctrl+L", true),
+		filterCommand("filter.all", "all", "Filter: all entries", "Ctrl+A", true),
+		{ id: "filter.cycle", label: "Cycle filter", category: "Filter", keys: ["Ctrl+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(1) },
+		{ id: "filter.cycleBack", label: "Cycle filter backwards", category: "Filter", keys: ["Ctrl+Shift+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(-1) },
+
+		// ---------------------------------------------------------------- search
+		{
+			id: "search.focus",
+			label: "Search",
+			category: "Search",
+			keys: ["/", "Ctrl+F"],
+			when: hasSession,
+			perform: (ctx) => ctx.store.getState().focusSearch(),
+		},
+		{
+			id: "search.next",
+			label: "Next match",
+			category: "Search",
+			keys: ["F3"],
+			keysInInputs: true,
+			when: (ctx) => hasSession(ctx) && ctx.state.search.matches.length > 0,
+			perform(ctx) {
+				ctx.store.getState().stepMatch(1);
+				const id = ctx.store.getState().selectedId;
+				if (id) ctx.graph.reveal(id);
+			},
+		},
+		{
+			id: "search.prev",
+			label: "Previous match",
+			category: "Search",
+			keys: ["Shift+F3"],
+			keysInInputs: true,
+			when: (ctx) => hasSession(ctx) && ctx.state.search.matches.length > 0,
+			perform(ctx) {
+				ctx.store.getState().stepMatch(-1);
+				const id = ctx.store.getState().selectedId;
+				if (id) ctx.graph.reveal(id);
+			},
+		},
+		{
+			id: "search.toggleScope",
+			label: (ctx) => (ctx.state.search.scope === "full" ? "Search: pi rules (label, role, first 200 chars)" : "Search: full text (tool arguments, paths)"),
+			category: "Search",
+			when: hasSession,
+			perform(ctx) {
+				const st = ctx.store.getState();
+				st.setSearchScope(st.search.scope === "full" ? "pi" : "full");
+			},
+		},
+		{
+			id: "search.clear",
+			label: "Clear search",
+			category: "Search",
+			when: (ctx) => ctx.state.search.query !== "",
+			perform: (ctx) => ctx.store.getState().clearSearch(),
+		},
+
+		// ---------------------------------------------------------------- the view
+		{ id: "view.zoomToLeaf", label: "Zoom to leaf", category: "View", keys: ["Ctrl+G"], when: hasSession, perform: (ctx) => ctx.graph.zoomToLeaf() },
+		{ id: "view.fit", label: "Fit graph", category: "View", keys: ["Ctrl+0"], when: hasSession, perform: (ctx) => ctx.graph.fit() },
+		{ id: "view.zoomIn", label: "Zoom in", category: "View", keys: ["Ctrl+=", "Ctrl++"], when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
+		{ id: "view.zoomOut", label: "Zoom out", category: "View", keys: ["Ctrl+-"], when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
+		{ id: "panel.inspector", label: "Show inspector", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("inspector") },
+		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
+		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },
+		{
+			id: "palette.open",
+			label: "Command palette",
+			category: "View",
+			keys: ["Ctrl+K", "Ctrl+Shift+P"],
+			keysInInputs: true,
+			palette: false,
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "palette", initialQuery: "" }),
+		},
+		{
+			id: "app.escape",
+			label: "Close / clear",
+			category: "View",
+			keys: ["Escape"],
+			keysInInputs: true,
+			keysInDialogs: true,
+			palette: false,
+			async perform(ctx) {
+				const st = ctx.store.getState();
+				const now = (ctx.now ?? Date.now)();
+				if (st.contextMenu) return st.closeContextMenu();
+				if (st.dialog?.kind === "navigate") return st.cancelNavigate();
+				if (st.dialog) return st.closeDialog();
+				if (st.search.query !== "") {
+					st.clearSearch();
+					st.focusGraph();
+					return;
+				}
+				// pi: double-Escape opens the selector named by doubleEscapeAction.
+				if (now - lastEscape <= DOUBLE_ESCAPE_MS) {
+					lastEscape = -Infinity;
+					const action = st.settings?.doubleEscapeAction ?? "tree";
+					openPiSelector(ctx, action);
+					return;
+				}
+				lastEscape = now;
+			},
+		},
+
+		// ---------------------------------------------------------------- pi's slash commands
+		{
+			id: "pi.tree",
+			label: "/tree — focus the session tree",
+			category: "pi",
+			when: hasSession,
+			perform: (ctx) => openPiSelector(ctx, "tree"),
+		},
+		{
+			id: "pi.branch",
+			label: "/branch — branch from a user message",
+			category: "pi",
+			when: hasSession,
+			perform: (ctx) => openPiSelector(ctx, ctx.state.settings?.doubleEscapeAction === "tree" ? "tree" : "branch"),
+		},
+
+		// ---------------------------------------------------------------- sessions and files
+		{
+			id: "file.open",
+			label: "Open file…",
+			category: "Session",
+			async perform(ctx) {
+				if (ctx.client.host !== "electron") {
+					// The browser host cannot show a native dialog: the library lists files and takes drops.
+					ctx.store.getState().openDialog({ kind: "library" });
+					return;
+				}
+				const summary = await ctx.client.request("showOpenDialog", {});
+				if (summary) {
+					await ctx.store.getState().addSession(summary);
+					if (summary.path) ctx.store.getState().rememberRecent(summary.path);
+				}
+			},
+		},
+		{
+			id: "library.open",
+			label: "Session library",
+			category: "Session",
+			keys: ["Ctrl+P"],
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "library" }),
+		},
+		{
+			id: "session.close",
+			label: "Close session",
+			category: "Session",
+			when: (ctx) => ctx.state.activeSessionId !== null,
+			perform: (ctx) => ctx.store.getState().closeSession(ctx.state.activeSessionId!),
+		},
+		{
+			id: "session.upgrade",
+			label: "Upgrade file (keeps .bak)",
+			category: "Session",
+			when: (ctx) => activeSession(ctx.state)?.summary.needsUpgrade === true,
+			perform: (ctx) => ctx.store.getState().upgradeLegacy(),
+		},
+		{
+			id: "session.warnings",
+			label: "Show load warnings",
+			category: "Session",
+			when: (ctx) => (activeSession(ctx.state)?.summary.warningCount ?? 0) > 0,
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "warnings" }),
+		},
+		{
+			id: "session.reveal",
+			label: "Reveal file in folder",
+			category: "Session",
+			when: (ctx) => ctx.client.host === "electron" && !!activeSession(ctx.state)?.summary.path,
+			perform: (ctx) => ctx.client.request("revealInFolder", { sessionId: ctx.state.activeSessionId! }),
+		},
+	];
+	return commands;
+}
+
+function openPiSelector(ctx: CommandContext, which: "tree" | "branch"): void {
+	const st = ctx.store.getState();
+	if (which === "branch") {
+		st.openDialog({ kind: "branchList" });
+		return;
+	}
+	st.closeDialog();
+	if (ctx.tree && !st.selectedId) selectIndex(ctx, initialSelection(ctx.tree));
+	st.focusGraph();
+}
+
+/** Extension commands (listCommands) as registry entries; they run on the target entry. */
+export function extensionCommands(ctx: Pick<CommandContext, "state">): Command[] {
+	return ctx.state.extensionCommands.map((info) => ({
+		id: `ext:${info.name}`,
+		label: `/${info.name}${info.description ? ` — ${info.description}` : ""}`,
+		category: "Extension" as const,
+		contextMenu: true,
+		when: (c: CommandContext) => hasSession(c),
+		async perform(c: CommandContext) {
+			await c.client.request("runExtensionCommand", {
+				sessionId: c.state.activeSessionId!,
+				name: info.name,
+				...(c.targetId ? { entryId: c.targetId } : {}),
+				...(typeof c.args === "string" ? { args: c.args } : {}),
+			});
+		},
+	}));
+}

@@ -1,0 +1,84 @@
+// Applies the main process's events to the store: the only way skeletons, leaves and labels change.
+
+import type { ArborEvent } from "../../shared/api";
+import { applySkeletonDelta } from "../../shared/skeleton";
+import type { AppStore } from "./index";
+
+/** Called for `menu_command` events (the Electron menu bar): runs a registry command by id. */
+export type MenuCommandRunner = (command: string, args: unknown) => void;
+
+export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuCommand?: MenuCommandRunner): void {
+	const st = store.getState();
+	switch (event.type) {
+		case "session_loaded": {
+			// A session opened by someone else (CLI argument, a branch): show it without stealing focus.
+			if (!st.sessions[event.session.sessionId]) void st.addSession(event.session, { activate: st.activeSessionId === null });
+			else st.setSummary(event.session.sessionId, event.session);
+			return;
+		}
+		case "session_appended": {
+			const cur = st.sessions[event.sessionId];
+			if (!cur?.skeleton) return;
+			if (event.delta.start !== cur.skeleton.count) {
+				// A delta that does not continue our copy (we missed one, or raced a reload): refetch.
+				void st.refetchSkeleton(event.sessionId);
+				return;
+			}
+			st.setSkeleton(event.sessionId, applySkeletonDelta(cur.skeleton, event.delta));
+			return;
+		}
+		case "session_reloaded": {
+			if (!st.sessions[event.sessionId]) return;
+			st.setSummary(event.sessionId, event.session);
+			st.dropPreviews(event.sessionId);
+			void st.refetchSkeleton(event.sessionId);
+			if (event.reason) st.toast("info", `Reloaded: ${event.reason}`);
+			return;
+		}
+		case "session_closed":
+			st.removeSession(event.sessionId);
+			return;
+		case "leaf_changed": {
+			const cur = st.sessions[event.sessionId];
+			if (!cur?.skeleton) return;
+			const sk = cur.skeleton;
+			const map = new Map<string, number>();
+			const find = (id: string | null): number => {
+				if (id === null) return -1;
+				if (map.size === 0) for (let i = 0; i < sk.ids.length; i++) map.set(sk.ids[i], i);
+				return map.get(id) ?? -1;
+			};
+			const leaf = find(event.leafId);
+			const resumeLeaf = find(event.resumeLeafId);
+			// The leaf names an entry we have not received yet: the append event is on its way; refetch to be safe.
+			if ((event.leafId !== null && leaf < 0) || (event.resumeLeafId !== null && resumeLeaf < 0)) {
+				void st.refetchSkeleton(event.sessionId);
+				return;
+			}
+			if (leaf === sk.leaf && resumeLeaf === sk.resumeLeaf) return;
+			st.setSkeleton(event.sessionId, { ...sk, leaf, resumeLeaf });
+			return;
+		}
+		case "labels_changed":
+		case "session_tree":
+			if (event.type === "labels_changed" || event.fromExtension) void st.refetchSkeleton(event.sessionId);
+			return;
+		case "session_branch":
+			return;
+		case "summary_progress":
+			if (event.sessionId === st.activeSessionId) st.onSummaryProgress(event.phase, event.text);
+			return;
+		case "progress":
+			st.setProgress({ sessionId: event.sessionId, task: event.task, done: event.done, total: event.total });
+			return;
+		case "commands_changed":
+			void st.loadExtensionCommands();
+			return;
+		case "menu_command":
+			runMenuCommand?.(event.command, event.args);
+			return;
+		case "error":
+			st.toast("error", event.error.message, { file: event.error.file, line: event.error.line });
+			return;
+	}
+}

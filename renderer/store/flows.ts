@@ -1,0 +1,235 @@
+// Flows slice: the user actions that are one API request each (navigate, branch to file, label, save
+// position, send, leaf history, upgrade). Results update dialogs and the composer; the skeleton itself
+// changes only when the main process's events arrive (events.ts).
+
+import { ArborRequestError } from "../../shared/api";
+import { errorText, type NavigateDialog } from "./dialogs";
+import { activeSession, activeSkeleton, indexOfId, leafId } from "./selectors";
+import type { SliceCreator } from "./types";
+
+export type NavigateChoice = "none" | "summarize" | "custom";
+
+export interface FlowSlice {
+	/** Open the navigate dialog for a target: preview first, then No summary / Summarize / custom. */
+	startNavigate(targetId: string): Promise<void>;
+	/** Run the navigation with the chosen summary mode ("custom" needs `customInstructions`). */
+	confirmNavigate(choice: NavigateChoice, custom?: { instructions: string; replace: boolean }): Promise<void>;
+	/** Escape in the navigate dialog: cancel a running summary, otherwise close. */
+	cancelNavigate(): Promise<void>;
+	onSummaryProgress(phase: "start" | "delta" | "done" | "error" | "aborted", text: string): void;
+	branchToFile(entryId: string): Promise<void>;
+	startLabelEdit(entryId: string): void;
+	saveLabel(entryId: string, text: string): Promise<void>;
+	savePosition(): Promise<void>;
+	sendComposer(): Promise<void>;
+	leafHistory(direction: "back" | "forward"): Promise<void>;
+	upgradeLegacy(): Promise<void>;
+	/** Put text in the composer unless the user already typed something (pi: "if the editor is empty"). */
+	prefillComposer(text: string | undefined): void;
+}
+
+export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
+	const navDialog = (): NavigateDialog | null => {
+		const d = get().dialog;
+		return d && d.kind === "navigate" ? d : null;
+	};
+
+	return {
+		async startNavigate(targetId) {
+			const state = get();
+			const sessionId = state.activeSessionId;
+			const sk = activeSkeleton(state);
+			if (!sessionId || !sk) return;
+			if (leafId(sk) === targetId) {
+				get().toast("info", "Already at this point");
+				return;
+			}
+			get().openDialog({ kind: "navigate", targetId, stage: "loading", preview: null, summaryText: "", error: null, cancelling: false });
+			try {
+				const preview = await client.request("previewNavigation", { sessionId, targetId });
+				if (navDialog()?.targetId !== targetId) return;
+				if (preview.isNoop) {
+					get().closeDialog("navigate");
+					get().toast("info", "Already at this point");
+					return;
+				}
+				get().setAbandoned(preview.entriesToSummarize);
+				get().updateDialog("navigate", { stage: "choose", preview });
+				// pi's branchSummary.skipPrompt: navigate at once, without a summary.
+				if (get().settings?.skipSummaryPrompt) await get().confirmNavigate("none");
+			} catch (err) {
+				get().updateDialog("navigate", { stage: "error", error: errorText(err) });
+			}
+		},
+
+		async confirmNavigate(choice, custom) {
+			const dialog = navDialog();
+			const sessionId = get().activeSessionId;
+			if (!dialog || !sessionId) return;
+			if (choice === "custom" && !custom) {
+				get().updateDialog("navigate", { stage: "custom" });
+				return;
+			}
+			const summarize = choice !== "none";
+			get().updateDialog("navigate", { stage: summarize ? "summarizing" : "loading", summaryText: "", error: null });
+			try {
+				const result = await client.request("navigate", {
+					sessionId,
+					targetId: dialog.targetId,
+					summarize,
+					...(choice === "custom" && custom
+						? { customInstructions: custom.instructions, replaceInstructions: custom.replace }
+						: {}),
+				});
+				if (result.cancelled) {
+					get().closeDialog("navigate");
+					get().toast("info", `Navigation cancelled${result.reason ? ` (${result.reason})` : ""}; nothing changed`);
+					return;
+				}
+				get().closeDialog("navigate");
+				if (result.noop) get().toast("info", "Already at this point");
+				get().prefillComposer(result.editorText);
+				get().select(dialog.targetId);
+			} catch (err) {
+				if (err instanceof ArborRequestError && err.code === "cancelled") {
+					get().closeDialog("navigate");
+					get().toast("info", "Navigation cancelled; nothing changed");
+					return;
+				}
+				get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
+			}
+		},
+
+		async cancelNavigate() {
+			const dialog = navDialog();
+			const sessionId = get().activeSessionId;
+			if (!dialog) return;
+			if (dialog.stage === "summarizing" && sessionId) {
+				// The navigate request answers `cancelled`; the dialog closes then, with nothing changed.
+				get().updateDialog("navigate", { cancelling: true });
+				try {
+					await client.request("cancel", { sessionId });
+				} catch (err) {
+					get().reportError(err, "Could not cancel");
+				}
+				return;
+			}
+			if (dialog.stage === "custom") {
+				get().updateDialog("navigate", { stage: "choose" });
+				return;
+			}
+			get().closeDialog("navigate");
+		},
+
+		onSummaryProgress(phase, text) {
+			const dialog = navDialog();
+			if (!dialog) return;
+			if (phase === "start") get().updateDialog("navigate", { summaryText: text });
+			else if (phase === "delta") get().updateDialog("navigate", { summaryText: dialog.summaryText + text });
+			else if (phase === "done" && text) get().updateDialog("navigate", { summaryText: text });
+			else if (phase === "error") get().updateDialog("navigate", { stage: "error", error: text || "Summary failed" });
+		},
+
+		async branchToFile(entryId) {
+			const sessionId = get().activeSessionId;
+			if (!sessionId) return;
+			try {
+				const result = await client.request("branchToFile", { sessionId, entryId });
+				if (result.cancelled) {
+					get().toast("info", "Branch cancelled");
+					return;
+				}
+				if (result.session) {
+					await get().addSession(result.session);
+					if (result.path) get().rememberRecent(result.path);
+				}
+				get().prefillComposer(result.editorText);
+				get().toast("info", result.path ? `Branched to ${result.path}` : "Branched to a new session");
+			} catch (err) {
+				get().reportError(err, "Branch to new file failed");
+			}
+		},
+
+		startLabelEdit(entryId) {
+			const sk = activeSkeleton(get());
+			if (!sk) return;
+			const idx = indexOfId(sk, entryId);
+			const initial = sk.labels.find((l) => l.target === idx)?.label ?? "";
+			get().openDialog({ kind: "labelEditor", entryId, initial });
+		},
+
+		async saveLabel(entryId, text) {
+			const sessionId = get().activeSessionId;
+			get().closeDialog("labelEditor");
+			if (!sessionId) return;
+			const trimmed = text.trim();
+			const sk = activeSkeleton(get());
+			const current = sk ? (sk.labels.find((l) => l.target === indexOfId(sk, entryId))?.label ?? "") : "";
+			// Unchanged: nothing to append (every label change is a new line in the file).
+			if (trimmed === current) return;
+			try {
+				await client.request("setLabel", { sessionId, entryId, label: trimmed === "" ? null : trimmed });
+			} catch (err) {
+				get().reportError(err, "Could not save the label");
+			}
+		},
+
+		async savePosition() {
+			const sessionId = get().activeSessionId;
+			if (!sessionId) return;
+			try {
+				await client.request("savePosition", { sessionId });
+				get().toast("info", "Position saved: pi resumes here");
+			} catch (err) {
+				get().reportError(err, "Could not save the position");
+			}
+		},
+
+		async sendComposer() {
+			const sessionId = get().activeSessionId;
+			const text = get().composerText;
+			if (!sessionId || text.trim() === "") return;
+			try {
+				await client.request("appendUserMessage", { sessionId, text });
+				set({ composerText: "" });
+			} catch (err) {
+				get().reportError(err, "Could not append the message");
+			}
+		},
+
+		async leafHistory(direction) {
+			const sessionId = get().activeSessionId;
+			if (!sessionId) return;
+			try {
+				const r = await client.request("leafHistory", { sessionId, direction });
+				set((s) => {
+					const cur = s.sessions[sessionId];
+					if (!cur) return {};
+					return { sessions: { ...s.sessions, [sessionId]: { ...cur, canBack: r.canBack, canForward: r.canForward } } };
+				});
+				if (r.leafId) get().select(r.leafId);
+			} catch (err) {
+				get().reportError(err);
+			}
+		},
+
+		async upgradeLegacy() {
+			const sessionId = get().activeSessionId;
+			if (!sessionId) return;
+			try {
+				const r = await client.request("upgradeLegacy", { sessionId });
+				get().toast("info", `File upgraded; backup kept at ${r.backupPath}`);
+				const s = activeSession(get());
+				if (s) get().setSummary(sessionId, { ...s.summary, needsUpgrade: false });
+			} catch (err) {
+				get().reportError(err, "Upgrade failed");
+			}
+		},
+
+		prefillComposer(text) {
+			if (!text) return;
+			if (get().composerText.trim() === "") set({ composerText: text });
+			else get().toast("info", "The composer already has text; kept it");
+		},
+	};
+};

@@ -1,0 +1,41 @@
+// The renderer's store (zustand, sliced): sessions + skeletons, view (filter, search, folds, selection),
+// dialogs, previews cache, settings, and the user flows. Created per client so tests get a fresh one.
+
+import { createContext, useContext } from "react";
+import { useStore } from "zustand";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { ArborClient } from "../../shared/api";
+import { createDialogSlice } from "./dialogs";
+import { createFlowSlice } from "./flows";
+import { createPreviewSlice } from "./previews";
+import { createSessionSlice } from "./session";
+import { createSettingsSlice } from "./settings";
+import type { AppState } from "./types";
+import { createViewSlice } from "./view";
+
+export type AppStore = StoreApi<AppState>;
+export type { AppState } from "./types";
+
+export function createAppStore(client: ArborClient): AppStore {
+	return createStore<AppState>()((set, get) => ({
+		...createSessionSlice(set, get, client),
+		...createViewSlice(set, get, client),
+		...createDialogSlice(set, get, client),
+		...createPreviewSlice(set, get, client),
+		...createSettingsSlice(set, get, client),
+		...createFlowSlice(set, get, client),
+	}));
+}
+
+export const StoreContext = createContext<AppStore | null>(null);
+
+export function useAppStore(): AppStore {
+	const store = useContext(StoreContext);
+	if (!store) throw new Error("StoreContext missing: wrap the app in <StoreContext.Provider>");
+	return store;
+}
+
+/** Select the smallest piece a component needs (zustand: a narrow selector re-renders only on change). */
+export function useApp<T>(selector: (s: AppState) => T): T {
+	return useStore(useAppStore(), selector);
+}

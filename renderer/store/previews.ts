@@ -1,0 +1,62 @@
+// Previews slice: one-line row texts (pi's tree-selector wording) fetched in pages with getPreviews and
+// cached per session. The renderer never holds full entries for the whole file (DESIGN.md "Data flow").
+
+import type { SliceCreator } from "./types";
+
+/** getPreviews accepts at most this many indices per request (shared/api.ts). */
+export const PREVIEW_PAGE = 2000;
+
+export interface PreviewSlice {
+	/** sessionId -> index -> text. Replaced (not mutated) when pages arrive, so selectors notice. */
+	previews: Record<string, ReadonlyMap<number, string>>;
+	/** Fetch the missing previews among `indices` for a session. */
+	ensurePreviews(sessionId: string, indices: readonly number[]): Promise<void>;
+	dropPreviews(sessionId: string): void;
+}
+
+export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client) => {
+	const inFlight = new Map<string, Set<number>>();
+	// Bumped when a session's cache is dropped (reload): answers to older requests are discarded.
+	const generation = new Map<string, number>();
+
+	return {
+		previews: {},
+
+		async ensurePreviews(sessionId, indices) {
+			const have = get().previews[sessionId];
+			const flying = inFlight.get(sessionId) ?? new Set<number>();
+			inFlight.set(sessionId, flying);
+			const missing = indices.filter((i) => !have?.has(i) && !flying.has(i));
+			if (missing.length === 0) return;
+			for (const i of missing) flying.add(i);
+			const gen = generation.get(sessionId) ?? 0;
+			for (let at = 0; at < missing.length; at += PREVIEW_PAGE) {
+				const page = missing.slice(at, at + PREVIEW_PAGE);
+				try {
+					const texts = await client.request("getPreviews", { sessionId, indices: page });
+					if ((generation.get(sessionId) ?? 0) !== gen) return;
+					set((s) => {
+						const next = new Map(s.previews[sessionId] ?? []);
+						page.forEach((idx, k) => next.set(idx, texts[k] ?? ""));
+						return { previews: { ...s.previews, [sessionId]: next } };
+					});
+				} catch (err) {
+					get().reportError(err);
+				} finally {
+					for (const i of page) flying.delete(i);
+				}
+			}
+		},
+
+		dropPreviews(sessionId) {
+			generation.set(sessionId, (generation.get(sessionId) ?? 0) + 1);
+			inFlight.delete(sessionId);
+			set((s) => {
+				if (!s.previews[sessionId]) return {};
+				const previews = { ...s.previews };
+				delete previews[sessionId];
+				return { previews };
+			});
+		},
+	};
+};

@@ -1,0 +1,61 @@
+// Derived data for the active session: memoized on the store's immutable pieces so a search keystroke
+// or a dialog change does not recompute the visible tree of 100k entries.
+
+import type { Skeleton } from "../../shared/skeleton";
+import { computeTreeView, type TreeView } from "../../shared/tree-view";
+import type { OpenSession } from "./session";
+import type { AppState } from "./types";
+
+export function activeSession(s: Pick<AppState, "sessions" | "activeSessionId">): OpenSession | null {
+	return s.activeSessionId ? (s.sessions[s.activeSessionId] ?? null) : null;
+}
+
+export function activeSkeleton(s: Pick<AppState, "sessions" | "activeSessionId">): Skeleton | null {
+	return activeSession(s)?.skeleton ?? null;
+}
+
+const idIndexCache = new WeakMap<Skeleton, Map<string, number>>();
+
+/** Entry index of an id (-1 when absent). The map is built once per skeleton object. */
+export function indexOfId(sk: Skeleton, id: string): number {
+	let m = idIndexCache.get(sk);
+	if (!m) {
+		m = new Map();
+		// Duplicate ids: pi keeps the last one, so later indices overwrite earlier ones.
+		for (let i = 0; i < sk.ids.length; i++) m.set(sk.ids[i], i);
+		idIndexCache.set(sk, m);
+	}
+	return m.get(id) ?? -1;
+}
+
+export function leafId(sk: Skeleton): string | null {
+	return sk.leaf >= 0 ? (sk.ids[sk.leaf] ?? null) : null;
+}
+
+/** Folded ids as entry indices (what shared/tree-view takes). */
+export function foldedIndices(sk: Skeleton, folded: ReadonlySet<string>): Set<number> {
+	const out = new Set<number>();
+	for (const id of folded) {
+		const i = indexOfId(sk, id);
+		if (i >= 0) out.add(i);
+	}
+	return out;
+}
+
+let memo: { sk: Skeleton; leaf: number; filter: string; folded: ReadonlySet<string>; view: TreeView } | null = null;
+
+/** pi's visible tree for the active session (filter + folds; search highlights instead of hiding). */
+export function selectTreeView(s: AppState): TreeView | null {
+	const sk = activeSkeleton(s);
+	if (!sk) return null;
+	if (memo && memo.sk === sk && memo.leaf === sk.leaf && memo.filter === s.filter && memo.folded === s.folded) return memo.view;
+	const view = computeTreeView(sk, { filter: s.filter, folded: foldedIndices(sk, s.folded), leaf: sk.leaf });
+	memo = { sk, leaf: sk.leaf, filter: s.filter, folded: s.folded, view };
+	return view;
+}
+
+/** Index of the selected entry in the active skeleton, -1 when none. */
+export function selectedIndex(s: AppState): number {
+	const sk = activeSkeleton(s);
+	return sk && s.selectedId ? indexOfId(sk, s.selectedId) : -1;
+}

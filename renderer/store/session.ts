@@ -1,0 +1,154 @@
+// Session slice: the open sessions (summary + skeleton) and which one is active. Skeletons change only
+// from API results and events (DESIGN.md "Act"), never from the renderer's own guesses.
+
+import type { SessionSummary } from "../../shared/api";
+import type { Skeleton } from "../../shared/skeleton";
+import type { SliceCreator } from "./types";
+
+export interface OpenSession {
+	summary: SessionSummary;
+	/** Null until getSkeleton answers. */
+	skeleton: Skeleton | null;
+	/** Selection to restore when the tab becomes active again. */
+	lastSelectedId: string | null;
+	canBack: boolean;
+	canForward: boolean;
+}
+
+export interface SessionSlice {
+	sessions: Record<string, OpenSession>;
+	/** Tab order. */
+	order: string[];
+	activeSessionId: string | null;
+	/** True until the initial sessions were asked for. */
+	booting: boolean;
+	/** Add (or refresh) an opened session, fetch its skeleton and make it active. */
+	addSession(summary: SessionSummary, opts?: { activate?: boolean }): Promise<void>;
+	openPath(path: string): Promise<SessionSummary | null>;
+	closeSession(sessionId: string): Promise<void>;
+	setActive(sessionId: string): void;
+	/** Fetch the skeleton again (reload, labels changed, a delta that did not fit). */
+	refetchSkeleton(sessionId: string): Promise<void>;
+	setSkeleton(sessionId: string, skeleton: Skeleton): void;
+	setSummary(sessionId: string, summary: SessionSummary): void;
+	removeSession(sessionId: string): void;
+	boot(): Promise<void>;
+}
+
+export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client) => ({
+	sessions: {},
+	order: [],
+	activeSessionId: null,
+	booting: true,
+
+	async addSession(summary, opts) {
+		const id = summary.sessionId;
+		const activate = opts?.activate ?? true;
+		set((s) => {
+			const existing = s.sessions[id];
+			return {
+				sessions: {
+					...s.sessions,
+					[id]: existing
+						? { ...existing, summary }
+						: { summary, skeleton: null, lastSelectedId: null, canBack: false, canForward: false },
+				},
+				order: s.order.includes(id) ? s.order : [...s.order, id],
+			};
+		});
+		if (activate) get().setActive(id);
+		await get().refetchSkeleton(id);
+	},
+
+	async openPath(path) {
+		try {
+			const summary = await client.request("openSession", { path });
+			await get().addSession(summary);
+			get().rememberRecent(path);
+			get().closeDialog("library");
+			return summary;
+		} catch (err) {
+			get().reportError(err, `Could not open ${path}`);
+			return null;
+		}
+	},
+
+	async closeSession(sessionId) {
+		try {
+			await client.request("closeSession", { sessionId });
+		} catch (err) {
+			get().reportError(err);
+		}
+		get().removeSession(sessionId);
+	},
+
+	removeSession(sessionId) {
+		set((s) => {
+			if (!s.sessions[sessionId]) return {};
+			const sessions = { ...s.sessions };
+			delete sessions[sessionId];
+			const order = s.order.filter((x) => x !== sessionId);
+			const activeSessionId = s.activeSessionId === sessionId ? (order[order.length - 1] ?? null) : s.activeSessionId;
+			return { sessions, order, activeSessionId };
+		});
+		get().dropPreviews(sessionId);
+		const active = get().activeSessionId;
+		if (active) get().setActive(active);
+	},
+
+	setActive(sessionId) {
+		const s = get();
+		const target = s.sessions[sessionId];
+		if (!target) return;
+		const prev = s.activeSessionId;
+		if (prev && prev !== sessionId && s.sessions[prev]) {
+			set((st) => ({ sessions: { ...st.sessions, [prev]: { ...st.sessions[prev], lastSelectedId: st.selectedId } } }));
+		}
+		if (prev !== sessionId) {
+			set({ activeSessionId: sessionId });
+			get().resetView(target.lastSelectedId);
+		}
+	},
+
+	async refetchSkeleton(sessionId) {
+		try {
+			const skeleton = await client.request("getSkeleton", { sessionId });
+			get().setSkeleton(sessionId, skeleton);
+		} catch (err) {
+			get().reportError(err);
+		}
+	},
+
+	setSkeleton(sessionId, skeleton) {
+		set((s) => {
+			const cur = s.sessions[sessionId];
+			if (!cur) return {};
+			return { sessions: { ...s.sessions, [sessionId]: { ...cur, skeleton } } };
+		});
+		if (get().activeSessionId === sessionId) get().reconcileSelection();
+	},
+
+	setSummary(sessionId, summary) {
+		set((s) => {
+			const cur = s.sessions[sessionId];
+			if (!cur) return {};
+			return { sessions: { ...s.sessions, [sessionId]: { ...cur, summary } } };
+		});
+	},
+
+	async boot() {
+		await get().loadSettings();
+		let initial: SessionSummary[] = [];
+		try {
+			initial = await client.request("getInitialSessions", {});
+		} catch (err) {
+			get().reportError(err);
+		}
+		set({ booting: false });
+		if (initial.length === 0) {
+			get().openDialog({ kind: "library" });
+			return;
+		}
+		for (const [i, summary] of initial.entries()) await get().addSession(summary, { activate: i === 0 });
+	},
+});

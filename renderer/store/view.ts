@@ -1,0 +1,214 @@
+// View slice: what the user looks at — filter mode, search, folds, selection, the abandoned-segment
+// highlight. Filter/search changes keep the selection or fall back to its nearest visible ancestor
+// (pi's tree-selector rule, ../shared/notes/PEERS.md (d) "Selection stability").
+
+import { FILTER_MODES, type FilterMode, type SearchScope } from "../../shared/api";
+import { activeSkeleton, indexOfId, selectTreeView } from "./selectors";
+import { initialSelection, isVisible, keepSelection } from "../../shared/tree-view";
+import type { SliceCreator } from "./types";
+
+export interface SearchState {
+	query: string;
+	scope: SearchScope;
+	/** Matching entry indices, ascending (as the main process answers). */
+	matches: number[];
+	/** True while a request is in flight. */
+	pending: boolean;
+	error: string | null;
+}
+
+export interface ViewSlice {
+	filter: FilterMode;
+	folded: ReadonlySet<string>;
+	selectedId: string | null;
+	search: SearchState;
+	/** Entry ids a pending navigation would summarize (highlighted on the graph), or null. */
+	abandoned: ReadonlySet<string> | null;
+	/** Bumped to ask the search input / graph to take keyboard focus. */
+	searchFocusTick: number;
+	graphFocusTick: number;
+	/** Which side panel shows: the selected entry, the model context at it, or the label list. */
+	panel: SidePanel;
+
+	setPanel(panel: SidePanel): void;
+	select(id: string | null): void;
+	setFilter(mode: FilterMode): void;
+	/** pi's Ctrl+T/U/L/A: the mode, or back to default when it is already on. */
+	toggleFilter(mode: FilterMode): void;
+	cycleFilter(direction: 1 | -1): void;
+	setSearchQuery(query: string): void;
+	setSearchScope(scope: SearchScope): void;
+	runSearch(): Promise<void>;
+	clearSearch(): void;
+	/** Select the next/previous visible match after the selection (wraps). */
+	stepMatch(direction: 1 | -1): void;
+	toggleFold(id: string): void;
+	setFolded(id: string, folded: boolean): void;
+	setAbandoned(ids: readonly string[] | null): void;
+	focusSearch(): void;
+	focusGraph(): void;
+	/** New session became active: selection restored or put on the leaf, search/folds cleared. */
+	resetView(selectedId: string | null): void;
+	/** After the visible tree changed: keep the selection or move it to its nearest visible ancestor. */
+	reconcileSelection(): void;
+}
+
+export type SidePanel = "inspector" | "context" | "labels";
+
+const EMPTY_SEARCH: SearchState = { query: "", scope: "pi", matches: [], pending: false, error: null };
+const SEARCH_DEBOUNCE_MS = 120;
+
+export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
+	let searchSeq = 0;
+	let searchTimer: ReturnType<typeof setTimeout> | null = null;
+
+	const scheduleSearch = (): void => {
+		if (searchTimer) clearTimeout(searchTimer);
+		searchTimer = setTimeout(() => {
+			searchTimer = null;
+			void get().runSearch();
+		}, SEARCH_DEBOUNCE_MS);
+	};
+
+	return {
+		filter: "default",
+		folded: new Set(),
+		selectedId: null,
+		search: EMPTY_SEARCH,
+		abandoned: null,
+		searchFocusTick: 0,
+		graphFocusTick: 0,
+		panel: "inspector",
+
+		setPanel(panel) {
+			set({ panel });
+		},
+
+		select(id) {
+			if (get().selectedId !== id) set({ selectedId: id });
+		},
+
+		setFilter(mode) {
+			if (get().filter === mode) return;
+			// pi clears every fold on a filter or search change.
+			set({ filter: mode, folded: new Set() });
+			get().reconcileSelection();
+		},
+
+		toggleFilter(mode) {
+			get().setFilter(get().filter === mode ? "default" : mode);
+		},
+
+		cycleFilter(direction) {
+			const i = FILTER_MODES.indexOf(get().filter);
+			const n = FILTER_MODES.length;
+			get().setFilter(FILTER_MODES[(i + direction + n) % n]);
+		},
+
+		setSearchQuery(query) {
+			set((s) => ({ search: { ...s.search, query } }));
+			if (query.trim() === "") {
+				searchSeq++;
+				if (searchTimer) clearTimeout(searchTimer);
+				set((s) => ({ search: { ...s.search, matches: [], pending: false, error: null } }));
+				return;
+			}
+			scheduleSearch();
+		},
+
+		setSearchScope(scope) {
+			set((s) => ({ search: { ...s.search, scope } }));
+			if (get().search.query.trim() !== "") void get().runSearch();
+		},
+
+		async runSearch() {
+			const { activeSessionId, search } = get();
+			const query = search.query;
+			if (!activeSessionId || query.trim() === "") return;
+			const seq = ++searchSeq;
+			set((s) => ({ search: { ...s.search, pending: true, error: null } }));
+			try {
+				const matches = await client.request("search", { sessionId: activeSessionId, query, scope: search.scope });
+				// A newer keystroke already asked again: this answer is stale.
+				if (seq !== searchSeq) return;
+				set((s) => ({ search: { ...s.search, matches, pending: false } }));
+			} catch (err) {
+				if (seq !== searchSeq) return;
+				set((s) => ({ search: { ...s.search, matches: [], pending: false, error: err instanceof Error ? err.message : String(err) } }));
+			}
+		},
+
+		clearSearch() {
+			searchSeq++;
+			if (searchTimer) clearTimeout(searchTimer);
+			set({ search: { ...EMPTY_SEARCH, scope: get().search.scope } });
+		},
+
+		stepMatch(direction) {
+			const state = get();
+			const sk = activeSkeleton(state);
+			const tree = selectTreeView(state);
+			if (!sk || !tree) return;
+			const visible = state.search.matches.filter((i) => isVisible(tree, i));
+			if (visible.length === 0) return;
+			const cur = state.selectedId ? indexOfId(sk, state.selectedId) : -1;
+			let next: number;
+			if (direction === 1) next = visible.find((i) => i > cur) ?? visible[0];
+			else next = [...visible].reverse().find((i) => i < cur) ?? visible[visible.length - 1];
+			set({ selectedId: sk.ids[next] });
+		},
+
+		toggleFold(id) {
+			get().setFolded(id, !get().folded.has(id));
+		},
+
+		setFolded(id, folded) {
+			const cur = get().folded;
+			if (cur.has(id) === folded) return;
+			const next = new Set(cur);
+			if (folded) next.add(id);
+			else next.delete(id);
+			set({ folded: next });
+			get().reconcileSelection();
+		},
+
+		setAbandoned(ids) {
+			set({ abandoned: ids ? new Set(ids) : null });
+		},
+
+		focusSearch() {
+			set((s) => ({ searchFocusTick: s.searchFocusTick + 1 }));
+		},
+
+		focusGraph() {
+			set((s) => ({ graphFocusTick: s.graphFocusTick + 1 }));
+		},
+
+		resetView(selectedId) {
+			searchSeq++;
+			if (searchTimer) clearTimeout(searchTimer);
+			set((s) => ({
+				selectedId,
+				folded: new Set(),
+				abandoned: null,
+				search: { ...EMPTY_SEARCH, scope: s.search.scope },
+				filter: s.settings?.treeFilterMode ?? s.filter,
+			}));
+			get().reconcileSelection();
+		},
+
+		reconcileSelection() {
+			const state = get();
+			const sk = activeSkeleton(state);
+			const tree = selectTreeView(state);
+			if (!sk || !tree) return;
+			const cur = state.selectedId ? indexOfId(sk, state.selectedId) : -1;
+			// pi opens on the leaf (else its nearest visible ancestor, else the last row).
+			const found = cur >= 0 ? keepSelection(tree, cur) : initialSelection(tree);
+			const id = found >= 0 ? sk.ids[found] : null;
+			// An empty result keeps the previous selection so it comes back when the filter is relaxed.
+			if (id === null && state.selectedId !== null) return;
+			if (id !== state.selectedId) set({ selectedId: id });
+		},
+	};
+};
