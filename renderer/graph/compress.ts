@@ -3,6 +3,7 @@
 // the user needs to see or reach (see `mustStayVisible`), so compression can hide detail, not landmarks.
 
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { hasIndex, treeBase } from "../../shared/tree-view";
 import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
 
 export interface CompressOptions {
@@ -22,7 +23,7 @@ export interface CompressOptions {
 
 /** Ids and structure of a compressed graph; see GraphModel. */
 export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: CompressOptions = {}): GraphModel {
-	const m = tree.order.length;
+	const m = tree.rows.length;
 	const folds = opts.folds ?? new Set<string>();
 	const expanded = opts.expanded ?? new Set<string>();
 	const matches = opts.matches ?? null;
@@ -34,10 +35,10 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 	const entryAt = new Int32Array(m);
 	const vparent = new Int32Array(m);
 	for (let i = 0; i < m; i++) {
-		const e = tree.order[i];
+		const e = tree.rows[i];
 		entryAt[i] = e;
 		if (e >= 0 && e < s.count) posOf[e] = i;
-		const p = tree.parent[i];
+		const p = tree.visibleParent[e];
 		// A parent that is not drawn before its child (bad input) makes the child a root instead of a cycle.
 		const pp = p >= 0 && p < s.count ? posOf[p] : -1;
 		vparent[i] = pp >= 0 && pp < i ? pp : -1;
@@ -58,6 +59,17 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		else {
 			if (p >= 0) liveChildren[p]++;
 			if (folds.size > 0 && folds.has(s.ids[entryAt[i]])) folded[i] = 1;
+		}
+	}
+	// Folds the view already applied: the entry is visible, its descendants are gone; count them in the file.
+	if (tree.folded) {
+		for (let i = 0; i < m; i++) {
+			if (folded[i] || hiddenUnder[i] >= 0 || !hasIndex(tree.folded, entryAt[i])) continue;
+			const hidden = descendantCount(s, entryAt[i]);
+			if (hidden > 0 && liveChildren[i] === 0) {
+				folded[i] = 1;
+				hiddenCount[i] = hidden;
+			}
 		}
 	}
 	// A fold on an entry without visible children hides nothing: no stub for it.
@@ -163,6 +175,22 @@ export function mustStayVisible(
 	const k = s.kind[e];
 	if (k === EntryKind.user || k === EntryKind.compaction || k === EntryKind.branchSummary) return true;
 	return matches !== null && matches.has(e);
+}
+
+/** Entries below `e` by real parent links (what a fold hides, whatever the filter). */
+export function descendantCount(s: Skeleton, e: number): number {
+	const base = treeBase(s);
+	let count = 0;
+	const stack = [e];
+	// Cycle-safe: treeBase only links children to parents that are not themselves.
+	for (let guard = 0; stack.length > 0 && guard <= s.count; guard++) {
+		const i = stack.pop() as number;
+		for (let k = base.childStart[i]; k < base.childStart[i + 1]; k++) {
+			count++;
+			stack.push(base.children[k]);
+		}
+	}
+	return count;
 }
 
 /** Entry indices inside graph node g (one for entries and stubs' folded entry, the chain for segments). */

@@ -2,12 +2,19 @@
 // along. Structure-of-arrays so a 100k-entry session stays a few typed arrays, and the layout can cross
 // into a Web Worker by transfer.
 
-/** The visible tree the graph draws (shared/tree-view's output, reduced to what the graph needs). */
+import type { IndexSet } from "../../shared/tree-view";
+
+/**
+ * The visible tree the graph draws: a shared/tree-view `TreeView` fits as is (filter, search and pi's
+ * folds already applied; hidden entries re-parented to their nearest visible ancestor).
+ */
 export interface GraphTreeInput {
 	/** Visible entry indices in display order: pre-order, each node's children in display order. */
-	order: ArrayLike<number>;
-	/** Visible parent (entry index, -1 = root) of each entry in `order`, aligned with it. */
-	parent: ArrayLike<number>;
+	rows: ArrayLike<number>;
+	/** Per entry index: nearest visible ancestor (-1 = root); read for visible entries only. */
+	visibleParent: ArrayLike<number>;
+	/** Entries folded by the view (their descendants are already gone): they get a "+N hidden" stub. */
+	folded?: IndexSet | null;
 }
 
 export const GraphNodeKind = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EntryKind } from "../../../shared/skeleton";
+import { computeTreeView } from "../../../shared/tree-view";
 import { buildGraphModel, entriesOfNode } from "../compress";
 import { GraphNodeKind, type GraphModel } from "../model";
 import { generateSkeleton, piDefaultVisible, skeletonOf, visibleTreeOf } from "./helpers";
@@ -129,7 +130,7 @@ describe("compression invariants on a generated 20k-entry session", () => {
 	const tree = visibleTreeOf(s, piDefaultVisible(s));
 	const matches = new Set<number>();
 	for (let i = 0; i < s.count; i += 997) if (piDefaultVisible(s)(i)) matches.add(i);
-	const selected = tree.order[Math.floor(tree.order.length / 2)];
+	const selected = tree.rows[Math.floor(tree.rows.length / 2)];
 	const m = buildGraphModel(s, tree, { matches, selected });
 
 	it("draws every visible entry exactly once", () => {
@@ -138,15 +139,15 @@ describe("compression invariants on a generated 20k-entry session", () => {
 			if (m.kind[g] === GraphNodeKind.foldStub) continue;
 			for (const e of Array.from(entriesOfNode(m, g))) seen[e]++;
 		}
-		for (const e of Array.from(tree.order)) expect(seen[e]).toBe(1);
-		expect(seen.reduce((a, b) => a + b, 0)).toBe(tree.order.length);
+		for (const e of Array.from(tree.rows)) expect(seen[e]).toBe(1);
+		expect(seen.reduce((a, b) => a + b, 0)).toBe(tree.rows.length);
 	});
 
 	it("never hides the leaf, the resume leaf, branch points, labels, user messages, matches or the selection", () => {
 		const visibleChildren = new Int32Array(s.count);
-		for (let i = 0; i < tree.order.length; i++) if (tree.parent[i] >= 0) visibleChildren[tree.parent[i]]++;
+		for (const e of Array.from(tree.rows)) if (tree.visibleParent[e] >= 0) visibleChildren[tree.visibleParent[e]]++;
 		const mustShow = new Set<number>([s.leaf, s.resumeLeaf, selected, ...matches, ...s.labels.map((l) => l.target)]);
-		for (const e of Array.from(tree.order)) {
+		for (const e of Array.from(tree.rows)) {
 			if (s.kind[e] === EntryKind.user || visibleChildren[e] >= 2) mustShow.add(e);
 		}
 		expect(mustShow.size).toBeGreaterThan(100);
@@ -159,8 +160,25 @@ describe("compression invariants on a generated 20k-entry session", () => {
 	});
 
 	it("compresses substantially and keeps parents before children", () => {
-		expect(m.n).toBeLessThan(tree.order.length * 0.6);
+		expect(m.n).toBeLessThan(tree.rows.length * 0.6);
 		for (let g = 0; g < m.n; g++) expect(m.parent[g]).toBeLessThan(g);
 		expect(new Set(m.ids).size).toBe(m.n);
+	});
+});
+
+describe("with shared/tree-view as input", () => {
+	it("takes a TreeView as is and shows its folds as +N hidden stubs", () => {
+		const s = chain();
+		const view = computeTreeView(s, { filter: "all", folded: new Set([7]) });
+		const m = buildGraphModel(s, view);
+		expect(m.ids).toEqual(["e0", "seg:e1:e6", "e7", "fold:e7"]);
+		expect(m.count[3]).toBe(1);
+	});
+
+	it("re-parents across entries the filter hides (user-only keeps the two turns linked)", () => {
+		const s = chain();
+		const m = buildGraphModel(s, computeTreeView(s, { filter: "user-only" }));
+		expect(m.ids).toEqual(["e0", "e7"]);
+		expect(m.parent[1]).toBe(0);
 	});
 });

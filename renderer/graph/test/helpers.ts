@@ -109,16 +109,14 @@ export function visibleTreeOf(s: Skeleton, visible: (i: number) => boolean = () 
 		return a.concat(list.filter((i) => !containsLeaf(i)));
 	};
 	const order: number[] = [];
-	const parent: number[] = [];
 	const stack = activeFirst(roots).reverse();
 	while (stack.length > 0) {
 		const i = stack.pop() as number;
 		order.push(i);
-		parent.push(vpar[i]);
 		const kids = activeFirst(children[i]);
 		for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
 	}
-	return { order, parent };
+	return { rows: order, visibleParent: vpar };
 }
 
 /** pi's rule that applies in every filter mode: tool-call-only assistant messages are hidden unless leaf. */
