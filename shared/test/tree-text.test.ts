@@ -1,0 +1,112 @@
+// Text and JSON forms of the visible tree: pi's drawing on a known shape, the leaf marker, the JSON tree
+// (role only on messages, label only when set), and serializers that do not recurse (100k-deep chains).
+import { describe, expect, it } from "vitest";
+import { EntryKind as K } from "../skeleton";
+import { buildTreeJson, footerText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
+import { computeTreeView } from "../tree-view";
+import { chain, skeleton } from "./skeleton-builder";
+
+const s = skeleton([
+	{ id: "r", parent: null },
+	{ id: "a", parent: "r", kind: K.assistant },
+	{ id: "b", parent: "a", label: "mark" },
+	{ id: "c", parent: "b", kind: K.assistant },
+	{ id: "d", parent: "c" },
+	{ id: "e", parent: "c" },
+	{ id: "f", parent: "a" },
+	{ id: "g", parent: "f", kind: K.compaction },
+], "g");
+
+const previews = (v: ReturnType<typeof computeTreeView>) => Array.from(v.rows, (i) => `text ${s.ids[i]}\nmore`);
+
+describe("text form", () => {
+	it("draws pi's gutters, connectors, active-path dots, labels and the leaf marker", () => {
+		const v = computeTreeView(s);
+		expect(renderTreeLines(v, previews(v))).toEqual([
+			"• text r more",
+			"• text a more",
+			"├⊟ • text f more",
+			"│     • text g more ← active", // first generation after a branch: +1 level
+			"└⊟ [mark] text b more",
+			"      text c more",
+			"      ├─ text d more",
+			"      └─ text e more",
+		]);
+	});
+	it("shows folds in the connector and a ⊞ prefix on folded roots", () => {
+		const v = computeTreeView(s, { folded: new Set([0, 2]) });
+		expect(renderTreeLines(v, previews(v), { leafMarker: "" })).toEqual(["⊞ • text r more"]);
+		const w = computeTreeView(s, { folded: new Set([2]) });
+		expect(renderTreeLines(w, previews(w), { leafMarker: "" }).at(-1)).toBe("└⊞ [mark] text b more");
+	});
+	it("draws a cursor column when asked and pi's footer", () => {
+		const v = computeTreeView(s);
+		expect(renderTreeLines(v, previews(v), { cursorRow: 1 }).slice(0, 2)).toEqual(["  • text r more", "› • text a more"]);
+		expect(footerText(v, 3)).toBe("(4/8)");
+		expect(footerText(computeTreeView(s, { filter: "user-only", matches: new Set() }), 0)).toBe("No entries found (0/0) [user]");
+	});
+});
+
+describe("JSON form", () => {
+	it("nests the visible tree with role only on messages and label only when set", () => {
+		const v = computeTreeView(s, { matches: new Set([0, 2, 7]) });
+		expect(buildTreeJson(v)).toEqual({
+			leafId: "g",
+			roots: [{ id: "r", type: "message", role: "user", children: [
+				{ id: "g", type: "compaction", children: [] },
+				{ id: "b", type: "message", role: "user", label: "mark", children: [] },
+			] }],
+		});
+	});
+	it("streams the same bytes as JSON.stringify of the built object", () => {
+		for (const filter of ["default", "all", "user-only"] as const) {
+			const v = computeTreeView(s, { filter });
+			let out = "";
+			writeTreeJson(v, (c) => { out += c; });
+			expect(out).toBe(JSON.stringify(buildTreeJson(v)));
+		}
+	});
+	it("uses the describer for real types and roles", () => {
+		const v = computeTreeView(s, { matches: new Set([0]) });
+		let out = "";
+		writeTreeJson(v, (c) => { out += c; }, () => ({ type: "future_type" }));
+		expect(JSON.parse(out)).toEqual({ leafId: "g", roots: [{ id: "r", type: "future_type", children: [] }] });
+	});
+	it("has a null leafId when there is no leaf", () => {
+		const v = computeTreeView(s, { leaf: -1, matches: new Set([0]) });
+		expect(buildTreeJson(v).leafId).toBeNull();
+	});
+});
+
+describe("no recursion", () => {
+	it("handles a 100,000-entry chain: view, JSON tree, streamed and generic serialization", () => {
+		const deep = chain(100_000);
+		const v = computeTreeView(deep);
+		expect(v.rows.length).toBe(100_000);
+		let out = "";
+		writeTreeJson(v, (c) => { out += c; });
+		let again = "";
+		writeJson(buildTreeJson(v), (c) => { again += c; });
+		expect(again).toBe(out);
+		expect(out.startsWith('{"leafId":"e99999","roots":[{"id":"e0","type":"message","role":"user","children":[{"id":"e1"')).toBe(true);
+		expect(out.endsWith("]}]}".repeat(3) + "]}")).toBe(true);
+		let depth = 0;
+		let node = (JSON.parse(out) as { roots: { children: unknown[] }[] }).roots[0];
+		while (node.children.length > 0) {
+			node = node.children[0] as typeof node;
+			depth++;
+		}
+		expect(depth).toBe(99_999);
+	});
+	it("writeJson matches JSON.stringify on ordinary values", () => {
+		const values: unknown[] = [
+			{ a: 1, b: [1, "x", null, undefined, () => 1, true], c: undefined, d: { e: Number.NaN, f: -0, g: 1.5e300 }, "q\"k": "é\n\u2028" },
+			[], {}, "s", 3, null, [[[]]], { t: new Date(0) }, { nested: [{ x: [{}] }] },
+		];
+		for (const value of values) {
+			let out = "";
+			writeJson(value, (c) => { out += c; });
+			expect(out).toBe(JSON.stringify(value));
+		}
+	});
+});
