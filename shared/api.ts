@@ -208,6 +208,8 @@ export type ArborEvent =
 	| { type: "progress"; sessionId: string | null; task: string; done: number; total: number }
 	| { type: "commands_changed" }
 	| { type: "menu_command"; command: string; args?: unknown }
+	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */
+	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }
 	| { type: "error"; sessionId: string | null; error: ArborErrorData };
 
 export type ArborErrorCode =

@@ -1,0 +1,741 @@
+// electron/services: the flows on top of the session core (open, navigate, branch, label, summaries,
+// extensions, live files). One async method per Arbor API request; results and typed events. Plain Node.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type {
+	ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
+} from "../../shared/api";
+import type { SessionEntry, UserMessage } from "../../shared/entries";
+import type { Skeleton } from "../../shared/skeleton";
+import { entryText, SessionManager } from "../session";
+import { buildContextView } from "./context-view";
+import { ArborServiceError, errorMessage, toServiceError } from "./errors";
+import { createCommandContext, createEventContext } from "./extensions/context";
+import { ExtensionHost } from "./extensions/host";
+import type { ExtensionFailure, TreePreparation } from "./extensions/types";
+import { LeafHistory } from "./leaf-history";
+import { type ResolvedModel, resolveActiveModel } from "./models";
+import { isUserMessage, planNavigation, toPreview } from "./navigation";
+import { createChildSessionFile } from "./new-session-file";
+import { SettingsStore } from "./settings";
+import { generateSummary } from "./summarizer";
+import { DEFAULT_POLL_MS, FileWatcher } from "./watcher";
+
+export { ArborServiceError } from "./errors";
+export type { ResolvedModel } from "./models";
+
+export interface ArborServicesOptions {
+	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
+	settingsDir?: string;
+	/** pi's agent folder (settings.json, auth.json, models.json). Default $PI_CODING_AGENT_DIR or ~/.pi/agent. */
+	piAgentDir?: string;
+	/** Extra extension files or folders (`--extension PATH`). */
+	extensionPaths?: string[];
+	/** Environment for provider keys (default process.env). */
+	env?: NodeJS.ProcessEnv;
+	/** Watch open files for appends by other processes (default true). */
+	watch?: boolean;
+	/** Stat-poll interval of the file watcher, ms (default 500). */
+	pollMs?: number;
+	/** Per-handler timeout for extension event handlers, ms (default 30 s). */
+	extensionTimeoutMs?: number;
+	/** Timeout for extension commands, ms (default 10 min). */
+	commandTimeoutMs?: number;
+}
+
+type Listener = (e: ArborEvent) => void;
+
+/** Caps what a summary carries; the count says how many there were. */
+const MAX_WARNINGS_IN_SUMMARY = 200;
+
+class OpenSession {
+	readonly id: string;
+	manager: SessionManager;
+	/** Entries the client holds (skeleton + deltas sent). */
+	sentCount = 0;
+	lastLeafId: string | null;
+	lastResumeLeafId: string | null;
+	labelsKey = "";
+	history: LeafHistory;
+	watcher: FileWatcher | undefined;
+	/** Abort for the running summary / extension call. */
+	abort: AbortController | undefined;
+	/** Serialises the async flows (navigate, branch) of one session. */
+	queue: Promise<unknown> = Promise.resolve();
+	title: string | null | undefined;
+
+	constructor(id: string, manager: SessionManager) {
+		this.id = id;
+		this.manager = manager;
+		this.lastLeafId = manager.getLeafId();
+		this.lastResumeLeafId = manager.getResumeLeafId();
+		this.history = new LeafHistory(this.lastLeafId);
+	}
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function titleOf(m: SessionManager): string | null {
+	const header = m.getHeader();
+	if (typeof header.title === "string" && header.title.trim()) return header.title;
+	// pi's display name: the latest session_info entry (an empty name clears it).
+	let name: string | null = null;
+	for (const e of m.getEntries()) {
+		if (e.type === "session_info") {
+			const n = (e as { name?: unknown }).name;
+			name = typeof n === "string" && n.trim() ? n.trim() : null;
+		}
+	}
+	return name;
+}
+
+export class ArborServices {
+	readonly #settingsDir: string;
+	readonly #piAgentDir: string;
+	readonly #env: NodeJS.ProcessEnv;
+	readonly #watch: boolean;
+	readonly #pollMs: number;
+	readonly #settings: SettingsStore;
+	readonly #extensions: ExtensionHost;
+	readonly #sessions = new Map<string, OpenSession>();
+	readonly #listeners = new Set<Listener>();
+	#nextId = 1;
+	/** Session whose extension handler / command is running (target of pi.appendEntry, pi.setLabel). */
+	#active: OpenSession | undefined;
+	#disposed = false;
+
+	constructor(options: ArborServicesOptions = {}) {
+		const env = options.env ?? process.env;
+		this.#env = env;
+		this.#settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
+		this.#piAgentDir = options.piAgentDir ?? env.PI_CODING_AGENT_DIR ?? path.join(os.homedir(), ".pi", "agent");
+		this.#watch = options.watch ?? true;
+		this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+		this.#settings = new SettingsStore(this.#settingsDir, this.#piAgentDir);
+		this.#extensions = new ExtensionHost({
+			dirs: [path.join(this.#settingsDir, "extensions")],
+			paths: options.extensionPaths ?? [],
+			handlerTimeoutMs: options.extensionTimeoutMs,
+			commandTimeoutMs: options.commandTimeoutMs,
+			onFailure: (f) => this.#reportExtensionFailure(f),
+			bindings: {
+				appendEntry: (customType, data) => this.#withActive((s) => s.manager.appendCustomEntry(customType, data)),
+				setLabel: (entryId, label) => this.#withActive((s) => s.manager.appendLabelChange(entryId, label)),
+				setSessionName: (name) => this.#withActive((s) => s.manager.appendSessionInfo(name)),
+				getSessionName: () => (this.#active ? (titleOf(this.#active.manager) ?? undefined) : undefined),
+				notify: (extension, message, level) => this.#emit({ type: "notice", sessionId: this.#active?.id ?? null, level, message, source: extension }),
+			},
+		});
+	}
+
+	// ---------------------------------------------------------------- events
+
+	onEvent(listener: Listener): () => void {
+		this.#listeners.add(listener);
+		return () => this.#listeners.delete(listener);
+	}
+
+	#emit(e: ArborEvent): void {
+		for (const l of [...this.#listeners]) {
+			try {
+				l(e);
+			} catch {
+				// A listener's failure (a closed socket) must not break the flow that emitted.
+			}
+		}
+	}
+
+	#reportExtensionFailure(f: ExtensionFailure): void {
+		this.#emit({
+			type: "error",
+			sessionId: this.#active?.id ?? null,
+			error: { code: "extension_error", message: `Extension ${path.basename(f.extension)} failed in ${f.event}: ${f.message}`, file: f.extension },
+		});
+	}
+
+	#withActive(fn: (s: OpenSession) => void): void {
+		const s = this.#active;
+		if (!s) throw new Error("no session is active for this extension call");
+		fn(s);
+		this.#sync(s);
+	}
+
+	#count(m: SessionManager): number {
+		return m.getEntries().length;
+	}
+
+	/** Tell the client what changed in a session since the last sync: new entries, leaf, labels. */
+	#sync(s: OpenSession, opts: { fromHistory?: boolean } = {}): void {
+		const m = s.manager;
+		const delta = m.getSkeletonDelta(s.sentCount);
+		if (delta.ids.length > 0) {
+			s.sentCount = delta.start + delta.ids.length;
+			this.#emit({ type: "session_appended", sessionId: s.id, delta });
+		}
+		const leafId = m.getLeafId();
+		const resumeLeafId = m.getResumeLeafId();
+		if (leafId !== s.lastLeafId || resumeLeafId !== s.lastResumeLeafId) {
+			s.lastLeafId = leafId;
+			s.lastResumeLeafId = resumeLeafId;
+			if (!opts.fromHistory) s.history.push(leafId);
+			this.#emit({ type: "leaf_changed", sessionId: s.id, leafId, resumeLeafId });
+		}
+		const labelsKey = JSON.stringify(delta.labels);
+		if (labelsKey !== s.labelsKey) {
+			const first = s.labelsKey === "";
+			s.labelsKey = labelsKey;
+			if (!first) this.#emit({ type: "labels_changed", sessionId: s.id });
+		}
+	}
+
+	/** After a reload or rewrite: the client refetches the skeleton, so start counting afresh. */
+	#reloaded(s: OpenSession, reason: string): void {
+		s.title = undefined;
+		s.sentCount = this.#count(s.manager);
+		s.labelsKey = JSON.stringify(s.manager.getSkeletonDelta(s.sentCount).labels);
+		s.lastLeafId = s.manager.getLeafId();
+		s.lastResumeLeafId = s.manager.getResumeLeafId();
+		this.#emit({ type: "session_reloaded", sessionId: s.id, session: this.#summary(s), reason });
+		this.#emit({ type: "leaf_changed", sessionId: s.id, leafId: s.lastLeafId, resumeLeafId: s.lastResumeLeafId });
+	}
+
+	#onFileChange(s: OpenSession): void {
+		if (!this.#sessions.has(s.id)) return;
+		try {
+			const r = s.manager.catchUp();
+			if (r.kind === "reloaded") this.#reloaded(s, r.reason);
+			else if (r.kind === "appended") this.#sync(s);
+		} catch (err) {
+			const e = toServiceError(err);
+			this.#emit({ type: "error", sessionId: s.id, error: { code: e.code, message: e.message, file: e.file, line: e.line } });
+		}
+	}
+
+	// ---------------------------------------------------------------- sessions
+
+	#session(sessionId: string): OpenSession {
+		const s = this.#sessions.get(sessionId);
+		if (!s) throw new ArborServiceError("not_found", `No open session ${sessionId}.`);
+		return s;
+	}
+
+	#entry(s: OpenSession, id: string): SessionEntry {
+		const e = s.manager.getEntry(id);
+		if (!e) throw new ArborServiceError("not_found", `Entry ${id} is not in this session.`, s.manager.getSessionFile());
+		return e;
+	}
+
+	#summary(s: OpenSession): SessionSummary {
+		const m = s.manager;
+		const file = m.isPersistent() ? (m.getSessionFile() ?? null) : null;
+		let fileSize = 0;
+		if (file) {
+			try {
+				fileSize = fs.statSync(file).size;
+			} catch {
+				fileSize = 0;
+			}
+		}
+		if (s.title === undefined) s.title = titleOf(m);
+		return {
+			sessionId: s.id,
+			path: file,
+			header: m.getHeader(),
+			fileVersion: m.getFileVersion(),
+			needsUpgrade: m.needsUpgrade(),
+			title: s.title,
+			warnings: m.getWarnings().slice(0, MAX_WARNINGS_IN_SUMMARY),
+			warningCount: m.getWarningCount(),
+			fileSize,
+		};
+	}
+
+	#register(m: SessionManager): OpenSession {
+		const s = new OpenSession(`s${this.#nextId++}`, m);
+		s.sentCount = this.#count(m);
+		s.labelsKey = JSON.stringify(m.getSkeletonDelta(s.sentCount).labels);
+		this.#sessions.set(s.id, s);
+		const file = m.isPersistent() ? m.getSessionFile() : undefined;
+		if (this.#watch && file) s.watcher = new FileWatcher(file, () => this.#onFileChange(s), this.#pollMs);
+		return s;
+	}
+
+	#openPath(file: string): OpenSession {
+		const abs = path.resolve(file);
+		for (const s of this.#sessions.values()) {
+			if (s.manager.getSessionFile() === abs) return s;
+		}
+		if (!fs.existsSync(abs)) throw new ArborServiceError("not_found", `No such file: ${abs}`, abs);
+		let lastReport = 0;
+		let m: SessionManager;
+		try {
+			m = SessionManager.open(abs, {
+				onProgress: (done: number, total: number) => {
+					const now = Date.now();
+					if (now - lastReport < 100 && done < total) return;
+					lastReport = now;
+					this.#emit({ type: "progress", sessionId: null, task: "open", done, total });
+				},
+			});
+		} catch (err) {
+			throw toServiceError(err);
+		}
+		const s = this.#register(m);
+		try {
+			this.#settings.addRecentFile(abs);
+		} catch {
+			// A read-only home must not stop a file from opening.
+		}
+		return s;
+	}
+
+	/** Run an async flow after the previous one of the same session finished. */
+	#exclusive<T>(s: OpenSession, fn: () => Promise<T>): Promise<T> {
+		const run = s.queue.then(fn, fn);
+		s.queue = run.catch(() => undefined);
+		return run.catch((err: unknown) => {
+			throw toServiceError(err);
+		});
+	}
+
+	/** Run a synchronous write and report its events; core errors become service errors. */
+	#write<T>(s: OpenSession, fn: (m: SessionManager) => T): T {
+		let out: T;
+		try {
+			out = fn(s.manager);
+		} catch (err) {
+			throw toServiceError(err);
+		} finally {
+			this.#sync(s);
+		}
+		return out;
+	}
+
+	// ---------------------------------------------------------------- requests
+
+	async openSession(params: RequestParams<"openSession">): Promise<RequestResult<"openSession">> {
+		return this.#summary(this.#openPath(params.path));
+	}
+
+	/** Arbor extra (CLI, tests, extension flows): a new in-memory session, not backed by a file. */
+	openInMemory(cwd?: string): SessionSummary {
+		return this.#summary(this.#register(SessionManager.inMemory(cwd)));
+	}
+
+	async closeSession(params: RequestParams<"closeSession">): Promise<RequestResult<"closeSession">> {
+		const s = this.#sessions.get(params.sessionId);
+		if (!s) return;
+		this.#close(s);
+		this.#emit({ type: "session_closed", sessionId: s.id });
+	}
+
+	#close(s: OpenSession): void {
+		s.abort?.abort();
+		s.watcher?.close();
+		this.#sessions.delete(s.id);
+		try {
+			s.manager.close();
+		} catch {
+			// closing never fails the caller
+		}
+	}
+
+	async getInitialSessions(_params: RequestParams<"getInitialSessions">): Promise<RequestResult<"getInitialSessions">> {
+		return [...this.#sessions.values()].map((s) => this.#summary(s));
+	}
+
+	async listSessions(params: RequestParams<"listSessions">): Promise<RequestResult<"listSessions">> {
+		const { listSessionFiles } = await import("./library");
+		return listSessionFiles({ dirs: params.dirs, piAgentDir: this.#piAgentDir, env: this.#env });
+	}
+
+	async getSkeleton(params: RequestParams<"getSkeleton">): Promise<Skeleton> {
+		const s = this.#session(params.sessionId);
+		const sk = s.manager.getSkeleton();
+		s.sentCount = sk.count;
+		return sk;
+	}
+
+	async getPreviews(params: RequestParams<"getPreviews">): Promise<RequestResult<"getPreviews">> {
+		return this.#session(params.sessionId).manager.getPreviews(params.indices);
+	}
+
+	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
+		const s = this.#session(params.sessionId);
+		return this.#entry(s, params.id);
+	}
+
+	async getContext(params: RequestParams<"getContext">): Promise<ContextView> {
+		const s = this.#session(params.sessionId);
+		if (params.leafId !== null) this.#entry(s, params.leafId);
+		return buildContextView(s.manager, params.leafId);
+	}
+
+	async search(params: RequestParams<"search">): Promise<RequestResult<"search">> {
+		return this.#session(params.sessionId).manager.search(params.query, params.scope);
+	}
+
+	async previewNavigation(params: RequestParams<"previewNavigation">): Promise<RequestResult<"previewNavigation">> {
+		const s = this.#session(params.sessionId);
+		return toPreview(planNavigation(s.manager, params.targetId));
+	}
+
+	async #resolveModel(): Promise<{ ok: true; resolved: ResolvedModel } | { ok: false; reason: string }> {
+		return resolveActiveModel({ arbor: this.#settings.load().model, piAgentDir: this.#piAgentDir, env: this.#env });
+	}
+
+	#eventContext(s: OpenSession, signal?: AbortSignal, model?: ResolvedModel): Record<string, unknown> {
+		return createEventContext({
+			manager: s.manager,
+			sessionId: s.id,
+			signal,
+			abort: () => s.abort?.abort(),
+			model,
+			notify: (message, level) => this.#emit({ type: "notice", sessionId: s.id, level, message }),
+		});
+	}
+
+	async #emitExtension(s: OpenSession, event: Parameters<ExtensionHost["emit"]>[0], ctx: unknown): Promise<Record<string, unknown> | undefined> {
+		await this.#extensions.ready();
+		if (!this.#extensions.hasHandlers(event.type)) return undefined;
+		const prev = this.#active;
+		this.#active = s;
+		try {
+			return await this.#extensions.emit(event, ctx);
+		} finally {
+			this.#active = prev;
+		}
+	}
+
+	/**
+	 * /tree: move the leaf to `targetId`, optionally writing a summary of the branch being left
+	 * (DESIGN.md "Navigation"; the order of steps follows pi's navigateTree).
+	 */
+	async navigate(params: RequestParams<"navigate">): Promise<NavigateResult> {
+		const s = this.#session(params.sessionId);
+		return this.#exclusive(s, () => this.#navigate(s, params));
+	}
+
+	async #navigate(s: OpenSession, p: RequestParams<"navigate">): Promise<NavigateResult> {
+		const m = s.manager;
+		const plan = planNavigation(m, p.targetId);
+		const oldLeafId = plan.oldLeafId;
+		if (plan.isNoop) return { cancelled: false, noop: true, newLeafId: oldLeafId, oldLeafId };
+		const willWrite = p.summarize === true || (p.label !== undefined && p.label.trim() !== "");
+		if (willWrite && m.needsUpgrade()) {
+			throw new ArborServiceError("legacy_needs_upgrade", "This file uses an old format version: upgrade it before writing summaries or labels.", m.getSessionFile());
+		}
+		let resolved: ResolvedModel | undefined;
+		if (p.summarize) {
+			const r = await this.#resolveModel();
+			if (!r.ok) throw new ArborServiceError("no_model", r.reason);
+			resolved = r.resolved;
+		}
+		const controller = new AbortController();
+		s.abort = controller;
+		const cancelled = (reason: string): NavigateResult => ({ cancelled: true, reason, newLeafId: m.getLeafId(), oldLeafId });
+		try {
+			let customInstructions = p.customInstructions;
+			let replaceInstructions = p.replaceInstructions;
+			let label = p.label;
+			let extensionSummary: { summary: string; details?: unknown } | undefined;
+			const preparation: TreePreparation = {
+				targetId: p.targetId,
+				oldLeafId,
+				commonAncestorId: plan.commonAncestorId,
+				entriesToSummarize: plan.entriesToSummarize,
+				userWantsSummary: p.summarize === true,
+				...(customInstructions !== undefined ? { customInstructions } : {}),
+				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
+				...(label !== undefined ? { label } : {}),
+			};
+			const result = await this.#emitExtension(
+				s,
+				{ type: "session_before_tree", preparation, signal: controller.signal },
+				this.#eventContext(s, controller.signal, resolved),
+			);
+			if (result?.cancel === true) return cancelled("cancelled by an extension");
+			if (result) {
+				const sum = result.summary;
+				if (p.summarize && isRecord(sum) && typeof sum.summary === "string") extensionSummary = { summary: sum.summary, details: sum.details };
+				if (typeof result.customInstructions === "string") customInstructions = result.customInstructions;
+				if (typeof result.replaceInstructions === "boolean") replaceInstructions = result.replaceInstructions;
+				if (typeof result.label === "string") label = result.label;
+			}
+			if (controller.signal.aborted) return cancelled("aborted");
+
+			let summaryText: string | undefined;
+			let summaryDetails: unknown;
+			let fromExtension = false;
+			if (extensionSummary) {
+				summaryText = extensionSummary.summary;
+				summaryDetails = extensionSummary.details;
+				fromExtension = true;
+			} else if (p.summarize && plan.entriesToSummarize.length > 0 && resolved) {
+				this.#emit({ type: "summary_progress", sessionId: s.id, phase: "start", text: "" });
+				let outcome: Awaited<ReturnType<typeof generateSummary>>;
+				try {
+					outcome = await generateSummary({
+						entries: plan.entriesToSummarize,
+						resolved,
+						signal: controller.signal,
+						customInstructions,
+						replaceInstructions,
+						onDelta: (text) => this.#emit({ type: "summary_progress", sessionId: s.id, phase: "delta", text }),
+					});
+				} catch (err) {
+					this.#emit({ type: "summary_progress", sessionId: s.id, phase: "error", text: errorMessage(err) });
+					throw err;
+				}
+				if (outcome.aborted) {
+					this.#emit({ type: "summary_progress", sessionId: s.id, phase: "aborted", text: "" });
+					return cancelled("aborted");
+				}
+				this.#emit({ type: "summary_progress", sessionId: s.id, phase: "done", text: outcome.summary });
+				summaryText = outcome.summary;
+				summaryDetails = outcome.details;
+			}
+			if (controller.signal.aborted) return cancelled("aborted");
+			// The file may have been reloaded while the model was writing: the plan must still hold.
+			if (!m.getEntry(p.targetId) || (plan.newLeafId !== null && !m.getEntry(plan.newLeafId))) {
+				throw new ArborServiceError("conflict", "The session file changed while summarizing; the target entry is gone.", m.getSessionFile());
+			}
+
+			let summaryEntryId: string | undefined;
+			const trimmedLabel = label?.trim() ? label.trim() : undefined;
+			this.#write(s, (mm) => {
+				if (summaryText !== undefined) {
+					summaryEntryId = mm.branchWithSummary(plan.newLeafId, summaryText, summaryDetails, fromExtension);
+					if (trimmedLabel) mm.appendLabelChange(summaryEntryId, trimmedLabel);
+				} else if (plan.newLeafId === null) {
+					mm.resetLeaf();
+				} else {
+					mm.branch(plan.newLeafId);
+				}
+				// pi's rule: without a summary entry the label goes on the selected entry.
+				if (trimmedLabel && summaryText === undefined) mm.appendLabelChange(p.targetId, trimmedLabel);
+			});
+			const newLeafId = m.getLeafId();
+			this.#emit({
+				type: "session_tree",
+				sessionId: s.id,
+				newLeafId,
+				oldLeafId,
+				...(summaryEntryId ? { summaryEntryId } : {}),
+				...(summaryText !== undefined ? { fromExtension } : {}),
+			});
+			const summaryEntry = summaryEntryId ? m.getEntry(summaryEntryId) : undefined;
+			await this.#emitExtension(
+				s,
+				{ type: "session_tree", newLeafId, oldLeafId, ...(summaryEntry ? { summaryEntry } : {}), ...(summaryText !== undefined ? { fromExtension } : {}) },
+				this.#eventContext(s, undefined, resolved),
+			);
+			return {
+				cancelled: false,
+				newLeafId,
+				oldLeafId,
+				...(plan.editorText !== undefined ? { editorText: plan.editorText } : {}),
+				...(summaryEntryId ? { summaryEntryId } : {}),
+			};
+		} finally {
+			if (s.abort === controller) s.abort = undefined;
+		}
+	}
+
+	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
+	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
+		const s = this.#session(params.sessionId);
+		return this.#exclusive(s, () => this.#branchToFile(s, params.entryId));
+	}
+
+	async #branchToFile(s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
+		const m = s.manager;
+		const entry = this.#entry(s, entryId);
+		if (!isUserMessage(entry)) throw new ArborServiceError("bad_request", "Branching to a new file starts from a user message.");
+		const editorText = entryText(entry);
+		const cancelled = { cancelled: true, path: null, editorText, session: null };
+		const ctx = this.#eventContext(s);
+		const before = await this.#emitExtension(s, { type: "session_before_branch", entryId }, ctx);
+		if (before?.cancel === true) return cancelled;
+		const beforeFork = await this.#emitExtension(s, { type: "session_before_fork", entryId, position: "before" }, ctx);
+		if (beforeFork?.cancel === true) return cancelled;
+
+		const parentId = typeof entry.parentId === "string" && m.getEntry(entry.parentId) ? entry.parentId : null;
+		const previousFile = m.isPersistent() ? m.getSessionFile() : undefined;
+		let target: OpenSession;
+		let newPath: string | null = null;
+		if (!previousFile) {
+			if (parentId === null) {
+				target = this.#register(SessionManager.inMemory(m.getCwd()));
+			} else {
+				try {
+					m.createBranchedSession(parentId);
+				} catch (err) {
+					throw toServiceError(err);
+				}
+				target = s;
+				this.#reloaded(s, "branched");
+			}
+		} else {
+			if (parentId === null) {
+				newPath = createChildSessionFile(m.getSessionDir(), m.getCwd(), previousFile);
+			} else {
+				// A second manager does the extraction so the open session stays on its own file.
+				const extractor = SessionManager.open(previousFile);
+				try {
+					newPath = extractor.createBranchedSession(parentId) ?? null;
+				} catch (err) {
+					throw toServiceError(err);
+				} finally {
+					extractor.close();
+				}
+				if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
+			}
+			target = this.#openPath(newPath);
+		}
+		const session = this.#summary(target);
+		if (target !== s) this.#emit({ type: "session_loaded", session });
+		this.#emit({ type: "session_branch", sessionId: s.id, newPath, newSessionId: target.id });
+		const after = { previousSessionFile: previousFile, ...(newPath ? { newSessionFile: newPath } : {}) };
+		await this.#emitExtension(s, { type: "session_branch", ...after }, ctx);
+		await this.#emitExtension(s, { type: "session_fork", ...after }, ctx);
+		return { cancelled: false, path: newPath, editorText, session };
+	}
+
+	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
+		const s = this.#session(params.sessionId);
+		this.#entry(s, params.entryId);
+		const label = params.label?.trim() ? params.label.trim() : undefined;
+		this.#write(s, (m) => m.appendLabelChange(params.entryId, label));
+	}
+
+	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
+		const s = this.#session(params.sessionId);
+		const leafId = s.manager.getLeafId();
+		const entryId = this.#write(s, (m) => m.appendCustomEntry("arbor.position", { leafId, savedAt: new Date().toISOString() }));
+		return { entryId };
+	}
+
+	async appendUserMessage(params: RequestParams<"appendUserMessage">): Promise<RequestResult<"appendUserMessage">> {
+		const s = this.#session(params.sessionId);
+		if (!params.text.trim()) throw new ArborServiceError("bad_request", "The message is empty.");
+		const message: UserMessage = { role: "user", content: [{ type: "text", text: params.text }], timestamp: Date.now() };
+		const entryId = this.#write(s, (m) => m.appendMessage(message));
+		return { entryId };
+	}
+
+	async leafHistory(params: RequestParams<"leafHistory">): Promise<RequestResult<"leafHistory">> {
+		const s = this.#session(params.sessionId);
+		const m = s.manager;
+		const id = s.history.step(params.direction, (leaf) => leaf === null || m.getEntry(leaf) !== undefined);
+		if (id !== undefined && id !== m.getLeafId()) {
+			if (id === null) m.resetLeaf();
+			else m.branch(id);
+			this.#sync(s, { fromHistory: true });
+		}
+		return { leafId: m.getLeafId(), canBack: s.history.canBack(), canForward: s.history.canForward() };
+	}
+
+	async upgradeLegacy(params: RequestParams<"upgradeLegacy">): Promise<RequestResult<"upgradeLegacy">> {
+		const s = this.#session(params.sessionId);
+		let backupPath: string;
+		try {
+			backupPath = s.manager.upgradeLegacy();
+		} catch (err) {
+			throw toServiceError(err);
+		}
+		s.watcher?.sync();
+		this.#reloaded(s, "upgraded");
+		return { backupPath };
+	}
+
+	async getSettings(_params: RequestParams<"getSettings">): Promise<ArborSettings> {
+		return this.#settings.load();
+	}
+
+	async setSettings(params: RequestParams<"setSettings">): Promise<ArborSettings> {
+		try {
+			return this.#settings.update(params.settings);
+		} catch (err) {
+			throw toServiceError(err);
+		}
+	}
+
+	async getActiveModel(_params: RequestParams<"getActiveModel">): Promise<RequestResult<"getActiveModel">> {
+		const r = await this.#resolveModel();
+		return r.ok ? r.resolved.info : null;
+	}
+
+	/** Arbor extra: why no model is active (for the settings dialog), or null when one is. */
+	async getModelProblem(): Promise<string | null> {
+		const r = await this.#resolveModel();
+		return r.ok ? null : r.reason;
+	}
+
+	async listCommands(_params: RequestParams<"listCommands">): Promise<RequestResult<"listCommands">> {
+		await this.#extensions.ready();
+		return this.#extensions.listCommands();
+	}
+
+	async runExtensionCommand(params: RequestParams<"runExtensionCommand">): Promise<RequestResult<"runExtensionCommand">> {
+		const s = this.#session(params.sessionId);
+		await this.#extensions.ready();
+		const command = this.#extensions.getCommand(params.name);
+		if (!command) throw new ArborServiceError("not_found", `No extension command /${params.name}.`);
+		if (params.entryId !== undefined) this.#entry(s, params.entryId);
+		const r = await this.#resolveModel();
+		const controller = new AbortController();
+		const ctx = createCommandContext({
+			manager: s.manager,
+			sessionId: s.id,
+			signal: controller.signal,
+			abort: () => controller.abort(),
+			model: r.ok ? r.resolved : undefined,
+			notify: (message, level) => this.#emit({ type: "notice", sessionId: s.id, level, message, source: command.extension }),
+			entryId: params.entryId,
+			navigateTree: async (targetId, options) => {
+				const res = await this.navigate({ sessionId: s.id, targetId, ...options });
+				return { cancelled: res.cancelled };
+			},
+			branch: async (entryId) => {
+				const res = await this.branchToFile({ sessionId: s.id, entryId });
+				return { cancelled: res.cancelled };
+			},
+			reload: async () => {
+				await this.#extensions.reload();
+				this.#emit({ type: "commands_changed" });
+			},
+		});
+		const prev = this.#active;
+		this.#active = s;
+		try {
+			await this.#extensions.runCommand(command, params.args ?? "", ctx);
+		} catch (err) {
+			if (err instanceof ArborServiceError) throw err;
+			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
+		} finally {
+			this.#active = prev;
+		}
+	}
+
+	/** Arbor extra: load the extension folders again and tell clients the command list may have changed. */
+	async reloadExtensions(): Promise<void> {
+		await this.#extensions.reload();
+		this.#emit({ type: "commands_changed" });
+	}
+
+	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
+		this.#sessions.get(params.sessionId)?.abort?.abort();
+	}
+
+	dispose(): void {
+		if (this.#disposed) return;
+		this.#disposed = true;
+		for (const s of [...this.#sessions.values()]) this.#close(s);
+		this.#listeners.clear();
+	}
+}
