@@ -19,24 +19,39 @@ export function rowPrefix(v: TreeView, row: number): string {
 	const entry = v.rows[row];
 	const folded = hasIndex(v.folded, entry);
 	const conn = connectorLevel(v, row);
-	let out = "";
+	const parts: string[] = [];
+	let level = 0;
+	// Levels [level, to) hold no gutter: blanks, or this row's connector.
+	const blanks = (to: number): void => {
+		if (conn >= level && conn < to) {
+			if (conn > level) parts.push("   ".repeat(conn - level));
+			const last = (v.rowFlags[row] & RowFlag.last) !== 0;
+			parts.push((last ? "└" : "├") + (folded ? "⊞" : isFoldable(v, entry) ? "⊟" : "─") + " ");
+			if (to > conn + 1) parts.push("   ".repeat(to - conn - 1));
+		} else if (to > level) parts.push("   ".repeat(to - level));
+		level = to;
+	};
 	if (width > 0) {
-		// Gutter list is innermost-first; pi takes the first match of its outermost-first list, so the last match here.
-		const gutterShow = new Map<number, boolean>();
+		// The gutter list runs innermost first; pi keeps the outermost gutter when two share a position.
+		const pos: number[] = [];
+		const show: boolean[] = [];
 		for (let g = v.gutterHead[row]; g >= 0; g = v.gutterHead[g]) {
-			gutterShow.set(gutterPosition(v, g), (v.rowFlags[g] & RowFlag.last) === 0);
+			pos.push(gutterPosition(v, g));
+			show.push((v.rowFlags[g] & RowFlag.last) === 0);
 		}
-		for (let level = 0; level < width; level++) {
-			const show = gutterShow.get(level);
-			if (show !== undefined) out += show ? "│  " : "   ";
-			else if (level === conn) {
-				const last = (v.rowFlags[row] & RowFlag.last) !== 0;
-				out += (last ? "└" : "├") + (folded ? "⊞" : isFoldable(v, entry) ? "⊟" : "─") + " ";
-			} else out += "   ";
+		const order = pos.map((_, k) => pos.length - 1 - k);
+		order.sort((a, b) => pos[a] - pos[b] || b - a);
+		for (const k of order) {
+			const p = pos[k];
+			if (p < level || p >= width) continue;
+			blanks(p);
+			parts.push(show[k] ? "│  " : "   ");
+			level = p + 1;
 		}
+		blanks(width);
 	}
-	if (folded && conn < 0) out += "⊞ ";
-	return out;
+	if (folded && conn < 0) parts.push("⊞ ");
+	return parts.join("");
 }
 
 /** Newlines and tabs become spaces, as in pi's rows. */
