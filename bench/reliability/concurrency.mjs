@@ -1,0 +1,112 @@
+// Figure 2: Arbor and pi's own SessionManager (a second process) append to the same file at the same
+// time, with labels and branch summaries mixed in; then each reopens it. Lost entries, glued or partial
+// lines, and whether both see the same tree.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { genSessionTool, repoRoot } from "./fuzz-gen.mjs";
+import { workerPath } from "./build.mjs";
+import { forkWorker } from "./util.mjs";
+
+/** Every line of the file: parse failures and lines holding more than one object are glued/partial. */
+function scanFile(path) {
+	const text = readFileSync(path, "utf8");
+	const lines = text.split("\n");
+	const ids = new Map();
+	let bad = 0;
+	const badSamples = [];
+	const order = [];
+	if (lines[lines.length - 1] !== "") {
+		bad++;
+		badSamples.push(`unterminated last line: ${lines[lines.length - 1].slice(0, 80)}`);
+	}
+	for (const [i, line] of lines.entries()) {
+		if (!line.trim()) continue;
+		try {
+			const o = JSON.parse(line);
+			if (o && typeof o.id === "string") {
+				ids.set(o.id, o);
+				order.push(o.id);
+			}
+		} catch {
+			if (i < lines.length - 1) {
+				bad++;
+				if (badSamples.length < 3) badSamples.push(`line ${i + 1}: ${line.slice(0, 120)}`);
+			}
+		}
+	}
+	return { ids, order, bad, badSamples, lines: lines.length - 1 };
+}
+
+export async function run(ctx) {
+	const { bounded, seed, tmp, log } = ctx;
+	const arborScript = workerPath(ctx.workers, "arbor-writer");
+	const piScript = join(repoRoot, "bench", "reliability", "pi-side.mjs");
+	const rounds = bounded ? 2 : 3;
+	const count = bounded ? 300 : 1000;
+	mkdirSync(tmp, { recursive: true });
+	const totals = { arborWritten: 0, piWritten: 0, arborLost: 0, piLost: 0, glued: 0, arborOrphans: 0, piOrphans: 0, sameTree: 0, liveMatches: 0, arborErrors: 0, piErrors: 0 };
+	const details = [];
+	for (let round = 0; round < rounds; round++) {
+		const file = join(tmp, `shared-${round}.jsonl`);
+		execFileSync(process.execPath, [genSessionTool, "--n", "200", "--seed", `conc-${seed}-${round}`, "--out", file], { stdio: "ignore" });
+		const arbor = await forkWorker(arborScript);
+		const pi = await forkWorker(piScript);
+		try {
+			await Promise.all([
+				arbor.ask({ mode: "write", file, count, seed: `${seed}-a${round}`, tag: "arbor" }, "opened"),
+				pi.ask({ mode: "write", file, count, seed: `${seed}-p${round}`, tag: "pi" }, "opened"),
+			]);
+			const [a, p] = await Promise.all([arbor.ask({ go: true }, "done"), pi.ask({ go: true }, "done")]);
+			if (a.fatal || p.fatal) throw new Error(`writer failed: ${a.fatal ?? ""} ${p.fatal ?? ""}`);
+			const scan = scanFile(file);
+			const position = new Map(scan.order.map((id, i) => [id, i]));
+			const lostA = a.written.filter((id) => !scan.ids.has(id)).length;
+			const lostP = p.written.filter((id) => !scan.ids.has(id)).length;
+			// Arbor catches up before writing: each of its entries' parent is already in the file above it.
+			const orphanOf = (id) => {
+				const e = scan.ids.get(id);
+				return e && e.parentId !== null && !(position.has(e.parentId) && position.get(e.parentId) < position.get(id));
+			};
+			const orphA = a.written.filter(orphanOf).length;
+			const orphP = p.written.filter(orphanOf).length;
+			const [ra, rp] = await Promise.all([arbor.ask({ mode: "reload", file }, "done"), pi.ask({ mode: "reload", file }, "done")]);
+			if (ra.fatal || rp.fatal) throw new Error(`reload failed: ${ra.fatal ?? ""} ${rp.fatal ?? ""}`);
+			const same = ra.tree.hash === rp.tree.hash && ra.leaf === rp.leaf;
+			const live = a.liveTree.hash === ra.tree.hash;
+			totals.arborWritten += a.written.length;
+			totals.piWritten += p.written.length;
+			totals.arborLost += lostA;
+			totals.piLost += lostP;
+			totals.glued += scan.bad;
+			totals.arborOrphans += orphA;
+			totals.piOrphans += orphP;
+			totals.sameTree += same ? 1 : 0;
+			totals.liveMatches += live ? 1 : 0;
+			totals.arborErrors += a.errorCount;
+			totals.piErrors += p.errorCount;
+			log(`round ${round + 1}: arbor wrote ${a.written.length} (${a.errorCount} errors), pi wrote ${p.written.length}; ${scan.lines} lines; lost ${lostA}/${lostP}; bad lines ${scan.bad}; trees ${same ? "equal" : `differ (arbor ${ra.tree.nodes} nodes, pi ${rp.tree.nodes}; leaf ${ra.leaf} vs ${rp.leaf})`}`);
+			if (scan.badSamples.length) details.push(...scan.badSamples.map((s) => `round ${round + 1} bad line: ${s}`));
+			if (a.errors.length) details.push(`round ${round + 1} Arbor write errors: ${a.errors.slice(0, 3).join(" || ")}`);
+			if (p.errors.length) details.push(`round ${round + 1} pi write errors: ${p.errors.slice(0, 3).join(" || ")}`);
+		} finally {
+			arbor.kill();
+			pi.kill();
+		}
+	}
+	return {
+		title: `Concurrency: Arbor and pi append to one file at once (${rounds} rounds × ${count} entries each)`,
+		figures: [
+			{ label: "entries written by Arbor / by pi", value: `${totals.arborWritten} / ${totals.piWritten}`, info: true },
+			{ label: "Arbor write errors (conflicts surfaced to the user)", value: totals.arborErrors, info: true },
+			{ label: "lost entries written by Arbor", value: totals.arborLost, target: 0 },
+			{ label: "lost entries written by pi (pi's own losses would show here too)", value: totals.piLost, target: 0 },
+			{ label: "glued or partial lines", value: totals.glued, target: 0 },
+			{ label: "Arbor entries whose parent was not yet in the file (no catch-up)", value: totals.arborOrphans, target: 0 },
+			{ label: "pi entries parented on its stale in-memory leaf (pi's behaviour, not a target)", value: totals.piOrphans, info: true },
+			{ label: "rounds where pi and Arbor reload the same tree and leaf", value: `${totals.sameTree}/${rounds}`, ok: totals.sameTree === rounds },
+			{ label: "rounds where Arbor's live view equals its reload", value: `${totals.liveMatches}/${rounds}`, ok: totals.liveMatches === rounds },
+		],
+		details,
+	};
+}

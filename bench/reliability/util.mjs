@@ -1,0 +1,60 @@
+// Small helpers shared by the reliability sections (Node only).
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+
+export function sha256File(path) {
+	return createHash("sha256").update(readFileSync(path)).digest("hex");
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export function fmtBytes(n) {
+	if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+	if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(0)} MiB`;
+	return `${n} B`;
+}
+
+/** Fork an IPC worker and wait for its { ready } message. `ask(msg, key)` sends and awaits a reply with `key`. */
+export async function forkWorker(script, { execArgv = [], env = {} } = {}) {
+	const { fork } = await import("node:child_process");
+	const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+	let stderr = "";
+	child.stderr.on("data", (d) => {
+		stderr = (stderr + d.toString()).slice(-4000);
+	});
+	const waitFor = (key, timeoutMs = 600_000) => new Promise((resolve, reject) => {
+		const timer = setTimeout(() => {
+			cleanup();
+			reject(new Error(`worker ${script} gave no "${key}" within ${timeoutMs} ms`));
+		}, timeoutMs);
+		const onMsg = (m) => {
+			if (m && m[key]) {
+				cleanup();
+				resolve(m);
+			}
+		};
+		const onExit = (code, sig) => {
+			cleanup();
+			reject(new Error(`worker ${script} exited (${sig ?? code}) waiting for "${key}": ${stderr.slice(-1500)}`));
+		};
+		const cleanup = () => {
+			clearTimeout(timer);
+			child.off("message", onMsg);
+			child.off("exit", onExit);
+		};
+		child.on("message", onMsg);
+		child.on("exit", onExit);
+	});
+	await waitFor("ready", 60_000);
+	return {
+		child,
+		waitFor,
+		ask(msg, key, timeoutMs) {
+			const p = waitFor(key, timeoutMs);
+			child.send(msg);
+			return p;
+		},
+		stderr: () => stderr,
+		kill: () => child.kill("SIGKILL"),
+	};
+}

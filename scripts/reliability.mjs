@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// `npm run test:reliability`: the reliability and security figures of docs/guarantees.md, printed by one
+// command. Exits non-zero when any figure misses its target (a section that cannot run counts as a miss).
+//
+//   node scripts/reliability.mjs             full run (the issue's counts; ~30+ min, needs ~3 GB disk)
+//   node scripts/reliability.mjs --bounded   reduced counts for CI (a few minutes)
+//   options: --only fuzz,concurrency,...  --seed S  --keep (keep the temp dir)  --verbose
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildWorkers } from "../bench/reliability/build.mjs";
+
+const SECTIONS = ["fuzz", "concurrency", "crash", "errors", "xss", "apifuzz", "host", "load"];
+
+const argv = process.argv.slice(2);
+const flag = (k) => argv.includes(k);
+const opt = (k, d) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : d);
+const bounded = flag("--bounded");
+const verbose = flag("--verbose");
+const only = opt("--only", "")?.split(",").filter(Boolean);
+const seed = opt("--seed", "1");
+const selected = only?.length ? SECTIONS.filter((s) => only.includes(s)) : SECTIONS;
+
+const tmp = mkdtempSync(join(tmpdir(), "arbor-reliability-"));
+const started = Date.now();
+const log = (msg) => process.stdout.write(`  · ${msg}\n`);
+
+process.stdout.write(`Arbor reliability figures (${bounded ? "bounded" : "full"} run, seed ${seed})\n`);
+const workers = await buildWorkers();
+const results = [];
+for (const name of selected) {
+	const t0 = Date.now();
+	process.stdout.write(`\n## ${name}\n`);
+	let res;
+	try {
+		const mod = await import(`../bench/reliability/${name}.mjs`);
+		res = await mod.run({ bounded, seed, tmp: join(tmp, name), workers, log, verbose });
+	} catch (err) {
+		res = { title: name, figures: [{ label: "section ran", value: `no (${err instanceof Error ? err.message : String(err)})`, ok: false }], details: verbose && err instanceof Error ? [err.stack ?? ""] : [] };
+	}
+	res.seconds = (Date.now() - t0) / 1000;
+	res.name = name;
+	results.push(res);
+	printSection(res);
+}
+
+function figureOk(f) {
+	if (f.info) return true;
+	if ("ok" in f) return f.ok;
+	if ("target" in f) return f.value === f.target;
+	return true;
+}
+
+function printSection(res) {
+	process.stdout.write(`${res.title} (${res.seconds.toFixed(1)} s)\n`);
+	for (const f of res.figures) {
+		const mark = f.info ? " " : figureOk(f) ? "✓" : "✗";
+		const target = "target" in f ? ` (target ${f.target})` : f.targetText ? ` (target ${f.targetText})` : "";
+		process.stdout.write(`  ${mark} ${f.label}: ${f.value}${target}\n`);
+	}
+	const details = res.details ?? [];
+	for (const d of details.slice(0, verbose ? details.length : 12)) process.stdout.write(`      ${d}\n`);
+	if (!verbose && details.length > 12) process.stdout.write(`      … ${details.length - 12} more (--verbose)\n`);
+}
+
+const missed = results.flatMap((r) => r.figures.filter((f) => !figureOk(f)).map((f) => `${r.name}: ${f.label} = ${f.value}`));
+process.stdout.write(`\n=== summary (${((Date.now() - started) / 1000).toFixed(0)} s, ${bounded ? "bounded" : "full"} run)\n`);
+for (const r of results) {
+	const bad = r.figures.filter((f) => !figureOk(f)).length;
+	process.stdout.write(`${bad ? "✗" : "✓"} ${r.title}${bad ? ` — ${bad} figure(s) off target` : ""}\n`);
+}
+if (missed.length) process.stdout.write(`\nOff target:\n${missed.map((m) => `  ${m}`).join("\n")}\n`);
+if (!flag("--keep")) rmSync(tmp, { recursive: true, force: true });
+else process.stdout.write(`temp dir kept: ${tmp}\n`);
+process.exit(missed.length ? 1 : 0);
