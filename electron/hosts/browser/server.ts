@@ -1,0 +1,132 @@
+// electron/hosts/browser: `arbor serve`. The built renderer and the Arbor API (WebSocket, binary wire
+// frames) on 127.0.0.1 only, behind a per-launch token. Same router and same renderer as the Electron app.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import type { RouterServices } from "../../api/contract";
+import { createRouter, type ArborRouter } from "../../api/router";
+import { ArborServices, type ArborServicesOptions } from "../../services";
+import { defaultRendererDir } from "../app-root";
+import { checkRequest, newToken, tokenCookie } from "./auth";
+import { send, serveStatic } from "./static";
+import { serveConnection } from "./socket";
+
+export interface BrowserHostOptions {
+	/** 0 or undefined: any free port. */
+	port?: number;
+	/** Session files to open at launch (getInitialSessions). */
+	files?: string[];
+	/** Session directories: files in them may be opened, and the library lists only them. */
+	dirs?: string[];
+	/** Extension files or folders (`--extension PATH`), on top of ~/.arbor/extensions. */
+	extensions?: string[];
+	/** Options for the services this host creates (settings folder, pi folder, watcher...). */
+	servicesOptions?: ArborServicesOptions;
+	/** Serve these services instead of creating them (tests). They are disposed on close either way. */
+	services?: RouterServices;
+	/** Folder holding the built renderer (index.html); defaults to dist/renderer of this install. */
+	rendererDir?: string;
+	/** Largest request frame accepted (default 16 MiB). */
+	maxPayload?: number;
+	log?: (message: string) => void;
+}
+
+export interface BrowserHost {
+	url: string;
+	token: string;
+	port: number;
+	router: ArborRouter;
+	/** Launch files that could not be opened (printed by `arbor serve`). */
+	failed: { path: string; message: string }[];
+	close(): Promise<void>;
+}
+
+/** Only the path the WebSocket lives on; everything else is static files. */
+export const API_PATH = "/api";
+
+function refuse(socket: Duplex, status: 401 | 403 | 404, reason: string): void {
+	const text = status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : "Not Found";
+	socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+	const log = options.log ?? ((m: string) => console.error(m));
+	const token = newToken();
+	const dirs = options.dirs ?? [];
+	const services = options.services ?? new ArborServices({
+		...options.servicesOptions,
+		extensionPaths: [...(options.servicesOptions?.extensionPaths ?? []), ...(options.extensions ?? [])],
+	});
+	const rendererDir = options.rendererDir ?? defaultRendererDir();
+	const router = createRouter({ services, libraryDirs: dirs.length > 0 ? dirs : undefined, log });
+	for (const d of dirs) await router.allowDir(d);
+	const { failed } = await router.openInitial(options.files ?? []);
+
+	let port = 0;
+	const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 });
+	wss.on("connection", (ws) => serveConnection(ws, router, log));
+
+	const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+		const verdict = checkRequest(req, port, token);
+		if (!verdict.ok) {
+			send(res, port, verdict.status, verdict.status === 401 ? "401 Unauthorized: open the URL printed by `arbor serve` (it carries the token)\n" : `403 Forbidden: ${verdict.reason}\n`);
+			return;
+		}
+		if (req.method !== "GET" && req.method !== "HEAD") {
+			send(res, port, 405, "method not allowed\n", undefined, { Allow: "GET, HEAD" });
+			return;
+		}
+		// The first load carries the token in the URL; later loads (assets, reloads, the socket) use the cookie.
+		const extra: Record<string, string> = verdict.viaQuery ? { "Set-Cookie": tokenCookie(port, token) } : {};
+		const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+		if (pathname === API_PATH) {
+			send(res, port, 426, "upgrade required\n", undefined, extra);
+			return;
+		}
+		serveStatic(res, port, rendererDir, pathname, req.method === "HEAD", extra).catch((err: unknown) => {
+			log(`arbor serve: ${err instanceof Error ? err.message : String(err)}`);
+			if (!res.headersSent) send(res, port, 500, "internal error\n");
+		});
+	};
+
+	const server: Server = createServer(onRequest);
+	server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+		socket.on("error", () => socket.destroy());
+		const verdict = checkRequest(req, port, token);
+		if (!verdict.ok) return refuse(socket, verdict.status, verdict.reason);
+		if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== API_PATH) return refuse(socket, 404, "no such endpoint");
+		wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+	});
+
+	await new Promise<void>((ok, fail) => {
+		server.once("error", fail);
+		// Loopback only: the API reads and writes session files, it must never face the network.
+		server.listen(options.port ?? 0, "127.0.0.1", () => {
+			server.off("error", fail);
+			ok();
+		});
+	});
+	const address = server.address();
+	port = typeof address === "object" && address ? address.port : 0;
+
+	let closed: Promise<void> | null = null;
+	return {
+		url: `http://127.0.0.1:${port}/?token=${token}`,
+		token,
+		port,
+		router,
+		failed: failed.map((f) => ({ path: f.path, message: f.error.message })),
+		close() {
+			closed ??= (async () => {
+				for (const client of wss.clients) client.terminate();
+				wss.close();
+				const stopped = new Promise<void>((ok) => server.close(() => ok()));
+				server.closeAllConnections();
+				await stopped;
+				await router.dispose();
+			})();
+			return closed;
+		},
+	};
+}
