@@ -165,7 +165,7 @@ export class ArborServices {
 	}
 
 	#count(m: SessionManager): number {
-		return m.getEntries().length;
+		return m.getEntryCount();
 	}
 
 	/** Tell the client what changed in a session since the last sync: new entries, leaf, labels. */

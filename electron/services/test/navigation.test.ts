@@ -1,0 +1,134 @@
+import * as fs from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { assistant, branchySession, compaction, customMessage, tempDir, user, writeSession } from "./helpers/entries";
+import { makeServices, readLines, type TestServices } from "./helpers/services";
+
+let t: TestServices;
+afterEach(() => t?.services.dispose());
+
+async function open(entries = branchySession()): Promise<{ sessionId: string; file: string }> {
+	t = makeServices();
+	const file = writeSession(tempDir(), entries);
+	const s = await t.services.openSession({ path: file });
+	t.events.length = 0;
+	return { sessionId: s.sessionId, file };
+}
+
+describe("navigation preview", () => {
+	it("lists the abandoned path from the old leaf back to the common ancestor, oldest first", async () => {
+		const { sessionId } = await open();
+		const p = await t.services.previewNavigation({ sessionId, targetId: "a4" });
+		expect(p).toMatchObject({ targetId: "a4", oldLeafId: "a3", commonAncestorId: "a1", entriesToSummarize: ["u2", "a2", "t2", "a3"], newLeafId: "a4", isNoop: false });
+		expect(p.estimatedTokens).toBeGreaterThan(0);
+	});
+
+	it("puts the leaf on the parent of a selected user message and returns its text", async () => {
+		const { sessionId } = await open();
+		const p = await t.services.previewNavigation({ sessionId, targetId: "u3" });
+		expect(p.newLeafId).toBe("a1");
+		expect(p.editorText).toBe("Try another approach instead");
+	});
+
+	it("treats a custom_message like a user message, and a root one leaves no leaf", async () => {
+		const { sessionId } = await open([customMessage("c1", null, "injected note"), ...branchySession().map((e) => (e.id === "u1" ? { ...e, parentId: "c1" } : e))]);
+		const p = await t.services.previewNavigation({ sessionId, targetId: "c1" });
+		expect(p.newLeafId).toBeNull();
+		expect(p.editorText).toBe("injected note");
+		expect(p.commonAncestorId).toBe("c1");
+	});
+
+	it("stops the abandoned path at a compaction (its summary stands for the older entries)", async () => {
+		const entries = [
+			user("u1", null, "start"),
+			assistant("a1", "u1", "ok"),
+			user("u2", "a1", "more"),
+			assistant("a2", "u2", "done"),
+			compaction("c1", "a2", "Summary of u2/a2", "u2"),
+			user("u4", "c1", "after compaction"),
+			assistant("a5", "u4", "reply"),
+		];
+		const { sessionId } = await open(entries);
+		const p = await t.services.previewNavigation({ sessionId, targetId: "a1" });
+		expect(p.commonAncestorId).toBe("a1");
+		expect(p.entriesToSummarize).toEqual(["c1", "u4", "a5"]);
+	});
+
+	it("marks selecting the current leaf as a no-op", async () => {
+		const { sessionId } = await open();
+		expect((await t.services.previewNavigation({ sessionId, targetId: "a3" })).isNoop).toBe(true);
+	});
+});
+
+describe("navigate without a summary", () => {
+	it("moves the in-app leaf, writes nothing, and reports leaf_changed and session_tree", async () => {
+		const { sessionId, file } = await open();
+		const before = fs.readFileSync(file);
+		const r = await t.services.navigate({ sessionId, targetId: "a4" });
+		expect(r).toEqual({ cancelled: false, newLeafId: "a4", oldLeafId: "a3" });
+		expect(fs.readFileSync(file).equals(before)).toBe(true);
+		expect(t.of("leaf_changed").at(-1)).toEqual({ type: "leaf_changed", sessionId, leafId: "a4", resumeLeafId: "a3" });
+		expect(t.of("session_tree")).toEqual([{ type: "session_tree", sessionId, newLeafId: "a4", oldLeafId: "a3" }]);
+	});
+
+	it("returns the composer text when a user message is selected, and a root message resets the leaf", async () => {
+		const { sessionId } = await open();
+		const r = await t.services.navigate({ sessionId, targetId: "u1" });
+		expect(r).toMatchObject({ cancelled: false, newLeafId: null, editorText: "Build the parser" });
+		const ctx = await t.services.getContext({ sessionId, leafId: null });
+		expect(ctx.messages).toEqual([]);
+	});
+
+	it("does nothing when the current leaf is selected", async () => {
+		const { sessionId } = await open();
+		const r = await t.services.navigate({ sessionId, targetId: "a3" });
+		expect(r).toMatchObject({ cancelled: false, noop: true, newLeafId: "a3" });
+		expect(t.events).toEqual([]);
+	});
+
+	it("labels the selected entry when there is no summary (pi's rule) and the label entry becomes the leaf", async () => {
+		const { sessionId, file } = await open();
+		const r = await t.services.navigate({ sessionId, targetId: "a4", label: "alt" });
+		const last = readLines(file).at(-1);
+		expect(last).toMatchObject({ type: "label", targetId: "a4", label: "alt", parentId: "a4" });
+		expect(r.newLeafId).toBe(last?.id);
+		expect(t.of("labels_changed")).toHaveLength(1);
+		expect(t.of("session_appended")).toHaveLength(1);
+	});
+
+	it("fails with not_found for an unknown entry", async () => {
+		const { sessionId } = await open();
+		await expect(t.services.navigate({ sessionId, targetId: "nope" })).rejects.toMatchObject({ code: "not_found" });
+	});
+
+	it("fails with no_model at once when a summary is asked for and no model is configured; nothing changes", async () => {
+		const { sessionId, file } = await open();
+		const before = fs.readFileSync(file);
+		await expect(t.services.navigate({ sessionId, targetId: "a4", summarize: true })).rejects.toMatchObject({ code: "no_model", message: expect.stringContaining("No model") });
+		expect(fs.readFileSync(file).equals(before)).toBe(true);
+		expect((await t.services.leafHistory({ sessionId, direction: "back" })).leafId).toBe("a3");
+		expect(t.events.filter((e) => e.type !== "error")).toEqual([]);
+	});
+});
+
+describe("context view", () => {
+	it("pairs each context message with its entry id and a token estimate", async () => {
+		const { sessionId } = await open();
+		const v = await t.services.getContext({ sessionId, leafId: "a3" });
+		expect(v.messages.map((m) => m.entryId)).toEqual(["u1", "a1", "u2", "a2", "t2", "a3"]);
+		expect(v.messages[0]?.estimatedTokens).toBe(Math.ceil("Build the parser".length / 4));
+		expect(v.totalEstimatedTokens).toBe(v.messages.reduce((n, m) => n + m.estimatedTokens, 0));
+		expect(v.compactionId).toBeNull();
+	});
+
+	it("starts with the compaction summary and names the compaction", async () => {
+		const entries = [
+			user("u1", null, "start"), assistant("a1", "u1", "ok"), user("u2", "a1", "more"), assistant("a2", "u2", "done"),
+			compaction("c1", "a2", "Summary", "u2"), user("u4", "c1", "after"),
+		];
+		const { sessionId } = await open(entries);
+		const v = await t.services.getContext({ sessionId, leafId: "u4" });
+		expect(v.compactionId).toBe("c1");
+		expect(v.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u4"]);
+		expect(v.messages[0]?.message.role).toBe("compactionSummary");
+	});
+});
