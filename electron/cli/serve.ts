@@ -1,0 +1,108 @@
+// `arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]`: the browser host. Prints the
+// URL with its launch token, opens it in the default browser unless --no-open, and serves until
+// Ctrl-C / SIGTERM.
+
+import { spawn } from "node:child_process";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { startBrowserHost } from "../hosts/browser/server";
+
+export const SERVE_USAGE = `Usage: arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]
+
+Serve Arbor to your browser on 127.0.0.1 (this machine only).
+  FILE             open this session file at launch
+  DIR              serve the sessions in this folder (the library lists only it)
+  --port N         listen on port N (default: any free port)
+  --extension P    load a pi-style extension file or folder (repeatable)
+  --no-open        print the URL without opening a browser
+
+The printed URL carries a secret token: anyone with it can read the sessions you serve.`;
+
+export interface ServeArgs {
+	files: string[];
+	dirs: string[];
+	port: number;
+	extensions: string[];
+	open: boolean;
+}
+
+export function parseServeArgs(argv: string[]): ServeArgs | { error: string } | { help: true } {
+	const out: ServeArgs = { files: [], dirs: [], port: 0, extensions: [], open: true };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const value = (): string | null => (a.includes("=") ? a.slice(a.indexOf("=") + 1) : (argv[++i] ?? null));
+		if (a === "--help" || a === "-h") return { help: true };
+		if (a === "--no-open") out.open = false;
+		else if (a === "--port" || a.startsWith("--port=")) {
+			const v = value();
+			const n = v === null ? Number.NaN : Number(v);
+			if (!Number.isInteger(n) || n < 0 || n > 65535) return { error: `--port needs a number from 0 to 65535, got ${v ?? "nothing"}` };
+			out.port = n;
+		} else if (a === "--extension" || a.startsWith("--extension=")) {
+			const v = value();
+			if (!v) return { error: "--extension needs a path" };
+			out.extensions.push(resolve(v));
+		} else if (a.startsWith("-")) return { error: `unknown option ${a}` };
+		else {
+			const p = resolve(a);
+			let isDir: boolean;
+			try {
+				isDir = statSync(p).isDirectory();
+			} catch {
+				return { error: `no such file or folder: ${a}` };
+			}
+			(isDir ? out.dirs : out.files).push(p);
+		}
+	}
+	return out;
+}
+
+function openInBrowser(url: string): void {
+	const [cmd, args] = process.platform === "darwin" ? ["open", [url]]
+		: process.platform === "win32" ? ["cmd", ["/c", "start", "", url]]
+		: ["xdg-open", [url]];
+	try {
+		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
+		child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself.\n"));
+		child.unref();
+	} catch {
+		process.stderr.write("Could not open a browser: open the URL above yourself.\n");
+	}
+}
+
+/** Run `arbor serve`; resolves with the exit code once the server has stopped. */
+export async function runServe(argv: string[]): Promise<number> {
+	const args = parseServeArgs(argv);
+	if ("help" in args) {
+		process.stdout.write(`${SERVE_USAGE}\n`);
+		return 0;
+	}
+	if ("error" in args) {
+		process.stderr.write(`arbor serve: ${args.error}\n\n${SERVE_USAGE}\n`);
+		return 2;
+	}
+	let host;
+	try {
+		host = await startBrowserHost({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions });
+	} catch (err) {
+		const e = err as NodeJS.ErrnoException;
+		const why = e.code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : e.message;
+		process.stderr.write(`arbor serve: ${why}\n`);
+		return 1;
+	}
+	for (const f of host.failed) process.stderr.write(`arbor serve: could not open ${f.path}: ${f.message}\n`);
+	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
+	if (args.open) openInBrowser(host.url);
+
+	await new Promise<void>((ok) => {
+		const stop = (): void => {
+			process.off("SIGINT", stop);
+			process.off("SIGTERM", stop);
+			ok();
+		};
+		process.on("SIGINT", stop);
+		process.on("SIGTERM", stop);
+	});
+	await host.close();
+	return 0;
+}
