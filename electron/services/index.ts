@@ -430,10 +430,14 @@ export class ArborServices {
 			throw new ArborServiceError("legacy_needs_upgrade", "This file uses an old format version: upgrade it before writing summaries or labels.", m.getSessionFile());
 		}
 		let resolved: ResolvedModel | undefined;
+		let noModel: string | undefined;
 		if (p.summarize) {
 			const r = await this.#resolveModel();
-			if (!r.ok) throw new ArborServiceError("no_model", r.reason);
-			resolved = r.resolved;
+			if (r.ok) resolved = r.resolved;
+			else noModel = r.reason;
+			// Without a model only an extension could write the summary: fail at once when none listens.
+			await this.#extensions.ready();
+			if (noModel !== undefined && !this.#extensions.hasHandlers("session_before_tree")) throw new ArborServiceError("no_model", noModel);
 		}
 		const controller = new AbortController();
 		s.abort = controller;
@@ -467,6 +471,7 @@ export class ArborServices {
 				if (typeof result.label === "string") label = result.label;
 			}
 			if (controller.signal.aborted) return cancelled("aborted");
+			if (noModel !== undefined && !extensionSummary && plan.entriesToSummarize.length > 0) throw new ArborServiceError("no_model", noModel);
 
 			let summaryText: string | undefined;
 			let summaryDetails: unknown;
