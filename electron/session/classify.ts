@@ -1,0 +1,142 @@
+// Per-entry skeleton facts (kind code, flag bits, tokens, time) computed from a parsed entry. The fast line
+// scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
+
+import { EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
+
+export interface EntryFacts {
+	kind: EntryKindCode;
+	flags: number;
+	tokens: number;
+	time: number;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** pi's timestamp ordering key: `new Date(ts).getTime()` (NaN when missing or unparsable). */
+export function timeOf(ts: unknown): number {
+	if (ts === undefined || ts === null) return Number.NaN;
+	if (typeof ts === "string" || typeof ts === "number") return new Date(ts).getTime();
+	return Number.NaN;
+}
+
+export function kindOf(entry: Record<string, unknown>): EntryKindCode {
+	switch (entry.type) {
+		case "message": {
+			const m = entry.message;
+			const role = isRecord(m) ? m.role : undefined;
+			return roleKind(role);
+		}
+		case "compaction": return EntryKind.compaction;
+		case "branch_summary": return EntryKind.branchSummary;
+		case "custom_message": return EntryKind.customMessage;
+		case "custom": return EntryKind.custom;
+		case "label": return EntryKind.label;
+		case "model_change": return EntryKind.modelChange;
+		case "thinking_level_change": return EntryKind.thinkingLevelChange;
+		case "session_info": return EntryKind.sessionInfo;
+		default: return EntryKind.unknown;
+	}
+}
+
+export function roleKind(role: unknown): EntryKindCode {
+	switch (role) {
+		case "user": return EntryKind.user;
+		case "assistant": return EntryKind.assistant;
+		case "toolResult": return EntryKind.toolResult;
+		case "bashExecution": return EntryKind.bashExecution;
+		case "custom":
+		case "hookMessage": return EntryKind.customMessageRole;
+		default: return EntryKind.otherRole;
+	}
+}
+
+/** Same test as pi's tree selector: a text block (or string content) with non-whitespace text. */
+export function hasTextContent(content: unknown): boolean {
+	if (typeof content === "string") return content.trim().length > 0;
+	if (Array.isArray(content)) {
+		for (const c of content) {
+			if (isRecord(c) && c.type === "text" && typeof c.text === "string" && c.text.trim().length > 0) return true;
+		}
+	}
+	return false;
+}
+
+function contentFlags(content: unknown): number {
+	let f = 0;
+	if (!Array.isArray(content)) return f;
+	for (const c of content) {
+		if (!isRecord(c)) continue;
+		if (c.type === "thinking") f |= EntryFlag.hasThinking;
+		else if (c.type === "toolCall") f |= EntryFlag.hasToolCalls;
+		else if (c.type === "image") f |= EntryFlag.hasImage;
+	}
+	return f;
+}
+
+export function usageTokens(usage: unknown): number {
+	if (!isRecord(usage)) return 0;
+	if (typeof usage.totalTokens === "number" && Number.isFinite(usage.totalTokens)) return usage.totalTokens;
+	const i = typeof usage.input === "number" ? usage.input : 0;
+	const o = typeof usage.output === "number" ? usage.output : 0;
+	const s = i + o;
+	return Number.isFinite(s) ? s : 0;
+}
+
+/** stopReason-driven flags shared by the parsed and the byte-scanned paths. */
+export function assistantFlags(hasText: boolean, stopReason: unknown): number {
+	let f = 0;
+	// pi hides an assistant row unless it has text or a truthy stopReason other than stop/toolUse.
+	const errorish = typeof stopReason === "string" ? stopReason !== "" && stopReason !== "stop" && stopReason !== "toolUse" : Boolean(stopReason);
+	if (!hasText && !errorish) f |= EntryFlag.toolOnly;
+	if (stopReason === "error") f |= EntryFlag.error;
+	if (stopReason === "aborted") f |= EntryFlag.aborted;
+	if (stopReason === "length") f |= EntryFlag.truncated;
+	return f;
+}
+
+export function factsOf(entry: Record<string, unknown>): EntryFacts {
+	const kind = kindOf(entry);
+	let flags = 0;
+	let tokens = 0;
+	const m = isRecord(entry.message) ? entry.message : undefined;
+	switch (kind) {
+		case EntryKind.assistant:
+			if (m) {
+				flags |= contentFlags(m.content) | assistantFlags(hasTextContent(m.content), m.stopReason);
+				tokens = usageTokens(m.usage);
+			}
+			break;
+		case EntryKind.toolResult:
+			if (m) {
+				flags |= contentFlags(m.content) & EntryFlag.hasImage;
+				if (m.isError === true) flags |= EntryFlag.error;
+			}
+			break;
+		case EntryKind.bashExecution:
+			if (m) {
+				if (typeof m.exitCode === "number" && m.exitCode !== 0) flags |= EntryFlag.error;
+				if (m.cancelled === true) flags |= EntryFlag.aborted;
+			}
+			break;
+		case EntryKind.user:
+		case EntryKind.otherRole:
+			if (m) flags |= contentFlags(m.content) & EntryFlag.hasImage;
+			break;
+		case EntryKind.customMessageRole:
+			if (m) {
+				flags |= contentFlags(m.content) & EntryFlag.hasImage;
+				if (m.display === false) flags |= EntryFlag.hidden;
+			}
+			break;
+		case EntryKind.customMessage:
+			flags |= contentFlags(entry.content) & EntryFlag.hasImage;
+			if (entry.display === false) flags |= EntryFlag.hidden;
+			break;
+		case EntryKind.compaction:
+			tokens = typeof entry.tokensBefore === "number" && Number.isFinite(entry.tokensBefore) ? entry.tokensBefore : 0;
+			break;
+	}
+	return { kind, flags, tokens, time: timeOf(entry.timestamp) };
+}

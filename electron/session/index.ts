@@ -1,0 +1,8 @@
+// electron/session — the session core: reads/appends pi & omp JSONL session files, migrates legacy ones in
+// memory, and models the entry tree (SessionManager). Plain Node; imports only shared/.
+
+export { SessionManager, entryText, defaultSessionDir } from "./manager";
+export type { OpenOptions, CreateOptions, SessionTreeNode, CatchUpResult } from "./manager";
+export { SessionFileError } from "./errors";
+export type { SessionFileErrorCode } from "./errors";
+export { createSessionId, sessionFileName, projectDirName } from "./ids";

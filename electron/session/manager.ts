@@ -1,0 +1,970 @@
+// SessionManager: the seed's tree model over one pi/omp session file (DESIGN.md "The core model").
+// Structure is kept in typed columns (store.ts); entry bodies stay on disk and are parsed on demand
+// (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
+
+import { isUtf8 } from "node:buffer";
+import { closeSync, copyFileSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import type { LoadWarning, SearchScope } from "../../shared/api";
+import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionHeader, TitleSlot, ToolCallBlock } from "../../shared/entries";
+import { CURRENT_SESSION_VERSION } from "../../shared/entries";
+import { fullText, matchesQuery, previewText, queryTokens, searchableText } from "../../shared/preview";
+import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
+import { factsOf } from "./classify";
+import { buildContextFromPath } from "./context";
+import { EntryCache } from "./entry-cache";
+import { SessionFileError, ioError } from "./errors";
+import { createSessionId, generateEntryId, projectDirName, sessionFileName } from "./ids";
+import { isPlainObject, recoverGlued, scanLines } from "./jsonl";
+import { headerVersion, migrateRecords } from "./migrate";
+import { Columns } from "./store";
+import { appendBytes, writeNewFile, writeReplacingFile } from "./write";
+
+export interface OpenOptions {
+	onProgress?(doneBytes: number, totalBytes: number): void;
+}
+
+export interface CreateOptions {
+	/** Path (or id) of the session this one continues from (pi's `/fork` from a root message). */
+	parentSession?: string;
+}
+
+export interface SessionTreeNode {
+	entry: SessionEntry;
+	children: SessionTreeNode[];
+	label?: string;
+	labelTimestamp?: string;
+}
+
+export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
+
+interface DiskState { size: number; mtimeMs: number; ino: number; dev: number }
+interface LabelState { label: string; timestamp: string | undefined }
+type Loose = Record<string, unknown>;
+
+const WARNING_CAP = 1000;
+const SYNTHETIC_PREFIX = "~arbor:no-id:";
+
+/** Plain text of a user message or custom message (what pi puts in the editor when navigating to it). */
+export function entryText(entry: SessionEntry): string {
+	const e = entry as Loose;
+	let content: unknown;
+	if (e.type === "message" && isPlainObject(e.message)) content = e.message.content;
+	else if (e.type === "custom_message") content = e.content;
+	if (typeof content === "string") return content;
+	if (Array.isArray(content)) {
+		return content
+			.filter((c): c is { type: "text"; text: string } => isPlainObject(c) && c.type === "text" && typeof c.text === "string")
+			.map((c) => c.text)
+			.join("");
+	}
+	return "";
+}
+
+/** pi's default sessions folder for a cwd (`$PI_CODING_AGENT_DIR` or ~/.pi/agent, then sessions/--cwd--). */
+export function defaultSessionDir(cwd: string): string {
+	const env = process.env.PI_CODING_AGENT_DIR;
+	const agentDir = env ? (env.startsWith("~") ? join(homedir(), env.slice(1)) : env) : join(homedir(), ".pi", "agent");
+	return join(agentDir, "sessions", projectDirName(cwd));
+}
+
+export class SessionManager {
+	readonly #persistent: boolean;
+	#file: string | undefined;
+	#dir: string;
+	#cwd: string;
+	#header!: SessionHeader;
+	#titleSlot: Loose | undefined;
+	#titleSlotBytes: Buffer | undefined;
+	#fileVersion = CURRENT_SESSION_VERSION;
+	#legacy = false;
+	/** Set when writing would damage the file (no valid header): every write throws it. */
+	#writeBlock: SessionFileError | undefined;
+	/** False for a new session (or an empty file) until the header line has been written. */
+	#headerOnDisk = true;
+	#disk: DiskState | undefined;
+	/** Bytes of the file that have been indexed (complete lines, plus a parseable unterminated last line). */
+	#scanned = 0;
+	#nextLineNo = 1;
+	#endsWithNewline = true;
+	/** An unterminated, unparseable final line (another writer may be mid-line, or a crash cut it). */
+	#pendingTail: { offset: number; lineNo: number } | undefined;
+	#cols = new Columns();
+	#cache!: EntryCache;
+	#byId = new Map<string, number>();
+	#leafId: string | null = null;
+	#labelsById = new Map<string, LabelState>();
+	#warnings: LoadWarning[] = [];
+	#warningCount = 0;
+	#syntheticCounter = 0;
+	#hasDuplicates = false;
+	#toolCallIndex: Map<string, number> | undefined;
+	#toolCallIndexCount = 0;
+
+	private constructor(persistent: boolean, cwd: string, dir: string) {
+		this.#persistent = persistent;
+		this.#cwd = cwd;
+		this.#dir = dir;
+		this.#cache = new EntryCache(this.#cols);
+	}
+
+	// ---------------------------------------------------------------- construction
+
+	static open(path: string, options: OpenOptions = {}): SessionManager {
+		const file = resolve(path);
+		const sm = new SessionManager(true, process.cwd(), dirname(file));
+		sm.#file = file;
+		sm.#loadFile(options);
+		const cwd = sm.#header.cwd;
+		if (typeof cwd === "string") sm.#cwd = cwd;
+		return sm;
+	}
+
+	static create(cwd: string, sessionDir?: string, options: CreateOptions = {}): SessionManager {
+		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
+		const sm = new SessionManager(true, cwd, dir);
+		sm.#newSession(options.parentSession);
+		return sm;
+	}
+
+	static inMemory(cwd: string = process.cwd()): SessionManager {
+		const sm = new SessionManager(false, cwd, "");
+		sm.#newSession(undefined);
+		return sm;
+	}
+
+	#newSession(parentSession: string | undefined): void {
+		const timestamp = new Date().toISOString();
+		const id = createSessionId();
+		const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.#cwd };
+		if (parentSession !== undefined) header.parentSession = parentSession;
+		this.#resetIndex();
+		this.#header = header;
+		this.#fileVersion = CURRENT_SESSION_VERSION;
+		this.#headerOnDisk = false;
+		this.#disk = undefined;
+		if (this.#persistent) this.#file = join(this.#dir, sessionFileName(timestamp, id));
+	}
+
+	#resetIndex(): void {
+		this.#cols = new Columns();
+		this.#cache = new EntryCache(this.#cols);
+		this.#byId = new Map();
+		this.#leafId = null;
+		this.#labelsById = new Map();
+		this.#warnings = [];
+		this.#warningCount = 0;
+		this.#hasDuplicates = false;
+		this.#toolCallIndex = undefined;
+		this.#toolCallIndexCount = 0;
+		this.#titleSlot = undefined;
+		this.#titleSlotBytes = undefined;
+		this.#legacy = false;
+		this.#writeBlock = undefined;
+		this.#headerOnDisk = true;
+		this.#scanned = 0;
+		this.#nextLineNo = 1;
+		this.#endsWithNewline = true;
+		this.#pendingTail = undefined;
+	}
+
+	#warn(line: number, kind: LoadWarning["kind"], message: string): void {
+		this.#warningCount++;
+		if (this.#warnings.length < WARNING_CAP) this.#warnings.push({ line, kind, message });
+	}
+
+	// ---------------------------------------------------------------- loading
+
+	#loadFile(options: OpenOptions): void {
+		const file = this.#file as string;
+		this.#resetIndex();
+		let fd: number;
+		try {
+			fd = openSync(file, "r");
+		} catch (err) {
+			throw ioError(file, err, "opening the session file");
+		}
+		try {
+			const st = fstatSync(fd);
+			if (st.isDirectory()) throw new SessionFileError("io", file, "is a directory, not a session file");
+			this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
+			const legacyRecords: { obj: Loose; line: number }[] = [];
+			let headerSeen = false;
+			let firstRecord = true;
+			const sink = (obj: Loose, offset: number, length: number, lineNo: number, exact: boolean, lineBytes: Buffer | undefined): void => {
+				if (firstRecord) {
+					firstRecord = false;
+					if (obj.type === "title") {
+						// omp's title slot; also tolerate third-party title lines that miss omp's exact shape.
+						this.#titleSlot = obj;
+						// Kept verbatim: omp's slot is fixed-width and must be written back byte for byte.
+						this.#titleSlotBytes = lineBytes ? Buffer.from(lineBytes) : Buffer.from(JSON.stringify(obj));
+						if (typeof obj.pad !== "string" || obj.v !== 1 || length + 1 !== 256) {
+							this.#warn(lineNo, "title_slot", "title line does not have omp's fixed-width slot shape; read as a title anyway");
+						}
+						return;
+					}
+				}
+				if (!headerSeen) {
+					headerSeen = true;
+					if (obj.type === "session" && typeof obj.id === "string") {
+						this.#header = obj as SessionHeader;
+						this.#fileVersion = headerVersion(obj);
+						if (this.#fileVersion < CURRENT_SESSION_VERSION) {
+							this.#legacy = true;
+							this.#warn(0, "legacy_version", `version ${String(obj.version ?? 1)} file: migrated in memory; writing needs an upgrade`);
+						}
+						return;
+					}
+					this.#missingHeader(lineNo);
+				}
+				if (obj.type === "session") {
+					// pi ignores later header lines entirely (they are not entries).
+					this.#warn(lineNo, "other", "extra session header line ignored");
+					return;
+				}
+				if (this.#legacy) legacyRecords.push({ obj, line: lineNo });
+				else this.#ingest(obj, exact ? offset : -1, length, lineNo, true);
+			};
+			const total = st.size;
+			const res = scanLines(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
+				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
+			}, { onProgress: options.onProgress });
+			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
+			if (!headerSeen) {
+				// Empty (or blank-only) file: pi rewrites it with a fresh header; we write one before the
+				// first entry instead, so nothing that was in the file is ever replaced.
+				const timestamp = new Date().toISOString();
+				this.#header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp, cwd: this.#cwd };
+				this.#headerOnDisk = false;
+				if (st.size > 0 && this.#warningCount === 0) this.#warn(0, "bad_header", "file has no session header");
+			}
+			if (this.#legacy) {
+				const records = [this.#header as Loose, ...legacyRecords.map((r) => r.obj)];
+				migrateRecords(records, this.#fileVersion);
+				for (const r of legacyRecords) this.#ingest(r.obj, -1, 0, r.line, true);
+			}
+			this.#resolveParents(0);
+			this.#cutCycles();
+			this.#cache.setFile(file, this.#legacy);
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	#missingHeader(lineNo: number): void {
+		const file = this.#file ?? "(memory)";
+		this.#warn(lineNo, "bad_header", "first record is not a valid session header; entries loaded, writing disabled");
+		this.#writeBlock = new SessionFileError("bad_file", file, "the session header is missing or malformed; refusing to write (the file was not modified)", lineNo);
+		const timestamp = new Date().toISOString();
+		this.#header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp, cwd: this.#cwd };
+	}
+
+	#finishScan(end: number, nextLineNo: number, endsWithNewline: boolean): void {
+		if (this.#pendingTail) {
+			this.#scanned = this.#pendingTail.offset;
+			this.#nextLineNo = this.#pendingTail.lineNo;
+			this.#endsWithNewline = false;
+		} else {
+			this.#scanned = end;
+			this.#nextLineNo = nextLineNo;
+			this.#endsWithNewline = endsWithNewline;
+		}
+	}
+
+	/** Parses one physical line and hands every record found to `sink`. Never throws on bad content. */
+	#parseLine(
+		buf: Buffer, s: number, e: number, offset: number, lineNo: number, hasEol: boolean,
+		sink: (obj: Loose, offset: number, length: number, lineNo: number, exact: boolean, lineBytes: Buffer | undefined) => void,
+	): void {
+		let a = s;
+		while (a < e && (buf[a] === 32 || buf[a] === 9 || buf[a] === 13)) a++;
+		if (a === e) return;
+		const bytes = buf.subarray(s, e);
+		if (!isUtf8(bytes)) this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		const text = buf.toString("utf8", s, e);
+		let obj: unknown;
+		try {
+			obj = JSON.parse(text);
+		} catch {
+			if (!hasEol) {
+				// Maybe another writer is mid-line: keep it unindexed so a later catch-up reads it whole.
+				this.#pendingTail = { offset, lineNo };
+				this.#warn(lineNo, "truncated_last_line", "last line is incomplete (no newline, not valid JSON)");
+				return;
+			}
+			const rec = recoverGlued(text);
+			if (rec.objects.length > 0) {
+				this.#warn(lineNo, "glued_objects", `line holds ${rec.objects.length} records glued together${rec.lost ? " plus an unreadable fragment" : ""}; recovered them (pi drops the whole line)`);
+				for (const o of rec.objects) sink(o, offset, e - s, lineNo, false, undefined);
+			} else {
+				this.#warn(lineNo, "malformed_line", "line is not valid JSON; skipped");
+			}
+			return;
+		}
+		if (!isPlainObject(obj)) {
+			this.#warn(lineNo, "malformed_line", "line is JSON but not an object; skipped");
+			return;
+		}
+		sink(obj, offset, e - s, lineNo, true, bytes);
+	}
+
+	/** Adds one entry to the columns; parent links are resolved afterwards (#resolveParents). */
+	#ingest(obj: Loose, offset: number, length: number, lineNo: number, keep: boolean): number {
+		const c = this.#cols;
+		const i = c.count;
+		c.reserve(i + 1);
+		c.count = i + 1;
+		let id = obj.id;
+		const facts = factsOf(obj);
+		let flags = facts.flags;
+		if (typeof id !== "string") {
+			id = `${SYNTHETIC_PREFIX}${lineNo}:${++this.#syntheticCounter}`;
+			flags |= EntryFlag.syntheticId;
+			this.#warn(lineNo, "missing_id", "entry has no string id; given a synthetic one (never written back)");
+		}
+		const sid = id as string;
+		const rp = obj.parentId;
+		c.ids[i] = sid;
+		c.rawParent[i] = typeof rp === "string" || rp === null ? rp : undefined;
+		c.parent[i] = -1;
+		c.kind[i] = facts.kind;
+		c.time[i] = facts.time;
+		c.tokens[i] = facts.tokens;
+		c.offset[i] = offset;
+		c.length[i] = length;
+		c.line[i] = lineNo;
+		const prev = this.#byId.get(sid);
+		if (prev !== undefined) {
+			flags |= EntryFlag.duplicateId;
+			c.flags[prev] |= EntryFlag.duplicateId;
+			this.#hasDuplicates = true;
+			this.#warn(lineNo, "duplicate_id", `id ${sid} also used on line ${c.line[prev]}; the later entry wins lookups`);
+		}
+		c.flags[i] = flags;
+		this.#byId.set(sid, i);
+		this.#cache.put(i, obj as SessionEntry, keep || offset < 0);
+		if (obj.type === "label") {
+			const t = obj.targetId;
+			if (typeof t === "string") {
+				if (obj.label) this.#labelsById.set(t, { label: String(obj.label), timestamp: typeof obj.timestamp === "string" ? obj.timestamp : undefined });
+				else this.#labelsById.delete(t);
+			}
+		}
+		this.#leafId = sid;
+		return i;
+	}
+
+	#resolveParents(from: number): void {
+		const c = this.#cols;
+		for (let i = from; i < c.count; i++) {
+			const rp = c.rawParent[i];
+			c.flags[i] &= ~(EntryFlag.orphan | EntryFlag.cycleCut);
+			if (rp === null) { c.parent[i] = -1; continue; }
+			if (rp === undefined) {
+				c.parent[i] = -1;
+				c.flags[i] |= EntryFlag.orphan;
+				continue;
+			}
+			if (rp === c.ids[i]) {
+				c.parent[i] = -1;
+				c.flags[i] |= EntryFlag.cycleCut;
+				this.#warn(c.line[i], "cycle", `entry ${rp} names itself as parent; treated as a root`);
+				continue;
+			}
+			const p = this.#byId.get(rp);
+			if (p === undefined) {
+				c.parent[i] = -1;
+				c.flags[i] |= EntryFlag.orphan;
+				this.#warn(c.line[i], "orphan", `parent ${rp} is not in the file; entry shown as a root`);
+			} else c.parent[i] = p;
+		}
+	}
+
+	/** Breaks parent loops longer than one entry by cutting the link of the loop's earliest entry. */
+	#cutCycles(): void {
+		const c = this.#cols;
+		const n = c.count;
+		const stamp = new Int32Array(n);
+		for (let i = 0; i < n; i++) {
+			if (stamp[i] !== 0) continue;
+			let j = i;
+			while (j >= 0 && stamp[j] === 0) {
+				stamp[j] = i + 1;
+				j = c.parent[j];
+			}
+			if (j >= 0 && stamp[j] === i + 1) {
+				let min = j;
+				let k = c.parent[j];
+				while (k !== j) {
+					if (k < min) min = k;
+					k = c.parent[k];
+				}
+				c.parent[min] = -1;
+				c.flags[min] |= EntryFlag.cycleCut;
+				this.#warn(c.line[min], "cycle", `parent links of ${c.ids[min]} form a loop; cut there and treated as a root`);
+			}
+		}
+	}
+
+	// ---------------------------------------------------------------- pi's accessors
+
+	isPersistent(): boolean { return this.#persistent; }
+	/** pi's name for isPersistent. */
+	isPersisted(): boolean { return this.#persistent; }
+	getSessionFile(): string | undefined { return this.#file; }
+	getSessionDir(): string { return this.#dir; }
+	getSessionId(): string { return this.#header.id; }
+	getCwd(): string { return this.#cwd; }
+	getHeader(): SessionHeader { return this.#header; }
+	/** omp's title slot line, when the file starts with one. */
+	getTitleSlot(): TitleSlot | undefined { return this.#titleSlot as TitleSlot | undefined; }
+	getLeafId(): string | null { return this.#leafId; }
+	getFileVersion(): number { return this.#fileVersion; }
+	needsUpgrade(): boolean { return this.#legacy; }
+	getWarnings(): LoadWarning[] { return this.#warnings.slice(); }
+	getWarningCount(): number { return this.#warningCount; }
+	getEntryCount(): number { return this.#cols.count; }
+	getResumeLeafId(): string | null {
+		const n = this.#cols.count;
+		return n > 0 ? this.#cols.ids[n - 1] : null;
+	}
+
+	getLeafEntry(): SessionEntry | undefined {
+		return this.#leafId === null ? undefined : this.getEntry(this.#leafId);
+	}
+
+	getEntry(id: string): SessionEntry | undefined {
+		const i = this.#byId.get(id);
+		return i === undefined ? undefined : this.#cache.get(i);
+	}
+
+	/** Entry at a file-order index (skeleton index). */
+	getEntryAt(index: number): SessionEntry | undefined {
+		if (!(index >= 0 && index < this.#cols.count)) return undefined;
+		return this.#cache.get(index);
+	}
+
+	indexOf(id: string): number {
+		return this.#byId.get(id) ?? -1;
+	}
+
+	getEntries(): SessionEntry[] {
+		const n = this.#cols.count;
+		return this.#cache.getMany(Array.from({ length: n }, (_, i) => i));
+	}
+
+	getChildren(parentId: string): SessionEntry[] {
+		const c = this.#cols;
+		const out: number[] = [];
+		for (let i = 0; i < c.count; i++) {
+			// pi scans its id map, so with duplicate ids only the winning occurrence is a candidate.
+			if (c.rawParent[i] === parentId && this.#byId.get(c.ids[i]) === i) out.push(i);
+		}
+		return this.#cache.getMany(out);
+	}
+
+	getLabel(id: string): string | undefined {
+		return this.#labelsById.get(id)?.label;
+	}
+
+	getLabelTimestamp(id: string): string | undefined {
+		return this.#labelsById.get(id)?.timestamp;
+	}
+
+	/** Entry indices from the root down to `index` (cycle-safe: cycles were cut when indexing). */
+	pathIndices(index: number): Int32Array {
+		const c = this.#cols;
+		let depth = 0;
+		for (let j = index; j >= 0 && depth <= c.count; j = c.parent[j]) depth++;
+		const out = new Int32Array(depth);
+		let k = depth;
+		for (let j = index; j >= 0 && k > 0; j = c.parent[j]) out[--k] = j;
+		return out;
+	}
+
+	getBranch(fromId?: string): SessionEntry[] {
+		const start = fromId ?? this.#leafId;
+		if (!start) return [];
+		const i = this.#byId.get(start);
+		if (i === undefined) return [];
+		return this.#cache.getMany(this.pathIndices(i));
+	}
+
+	/** Ids on the path root→entry (no parsing). */
+	getBranchIds(fromId?: string): string[] {
+		const start = fromId ?? this.#leafId;
+		if (!start) return [];
+		const i = this.#byId.get(start);
+		if (i === undefined) return [];
+		return Array.from(this.pathIndices(i), (j) => this.#cols.ids[j]);
+	}
+
+	getTree(): SessionTreeNode[] {
+		const c = this.#cols;
+		const n = c.count;
+		const entries = this.getEntries();
+		const nodes: SessionTreeNode[] = new Array(n);
+		for (let i = 0; i < n; i++) {
+			const st = this.#labelsById.get(c.ids[i]);
+			nodes[i] = { entry: entries[i], children: [], label: st?.label, labelTimestamp: st?.timestamp };
+		}
+		const childIdx: number[][] = new Array(n);
+		const roots: number[] = [];
+		for (let i = 0; i < n; i++) {
+			const p = c.parent[i];
+			if (p < 0) roots.push(i);
+			else (childIdx[p] ??= []).push(i);
+		}
+		const time = c.time;
+		for (let i = 0; i < n; i++) {
+			const ch = childIdx[i];
+			if (!ch) continue;
+			// Same comparator as pi (timestamp difference, NaN for bad stamps) so ties and oddities sort alike.
+			if (ch.length > 1) ch.sort((a, b) => time[a] - time[b]);
+			const kids = nodes[i].children;
+			for (const k of ch) kids.push(nodes[k]);
+		}
+		return roots.map((r) => nodes[r]);
+	}
+
+	// ---------------------------------------------------------------- leaf movement
+
+	branch(branchFromId: string): void {
+		if (typeof branchFromId !== "string" || !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
+		this.#leafId = branchFromId;
+	}
+
+	resetLeaf(): void {
+		this.#leafId = null;
+	}
+
+	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
+		if (branchFromId !== null && !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
+		this.#assertWritable();
+		this.#leafId = branchFromId;
+		return this.#append({
+			type: "branch_summary", id: this.#newId(), parentId: branchFromId, timestamp: new Date().toISOString(),
+			fromId: branchFromId ?? "root", summary, details, fromHook,
+		});
+	}
+
+	// ---------------------------------------------------------------- appends (pi's key order)
+
+	appendMessage(message: AgentMessage): string {
+		return this.#append({ type: "message", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), message });
+	}
+
+	appendThinkingLevelChange(thinkingLevel: string): string {
+		return this.#append({ type: "thinking_level_change", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), thinkingLevel });
+	}
+
+	appendModelChange(provider: string, modelId: string): string {
+		return this.#append({ type: "model_change", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), provider, modelId });
+	}
+
+	appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+		return this.#append({
+			type: "compaction", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(),
+			summary, firstKeptEntryId, tokensBefore, details, fromHook,
+		});
+	}
+
+	appendCustomEntry(customType: string, data?: unknown): string {
+		return this.#append({ type: "custom", customType, data, id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString() });
+	}
+
+	appendCustomMessageEntry(customType: string, content: string | ContentBlock[], display: boolean, details?: unknown): string {
+		return this.#append({
+			type: "custom_message", customType, content, display, details, id: this.#newId(), parentId: this.#leafId,
+			timestamp: new Date().toISOString(),
+		});
+	}
+
+	appendLabelChange(targetId: string, label: string | undefined): string {
+		if (typeof targetId !== "string" || !this.#byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		return this.#append({ type: "label", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), targetId, label });
+	}
+
+	appendSessionInfo(name: string): string {
+		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() });
+	}
+
+	#newId(): string {
+		return generateEntryId((id) => this.#byId.has(id));
+	}
+
+	#assertWritable(): void {
+		if (!this.#persistent) return;
+		const file = this.#file as string;
+		if (this.#legacy) {
+			throw new SessionFileError("legacy_needs_upgrade", file, `this is a version ${this.#fileVersion} session file; call upgradeLegacy() (keeps a .bak) before writing to it`);
+		}
+		if (this.#writeBlock) throw this.#writeBlock;
+	}
+
+	/** Appends one entry under the current leaf (already in `entry.parentId`) and makes it the leaf. */
+	#append(entry: Loose): string {
+		this.#assertWritable();
+		if (typeof entry.parentId === "string" && entry.parentId.startsWith(SYNTHETIC_PREFIX)) {
+			// A synthetic id is never written: the new entry starts a new root, as it will after a reload.
+			entry.parentId = null;
+		}
+		let offset = -1;
+		let length = 0;
+		let lineNo = this.#nextLineNo;
+		if (this.#persistent) {
+			if (this.#disk) this.#syncBeforeWrite();
+			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.
+			if (typeof entry.parentId === "string" && !this.#byId.has(entry.parentId)) {
+				throw new SessionFileError("conflict", this.#file as string, `entry ${entry.parentId} disappeared when the file changed on disk; nothing was written`);
+			}
+			const line = Buffer.from(`${JSON.stringify(entry)}\n`, "utf8");
+			length = line.length - 1;
+			if (!this.#disk) {
+				const parts: Buffer[] = [];
+				if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
+				const headerLine = Buffer.from(`${JSON.stringify(this.#header)}\n`, "utf8");
+				parts.push(headerLine, line);
+				const file = this.#file as string;
+				mkdirSync(dirname(file), { recursive: true });
+				const st = writeNewFile(file, parts);
+				offset = headerLine.length;
+				lineNo = 2;
+				this.#headerOnDisk = true;
+				this.#disk = st;
+				this.#scanned = st.size;
+				this.#nextLineNo = 3;
+				this.#endsWithNewline = true;
+				this.#cache.setFile(file, false);
+			} else {
+				const parts: Buffer[] = [];
+				if (!this.#endsWithNewline) {
+					parts.push(Buffer.from("\n"));
+					if (this.#pendingTail) {
+						this.#warn(this.#pendingTail.lineNo, "malformed_line", "incomplete last line closed with a newline before appending");
+						this.#pendingTail = undefined;
+						lineNo++;
+					}
+				}
+				if (!this.#headerOnDisk) parts.push(Buffer.from(`${JSON.stringify(this.#header)}\n`, "utf8"));
+				const prefix = parts.reduce((s, b) => s + b.length, 0);
+				parts.push(line);
+				const before = this.#disk.size;
+				const { state, raced } = appendBytes(this.#file as string, parts, before);
+				if (!this.#headerOnDisk) lineNo++;
+				this.#headerOnDisk = true;
+				offset = before + prefix;
+				this.#disk = raced ? { ...state, size: -1 } : state;
+				this.#scanned = before + prefix + line.length;
+				this.#nextLineNo = lineNo + 1;
+				this.#endsWithNewline = true;
+			}
+		}
+		const i = this.#ingest(entry, offset, length, lineNo, true);
+		this.#resolveParents(i);
+		this.#toolCallIndex = undefined;
+		return entry.id as string;
+	}
+
+	// ---------------------------------------------------------------- other writers
+
+	/** Brings the index up to date with the file (another process, e.g. pi, may have appended). */
+	catchUp(): CatchUpResult {
+		if (!this.#persistent || !this.#disk || !this.#file) return { kind: "none" };
+		let st;
+		try {
+			st = statSync(this.#file);
+		} catch (err) {
+			throw ioError(this.#file, err, "checking the session file");
+		}
+		const d = this.#disk;
+		if (st.ino !== d.ino || st.dev !== d.dev) return this.#reload("file was replaced");
+		if (st.size < d.size || d.size < 0) return this.#reload(d.size < 0 ? "another writer appended at the same time" : "file shrank");
+		if (st.size === d.size) {
+			if (st.mtimeMs !== d.mtimeMs) {
+				if (this.#pendingTail || st.size === 0) return this.#reload("file changed in place");
+				return this.#reload("file was rewritten in place");
+			}
+			return { kind: "none" };
+		}
+		const before = this.#cols.count;
+		this.#readAppended(st.size);
+		this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
+		return { kind: "appended", count: this.#cols.count - before };
+	}
+
+	#readAppended(size: number): void {
+		const file = this.#file as string;
+		const fd = openSync(file, "r");
+		try {
+			const from = this.#scanned;
+			const firstNew = this.#cols.count;
+			this.#pendingTail = undefined;
+			const hadHeader = this.#headerOnDisk;
+			let headerSeen = hadHeader;
+			const res = scanLines(fd, from, size, this.#nextLineNo, (buf, s, e, off, lineNo, hasEol) => {
+				this.#parseLine(buf, s, e, off, lineNo, hasEol, (obj, offset, length, ln, exact) => {
+					if (!headerSeen) {
+						headerSeen = true;
+						if (obj.type === "session" && typeof obj.id === "string") {
+							this.#header = obj as SessionHeader;
+							this.#headerOnDisk = true;
+							return;
+						}
+					}
+					if (obj.type === "session") return;
+					this.#ingest(obj, exact ? offset : -1, length, ln, false);
+				});
+			});
+			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
+			// A duplicate id can re-point earlier links (the later entry wins), so resolve everything then.
+			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew);
+			this.#cutCycles();
+			this.#toolCallIndex = undefined;
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	#syncBeforeWrite(): void {
+		const r = this.catchUp();
+		if (r.kind === "reloaded") this.#assertWritable();
+	}
+
+	#reload(reason: string): CatchUpResult {
+		const leaf = this.#leafId;
+		this.#loadFile({});
+		if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
+		return { kind: "reloaded", reason };
+	}
+
+	close(): void {
+		this.#cache.clear();
+	}
+
+	// ---------------------------------------------------------------- legacy upgrade
+
+	/** Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path. */
+	upgradeLegacy(): string {
+		if (!this.#persistent || !this.#file) throw new Error("upgradeLegacy needs a session file");
+		const file = this.#file;
+		if (!this.#legacy) throw new SessionFileError("bad_file", file, "file is already at the current version; nothing to upgrade");
+		if (this.#writeBlock) throw this.#writeBlock;
+		this.catchUp();
+		let bak = `${file}.bak`;
+		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
+		try {
+			copyFileSync(file, bak, fsConstants.COPYFILE_EXCL);
+		} catch (err) {
+			throw ioError(bak, err, "writing the backup copy");
+		}
+		const parts: Buffer[] = [];
+		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
+		parts.push(Buffer.from(`${JSON.stringify(this.#header)}\n`, "utf8"));
+		for (let i = 0; i < this.#cols.count; i++) {
+			if (this.#cols.flags[i] & EntryFlag.syntheticId) continue;
+			parts.push(Buffer.from(`${JSON.stringify(this.#cache.get(i))}\n`, "utf8"));
+		}
+		writeReplacingFile(file, parts);
+		const leaf = this.#leafId;
+		this.#loadFile({});
+		if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
+		return bak;
+	}
+
+	// ---------------------------------------------------------------- branch to a new file
+
+	createBranchedSession(leafId: string): string | undefined {
+		const leafIndex = typeof leafId === "string" ? this.#byId.get(leafId) : undefined;
+		if (leafIndex === undefined) throw new Error(`Entry ${leafId} not found`);
+		const c = this.#cols;
+		const path = this.pathIndices(leafIndex);
+		const kept: number[] = [];
+		// New parent id for kept entries whose path parent was a dropped label (pi would orphan them).
+		const reparent = new Map<number, string | null>();
+		let prevKept: number = -1;
+		let prevWasLabel = false;
+		for (const i of path) {
+			if (c.kind[i] === EntryKind.label) { prevWasLabel = true; continue; }
+			if (prevWasLabel) reparent.set(i, prevKept >= 0 ? c.ids[prevKept] : null);
+			kept.push(i);
+			prevKept = i;
+			prevWasLabel = false;
+		}
+		const keptIds = new Set<string>();
+		for (const i of kept) keptIds.add(c.ids[i]);
+		const labelEntries: Loose[] = [];
+		let parentId: string | null = prevKept >= 0 ? c.ids[prevKept] : null;
+		if (parentId !== null && parentId.startsWith(SYNTHETIC_PREFIX)) parentId = null;
+		const taken = new Set(keptIds);
+		for (const [targetId, st] of this.#labelsById) {
+			if (!keptIds.has(targetId)) continue;
+			const id = generateEntryId((x) => taken.has(x));
+			taken.add(id);
+			labelEntries.push({ type: "label", id, parentId, timestamp: st.timestamp, targetId, label: st.label });
+			parentId = id;
+		}
+		const timestamp = new Date().toISOString();
+		const sessionId = createSessionId();
+		const header: SessionHeader = {
+			type: "session", version: CURRENT_SESSION_VERSION, id: sessionId, timestamp, cwd: this.#cwd,
+		};
+		if (this.#persistent && this.#file) header.parentSession = this.#file;
+
+		if (!this.#persistent) {
+			const objs = kept.map((i) => {
+				const e = this.#cache.get(i) as Loose;
+				return reparent.has(i) ? { ...e, parentId: reparent.get(i) } : e;
+			});
+			this.#resetIndex();
+			this.#header = header;
+			this.#headerOnDisk = false;
+			for (const o of [...objs, ...labelEntries]) this.#ingest(o, -1, 0, 0, true);
+			this.#resolveParents(0);
+			this.#cutCycles();
+			return undefined;
+		}
+
+		const newFile = join(this.#dir, sessionFileName(timestamp, sessionId));
+		const parts: Buffer[] = [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")];
+		const raw = this.#cache.readRawLines(kept.filter((i) => !reparent.has(i) && !(c.flags[i] & EntryFlag.syntheticId) && c.offset[i] >= 0));
+		for (const i of kept) {
+			const bytes = raw.get(i);
+			if (bytes) {
+				parts.push(bytes, Buffer.from("\n"));
+				continue;
+			}
+			let e = this.#cache.get(i) as Loose;
+			if (reparent.has(i)) e = { ...e, parentId: reparent.get(i) };
+			parts.push(Buffer.from(`${JSON.stringify(e)}\n`, "utf8"));
+		}
+		for (const l of labelEntries) parts.push(Buffer.from(`${JSON.stringify(l)}\n`, "utf8"));
+		mkdirSync(this.#dir, { recursive: true });
+		writeNewFile(newFile, parts);
+		this.#file = newFile;
+		this.#loadFile({});
+		return newFile;
+	}
+
+	// ---------------------------------------------------------------- model context
+
+	buildSessionContext(leafId?: string | null): SessionContext {
+		const leaf = leafId === undefined ? this.#leafId : leafId;
+		if (leaf === null) return { messages: [], thinkingLevel: "off", model: null };
+		const c = this.#cols;
+		if (c.count === 0) return { messages: [], thinkingLevel: "off", model: null };
+		const idx = (leaf ? this.#byId.get(leaf) : undefined) ?? c.count - 1;
+		const path = this.pathIndices(idx);
+		return buildContextFromPath({ kind: c.kind, ids: c.ids, entryAt: (i) => this.#cache.get(i) }, path);
+	}
+
+	// ---------------------------------------------------------------- skeleton, previews, search
+
+	#skeletonLabels(): SkeletonLabel[] {
+		const out: SkeletonLabel[] = [];
+		for (const [targetId, st] of this.#labelsById) {
+			const target = this.#byId.get(targetId);
+			if (target === undefined) continue;
+			out.push({ target, label: st.label, time: st.timestamp ? new Date(st.timestamp).getTime() : Number.NaN });
+		}
+		return out;
+	}
+
+	#leafIndex(): number {
+		return this.#leafId === null ? -1 : (this.#byId.get(this.#leafId) ?? -1);
+	}
+
+	getSkeleton(): Skeleton {
+		const c = this.#cols;
+		const n = c.count;
+		return {
+			count: n,
+			ids: c.ids.slice(0, n),
+			parent: c.parent.slice(0, n),
+			kind: c.kind.slice(0, n),
+			flags: c.flags.slice(0, n),
+			time: c.time.slice(0, n),
+			tokens: c.tokens.slice(0, n),
+			labels: this.#skeletonLabels(),
+			leaf: this.#leafIndex(),
+			resumeLeaf: n - 1,
+		};
+	}
+
+	getSkeletonDelta(start: number): SkeletonDelta {
+		const c = this.#cols;
+		const n = c.count;
+		const s = Math.max(0, Math.min(start, n));
+		return {
+			start: s,
+			ids: c.ids.slice(s, n),
+			parent: c.parent.slice(s, n),
+			kind: c.kind.slice(s, n),
+			flags: c.flags.slice(s, n),
+			time: c.time.slice(s, n),
+			tokens: c.tokens.slice(s, n),
+			labels: this.#skeletonLabels(),
+			leaf: this.#leafIndex(),
+			resumeLeaf: n - 1,
+		};
+	}
+
+	#findToolCall(fromIndex: number, toolCallId: string): ToolCallBlock | undefined {
+		const c = this.#cols;
+		// The call is almost always a few steps up the path (assistant → toolResult → toolResult...).
+		let j = c.parent[fromIndex];
+		for (let hops = 0; j >= 0 && hops < 64; hops++, j = c.parent[j]) {
+			if (c.kind[j] !== EntryKind.assistant || !(c.flags[j] & EntryFlag.hasToolCalls)) continue;
+			const hit = toolCallIn(this.#cache.get(j), toolCallId);
+			if (hit) return hit;
+		}
+		// pi's tree selector maps every tool call in the session; fall back to a lazily built index.
+		if (!this.#toolCallIndex || this.#toolCallIndexCount !== c.count) {
+			const idx = new Map<string, number>();
+			for (let i = 0; i < c.count; i++) {
+				if (c.kind[i] !== EntryKind.assistant || !(c.flags[i] & EntryFlag.hasToolCalls)) continue;
+				const m = (this.#cache.get(i) as Loose).message;
+				const content = isPlainObject(m) ? m.content : undefined;
+				if (!Array.isArray(content)) continue;
+				for (const b of content) if (isPlainObject(b) && b.type === "toolCall" && typeof b.id === "string") idx.set(b.id, i);
+			}
+			this.#toolCallIndex = idx;
+			this.#toolCallIndexCount = c.count;
+		}
+		const at = this.#toolCallIndex.get(toolCallId);
+		return at === undefined ? undefined : toolCallIn(this.#cache.get(at), toolCallId);
+	}
+
+	getPreviews(indices: number[], opts: { homeDir?: string } = {}): string[] {
+		const homeDir = opts.homeDir ?? process.env.HOME ?? process.env.USERPROFILE ?? "";
+		return indices.map((i) => {
+			const e = this.getEntryAt(i);
+			if (!e) return "";
+			return previewText(e, (id) => this.#findToolCall(i, id), { homeDir });
+		});
+	}
+
+	search(query: string, scope: SearchScope): number[] {
+		const tokens = queryTokens(query);
+		const c = this.#cols;
+		const out: number[] = [];
+		for (let i = 0; i < c.count; i++) {
+			const e = this.#cache.get(i);
+			const label = this.#labelsById.get(c.ids[i])?.label;
+			const text = scope === "full" ? fullText(e, label) : searchableText(e, label);
+			if (matchesQuery(text, tokens)) out.push(i);
+		}
+		return out;
+	}
+}
+
+function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCallBlock | undefined {
+	const m = (entry as Loose | undefined)?.message;
+	if (!isPlainObject(m) || !Array.isArray(m.content)) return undefined;
+	for (const b of m.content) {
+		if (isPlainObject(b) && b.type === "toolCall" && b.id === toolCallId) return b as unknown as ToolCallBlock;
+	}
+	return undefined;
+}

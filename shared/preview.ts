@@ -1,0 +1,273 @@
+// Text views of one entry, shared by the main process (previews, search), the CLI and the renderer:
+// pi's tree-selector row text, pi's searchable text, and Arbor's "full" search text (PEERS.md (d)).
+// Pure functions: no Node, no DOM. Entries are untrusted, so every field is read defensively.
+
+import type { SessionEntry, ToolCallBlock } from "./entries";
+
+type Loose = Record<string, unknown>;
+
+export interface PreviewOptions {
+	/** Home directory to shorten to "~" in tool paths (pi uses $HOME). */
+	homeDir?: string;
+}
+
+const PI_TEXT_MAX = 200;
+
+function rec(v: unknown): Loose | undefined {
+	return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
+}
+
+function normalize(s: string): string {
+	return s.replace(/[\n\t]/g, " ").trim();
+}
+
+/** pi's extractContent: string content or concatenated text blocks, first 200 characters. */
+function extractContent(content: unknown): string {
+	if (typeof content === "string") return content.slice(0, PI_TEXT_MAX);
+	if (Array.isArray(content)) {
+		let result = "";
+		for (const c of content) {
+			const b = rec(c);
+			if (b && b.type === "text") {
+				result += String(b.text);
+				if (result.length >= PI_TEXT_MAX) return result.slice(0, PI_TEXT_MAX);
+			}
+		}
+		return result;
+	}
+	return "";
+}
+
+function allText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.map((c) => rec(c))
+		.filter((b): b is Loose => b !== undefined && b.type === "text")
+		.map((b) => String(b.text))
+		.join("");
+}
+
+function str(v: unknown, fallback = ""): string {
+	return v === undefined || v === null ? fallback : String(v);
+}
+
+/** pi's one-line description of a tool call, used for toolResult rows. */
+export function formatToolCall(name: string, args: Record<string, unknown>, opts: PreviewOptions = {}): string {
+	const home = opts.homeDir ?? "";
+	const shorten = (p: string): string => (home && p.startsWith(home) ? `~${p.slice(home.length)}` : p);
+	const a = rec(args) ?? {};
+	switch (name) {
+		case "read": {
+			let display = shorten(String(a.path || a.file_path || ""));
+			const offset = a.offset;
+			const limit = a.limit;
+			if (offset !== undefined || limit !== undefined) {
+				const start = (offset ?? 1) as number;
+				const end = limit !== undefined ? start + (limit as number) - 1 : "";
+				display += `:${start}${end ? `-${end}` : ""}`;
+			}
+			return `[read: ${display}]`;
+		}
+		case "write":
+			return `[write: ${shorten(String(a.path || a.file_path || ""))}]`;
+		case "edit":
+			return `[edit: ${shorten(String(a.path || a.file_path || ""))}]`;
+		case "bash": {
+			const raw = String(a.command || "");
+			const cmd = raw.replace(/[\n\t]/g, " ").trim().slice(0, 50);
+			return `[bash: ${cmd}${raw.length > 50 ? "..." : ""}]`;
+		}
+		case "grep":
+			return `[grep: /${String(a.pattern || "")}/ in ${shorten(String(a.path || "."))}]`;
+		case "find":
+			return `[find: ${String(a.pattern || "")} in ${shorten(String(a.path || "."))}]`;
+		case "ls":
+			return `[ls: ${shorten(String(a.path || "."))}]`;
+		default: {
+			const json = JSON.stringify(args) ?? "undefined";
+			return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? "..." : ""}]`;
+		}
+	}
+}
+
+/** The row text pi's tree selector shows for an entry (without colours). */
+export function previewText(
+	entry: SessionEntry,
+	findToolCall: (toolCallId: string) => ToolCallBlock | undefined,
+	opts: PreviewOptions = {},
+): string {
+	const e = entry as Loose;
+	switch (e.type) {
+		case "message": {
+			const m = rec(e.message);
+			if (!m) return "[message]";
+			const role = m.role;
+			if (role === "user") return `user: ${normalize(extractContent(m.content))}`;
+			if (role === "assistant") {
+				const text = normalize(extractContent(m.content));
+				if (text) return `assistant: ${text}`;
+				if (m.stopReason === "aborted") return "assistant: (aborted)";
+				if (m.errorMessage) return `assistant: ${normalize(String(m.errorMessage)).slice(0, 80)}`;
+				return "assistant: (no content)";
+			}
+			if (role === "toolResult") {
+				const call = typeof m.toolCallId === "string" && m.toolCallId ? findToolCall(m.toolCallId) : undefined;
+				if (call) return formatToolCall(String(call.name), rec(call.arguments) ?? {}, opts);
+				return `[${str(m.toolName, "tool")}]`;
+			}
+			if (role === "bashExecution") return `[bash]: ${normalize(str(m.command))}`;
+			return `[${str(role)}]`;
+		}
+		case "custom_message": {
+			const content = typeof e.content === "string" ? e.content : allText(e.content);
+			return `[${str(e.customType)}]: ${normalize(content)}`;
+		}
+		case "compaction":
+			return `[compaction: ${Math.round(Number(e.tokensBefore) / 1000)}k tokens]`;
+		case "branch_summary":
+			return `[branch summary]: ${normalize(str(e.summary))}`;
+		case "model_change":
+			return `[model: ${str(e.modelId ?? e.model)}]`;
+		case "thinking_level_change":
+			return `[thinking: ${str(e.thinkingLevel)}]`;
+		case "custom":
+			return `[custom: ${str(e.customType)}]`;
+		case "label":
+			return `[label: ${e.label ? String(e.label) : "(cleared)"}]`;
+		case "session_info":
+			return e.name ? `[title: ${String(e.name)}]` : "[title: empty]";
+		default:
+			return "";
+	}
+}
+
+/** pi's searchable text for an entry (label first, then the parts of PEERS.md (d) step 3). */
+export function searchableText(entry: SessionEntry, label?: string): string {
+	const e = entry as Loose;
+	const parts: unknown[] = [];
+	if (label) parts.push(label);
+	switch (e.type) {
+		case "message": {
+			const m = rec(e.message);
+			if (!m) break;
+			parts.push(m.role);
+			if ("content" in m && m.content) parts.push(extractContent(m.content));
+			if (m.role === "bashExecution" && m.command) parts.push(m.command);
+			break;
+		}
+		case "custom_message":
+			parts.push(e.customType);
+			parts.push(typeof e.content === "string" ? e.content : extractContent(e.content));
+			break;
+		case "compaction":
+			parts.push("compaction");
+			break;
+		case "branch_summary":
+			parts.push("branch summary", e.summary);
+			break;
+		case "session_info":
+			parts.push("title");
+			if (e.name) parts.push(e.name);
+			break;
+		case "model_change":
+			parts.push("model", e.modelId);
+			break;
+		case "thinking_level_change":
+			parts.push("thinking", e.thinkingLevel);
+			break;
+		case "custom":
+			parts.push("custom", e.customType);
+			break;
+		case "label":
+			parts.push("label", e.label ?? "");
+			break;
+	}
+	return parts.map((p) => (p === undefined || p === null ? "" : String(p))).join(" ");
+}
+
+const JSON_CAP = 20_000;
+
+function capJson(v: unknown): string {
+	if (v === undefined) return "";
+	try {
+		const s = JSON.stringify(v, (_k, val: unknown) => (typeof val === "string" && val.length > JSON_CAP ? val.slice(0, JSON_CAP) : val));
+		return s === undefined ? "" : s.slice(0, JSON_CAP * 2);
+	} catch {
+		return "";
+	}
+}
+
+function blocksFull(content: unknown, parts: string[]): void {
+	if (typeof content === "string") {
+		parts.push(content);
+		return;
+	}
+	if (!Array.isArray(content)) return;
+	for (const c of content) {
+		const b = rec(c);
+		if (!b) continue;
+		if (b.type === "text") parts.push(str(b.text));
+		else if (b.type === "thinking") parts.push(str(b.thinking));
+		else if (b.type === "toolCall") parts.push(str(b.name), capJson(b.arguments));
+		else if (b.type !== "image") parts.push(capJson(b));
+	}
+}
+
+/** Arbor's "full" search scope: every text, thinking, tool name and argument, tool output, path, summary. */
+export function fullText(entry: SessionEntry, label?: string): string {
+	const e = entry as Loose;
+	const parts: string[] = [];
+	if (label) parts.push(label);
+	parts.push(str(e.type));
+	switch (e.type) {
+		case "message": {
+			const m = rec(e.message);
+			if (!m) break;
+			parts.push(str(m.role));
+			blocksFull(m.content, parts);
+			for (const k of ["toolName", "command", "output", "errorMessage", "customType", "model", "provider", "fullOutputPath"]) {
+				if (typeof m[k] === "string") parts.push(m[k] as string);
+			}
+			if (m.role === "fileMention") parts.push(capJson(m.files));
+			break;
+		}
+		case "custom_message":
+			parts.push(str(e.customType));
+			blocksFull(e.content, parts);
+			break;
+		case "compaction":
+		case "branch_summary":
+			parts.push(e.type === "compaction" ? "compaction" : "branch summary", str(e.summary), capJson(e.details));
+			break;
+		case "model_change":
+			parts.push("model", str(e.provider), str(e.modelId), str(e.model));
+			break;
+		case "thinking_level_change":
+			parts.push("thinking", str(e.thinkingLevel));
+			break;
+		case "custom":
+			parts.push("custom", str(e.customType), capJson(e.data));
+			break;
+		case "label":
+			parts.push("label", str(e.label));
+			break;
+		case "session_info":
+			parts.push("title", str(e.name));
+			break;
+		default:
+			parts.push(capJson(e));
+	}
+	return parts.join(" ");
+}
+
+/** pi's query rule: lower-case, split on whitespace; every token must be a substring (AND, any order). */
+export function queryTokens(query: string): string[] {
+	return query.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+export function matchesQuery(text: string, tokens: readonly string[]): boolean {
+	if (tokens.length === 0) return true;
+	const lower = text.toLowerCase();
+	return tokens.every((t) => lower.includes(t));
+}
