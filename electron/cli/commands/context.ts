@@ -1,0 +1,95 @@
+// `arbor context FILE`: what the model would see with the leaf at a given entry (buildSessionContext),
+// as pi's exact JSON shape or as a readable transcript.
+
+import type { AgentMessage } from "../../../shared/entries";
+import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+import { openSession, Output, reportWarnings } from "../io";
+
+export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--json]
+
+Print the model context (the messages sent to the LLM) for the path from the root to the leaf.
+The leaf defaults to the file's leaf: its last entry, where pi and omp resume.
+
+Options:
+  --leaf ID   build the context as if ID were the leaf
+  --json      print exactly buildSessionContext()'s {"messages","thinkingLevel","model"} (pi's shape)
+  -h, --help  show this help`;
+
+type Loose = Record<string, unknown>;
+
+function blocksText(content: unknown): string[] {
+	if (typeof content === "string") return [content];
+	if (!Array.isArray(content)) return [];
+	const out: string[] = [];
+	for (const raw of content) {
+		if (typeof raw !== "object" || raw === null) continue;
+		const b = raw as Loose;
+		if (b.type === "text" && typeof b.text === "string") out.push(b.text);
+		else if (b.type === "thinking") out.push(`(thinking, ${typeof b.thinking === "string" ? b.thinking.length : 0} chars)`);
+		else if (b.type === "image") out.push("(image)");
+		else if (b.type === "toolCall") {
+			const args = JSON.stringify(b.arguments ?? {});
+			out.push(`→ ${String(b.name)} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`);
+		} else out.push(`(${String(b.type)} block)`);
+	}
+	return out;
+}
+
+function messageText(m: AgentMessage): { title: string; body: string[] } {
+	const x = m as Loose;
+	const role = String(x.role);
+	switch (role) {
+		case "assistant": {
+			const model = typeof x.model === "string" ? ` (${typeof x.provider === "string" ? `${x.provider}/` : ""}${x.model})` : "";
+			const stop = typeof x.stopReason === "string" && x.stopReason !== "stop" && x.stopReason !== "toolUse" ? ` [${x.stopReason}]` : "";
+			const body = blocksText(x.content);
+			if (typeof x.errorMessage === "string") body.push(`error: ${x.errorMessage}`);
+			return { title: `assistant${model}${stop}`, body };
+		}
+		case "toolResult":
+			return { title: `toolResult ${String(x.toolName ?? "")}${x.isError ? " [error]" : ""}`, body: blocksText(x.content) };
+		case "bashExecution":
+			return { title: `bashExecution${typeof x.exitCode === "number" && x.exitCode !== 0 ? ` [exit ${x.exitCode}]` : ""}`, body: [`$ ${String(x.command ?? "")}`, String(x.output ?? "")] };
+		case "branchSummary":
+			return { title: "branchSummary", body: [String(x.summary ?? "")] };
+		case "compactionSummary":
+			return { title: `compactionSummary (${String(x.tokensBefore ?? "?")} tokens before)`, body: [String(x.summary ?? "")] };
+		case "custom":
+		case "hookMessage":
+			return { title: `${role} ${String(x.customType ?? "")}${x.display === false ? " (hidden)" : ""}`, body: blocksText(x.content) };
+		default:
+			return { title: role, body: blocksText(x.content) };
+	}
+}
+
+export async function contextCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(argv, { leaf: { type: "string" }, json: { type: "boolean" } }, contextUsage);
+	if (flag(args, "help")) {
+		process.stdout.write(`${contextUsage}\n`);
+		return 0;
+	}
+	const [file] = positionals(args, ["FILE"], 0, contextUsage);
+	const sm = openSession(file, contextUsage);
+	try {
+		reportWarnings(sm);
+		const leaf = stringOption(args, "leaf");
+		if (leaf !== undefined && sm.indexOf(leaf) < 0) throw new UsageError(`no entry "${leaf}" in ${sm.getSessionFile()}`, contextUsage);
+		const ctx = sm.buildSessionContext(leaf ?? sm.getLeafId());
+		const out = new Output();
+		if (flag(args, "json")) out.line(JSON.stringify(ctx));
+		else {
+			const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
+			out.line(`leaf: ${leaf ?? sm.getLeafId() ?? "none"}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
+			ctx.messages.forEach((m, k) => {
+				const { title, body } = messageText(m);
+				out.line();
+				out.line(`[${k + 1}] ${title}`);
+				for (const part of body) for (const l of part.split("\n")) out.line(`  ${l}`);
+			});
+		}
+		await out.flush();
+		return 0;
+	} finally {
+		sm.close();
+	}
+}

@@ -1,0 +1,355 @@
+// The session library: finds pi / omp session files in their default folders (or given folders) and
+// describes each one from its header, a bounded prefix and its size, never the whole file, so a library of
+// thousands of sessions (some of them hundreds of MB) lists in well under a second.
+// Folder rules: ../shared/format/SESSION-FORMAT.md §16.
+
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { basename, dirname, join, resolve, sep } from "node:path";
+import type { SessionListItem } from "../../shared/api";
+
+export type SessionSource = SessionListItem["source"];
+
+export interface SessionRoot {
+	dir: string;
+	source: SessionSource;
+}
+
+export interface LibraryOptions {
+	env?: Record<string, string | undefined>;
+	home?: string;
+	/** Temp dir omp's folder names are relative to (`-tmp-...`). */
+	tmp?: string;
+	/** Bytes read from the start of each file (more only to finish the first user message's line). */
+	prefixBytes?: number;
+	/** Upper bound on bytes read to find the first user message. */
+	maxScanBytes?: number;
+	/** Bytes read from the end of a large file to find its latest session name. */
+	tailBytes?: number;
+}
+
+const PREFIX_BYTES = 64 * 1024;
+const MAX_SCAN_BYTES = 1024 * 1024;
+const TAIL_BYTES = 16 * 1024;
+const FIRST_MESSAGE_MAX = 300;
+
+function expandHome(p: string, home: string): string {
+	return p === "~" ? home : p.startsWith("~/") || p.startsWith(`~${sep}`) ? join(home, p.slice(2)) : p;
+}
+
+function isDir(p: string): boolean {
+	try {
+		return statSync(p).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** pi's and omp's session roots that exist on this machine, pi first, without duplicates. */
+export function defaultSessionRoots(options: LibraryOptions = {}): SessionRoot[] {
+	const env = options.env ?? process.env;
+	const home = options.home ?? homedir();
+	const candidates: SessionRoot[] = [];
+	const piAgent = env.PI_CODING_AGENT_DIR ? expandHome(env.PI_CODING_AGENT_DIR, home) : join(home, ".pi", "agent");
+	candidates.push({ dir: join(piAgent, "sessions"), source: "pi" });
+	// omp: ~/.omp/agent (config dir name from $PI_CONFIG_DIR), the same $PI_CODING_AGENT_DIR override (already
+	// listed as pi's when set), omp5's $OMP_CODING_AGENT_DIR, the XDG data dir, and named profiles.
+	const ompRoot = join(home, env.PI_CONFIG_DIR || ".omp");
+	candidates.push({ dir: join(ompRoot, "agent", "sessions"), source: "omp" });
+	if (env.OMP_CODING_AGENT_DIR) candidates.push({ dir: join(expandHome(env.OMP_CODING_AGENT_DIR, home), "sessions"), source: "omp" });
+	const xdg = env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, home) : join(home, ".local", "share");
+	candidates.push({ dir: join(xdg, "omp", "sessions"), source: "omp" });
+	try {
+		for (const d of readdirSync(join(ompRoot, "profiles"), { withFileTypes: true })) {
+			if (d.isDirectory()) candidates.push({ dir: join(ompRoot, "profiles", d.name, "agent", "sessions"), source: "omp" });
+		}
+	} catch {
+		// No profiles folder: the common case.
+	}
+	return dedupeRoots(candidates.filter((c) => isDir(c.dir)));
+}
+
+function dedupeRoots(roots: SessionRoot[]): SessionRoot[] {
+	const seen = new Set<string>();
+	const out: SessionRoot[] = [];
+	for (const r of roots) {
+		let key: string;
+		try {
+			key = realpathSync(r.dir);
+		} catch {
+			key = resolve(r.dir);
+		}
+		if (seen.has(key)) continue;
+		seen.add(key);
+		out.push(r);
+	}
+	return out;
+}
+
+/**
+ * Project path from a session folder name. pi: `--<path with / \ : as ->--` (lossy: a "-" in the original
+ * path reads back as "/"). omp: `-` = home, `-tmp[-rel]` = temp dir, `-rel` = under home. Null otherwise.
+ */
+export function decodeProjectDir(name: string, home: string = homedir(), tmp: string = tmpdir()): string | null {
+	const win = /^--([A-Za-z])--(.*)--$/.exec(name);
+	if (win) return `${win[1]}:\\${win[2].replace(/-/g, "\\")}`;
+	const pi = /^--(.*)--$/.exec(name);
+	if (pi) return `/${pi[1].replace(/-/g, "/")}`;
+	if (name === "-") return home;
+	if (name === "-tmp") return tmp;
+	if (name.startsWith("-tmp-")) return join(tmp, ...name.slice(5).split("-"));
+	if (name.startsWith("-") && name.length > 1) return join(home, ...name.slice(1).split("-"));
+	return null;
+}
+
+type Loose = Record<string, unknown>;
+
+function parseObject(line: string): Loose | undefined {
+	try {
+		const v: unknown = JSON.parse(line);
+		return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function userText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	let out = "";
+	for (const b of content) {
+		if (typeof b === "object" && b !== null && (b as Loose).type === "text" && typeof (b as Loose).text === "string") {
+			out += `${out ? " " : ""}${(b as Loose).text as string}`;
+			if (out.length > FIRST_MESSAGE_MAX * 4) break;
+		}
+	}
+	return out;
+}
+
+function oneLine(s: string): string {
+	const t = s.replace(/\s+/g, " ").trim();
+	return t.length > FIRST_MESSAGE_MAX ? `${t.slice(0, FIRST_MESSAGE_MAX)}…` : t;
+}
+
+interface Scan {
+	titleSlot?: string;
+	header?: Loose;
+	headerError?: string;
+	firstUserMessage?: string;
+	sessionName?: string;
+	/** Entry lines seen (non-empty lines after the header / title slot). */
+	entryLines: number;
+	/** Bytes covered by complete lines. */
+	bytes: number;
+	complete: boolean;
+}
+
+/** Read complete lines from the start of the file until the first user message is known (bounded). */
+function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions, "prefixBytes" | "maxScanBytes">>): Scan {
+	const scan: Scan = { entryLines: 0, bytes: 0, complete: false };
+	let pending = Buffer.alloc(0);
+	let offset = 0;
+	let lineNo = 0;
+	while (offset < size) {
+		const want = offset === 0 ? opts.prefixBytes : Math.min(opts.prefixBytes, opts.maxScanBytes - offset);
+		if (want <= 0) break;
+		const chunk = Buffer.allocUnsafe(Math.min(want, size - offset));
+		const got = readSync(fd, chunk, 0, chunk.length, offset);
+		if (got <= 0) break;
+		offset += got;
+		const buf = pending.length ? Buffer.concat([pending, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+		let start = 0;
+		for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+			const line = buf.toString("utf8", start, nl);
+			scan.bytes += nl + 1 - start;
+			start = nl + 1;
+			if (line.trim() === "") continue;
+			lineNo++;
+			handleLine(scan, line, lineNo);
+		}
+		pending = Buffer.from(buf.subarray(start));
+		if (scan.headerError !== undefined || (scan.header !== undefined && scan.firstUserMessage !== undefined)) break;
+	}
+	if (offset >= size) {
+		// The last line may lack its "\n" (pi does not fsync mid-line, crashes cut lines).
+		if (pending.length > 0) {
+			const line = pending.toString("utf8");
+			scan.bytes += pending.length;
+			if (line.trim() !== "") handleLine(scan, line, ++lineNo);
+		}
+		scan.complete = true;
+	}
+	return scan;
+}
+
+function handleLine(scan: Scan, line: string, lineNo: number): void {
+	if (scan.header === undefined && scan.headerError === undefined) {
+		const obj = parseObject(line);
+		if (lineNo === 1 && obj?.type === "title") {
+			scan.titleSlot = typeof obj.title === "string" ? obj.title : "";
+			return;
+		}
+		if (obj?.type === "session" && typeof obj.id === "string") scan.header = obj;
+		else scan.headerError = `line ${lineNo}: not a session header`;
+		return;
+	}
+	scan.entryLines++;
+	// Cheap substring tests first: most lines are assistant turns and tool results that need no parsing.
+	if (scan.firstUserMessage === undefined && line.includes('"user"')) {
+		const obj = parseObject(line);
+		const msg = obj?.type === "message" && typeof obj.message === "object" && obj.message !== null ? (obj.message as Loose) : undefined;
+		if (msg?.role === "user") scan.firstUserMessage = oneLine(userText(msg.content));
+	}
+	if (line.includes('"session_info"')) {
+		const obj = parseObject(line);
+		if (obj?.type === "session_info") scan.sessionName = typeof obj.name === "string" ? obj.name.trim() : "";
+	}
+}
+
+/** Latest session_info name in the last bytes of a file (pi's session name), if one is there. */
+function tailSessionName(fd: number, size: number, tailBytes: number): string | undefined {
+	const len = Math.min(tailBytes, size);
+	const buf = Buffer.allocUnsafe(len);
+	const got = readSync(fd, buf, 0, len, size - len);
+	const text = buf.toString("utf8", 0, got);
+	let name: string | undefined;
+	let from = 0;
+	for (let at = text.indexOf('"session_info"', from); at >= 0; at = text.indexOf('"session_info"', from)) {
+		from = at + 1;
+		const lineStart = text.lastIndexOf("\n", at) + 1;
+		const lineEnd = text.indexOf("\n", at);
+		if (lineStart === 0 && size > len) continue; // cut line
+		const obj = parseObject(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+		if (obj?.type === "session_info") name = typeof obj.name === "string" ? obj.name.trim() : "";
+	}
+	return name;
+}
+
+function errorText(err: unknown): string {
+	const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
+	if (code === "EACCES" || code === "EPERM") return "permission denied";
+	if (code === "ENOENT") return "file disappeared";
+	return err instanceof Error ? err.message : String(err);
+}
+
+/** Describe one session file from its header, a bounded prefix, its tail and its size. */
+export function describeSessionFile(file: string, source: SessionSource, options: LibraryOptions = {}): SessionListItem {
+	const home = options.home ?? homedir();
+	const tmp = options.tmp ?? tmpdir();
+	const folderProject = decodeProjectDir(basename(dirname(file)), home, tmp);
+	const item: SessionListItem = {
+		path: file, project: folderProject ?? dirname(file), source, sessionId: null, title: null, firstUserMessage: null,
+		mtimeMs: 0, size: 0, entryCount: 0, entryCountExact: false,
+	};
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch (err) {
+		item.error = errorText(err);
+		return item;
+	}
+	try {
+		const st = fstatSync(fd);
+		item.mtimeMs = st.mtimeMs;
+		item.size = st.size;
+		if (st.size === 0) {
+			item.error = "empty file";
+			item.entryCountExact = true;
+			return item;
+		}
+		const scan = scanPrefix(fd, st.size, {
+			prefixBytes: options.prefixBytes ?? PREFIX_BYTES,
+			maxScanBytes: Math.max(options.maxScanBytes ?? MAX_SCAN_BYTES, options.prefixBytes ?? PREFIX_BYTES),
+		});
+		if (!scan.header) {
+			item.error = scan.headerError ?? "no session header in the first bytes";
+			return item;
+		}
+		const h = scan.header;
+		item.sessionId = h.id as string;
+		if (typeof h.cwd === "string" && h.cwd) item.project = h.cwd;
+		item.firstUserMessage = scan.firstUserMessage ?? null;
+		const name = scan.complete ? scan.sessionName : (tailSessionName(fd, st.size, options.tailBytes ?? TAIL_BYTES) ?? scan.sessionName);
+		// omp's title slot overrides its header title; pi's session_info name is the fallback.
+		const title = scan.titleSlot || (typeof h.title === "string" ? h.title : "") || name || "";
+		item.title = title ? oneLine(title) : null;
+		if (scan.complete) {
+			item.entryCount = scan.entryLines;
+			item.entryCountExact = true;
+		} else {
+			// Lines seen so far scaled to the file size: early lines (header, prompts) run short, so this overestimates a little.
+			const headerShare = scan.titleSlot !== undefined ? 2 : 1;
+			const perByte = (scan.entryLines + headerShare) / Math.max(scan.bytes, 1);
+			item.entryCount = Math.max(scan.entryLines, Math.round(perByte * st.size) - headerShare);
+		}
+		return item;
+	} catch (err) {
+		item.error = errorText(err);
+		return item;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function jsonlIn(dir: string): string[] {
+	let list: Dirent[];
+	try {
+		list = readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return [];
+	}
+	return list.filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith(".jsonl")).map((d) => join(dir, d.name));
+}
+
+/** Session files in a root: `*.jsonl` directly in it and one folder level down (pi/omp project folders). */
+export function sessionFilesIn(root: string): string[] {
+	const files = jsonlIn(root);
+	let list: Dirent[];
+	try {
+		list = readdirSync(root, { withFileTypes: true });
+	} catch {
+		return files;
+	}
+	for (const d of list) if (d.isDirectory()) files.push(...jsonlIn(join(root, d.name)));
+	return files;
+}
+
+/**
+ * All sessions under the given folders (source "dir") or pi's and omp's default roots, newest first.
+ * Unreadable files are listed with `error`.
+ */
+export function listSessions(dirs?: string[], options: LibraryOptions = {}): SessionListItem[] {
+	const roots: SessionRoot[] = dirs && dirs.length > 0
+		? dedupeRoots(dirs.map((d) => ({ dir: resolve(expandHome(d, options.home ?? homedir())), source: "dir" as const })))
+		: defaultSessionRoots(options);
+	const seen = new Set<string>();
+	const items: SessionListItem[] = [];
+	for (const root of roots) {
+		for (const file of sessionFilesIn(root.dir)) {
+			if (seen.has(file)) continue;
+			seen.add(file);
+			items.push(describeSessionFile(file, root.source, options));
+		}
+	}
+	items.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+	return items;
+}
+
+export interface ProjectGroup {
+	project: string;
+	/** Newest first. */
+	sessions: SessionListItem[];
+}
+
+/** Sessions grouped by project; groups ordered by their newest session. */
+export function groupByProject(items: SessionListItem[]): ProjectGroup[] {
+	const groups = new Map<string, SessionListItem[]>();
+	for (const item of items) {
+		const list = groups.get(item.project);
+		if (list) list.push(item);
+		else groups.set(item.project, [item]);
+	}
+	const out = [...groups].map(([project, sessions]) => ({ project, sessions: sessions.sort((a, b) => b.mtimeMs - a.mtimeMs) }));
+	out.sort((a, b) => b.sessions[0].mtimeMs - a.sessions[0].mtimeMs || a.project.localeCompare(b.project));
+	return out;
+}
