@@ -30,9 +30,12 @@ if (!("ResizeObserver" in globalThis)) {
 (globalThis as Record<string, unknown>).DOMMatrixReadOnly = DOMMatrixReadOnlyStub;
 
 if ("HTMLElement" in globalThis) {
+	// An explicit px size wins (tests size their containers); anything else (auto, 100%) reads as a
+	// 1000x800 pane, large enough for a small graph to mount entirely.
+	const px = (v: string, fallback: number): number => (/^\d+(\.\d+)?px$/.test(v) ? Number.parseFloat(v) : fallback);
 	Object.defineProperties(HTMLElement.prototype, {
-		offsetHeight: { configurable: true, get(this: HTMLElement) { return Number.parseFloat(this.style.height) || 600; } },
-		offsetWidth: { configurable: true, get(this: HTMLElement) { return Number.parseFloat(this.style.width) || 800; } },
+		offsetHeight: { configurable: true, get(this: HTMLElement) { return px(this.style.height, 800); } },
+		offsetWidth: { configurable: true, get(this: HTMLElement) { return px(this.style.width, 1000); } },
 	});
 	HTMLElement.prototype.getBoundingClientRect = function getBoundingClientRect(this: HTMLElement): DOMRect {
 		const w = this.offsetWidth;

@@ -1,0 +1,92 @@
+// Our own minimap: React Flow's <MiniMap> only knows mounted nodes, and we mount a culled few. This one
+// draws the whole compressed graph once per layout and the viewport rectangle on top; click or drag in
+// it to move the view.
+
+import { memo, useCallback, useEffect, useMemo, useRef } from "react";
+import { drawGraph, fitTransform, readColors } from "./draw";
+import type { GraphLayout, GraphModel } from "./model";
+import { useGraphStore } from "./store";
+
+export interface MinimapProps {
+	model: GraphModel;
+	layout: GraphLayout;
+	viewport: { x: number; y: number; zoom: number };
+	/** Pane size in px. */
+	paneWidth: number;
+	paneHeight: number;
+	/** Center the main view on a flow-space point. */
+	onCenter(x: number, y: number): void;
+	width?: number;
+	height?: number;
+}
+
+export const Minimap = memo(function Minimap({ model, layout, viewport, paneWidth, paneHeight, onCenter, width = 200, height = 140 }: MinimapProps) {
+	const base = useRef<HTMLCanvasElement>(null);
+	const overlay = useRef<HTMLCanvasElement>(null);
+	const skeleton = useGraphStore((s) => s.skeleton);
+	const activePath = useGraphStore((s) => s.activePath);
+	const fit = useMemo(() => fitTransform(layout, width, height), [layout, width, height]);
+
+	useEffect(() => {
+		const canvas = base.current;
+		const ctx = canvas?.getContext("2d");
+		if (!canvas || !ctx || !skeleton) return;
+		const dpr = window.devicePixelRatio || 1;
+		canvas.width = Math.round(width * dpr);
+		canvas.height = Math.round(height * dpr);
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		const leafNode = skeleton.leaf >= 0 && skeleton.leaf < model.nodeOfEntry.length ? model.nodeOfEntry[skeleton.leaf] : -1;
+		drawGraph(ctx, {
+			model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
+			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: readColors(canvas),
+		});
+	}, [model, layout, skeleton, activePath, fit, width, height]);
+
+	useEffect(() => {
+		const canvas = overlay.current;
+		const ctx = canvas?.getContext("2d");
+		if (!canvas || !ctx) return;
+		const dpr = window.devicePixelRatio || 1;
+		canvas.width = Math.round(width * dpr);
+		canvas.height = Math.round(height * dpr);
+		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+		ctx.clearRect(0, 0, width, height);
+		const z = viewport.zoom || 1;
+		const x = (-viewport.x / z) * fit.zoom + fit.tx;
+		const y = (-viewport.y / z) * fit.zoom + fit.ty;
+		const w = Math.max(4, (paneWidth / z) * fit.zoom);
+		const h = Math.max(4, (paneHeight / z) * fit.zoom);
+		ctx.strokeStyle = readColors(canvas).selected;
+		ctx.lineWidth = 1.5;
+		ctx.strokeRect(x, y, w, h);
+	}, [viewport, paneWidth, paneHeight, fit, width, height]);
+
+	const dragging = useRef(false);
+	const moveTo = useCallback(
+		(ev: React.PointerEvent<HTMLDivElement>) => {
+			const r = ev.currentTarget.getBoundingClientRect();
+			onCenter((ev.clientX - r.left - fit.tx) / fit.zoom, (ev.clientY - r.top - fit.ty) / fit.zoom);
+		},
+		[fit, onCenter],
+	);
+	return (
+		<div
+			className="arbor-minimap"
+			data-testid="arbor-minimap"
+			style={{ width, height }}
+			aria-label="Minimap: click or drag to move the view"
+			onPointerDown={(ev) => {
+				dragging.current = true;
+				ev.currentTarget.setPointerCapture?.(ev.pointerId);
+				moveTo(ev);
+			}}
+			onPointerMove={(ev) => dragging.current && moveTo(ev)}
+			onPointerUp={() => {
+				dragging.current = false;
+			}}
+		>
+			<canvas ref={base} style={{ width, height }} />
+			<canvas ref={overlay} style={{ width, height }} />
+		</div>
+	);
+});

@@ -1,0 +1,489 @@
+// renderer/graph: the session graph. Pure pipeline (compress.ts -> layout.ts -> spatial.ts -> cull.ts),
+// the graph store (store.ts), node cards (nodes.tsx), canvas overview and minimap. See docs/graph.md.
+//
+// <SessionGraph> props (the app store owns session, selection, filter, search and folds):
+//   sessionKey        dragged positions, expanded segments and the viewport are kept per key
+//   skeleton          the session's Skeleton
+//   view              the visible tree: a shared/tree-view TreeView (filter + folds applied), or
+//                     { rows, visibleParent, folded?, activePath? }
+//   selectedIndex     selected entry index (-1 none)
+//   searchMatches     matching entry indices (null = no search): matches highlighted, the rest dimmed
+//   abandonedPreview  entry ids a pending navigation would summarize (highlighted), or null
+//   previews(i)       cached one-line preview of entry i (pi's row text), undefined while not loaded;
+//                     pass a new function (or bump previewsVersion) when new pages arrive
+//   requestPreviews   asked for the indices of mounted cards whose preview is missing
+//   direction         "TB" | "LR"
+//   onSelect(i), onActivate(i) (double-click), onContextMenu(i, clientX, clientY), onToggleFold(i)
+//   focusTick         bump to move keyboard focus to the graph
+// Imperative actions (fit, zoomToLeaf, reveal, expandSegment...) are `graphActions` in store.ts.
+
+import "@xyflow/react/dist/style.css";
+import "./graph.css";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import {
+	ReactFlow,
+	ReactFlowProvider,
+	Position,
+	useReactFlow,
+	useStore as useFlowStore,
+	type Edge,
+	type NodeChange,
+	type NodeHandle,
+	type NodeMouseHandler,
+	type Viewport,
+} from "@xyflow/react";
+import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
+import { activePathMask } from "../../shared/tree-view";
+import { CanvasOverview, OVERVIEW_ZOOM } from "./CanvasOverview";
+import { buildGraphModel } from "./compress";
+import { cullNodes, viewRect } from "./cull";
+import { createLayoutRunner } from "./layoutRunner";
+import { Minimap } from "./Minimap";
+import { GraphNodeKind, type Direction, type GraphLayout, type GraphModel, type GraphTreeInput } from "./model";
+import { nodeTypes, type GraphFlowNode } from "./nodes";
+import { buildSpatialIndex, nearestNode, type SpatialIndex } from "./spatial";
+import { EMPTY_MAP, EMPTY_SET, graphActions, graphStore, setSegmentExpanded, useGraphStore, type GraphController, type XY } from "./store";
+
+export interface SessionGraphProps {
+	sessionKey: string;
+	skeleton: Skeleton;
+	view: GraphTreeInput & { activePath?: Uint8Array };
+	selectedIndex: number;
+	searchMatches?: readonly number[] | ReadonlySet<number> | null;
+	abandonedPreview?: ReadonlySet<string> | null;
+	previews: (index: number) => string | undefined;
+	previewsVersion?: number;
+	requestPreviews?: (indices: number[]) => void;
+	direction?: Direction;
+	/** Collapse linear chains into "+N" segments (default true). */
+	compress?: boolean;
+	showMinimap?: boolean;
+	onSelect(index: number): void;
+	onActivate?(index: number): void;
+	onContextMenu?(index: number, clientX: number, clientY: number): void;
+	onToggleFold?(index: number): void;
+	focusTick?: number;
+}
+
+/** Mounted, laid-out state: the model and the positions computed for it always travel together. */
+interface Laid {
+	model: GraphModel;
+	layout: GraphLayout;
+	index: SpatialIndex;
+	idToNode: Map<string, number>;
+}
+
+const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
+const MAX_ZOOM = 2;
+/** Extra flow-space margin (in screen px) mounted around the view so short pans show no gaps. */
+const CULL_MARGIN_PX = 160;
+
+export function SessionGraph(props: SessionGraphProps): React.JSX.Element {
+	return (
+		<ReactFlowProvider>
+			<GraphInner {...props} />
+		</ReactFlowProvider>
+	);
+}
+
+function GraphInner(props: SessionGraphProps): React.JSX.Element {
+	const { skeleton, view, sessionKey, selectedIndex } = props;
+	const direction = props.direction ?? "TB";
+	const rf = useReactFlow<GraphFlowNode>();
+	const paneWidth = useFlowStore((s) => s.width);
+	const paneHeight = useFlowStore((s) => s.height);
+	const containerRef = useRef<HTMLDivElement>(null);
+
+	const matches = useMemo<ReadonlySet<number> | null>(() => {
+		const m = props.searchMatches;
+		if (m === null || m === undefined) return null;
+		return m instanceof Set ? m : new Set(m as readonly number[]);
+	}, [props.searchMatches]);
+	const activePath = useMemo(() => view.activePath ?? activePathMask(skeleton, skeleton.leaf), [view, skeleton]);
+	const labelOf = useMemo(() => {
+		const m = new Map<number, SkeletonLabel>();
+		for (const l of skeleton.labels) m.set(l.target, l);
+		return m;
+	}, [skeleton]);
+
+	// Render inputs for the node cards (they select narrowly from the graph store).
+	useLayoutEffect(() => {
+		graphStore.setState({
+			skeleton, activePath, labelOf, selected: selectedIndex, matches,
+			abandoned: props.abandonedPreview ?? null, preview: props.previews, direction, sessionKey,
+		});
+	}, [skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
+
+	// ---- model: visible tree -> compressed graph
+	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
+	const compress = props.compress ?? true;
+	const model = useMemo(() => buildGraphModel(skeleton, view, { expanded, matches, compress }), [skeleton, view, expanded, matches, compress]);
+
+	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
+	useEffect(() => {
+		if (selectedIndex < 0 || selectedIndex >= model.nodeOfEntry.length) return;
+		const g = model.nodeOfEntry[selectedIndex];
+		if (g >= 0 && model.kind[g] === GraphNodeKind.segment) setSegmentExpanded(sessionKey, skeleton.ids[model.entry[g]], true);
+	}, [model, selectedIndex, sessionKey, skeleton]);
+
+	// ---- layout (worker for big graphs); unchanged structure reuses the previous positions
+	const runner = useMemo(() => createLayoutRunner(), []);
+	useEffect(() => () => runner.dispose(), [runner]);
+	const [laid, setLaid] = useState<Laid | null>(null);
+	const laidRef = useRef<Laid | null>(null);
+	const layoutSeq = useRef(0);
+	useEffect(() => {
+		const seq = ++layoutSeq.current;
+		const prev = laidRef.current;
+		const install = (layout: GraphLayout, index: SpatialIndex): void => {
+			if (seq !== layoutSeq.current) return;
+			const idToNode = new Map<string, number>();
+			for (let g = 0; g < model.n; g++) idToNode.set(model.ids[g], g);
+			setLaid({ model, layout, index, idToNode });
+		};
+		if (prev && prev.layout.direction === direction && sameStructure(prev.model, model)) {
+			install(prev.layout, prev.index);
+			return;
+		}
+		void runner.run({ parent: model.parent, kind: model.kind, direction }).then((layout) => install(layout, buildSpatialIndex(layout)));
+	}, [model, direction, runner]);
+
+	// ---- viewport
+	const [vp, setVp] = useState<Viewport>(() => graphStore.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
+	const rafRef = useRef(0);
+	const onMove = useCallback((_: unknown, next: Viewport) => {
+		cancelAnimationFrame(rafRef.current);
+		rafRef.current = requestAnimationFrame(() => setVp(next));
+	}, []);
+	const onMoveEnd = useCallback((_: unknown, next: Viewport) => {
+		setVp(next);
+		graphActions.saveViewport(next);
+	}, []);
+	useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
+
+	const setViewport = useCallback(
+		(next: Viewport, duration = 0) => {
+			void rf.setViewport(next, duration > 0 ? { duration } : undefined);
+			setVp(next);
+			graphActions.saveViewport(next);
+		},
+		[rf],
+	);
+
+	const minZoom = useMemo(() => {
+		if (!laid || paneWidth <= 0) return 0.05;
+		const l = laid.layout;
+		const fit = Math.min(paneWidth / Math.max(1, l.maxX - l.minX), paneHeight / Math.max(1, l.maxY - l.minY));
+		return Math.max(0.0002, Math.min(0.1, fit * 0.5));
+	}, [laid, paneWidth, paneHeight]);
+
+	// Install a new layout: a new session starts on its saved viewport or the leaf; a re-layout of the same
+	// session keeps the anchor (selection, else leaf) where it was on screen, so live appends do not jump.
+	const shownKey = useRef<string | null>(null);
+	useLayoutEffect(() => {
+		const prev = laidRef.current;
+		laidRef.current = laid;
+		if (!laid) return;
+		graphStore.setState({ model: laid.model });
+		if (shownKey.current !== sessionKey) {
+			shownKey.current = sessionKey;
+			const saved = graphStore.getState().viewports[sessionKey];
+			if (saved) setViewport(saved);
+			else centerOn(laid, skeleton.leaf >= 0 ? skeleton.leaf : 0, 1);
+			return;
+		}
+		if (!prev || prev.layout === laid.layout) return;
+		const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
+		const a = nodeCenter(prev, anchor);
+		const b = nodeCenter(laid, anchor);
+		if (a && b && (a.x !== b.x || a.y !== b.y)) {
+			const cur = rf.getViewport();
+			setViewport({ x: cur.x - (b.x - a.x) * cur.zoom, y: cur.y - (b.y - a.y) * cur.zoom, zoom: cur.zoom });
+		}
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- runs when a layout is installed
+	}, [laid]);
+
+	function centerOn(target: Laid, entry: number, zoom?: number, duration = 0): void {
+		const c = nodeCenter(target, entry, skeleton);
+		if (!c) return;
+		const z = zoom ?? Math.max(rf.getViewport().zoom, 0.6);
+		const w = paneWidth > 0 ? paneWidth : 800;
+		const h = paneHeight > 0 ? paneHeight : 600;
+		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
+	}
+
+	// ---- controller for graphActions
+	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom });
+	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom };
+	useEffect(() => {
+		const controller: GraphController = {
+			fit() {
+				const { laid: l, paneWidth: w, paneHeight: h, minZoom: mz } = controllerDeps.current;
+				if (!l || l.layout.n === 0) return;
+				const { minX, minY, maxX, maxY } = l.layout;
+				const pw = w > 0 ? w : 800;
+				const ph = h > 0 ? h : 600;
+				const z = Math.max(mz, Math.min(1, (pw * 0.92) / Math.max(1, maxX - minX), (ph * 0.92) / Math.max(1, maxY - minY)));
+				setViewport({ x: pw / 2 - ((minX + maxX) / 2) * z, y: ph / 2 - ((minY + maxY) / 2) * z, zoom: z }, 200);
+			},
+			centerOnEntry(entry, zoom) {
+				const l = controllerDeps.current.laid;
+				if (l) centerOn(l, entry, zoom, 200);
+			},
+			zoomBy(factor) {
+				const cur = rf.getViewport();
+				const { paneWidth: w, paneHeight: h, minZoom: mz } = controllerDeps.current;
+				const z = Math.min(MAX_ZOOM, Math.max(mz, cur.zoom * factor));
+				const cx = (w > 0 ? w : 800) / 2;
+				const cy = (h > 0 ? h : 600) / 2;
+				setViewport({ x: cx - ((cx - cur.x) / cur.zoom) * z, y: cy - ((cy - cur.y) / cur.zoom) * z, zoom: z }, 150);
+			},
+		};
+		graphStore.setState({ controller });
+		return () => {
+			if (graphStore.getState().controller === controller) graphStore.setState({ controller: null });
+		};
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- the controller reads fresh values through refs
+	}, [rf, setViewport]);
+
+	// reveal(): bring an entry into view once the layout shows it (keeps the zoom when it is already visible).
+	const pendingReveal = useGraphStore((s) => s.pendingReveal);
+	useEffect(() => {
+		if (pendingReveal < 0 || !laid) return;
+		const c = nodeCenter(laid, pendingReveal, skeleton);
+		if (!c) return;
+		graphStore.setState({ pendingReveal: -1 });
+		const cur = rf.getViewport();
+		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
+		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
+		if (!inside || cur.zoom < OVERVIEW_ZOOM) centerOn(laid, pendingReveal, Math.max(cur.zoom, 0.6), 200);
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
+	}, [pendingReveal, laid]);
+
+	// ---- culling
+	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
+	const overrides = useMemo(() => {
+		const out = new Map<number, XY>();
+		if (!laid) return out;
+		for (const [id, p] of positions) {
+			const g = laid.idToNode.get(id);
+			if (g !== undefined) out.set(g, p);
+		}
+		return out;
+	}, [positions, laid]);
+	const overview = vp.zoom < OVERVIEW_ZOOM;
+	const mountedRef = useRef<number[]>([]);
+	const mounted = useMemo(() => {
+		let next: number[] = [];
+		if (laid && !overview) {
+			const rect = viewRect(vp, paneWidth > 0 ? paneWidth : 800, paneHeight > 0 ? paneHeight : 600);
+			next = cullNodes(laid.index, laid.model, rect, { margin: CULL_MARGIN_PX / vp.zoom, overrides });
+		}
+		// Same set as before: keep the array so nodes/edges are not rebuilt on every pan frame.
+		const prev = mountedRef.current;
+		if (prev.length === next.length && prev.every((g, k) => g === next[k])) return prev;
+		mountedRef.current = next;
+		return next;
+	}, [laid, overview, vp, paneWidth, paneHeight, overrides]);
+
+	// ---- React Flow nodes and edges for the mounted set (node objects cached per layout)
+	const nodeCache = useRef<{ laid: Laid | null; overrides: Map<number, XY>; map: Map<number, GraphFlowNode> }>({ laid: null, overrides, map: new Map() });
+	const nodes = useMemo(() => {
+		if (!laid) return [];
+		const cache = nodeCache.current;
+		if (cache.laid !== laid || cache.overrides !== overrides) {
+			// Positions may have changed: keep only objects whose position is still right.
+			const keep = cache.laid === laid ? cache.map : new Map<number, GraphFlowNode>();
+			for (const g of overrides.keys()) keep.delete(g);
+			for (const g of cache.overrides.keys()) keep.delete(g);
+			nodeCache.current = { laid, overrides, map: keep };
+		}
+		const map = nodeCache.current.map;
+		return mounted.map((g) => {
+			let node = map.get(g);
+			if (!node) {
+				node = makeNode(laid, g, overrides.get(g), direction);
+				map.set(g, node);
+			}
+			return node;
+		});
+	}, [laid, mounted, overrides, direction]);
+
+	const edges = useMemo(() => {
+		if (!laid) return [];
+		const { model: m } = laid;
+		const inSet = new Set(mounted);
+		const out: Edge[] = [];
+		for (const g of mounted) {
+			const p = m.parent[g];
+			if (p < 0 || !inSet.has(p)) continue;
+			const active = activePath[m.entry[g]] === 1 && activePath[m.entry[p]] === 1 && m.kind[g] !== GraphNodeKind.foldStub;
+			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false });
+		}
+		return out;
+	}, [laid, mounted, activePath]);
+
+	// ---- previews for the mounted cards
+	const { previews, requestPreviews } = props;
+	useEffect(() => {
+		if (!requestPreviews || !laid || mounted.length === 0) return;
+		const t = setTimeout(() => {
+			const missing: number[] = [];
+			for (const g of mounted) if (laid.model.kind[g] === GraphNodeKind.entry && previews(laid.model.entry[g]) === undefined) missing.push(laid.model.entry[g]);
+			if (missing.length > 0) requestPreviews(missing);
+		}, 30);
+		return () => clearTimeout(t);
+	}, [mounted, laid, previews, requestPreviews]);
+
+	// ---- interaction
+	const { onSelect, onActivate, onContextMenu, onToggleFold } = props;
+	const onNodeClick: NodeMouseHandler<GraphFlowNode> = useCallback(
+		(_ev, node) => {
+			const { entry } = node.data;
+			if (node.type === "segment") setSegmentExpanded(sessionKey, skeleton.ids[entry], true);
+			else if (node.type === "foldStub") onToggleFold?.(entry);
+			else onSelect(entry);
+		},
+		[onSelect, onToggleFold, sessionKey, skeleton],
+	);
+	const onNodeDoubleClick: NodeMouseHandler<GraphFlowNode> = useCallback(
+		(_ev, node) => {
+			if (node.type === "entry") onActivate?.(node.data.entry);
+		},
+		[onActivate],
+	);
+	const onNodeContextMenu: NodeMouseHandler<GraphFlowNode> = useCallback(
+		(ev, node) => {
+			if (node.type !== "entry" || !onContextMenu) return;
+			ev.preventDefault();
+			onSelect(node.data.entry);
+			onContextMenu(node.data.entry, ev.clientX, ev.clientY);
+		},
+		[onContextMenu, onSelect],
+	);
+	const onNodesChange = useCallback(
+		(changes: NodeChange<GraphFlowNode>[]) => {
+			for (const c of changes) if (c.type === "position" && c.position) graphActions.setNodePosition(c.id, { x: c.position.x, y: c.position.y });
+		},
+		[],
+	);
+	// In the overview there are no cards to click: a click picks the nearest node and zooms in on it.
+	const onPaneClick = useCallback(
+		(ev: React.MouseEvent) => {
+			if (!overview || !laid) return;
+			const p = rf.screenToFlowPosition({ x: ev.clientX, y: ev.clientY });
+			const g = nearestNode(laid.index, p.x, p.y, 24 / Math.max(vp.zoom, 1e-4));
+			if (g < 0) return;
+			if (laid.model.kind[g] === GraphNodeKind.entry) onSelect(laid.model.entry[g]);
+			centerOn(laid, laid.model.entry[g], 0.8, 250);
+		},
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
+		[overview, laid, rf, vp.zoom, onSelect],
+	);
+	const onKeyDown = useCallback(
+		(ev: React.KeyboardEvent) => {
+			// Only what React Flow cannot know: Enter on the graph navigates to the selection.
+			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && selectedIndex >= 0 && onActivate && ev.target === containerRef.current) {
+				ev.preventDefault();
+				onActivate(selectedIndex);
+			}
+		},
+		[onActivate, selectedIndex],
+	);
+	useEffect(() => {
+		if (props.focusTick) containerRef.current?.focus();
+	}, [props.focusTick]);
+
+	const onMinimapCenter = useCallback(
+		(x: number, y: number) => {
+			const cur = rf.getViewport();
+			setViewport({ x: (paneWidth || 800) / 2 - x * cur.zoom, y: (paneHeight || 600) / 2 - y * cur.zoom, zoom: cur.zoom });
+		},
+		[rf, setViewport, paneWidth, paneHeight],
+	);
+
+	const zoomClass = vp.zoom < 0.5 ? " arbor-graph--far" : "";
+	return (
+		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length}>
+			<ReactFlow<GraphFlowNode>
+				nodes={nodes}
+				edges={edges}
+				nodeTypes={nodeTypes}
+				onNodesChange={onNodesChange}
+				onNodeClick={onNodeClick}
+				onNodeDoubleClick={onNodeDoubleClick}
+				onNodeContextMenu={onNodeContextMenu}
+				onPaneClick={onPaneClick}
+				onMove={onMove}
+				onMoveEnd={onMoveEnd}
+				defaultViewport={vp}
+				minZoom={minZoom}
+				maxZoom={MAX_ZOOM}
+				nodesDraggable
+				nodesConnectable={false}
+				elementsSelectable={false}
+				zoomOnDoubleClick={false}
+				deleteKeyCode={null}
+				selectionKeyCode={null}
+				multiSelectionKeyCode={null}
+				disableKeyboardA11y
+				onlyRenderVisibleElements={false}
+				proOptions={{ hideAttribution: true }}
+			/>
+			{overview && laid && paneWidth > 0 && (
+				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} viewport={vp} width={paneWidth} height={paneHeight} />
+			)}
+			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
+				<Minimap model={laid.model} layout={laid.layout} viewport={vp} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />
+			)}
+		</div>
+	);
+}
+
+/** Same parents and node kinds in the same order: the previous positions still fit (ids may differ). */
+function sameStructure(a: GraphModel, b: GraphModel): boolean {
+	if (a.n !== b.n) return false;
+	for (let i = 0; i < a.n; i++) if (a.parent[i] !== b.parent[i] || a.kind[i] !== b.kind[i]) return false;
+	return true;
+}
+
+/** Center of the node showing an entry; an entry not drawn (hidden, folded) falls back to its nearest drawn ancestor. */
+function nodeCenter(l: Laid, entry: number, s?: Skeleton): XY | null {
+	let e = entry;
+	for (let guard = 0; e >= 0 && e < l.model.nodeOfEntry.length && guard < 1_000_000; guard++) {
+		const g = l.model.nodeOfEntry[e];
+		if (g >= 0) return { x: l.layout.x[g] + l.layout.w[g] / 2, y: l.layout.y[g] + l.layout.h[g] / 2 };
+		if (!s) return null;
+		e = s.parent[e];
+	}
+	return null;
+}
+
+function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direction): GraphFlowNode {
+	const { model: m, layout } = l;
+	const w = layout.w[g];
+	const h = layout.h[g];
+	const kind = m.kind[g];
+	const tb = direction === "TB";
+	// Handles given up front: edges draw without waiting for DOM measurement of each card.
+	const handles: NodeHandle[] = [
+		tb ? { type: "target", position: Position.Top, x: w / 2, y: 0, width: 1, height: 1 } : { type: "target", position: Position.Left, x: 0, y: h / 2, width: 1, height: 1 },
+	];
+	if (kind !== GraphNodeKind.foldStub) {
+		handles.push(tb ? { type: "source", position: Position.Bottom, x: w / 2, y: h - 1, width: 1, height: 1 } : { type: "source", position: Position.Right, x: w - 1, y: h / 2, width: 1, height: 1 });
+	}
+	return {
+		id: m.ids[g],
+		type: KIND_TYPE[kind] ?? "entry",
+		position: override ?? { x: layout.x[g], y: layout.y[g] },
+		data: { g, entry: m.entry[g], count: kind === GraphNodeKind.entry ? m.childCount[g] : m.count[g] },
+		width: w,
+		height: h,
+		measured: { width: w, height: h },
+		handles,
+		draggable: kind === GraphNodeKind.entry,
+		selectable: false,
+		connectable: false,
+		deletable: false,
+	};
+}

@@ -1,0 +1,112 @@
+// What a card says about its entry, from the skeleton alone (kind, flags, tokens, label) plus the preview
+// line the main process sends (pi's tree row text). Pure, so it is tested without a DOM.
+
+import { EntryFlag, EntryKind, type Skeleton } from "../../shared/skeleton";
+
+export interface KindStyle {
+	/** CSS modifier: `arbor-card--<cls>`. */
+	cls: string;
+	/** Short title shown on the card header. */
+	title: string;
+	/** A glyph that reads at small sizes (text, not an image: no remote content). */
+	icon: string;
+}
+
+const KIND_STYLES: Record<number, KindStyle> = {
+	[EntryKind.user]: { cls: "user", title: "user", icon: "👤" },
+	[EntryKind.assistant]: { cls: "assistant", title: "assistant", icon: "✦" },
+	[EntryKind.toolResult]: { cls: "tool", title: "tool result", icon: "⚙" },
+	[EntryKind.bashExecution]: { cls: "bash", title: "bash", icon: "$" },
+	[EntryKind.customMessageRole]: { cls: "custom", title: "custom message", icon: "✉" },
+	[EntryKind.otherRole]: { cls: "other", title: "message", icon: "·" },
+	[EntryKind.compaction]: { cls: "compaction", title: "compaction", icon: "⇊" },
+	[EntryKind.branchSummary]: { cls: "summary", title: "branch summary", icon: "⎇" },
+	[EntryKind.customMessage]: { cls: "custom", title: "custom message", icon: "✉" },
+	[EntryKind.custom]: { cls: "setting", title: "custom", icon: "⋯" },
+	[EntryKind.label]: { cls: "setting", title: "label", icon: "🏷" },
+	[EntryKind.modelChange]: { cls: "setting", title: "model", icon: "◈" },
+	[EntryKind.thinkingLevelChange]: { cls: "setting", title: "thinking", icon: "◌" },
+	[EntryKind.sessionInfo]: { cls: "setting", title: "session info", icon: "ℹ" },
+	[EntryKind.unknown]: { cls: "unknown", title: "unknown entry", icon: "?" },
+};
+
+export function kindStyle(kind: number): KindStyle {
+	return KIND_STYLES[kind] ?? KIND_STYLES[EntryKind.unknown];
+}
+
+export interface CardMarker {
+	cls: string;
+	text: string;
+	title: string;
+}
+
+/** Small markers from the entry's flags: what it contains and whether it went wrong. */
+export function flagMarkers(flags: number): CardMarker[] {
+	const out: CardMarker[] = [];
+	if (flags & EntryFlag.error) out.push({ cls: "error", text: "error", title: "Error (stopReason error, tool error or non-zero exit)" });
+	if (flags & EntryFlag.aborted) out.push({ cls: "aborted", text: "aborted", title: "Aborted turn" });
+	if (flags & EntryFlag.truncated) out.push({ cls: "truncated", text: "length", title: "Stopped at the length limit" });
+	if (flags & EntryFlag.hasThinking) out.push({ cls: "thinking", text: "💭", title: "Has thinking" });
+	if (flags & EntryFlag.hasToolCalls) out.push({ cls: "tools", text: "🔧", title: "Calls tools" });
+	if (flags & EntryFlag.hasImage) out.push({ cls: "image", text: "🖼", title: "Has an image" });
+	if (flags & EntryFlag.hidden) out.push({ cls: "hidden", text: "hidden", title: "Not displayed by pi (display: false)" });
+	if (flags & EntryFlag.orphan) out.push({ cls: "warn", text: "orphan", title: "Its parent is not in the file" });
+	if (flags & EntryFlag.duplicateId) out.push({ cls: "warn", text: "dup id", title: "Another entry has the same id" });
+	if (flags & EntryFlag.cycleCut) out.push({ cls: "warn", text: "cycle", title: "Parent link cut to break a cycle" });
+	return out;
+}
+
+/** "12k tokens" style; empty for 0. */
+export function formatTokens(tokens: number): string {
+	if (!(tokens > 0)) return "";
+	if (tokens < 1000) return `${Math.round(tokens)} tok`;
+	return `${Math.round(tokens / 1000)}k tok`;
+}
+
+/** pi's label-time format: HH:MM today, M/D HH:MM this year, YY/M/D HH:MM before. */
+export function formatLabelTime(ms: number, now: number = Date.now()): string {
+	if (!Number.isFinite(ms)) return "";
+	const d = new Date(ms);
+	const n = new Date(now);
+	const hm = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+	if (d.getFullYear() === n.getFullYear() && d.getMonth() === n.getMonth() && d.getDate() === n.getDate()) return hm;
+	if (d.getFullYear() === n.getFullYear()) return `${d.getMonth() + 1}/${d.getDate()} ${hm}`;
+	return `${String(d.getFullYear() % 100).padStart(2, "0")}/${d.getMonth() + 1}/${d.getDate()} ${hm}`;
+}
+
+/**
+ * Card body text. The preview is pi's row text (`user: …`, `[read: path:1-40]`, `[compaction: 12k tokens]`);
+ * while it is loading, a placeholder from the kind alone keeps the card readable.
+ */
+export function cardText(s: Skeleton, e: number, preview: string | undefined): string {
+	if (preview !== undefined) return stripRolePrefix(preview);
+	const k = s.kind[e];
+	if (k === EntryKind.compaction && s.tokens[e] > 0) return `[compaction: ${Math.round(s.tokens[e] / 1000)}k tokens]`;
+	return "…";
+}
+
+// The card header already names the role, so "user: hi" reads better as "hi".
+function stripRolePrefix(text: string): string {
+	const m = /^(user|assistant): /.exec(text);
+	return m ? text.slice(m[0].length) : text;
+}
+
+/** What a "+N" segment holds, for its tooltip: "3 assistant, 2 tool result; 1 error". */
+export function segmentSummary(s: Skeleton, members: ArrayLike<number>): string {
+	const counts = new Map<string, number>();
+	let errors = 0;
+	for (let k = 0; k < members.length; k++) {
+		const e = members[k];
+		const t = kindStyle(s.kind[e]).title;
+		counts.set(t, (counts.get(t) ?? 0) + 1);
+		if (s.flags[e] & EntryFlag.error) errors++;
+	}
+	const parts = [...counts].map(([t, c]) => `${c} ${t}`);
+	return parts.join(", ") + (errors > 0 ? `; ${errors} error${errors === 1 ? "" : "s"}` : "");
+}
+
+/** True when any member of a segment carries an error flag (the segment shows a red dot). */
+export function segmentHasError(s: Skeleton, members: ArrayLike<number>): boolean {
+	for (let k = 0; k < members.length; k++) if (s.flags[members[k]] & (EntryFlag.error | EntryFlag.aborted)) return true;
+	return false;
+}

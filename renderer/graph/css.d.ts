@@ -1,0 +1,2 @@
+// Side-effect CSS imports (bundled by Vite; vitest ignores them).
+declare module "*.css";

@@ -1,0 +1,23 @@
+// Web Worker running layoutTree off the UI thread (the 100k-entry graph takes tens of ms, more than a
+// frame). Receives the parent/kind arrays of a compressed graph, answers with transferred positions.
+
+import { layoutTree, type LayoutInput } from "./layout";
+
+interface LayoutRequest extends LayoutInput {
+	seq: number;
+}
+
+const scope = globalThis as unknown as {
+	onmessage: ((ev: MessageEvent<LayoutRequest>) => void) | null;
+	postMessage(message: unknown, transfer: Transferable[]): void;
+};
+
+scope.onmessage = (ev) => {
+	const { seq, parent, kind, direction } = ev.data;
+	try {
+		const layout = layoutTree({ parent, kind, direction });
+		scope.postMessage({ seq, layout }, [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer]);
+	} catch (err) {
+		scope.postMessage({ seq, error: err instanceof Error ? err.message : String(err) }, []);
+	}
+};

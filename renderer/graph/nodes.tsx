@@ -1,0 +1,122 @@
+// Node components: small, memoized, each selecting only the booleans and the text it shows from the graph
+// store. Everything from the session file is rendered as React text (escaped): never as HTML.
+
+import { memo } from "react";
+import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
+import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
+import { entriesOfNode } from "./compress";
+import { useGraphStore, type GraphState } from "./store";
+
+export interface GraphNodeData extends Record<string, unknown> {
+	/** Graph node index in the model the node object was built from. */
+	g: number;
+	/** Entry index (a segment's first entry; a stub's folded entry). */
+	entry: number;
+	/** Segments: entries inside; stubs: hidden entries; entries: graph children (>= 2 = branch point). */
+	count: number;
+}
+export type GraphFlowNode = Node<GraphNodeData, "entry" | "segment" | "foldStub">;
+
+const useDirection = (): "TB" | "LR" => useGraphStore((s) => s.direction);
+
+function Handles(): React.JSX.Element {
+	const tb = useDirection() === "TB";
+	return (
+		<>
+			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
+			<Handle type="source" position={tb ? Position.Bottom : Position.Right} isConnectable={false} className="arbor-handle" />
+		</>
+	);
+}
+
+const matchState = (s: GraphState, e: number): "" | "hit" | "miss" => (s.matches === null ? "" : s.matches.has(e) ? "hit" : "miss");
+
+export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNode>) {
+	const e = data.entry;
+	const sk = useGraphStore((s) => s.skeleton);
+	const selected = useGraphStore((s) => s.selected === e);
+	const active = useGraphStore((s) => s.activePath !== null && s.activePath[e] === 1);
+	const match = useGraphStore((s) => matchState(s, e));
+	const abandoned = useGraphStore((s) => s.abandoned !== null && s.skeleton !== null && s.abandoned.has(s.skeleton.ids[e]));
+	const preview = useGraphStore((s) => s.preview(e));
+	const label = useGraphStore((s) => s.labelOf.get(e));
+	if (!sk || e >= sk.count) return null;
+	const style = kindStyle(sk.kind[e]);
+	const isLeaf = sk.leaf === e;
+	const resumesHere = sk.resumeLeaf === e && sk.leaf !== e;
+	const markers = flagMarkers(sk.flags[e]);
+	const tokens = formatTokens(sk.tokens[e]);
+	const cls = [
+		"arbor-card",
+		`arbor-card--${style.cls}`,
+		active ? "is-active" : "",
+		selected ? "is-selected" : "",
+		isLeaf ? "is-leaf" : "",
+		match === "hit" ? "is-match" : match === "miss" ? "is-dimmed" : "",
+		abandoned ? "is-abandoned" : "",
+		data.count >= 2 ? "is-branch" : "",
+	].filter(Boolean).join(" ");
+	return (
+		<div className={cls} data-entry={e} data-testid="arbor-card" title={sk.ids[e]}>
+			<Handles />
+			<div className="arbor-card__head">
+				<span className="arbor-card__icon" aria-hidden="true">{style.icon}</span>
+				<span className="arbor-card__kind">{style.title}</span>
+				{isLeaf && <span className="arbor-badge arbor-badge--leaf">leaf</span>}
+				{resumesHere && <span className="arbor-badge arbor-badge--resume" title="pi resumes here on reload">pi resumes here</span>}
+				{label && (
+					<span className="arbor-badge arbor-badge--label" title={`label set ${formatLabelTime(label.time)}`}>
+						{label.label}
+						{Number.isFinite(label.time) && <span className="arbor-badge__time"> {formatLabelTime(label.time)}</span>}
+					</span>
+				)}
+			</div>
+			<div className="arbor-card__text">{cardText(sk, e, preview)}</div>
+			{(markers.length > 0 || tokens !== "" || data.count >= 2) && (
+				<div className="arbor-card__foot">
+					{markers.map((m) => (
+						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>{m.text}</span>
+					))}
+					{data.count >= 2 && <span className="arbor-marker arbor-marker--branch" title="Branch point">⑂ {data.count}</span>}
+					{tokens !== "" && <span className="arbor-card__tokens">{tokens}</span>}
+				</div>
+			)}
+		</div>
+	);
+});
+
+export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFlowNode>) {
+	const sk = useGraphStore((s) => s.skeleton);
+	const model = useGraphStore((s) => s.model);
+	const active = useGraphStore((s) => s.activePath !== null && s.activePath[data.entry] === 1);
+	const abandoned = useGraphStore((s) => {
+		if (s.abandoned === null || s.skeleton === null || s.model === null || s.model.entry[data.g] !== data.entry) return false;
+		const members = entriesOfNode(s.model, data.g);
+		for (let k = 0; k < members.length; k++) if (s.abandoned.has(s.skeleton.ids[members[k]])) return true;
+		return false;
+	});
+	const dimmed = useGraphStore((s) => s.matches !== null);
+	if (!sk || !model || model.entry[data.g] !== data.entry) return null;
+	const members = entriesOfNode(model, data.g);
+	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
+	return (
+		<div className={cls} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>
+			<Handles />
+			<span className="arbor-seg__count">+{data.count}</span>
+			{segmentHasError(sk, members) && <span className="arbor-seg__error" aria-label="contains errors" />}
+		</div>
+	);
+});
+
+export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<GraphFlowNode>) {
+	const tb = useDirection() === "TB";
+	return (
+		<div className="arbor-stub" data-testid="arbor-fold-stub" title="Folded: click to unfold">
+			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
+			⊞ +{data.count} hidden
+		</div>
+	);
+});
+
+/** Declared once at module level: a new object per render would remount every node. */
+export const nodeTypes: NodeTypes = { entry: EntryNode, segment: SegmentNode, foldStub: FoldStubNode };

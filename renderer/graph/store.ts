@@ -1,0 +1,201 @@
+// The graph's own zustand store: what only the graph cares about (expanded segments, dragged positions,
+// viewports, per session for the life of the app) plus the render inputs the mounted node cards select
+// from with narrow selectors, so a selection change re-renders two cards, not a thousand.
+// The app store (renderer/store) keeps session, selection, filter, search and folds.
+
+import { createStore } from "zustand/vanilla";
+import { useStore } from "zustand";
+import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
+import { GraphNodeKind, type Direction, type GraphModel } from "./model";
+
+export interface XY {
+	x: number;
+	y: number;
+}
+
+export interface GraphViewport {
+	x: number;
+	y: number;
+	zoom: number;
+}
+
+/** What the mounted SessionGraph implements; store actions delegate to it (no-ops while none is mounted). */
+export interface GraphController {
+	fit(): void;
+	/** Center an entry (or the node that shows it); `zoom` defaults to keeping the current zoom (min 0.6). */
+	centerOnEntry(entry: number, zoom?: number): void;
+	zoomBy(factor: number): void;
+}
+
+export interface GraphState {
+	// Render inputs, mirrored from SessionGraph's props.
+	skeleton: Skeleton | null;
+	model: GraphModel | null;
+	activePath: Uint8Array | null;
+	labelOf: ReadonlyMap<number, SkeletonLabel>;
+	selected: number;
+	matches: ReadonlySet<number> | null;
+	abandoned: ReadonlySet<string> | null;
+	preview: (index: number) => string | undefined;
+	direction: Direction;
+
+	// Per session (key = session id), kept while the app runs.
+	sessionKey: string;
+	/** Expanded segments by the id of their first entry. */
+	expanded: Record<string, ReadonlySet<string>>;
+	/** Dragged nodes: React Flow node id -> top-left. Cleared by relayout(). */
+	positions: Record<string, ReadonlyMap<string, XY>>;
+	viewports: Record<string, GraphViewport>;
+	/** Entry to bring into view once the graph shows it (set by reveal()). */
+	pendingReveal: number;
+
+	controller: GraphController | null;
+}
+
+const NO_PREVIEW = (): undefined => undefined;
+export const EMPTY_SET: ReadonlySet<string> = new Set();
+export const EMPTY_MAP: ReadonlyMap<string, XY> = new Map();
+
+export function initialGraphState(): GraphState {
+	return {
+		skeleton: null,
+		model: null,
+		activePath: null,
+		labelOf: new Map(),
+		selected: -1,
+		matches: null,
+		abandoned: null,
+		preview: NO_PREVIEW,
+		direction: "TB",
+		sessionKey: "",
+		expanded: {},
+		positions: {},
+		viewports: {},
+		pendingReveal: -1,
+		controller: null,
+	};
+}
+
+export const graphStore = createStore<GraphState>()(() => initialGraphState());
+
+export function useGraphStore<T>(selector: (s: GraphState) => T): T {
+	return useStore(graphStore, selector);
+}
+
+export function expandedOf(s: GraphState): ReadonlySet<string> {
+	return s.expanded[s.sessionKey] ?? EMPTY_SET;
+}
+
+export function positionsOf(s: GraphState): ReadonlyMap<string, XY> {
+	return s.positions[s.sessionKey] ?? EMPTY_MAP;
+}
+
+function entryIndex(s: GraphState, entryId: string): number {
+	const sk = s.skeleton;
+	if (!sk) return -1;
+	// Later duplicates win, as in pi.
+	return sk.ids.lastIndexOf(entryId);
+}
+
+/** Graph node showing an entry (itself or its "+N" segment), -1 when not drawn. */
+function nodeOf(s: GraphState, entry: number): number {
+	return s.model && entry >= 0 && entry < s.model.nodeOfEntry.length ? s.model.nodeOfEntry[entry] : -1;
+}
+
+/** Expand or collapse a segment (by its first entry id) of a session. */
+export function setSegmentExpanded(sessionKey: string, firstId: string, on: boolean): void {
+	const s = graphStore.getState();
+	const cur = s.expanded[sessionKey] ?? EMPTY_SET;
+	if (cur.has(firstId) === on) return;
+	const next = new Set(cur);
+	if (on) next.add(firstId);
+	else next.delete(firstId);
+	graphStore.setState({ expanded: { ...s.expanded, [sessionKey]: next } });
+}
+
+function setExpanded(firstId: string, on: boolean): void {
+	setSegmentExpanded(graphStore.getState().sessionKey, firstId, on);
+}
+
+/**
+ * Imperative graph actions for the command registry, menus and tests. Structurally compatible with
+ * renderer/commands' GraphControls, plus a few more.
+ */
+export const graphActions = {
+	fit(): void {
+		graphStore.getState().controller?.fit();
+	},
+	zoomToLeaf(): void {
+		const s = graphStore.getState();
+		if (s.skeleton && s.skeleton.leaf >= 0) s.controller?.centerOnEntry(s.skeleton.leaf, 1);
+	},
+	zoomToSelection(): void {
+		const s = graphStore.getState();
+		if (s.selected >= 0) s.controller?.centerOnEntry(s.selected, 1);
+	},
+	zoomIn(): void {
+		graphStore.getState().controller?.zoomBy(1.25);
+	},
+	zoomOut(): void {
+		graphStore.getState().controller?.zoomBy(0.8);
+	},
+	/** Bring an entry into view (after the next layout if it is not drawn yet); expands its segment. */
+	reveal(entryId: string): void {
+		const s = graphStore.getState();
+		const e = entryIndex(s, entryId);
+		if (e < 0) return;
+		graphActions.expandSegment(entryId);
+		graphStore.setState({ pendingReveal: e });
+	},
+	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
+	expandSegment(entryId: string): boolean {
+		const s = graphStore.getState();
+		const g = nodeOf(s, entryIndex(s, entryId));
+		if (g < 0 || !s.model || !s.skeleton || s.model.kind[g] !== GraphNodeKind.segment) return false;
+		setExpanded(s.skeleton.ids[s.model.entry[g]], true);
+		return true;
+	},
+	/** True when the entry is hidden inside a "+N" segment. */
+	inSegment(entryId: string): boolean {
+		const s = graphStore.getState();
+		const g = nodeOf(s, entryIndex(s, entryId));
+		return g >= 0 && s.model !== null && s.model.kind[g] === GraphNodeKind.segment;
+	},
+	/** Collapse a segment again, given the id of its first entry. */
+	collapseSegment(firstEntryId: string): void {
+		setExpanded(firstEntryId, false);
+	},
+	/** Collapse every expanded segment of the current session. */
+	collapseAll(): void {
+		const s = graphStore.getState();
+		graphStore.setState({ expanded: { ...s.expanded, [s.sessionKey]: EMPTY_SET } });
+	},
+	/** Re-layout: forget dragged positions of the current session. */
+	relayout(): void {
+		const s = graphStore.getState();
+		graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: EMPTY_MAP } });
+	},
+	setNodePosition(nodeId: string, pos: XY): void {
+		const s = graphStore.getState();
+		const next = new Map(positionsOf(s));
+		next.set(nodeId, pos);
+		graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: next } });
+	},
+	saveViewport(vp: GraphViewport): void {
+		const s = graphStore.getState();
+		if (!s.sessionKey) return;
+		graphStore.setState({ viewports: { ...s.viewports, [s.sessionKey]: vp } });
+	},
+	/** Forget everything kept for a closed session. */
+	forgetSession(sessionKey: string): void {
+		const s = graphStore.getState();
+		const drop = <T,>(r: Record<string, T>): Record<string, T> => {
+			const out = { ...r };
+			delete out[sessionKey];
+			return out;
+		};
+		graphStore.setState({ expanded: drop(s.expanded), positions: drop(s.positions), viewports: drop(s.viewports) });
+	},
+};
+
+export type GraphActions = typeof graphActions;
