@@ -171,6 +171,10 @@ export class ArborServices {
 	/** Tell the client what changed in a session since the last sync: new entries, leaf, labels. */
 	#sync(s: OpenSession, opts: { fromHistory?: boolean } = {}): void {
 		const m = s.manager;
+		if (this.#count(m) < s.sentCount) {
+			this.#reloaded(s, "file changed on disk");
+			return;
+		}
 		const delta = m.getSkeletonDelta(s.sentCount);
 		if (delta.ids.length > 0) {
 			s.sentCount = delta.start + delta.ids.length;
@@ -304,6 +308,9 @@ export class ArborServices {
 
 	/** Run a synchronous write and report its events; core errors become service errors. */
 	#write<T>(s: OpenSession, fn: (m: SessionManager) => T): T {
+		// Catch up first ourselves: the core would do it silently inside the write, and a reload found
+		// there must reach the client as session_reloaded, not as a confusing delta.
+		this.#onFileChange(s);
 		let out: T;
 		try {
 			out = fn(s.manager);

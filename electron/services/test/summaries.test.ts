@@ -87,6 +87,18 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		await expect.poll(() => server.requests.at(-1)?.aborted, { timeout: 5_000 }).toBe(true);
 	});
 
+	it("cancel while the server has not sent a word yet also leaves everything unchanged", async () => {
+		server.setScenario({ kind: "hang" });
+		const { sessionId, file } = await openWithModel();
+		const before = fs.readFileSync(file);
+		t.services.onEvent((e) => {
+			if (e.type === "summary_progress" && e.phase === "start") setTimeout(() => void t.services.cancel({ sessionId }), 50);
+		});
+		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
+		expect(r).toMatchObject({ cancelled: true, reason: "aborted" });
+		expect(fs.readFileSync(file).equals(before)).toBe(true);
+	});
+
 	for (const [name, scenario] of [
 		["HTTP 401", { kind: "status", status: 401, message: "bad key" }],
 		["HTTP 500", { kind: "status", status: 500, message: "server fell over" }],
