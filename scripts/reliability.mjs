@@ -5,7 +5,7 @@
 //   node scripts/reliability.mjs             full run (the issue's counts; ~30+ min, needs ~3 GB disk)
 //   node scripts/reliability.mjs --bounded   reduced counts for CI (a few minutes)
 //   options: --only fuzz,concurrency,...  --seed S  --keep (keep the temp dir)  --verbose
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWorkers } from "../bench/reliability/build.mjs";
@@ -22,6 +22,8 @@ const seed = opt("--seed", "1");
 const selected = only?.length ? SECTIONS.filter((s) => only.includes(s)) : SECTIONS;
 
 const tmp = mkdtempSync(join(tmpdir(), "arbor-reliability-"));
+// Traversable by the unprivileged user the permission-denied case runs as.
+chmodSync(tmp, 0o755);
 const started = Date.now();
 const log = (msg) => process.stdout.write(`  · ${msg}\n`);
 

@@ -15,9 +15,10 @@ export function fmtBytes(n) {
 }
 
 /** Fork an IPC worker and wait for its { ready } message. `ask(msg, key)` sends and awaits a reply with `key`. */
-export async function forkWorker(script, { execArgv = [], env = {} } = {}) {
+export async function forkWorker(script, { execArgv = [], env = {}, uid, gid } = {}) {
 	const { fork } = await import("node:child_process");
-	const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+	const ids = uid === undefined ? {} : { uid, gid };
+	const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"], ...ids });
 	let stderr = "";
 	child.stderr.on("data", (d) => {
 		stderr = (stderr + d.toString()).slice(-4000);
