@@ -124,9 +124,10 @@ export function encodeWire(message: WireMessage): Uint8Array {
 
 /** Decode a binary frame. Throws WireError on anything malformed (the peer may be hostile). */
 export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
-	const bytes = data instanceof ArrayBuffer
-		? new Uint8Array(data)
-		: new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+	// isView rather than instanceof ArrayBuffer: the buffer may come from another realm (a worker, jsdom).
+	const bytes = ArrayBuffer.isView(data)
+		? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+		: new Uint8Array(data);
 	if (bytes.byteLength < HEADER) throw new WireError("frame too short");
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	if (dv.getUint32(0, true) !== MAGIC) throw new WireError("bad frame magic");

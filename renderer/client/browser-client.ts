@@ -1,0 +1,121 @@
+// The renderer's client for the browser host (`arbor serve`): the Arbor API over one WebSocket with
+// binary wire frames. The launch token comes from the page URL on first load; after that the host's
+// HttpOnly cookie authenticates the socket, so the token is removed from the address bar.
+
+import { type ArborClient, type ArborEvent, ArborRequestError, type RequestName, type RequestParams, type RequestResult } from "../../shared/api";
+import { decodeWire, encodeWire, type WireMessage } from "../../shared/wire";
+
+/** The subset of the DOM WebSocket this client uses (the `ws` package matches it too, for tests). */
+export interface WebSocketLike {
+	binaryType: string;
+	readonly readyState: number;
+	onopen: ((ev: unknown) => void) | null;
+	onclose: ((ev: unknown) => void) | null;
+	onerror: ((ev: unknown) => void) | null;
+	onmessage: ((ev: { data: unknown }) => void) | null;
+	send(data: Uint8Array): void;
+	close(): void;
+}
+
+export interface BrowserClientOptions {
+	/** ws://host:port/api?token=…; by default derived from the page's location. */
+	url?: string;
+	createSocket?: (url: string) => WebSocketLike;
+}
+
+export interface BrowserClient extends ArborClient {
+	readonly host: "browser";
+	close(): void;
+}
+
+const OPEN = 1;
+
+/** The socket URL for this page: same host, path /api, the launch token when the URL still has it. */
+export function socketUrlFromLocation(loc: { protocol: string; host: string; search: string }): string {
+	const token = new URLSearchParams(loc.search).get("token");
+	const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+	return `${scheme}//${loc.host}/api${token ? `?token=${encodeURIComponent(token)}` : ""}`;
+}
+
+export function connectBrowserClient(options: BrowserClientOptions = {}): BrowserClient {
+	const url = options.url ?? socketUrlFromLocation(globalThis.location);
+	const socket = options.createSocket ? options.createSocket(url) : (new WebSocket(url) as unknown as WebSocketLike);
+	socket.binaryType = "arraybuffer";
+
+	const listeners = new Set<(event: ArborEvent) => void>();
+	const pending = new Map<number, { ok: (v: unknown) => void; fail: (e: unknown) => void }>();
+	const queue: Uint8Array[] = [];
+	let nextId = 1;
+	let closedError: ArborRequestError | null = null;
+
+	const dispatch = (event: ArborEvent): void => {
+		for (const l of [...listeners]) {
+			try {
+				l(event);
+			} catch (err) {
+				console.error("arbor: event listener failed", err);
+			}
+		}
+	};
+
+	socket.onopen = () => {
+		for (const frame of queue.splice(0)) socket.send(frame);
+	};
+	socket.onmessage = (ev) => {
+		// Binary frames only; the tag check also accepts an ArrayBuffer from another realm.
+		if (Object.prototype.toString.call(ev.data) !== "[object ArrayBuffer]") return;
+		let message: WireMessage;
+		try {
+			message = decodeWire(ev.data as ArrayBuffer);
+		} catch (err) {
+			console.error("arbor: malformed frame from host", err);
+			return;
+		}
+		if (message.t === "evt") dispatch(message.event);
+		else if (message.t === "res") {
+			const p = pending.get(message.id);
+			if (!p) return;
+			pending.delete(message.id);
+			if (message.ok) p.ok(message.result);
+			else p.fail(new ArborRequestError(message.error));
+		}
+	};
+	const onGone = (): void => {
+		if (closedError) return;
+		closedError = new ArborRequestError({ code: "io", message: "Lost the connection to `arbor serve`: is it still running? Restart it and open the new URL." });
+		for (const p of pending.values()) p.fail(closedError);
+		pending.clear();
+		queue.length = 0;
+		dispatch({ type: "error", sessionId: null, error: { code: "io", message: closedError.message } });
+	};
+	socket.onclose = onGone;
+	socket.onerror = onGone;
+
+	return {
+		host: "browser",
+		request<K extends RequestName>(name: K, params: RequestParams<K>): Promise<RequestResult<K>> {
+			if (closedError) return Promise.reject(closedError);
+			const id = nextId++;
+			let frame: Uint8Array;
+			try {
+				frame = encodeWire({ t: "req", id, name, params });
+			} catch (err) {
+				return Promise.reject(new ArborRequestError({ code: "bad_request", message: err instanceof Error ? err.message : String(err) }));
+			}
+			return new Promise<RequestResult<K>>((ok, fail) => {
+				pending.set(id, { ok: ok as (v: unknown) => void, fail });
+				if (socket.readyState === OPEN) socket.send(frame);
+				else queue.push(frame);
+			});
+		},
+		onEvent(listener) {
+			listeners.add(listener);
+			return () => {
+				listeners.delete(listener);
+			};
+		},
+		close() {
+			socket.close();
+		},
+	};
+}
