@@ -10,6 +10,8 @@ import type {
 import type { SessionEntry, UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
 import { entryText, SessionManager } from "../session";
+// Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
+import { listSessions } from "../session/library";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, errorMessage, toServiceError } from "./errors";
 import { createCommandContext, createEventContext } from "./extensions/context";
@@ -356,8 +358,8 @@ export class ArborServices {
 	}
 
 	async listSessions(params: RequestParams<"listSessions">): Promise<RequestResult<"listSessions">> {
-		const { listSessionFiles } = await import("./library");
-		return listSessionFiles({ dirs: params.dirs, piAgentDir: this.#piAgentDir, env: this.#env });
+		// pi's folder is the one these services were given, whatever the environment says.
+		return listSessions(params.dirs, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
 	}
 
 	async getSkeleton(params: RequestParams<"getSkeleton">): Promise<Skeleton> {

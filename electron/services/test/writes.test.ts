@@ -92,3 +92,14 @@ describe("settings and sessions", () => {
 		await expect(t.services.getSkeleton({ sessionId })).rejects.toMatchObject({ code: "not_found" });
 	});
 });
+
+describe("session library", () => {
+	it("lists session files of the given folders with their first user message", async () => {
+		t = makeServices();
+		const dir = tempDir();
+		writeSession(dir, branchySession(), "one.jsonl");
+		const items = await t.services.listSessions({ dirs: [dir] });
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ source: "dir", firstUserMessage: "Build the parser", sessionId: "sess-1" });
+	});
+});
