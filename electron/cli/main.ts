@@ -73,6 +73,12 @@ export async function main(argv: string[]): Promise<number> {
 	}
 }
 
+// `arbor tree big.jsonl | head` closes the pipe early: stop quietly, as other command-line tools do.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+	if (err.code === "EPIPE") process.exit(0);
+	throw err;
+});
+
 main(process.argv.slice(2)).then(
 	(code) => {
 		process.exitCode = code;

@@ -28,9 +28,9 @@ export interface LibraryOptions {
 	tailBytes?: number;
 }
 
-const PREFIX_BYTES = 64 * 1024;
+const PREFIX_BYTES = 16 * 1024;
 const MAX_SCAN_BYTES = 1024 * 1024;
-const TAIL_BYTES = 16 * 1024;
+const TAIL_BYTES = 8 * 1024;
 const FIRST_MESSAGE_MAX = 300;
 
 function expandHome(p: string, home: string): string {
@@ -160,10 +160,10 @@ function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions
 		const buf = pending.length ? Buffer.concat([pending, chunk.subarray(0, got)]) : chunk.subarray(0, got);
 		let start = 0;
 		for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-			const line = buf.toString("utf8", start, nl);
+			const line = buf.subarray(start, nl);
 			scan.bytes += nl + 1 - start;
 			start = nl + 1;
-			if (line.trim() === "") continue;
+			if (isBlank(line)) continue;
 			lineNo++;
 			handleLine(scan, line, lineNo);
 		}
@@ -173,18 +173,29 @@ function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions
 	if (offset >= size) {
 		// The last line may lack its "\n" (pi does not fsync mid-line, crashes cut lines).
 		if (pending.length > 0) {
-			const line = pending.toString("utf8");
 			scan.bytes += pending.length;
-			if (line.trim() !== "") handleLine(scan, line, ++lineNo);
+			if (!isBlank(pending)) handleLine(scan, pending, ++lineNo);
 		}
 		scan.complete = true;
 	}
 	return scan;
 }
 
-function handleLine(scan: Scan, line: string, lineNo: number): void {
+function isBlank(line: Buffer): boolean {
+	for (let i = 0; i < line.length; i++) {
+		const c = line[i];
+		if (c !== 32 && c !== 9 && c !== 13) return false;
+	}
+	return true;
+}
+
+const USER_BYTES = Buffer.from('"user"');
+const SESSION_INFO_BYTES = Buffer.from('"session_info"');
+
+// Lines stay bytes unless they may matter: most lines are assistant turns and tool results that only count.
+function handleLine(scan: Scan, line: Buffer, lineNo: number): void {
 	if (scan.header === undefined && scan.headerError === undefined) {
-		const obj = parseObject(line);
+		const obj = parseObject(line.toString("utf8"));
 		if (lineNo === 1 && obj?.type === "title") {
 			scan.titleSlot = typeof obj.title === "string" ? obj.title : "";
 			return;
@@ -194,14 +205,13 @@ function handleLine(scan: Scan, line: string, lineNo: number): void {
 		return;
 	}
 	scan.entryLines++;
-	// Cheap substring tests first: most lines are assistant turns and tool results that need no parsing.
-	if (scan.firstUserMessage === undefined && line.includes('"user"')) {
-		const obj = parseObject(line);
+	if (scan.firstUserMessage === undefined && line.indexOf(USER_BYTES) >= 0) {
+		const obj = parseObject(line.toString("utf8"));
 		const msg = obj?.type === "message" && typeof obj.message === "object" && obj.message !== null ? (obj.message as Loose) : undefined;
 		if (msg?.role === "user") scan.firstUserMessage = oneLine(userText(msg.content));
 	}
-	if (line.includes('"session_info"')) {
-		const obj = parseObject(line);
+	if (line.indexOf(SESSION_INFO_BYTES) >= 0) {
+		const obj = parseObject(line.toString("utf8"));
 		if (obj?.type === "session_info") scan.sessionName = typeof obj.name === "string" ? obj.name.trim() : "";
 	}
 }
@@ -211,6 +221,7 @@ function tailSessionName(fd: number, size: number, tailBytes: number): string | 
 	const len = Math.min(tailBytes, size);
 	const buf = Buffer.allocUnsafe(len);
 	const got = readSync(fd, buf, 0, len, size - len);
+	if (buf.subarray(0, got).indexOf(SESSION_INFO_BYTES) < 0) return undefined;
 	const text = buf.toString("utf8", 0, got);
 	let name: string | undefined;
 	let from = 0;
@@ -324,11 +335,13 @@ export function listSessions(dirs?: string[], options: LibraryOptions = {}): Ses
 		: defaultSessionRoots(options);
 	const seen = new Set<string>();
 	const items: SessionListItem[] = [];
+	// Resolved once: os.homedir()/tmpdir() read the environment on every call.
+	const opts: LibraryOptions = { ...options, home: options.home ?? homedir(), tmp: options.tmp ?? tmpdir() };
 	for (const root of roots) {
 		for (const file of sessionFilesIn(root.dir)) {
 			if (seen.has(file)) continue;
 			seen.add(file);
-			items.push(describeSessionFile(file, root.source, options));
+			items.push(describeSessionFile(file, root.source, opts));
 		}
 	}
 	items.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
