@@ -4,6 +4,7 @@
 
 import { closeSync, openSync, readSync } from "node:fs";
 import type { SessionEntry } from "../../shared/entries";
+import { EntryFlag } from "../../shared/skeleton";
 import { SessionFileError, ioError } from "./errors";
 import type { Columns } from "./store";
 
@@ -97,8 +98,14 @@ export class EntryCache {
 		} catch {
 			throw new SessionFileError("conflict", file, "the file changed under the open session (entry no longer parses); reload it", line);
 		}
-		const id = (obj as { id?: unknown } | null)?.id;
-		if (typeof obj !== "object" || obj === null || (typeof id === "string" && id !== this.#cols.ids[i])) {
+		if (typeof obj !== "object" || obj === null) {
+			throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
+		}
+		const o = obj as { id?: unknown };
+		if (this.#cols.flags[i] & EntryFlag.syntheticId) {
+			if (o.id !== undefined && typeof o.id === "string") throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
+			o.id = this.#cols.ids[i];
+		} else if (o.id !== this.#cols.ids[i]) {
 			throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
 		}
 		return obj as SessionEntry;

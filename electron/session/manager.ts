@@ -99,6 +99,10 @@ export class SessionManager {
 	#warningCount = 0;
 	#syntheticCounter = 0;
 	#hasDuplicates = false;
+	/** While loading: no record parsed yet (a bad first line then means a bad header). */
+	#beforeFirstRecord = false;
+	/** Some parent links form a loop: path walks then need a visited check. */
+	#hasLoops = false;
 	#toolCallIndex: Map<string, number> | undefined;
 	#toolCallIndexCount = 0;
 
@@ -156,6 +160,7 @@ export class SessionManager {
 		this.#warnings = [];
 		this.#warningCount = 0;
 		this.#hasDuplicates = false;
+		this.#hasLoops = false;
 		this.#toolCallIndex = undefined;
 		this.#toolCallIndexCount = 0;
 		this.#titleSlot = undefined;
@@ -179,22 +184,31 @@ export class SessionManager {
 	#loadFile(options: OpenOptions): void {
 		const file = this.#file as string;
 		this.#resetIndex();
+		let pre;
+		try {
+			// stat first: opening a FIFO for reading would block until a writer appears.
+			pre = statSync(file);
+		} catch (err) {
+			throw ioError(file, err, "opening the session file");
+		}
+		if (pre.isDirectory()) throw new SessionFileError("io", file, "is a directory, not a session file");
+		if (!pre.isFile()) throw new SessionFileError("io", file, "is not a regular file (pipe, socket or device)");
 		let fd: number;
 		try {
-			fd = openSync(file, "r");
+			fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
 		} catch (err) {
 			throw ioError(file, err, "opening the session file");
 		}
 		try {
 			const st = fstatSync(fd);
-			if (st.isDirectory()) throw new SessionFileError("io", file, "is a directory, not a session file");
+			if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
 			this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 			const legacyRecords: { obj: Loose; line: number }[] = [];
 			let headerSeen = false;
-			let firstRecord = true;
+			this.#beforeFirstRecord = true;
 			const sink = (obj: Loose, offset: number, length: number, lineNo: number, exact: boolean, lineBytes: Buffer | undefined): void => {
-				if (firstRecord) {
-					firstRecord = false;
+				if (this.#beforeFirstRecord) {
+					this.#beforeFirstRecord = false;
 					if (obj.type === "title") {
 						// omp's title slot; also tolerate third-party title lines that miss omp's exact shape.
 						this.#titleSlot = obj;
@@ -238,13 +252,14 @@ export class SessionManager {
 				const timestamp = new Date().toISOString();
 				this.#header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp, cwd: this.#cwd };
 				this.#headerOnDisk = false;
-				if (st.size > 0 && this.#warningCount === 0) this.#warn(0, "bad_header", "file has no session header");
+				this.#warn(0, "bad_header", st.size > 0 ? "file has only blank lines: no session header yet (one is written before the first entry)" : "file is empty: no session header yet (one is written before the first entry)");
 			}
 			if (this.#legacy) {
 				const records = [this.#header as Loose, ...legacyRecords.map((r) => r.obj)];
 				migrateRecords(records, this.#fileVersion);
 				for (const r of legacyRecords) this.#ingest(r.obj, -1, 0, r.line, true);
 			}
+			this.#beforeFirstRecord = false;
 			this.#resolveParents(0);
 			this.#cutCycles();
 			this.#cache.setFile(file, this.#legacy);
@@ -294,6 +309,9 @@ export class SessionManager {
 				this.#warn(lineNo, "truncated_last_line", "last line is incomplete (no newline, not valid JSON)");
 				return;
 			}
+			if (this.#beforeFirstRecord) {
+				this.#warn(lineNo, "bad_header", "first line is not a valid session header (not JSON)");
+			}
 			const rec = recoverGlued(text);
 			if (rec.objects.length > 0) {
 				this.#warn(lineNo, "glued_objects", `line holds ${rec.objects.length} records glued together${rec.lost ? " plus an unreadable fragment" : ""}; recovered them (pi drops the whole line)`);
@@ -304,6 +322,7 @@ export class SessionManager {
 			return;
 		}
 		if (!isPlainObject(obj)) {
+			if (this.#beforeFirstRecord) this.#warn(lineNo, "bad_header", "first line is not a valid session header (not a JSON object)");
 			this.#warn(lineNo, "malformed_line", "line is JSON but not an object; skipped");
 			return;
 		}
@@ -321,6 +340,8 @@ export class SessionManager {
 		let flags = facts.flags;
 		if (typeof id !== "string") {
 			id = `${SYNTHETIC_PREFIX}${lineNo}:${++this.#syntheticCounter}`;
+			// Visible on the entry object so callers can address it; stripped whenever entries are written.
+			obj.id = id;
 			flags |= EntryFlag.syntheticId;
 			this.#warn(lineNo, "missing_id", "entry has no string id; given a synthetic one (never written back)");
 		}
@@ -361,24 +382,21 @@ export class SessionManager {
 		for (let i = from; i < c.count; i++) {
 			const rp = c.rawParent[i];
 			c.flags[i] &= ~(EntryFlag.orphan | EntryFlag.cycleCut);
-			if (rp === null) { c.parent[i] = -1; continue; }
+			let p = -1;
 			if (rp === undefined) {
-				c.parent[i] = -1;
 				c.flags[i] |= EntryFlag.orphan;
-				continue;
-			}
-			if (rp === c.ids[i]) {
-				c.parent[i] = -1;
+			} else if (rp === c.ids[i]) {
 				c.flags[i] |= EntryFlag.cycleCut;
 				this.#warn(c.line[i], "cycle", `entry ${rp} names itself as parent; treated as a root`);
-				continue;
+			} else if (rp !== null) {
+				const j = this.#byId.get(rp);
+				if (j === undefined) {
+					c.flags[i] |= EntryFlag.orphan;
+					this.#warn(c.line[i], "orphan", `parent ${rp} is not in the file; entry shown as a root`);
+				} else p = j;
 			}
-			const p = this.#byId.get(rp);
-			if (p === undefined) {
-				c.parent[i] = -1;
-				c.flags[i] |= EntryFlag.orphan;
-				this.#warn(c.line[i], "orphan", `parent ${rp} is not in the file; entry shown as a root`);
-			} else c.parent[i] = p;
+			c.parent[i] = p;
+			c.link[i] = p;
 		}
 	}
 
@@ -403,6 +421,7 @@ export class SessionManager {
 				}
 				c.parent[min] = -1;
 				c.flags[min] |= EntryFlag.cycleCut;
+				this.#hasLoops = true;
 				this.#warn(c.line[min], "cycle", `parent links of ${c.ids[min]} form a loop; cut there and treated as a root`);
 			}
 		}
@@ -473,15 +492,27 @@ export class SessionManager {
 		return this.#labelsById.get(id)?.timestamp;
 	}
 
-	/** Entry indices from the root down to `index` (cycle-safe: cycles were cut when indexing). */
+	/**
+	 * Entry indices from the root down to `index`. Follows the file's parent links; where they loop, the walk
+	 * stops at the first entry it would visit twice (as omp does; pi hangs), so every entry appears once.
+	 */
 	pathIndices(index: number): Int32Array {
 		const c = this.#cols;
-		let depth = 0;
-		for (let j = index; j >= 0 && depth <= c.count; j = c.parent[j]) depth++;
-		const out = new Int32Array(depth);
-		let k = depth;
-		for (let j = index; j >= 0 && k > 0; j = c.parent[j]) out[--k] = j;
-		return out;
+		if (!this.#hasLoops) {
+			let depth = 0;
+			for (let j = index; j >= 0; j = c.link[j]) depth++;
+			const out = new Int32Array(depth);
+			let k = depth;
+			for (let j = index; j >= 0; j = c.link[j]) out[--k] = j;
+			return out;
+		}
+		const seen = new Set<number>();
+		const rev: number[] = [];
+		for (let j = index; j >= 0 && !seen.has(j); j = c.link[j]) {
+			seen.add(j);
+			rev.push(j);
+		}
+		return Int32Array.from(rev.reverse());
 	}
 
 	getBranch(fromId?: string): SessionEntry[] {
@@ -589,6 +620,16 @@ export class SessionManager {
 
 	appendSessionInfo(name: string): string {
 		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() });
+	}
+
+	/** The entry as it may be written: a synthetic id is Arbor's own and never reaches a file. */
+	#forWriting(i: number, entry: Loose, parentId?: string | null): Loose {
+		const synthetic = (this.#cols.flags[i] & EntryFlag.syntheticId) !== 0;
+		if (!synthetic && parentId === undefined) return entry;
+		const copy: Loose = { ...entry };
+		if (synthetic) delete copy.id;
+		if (parentId !== undefined) copy.parentId = parentId;
+		return copy;
 	}
 
 	#newId(): string {
@@ -764,8 +805,7 @@ export class SessionManager {
 		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
 		parts.push(Buffer.from(`${JSON.stringify(this.#header)}\n`, "utf8"));
 		for (let i = 0; i < this.#cols.count; i++) {
-			if (this.#cols.flags[i] & EntryFlag.syntheticId) continue;
-			parts.push(Buffer.from(`${JSON.stringify(this.#cache.get(i))}\n`, "utf8"));
+			parts.push(Buffer.from(`${JSON.stringify(this.#forWriting(i, this.#cache.get(i) as Loose))}\n`, "utf8"));
 		}
 		writeReplacingFile(file, parts);
 		const leaf = this.#leafId;
@@ -814,10 +854,7 @@ export class SessionManager {
 		if (this.#persistent && this.#file) header.parentSession = this.#file;
 
 		if (!this.#persistent) {
-			const objs = kept.map((i) => {
-				const e = this.#cache.get(i) as Loose;
-				return reparent.has(i) ? { ...e, parentId: reparent.get(i) } : e;
-			});
+			const objs = kept.map((i) => this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i)));
 			this.#resetIndex();
 			this.#header = header;
 			this.#headerOnDisk = false;
@@ -829,15 +866,14 @@ export class SessionManager {
 
 		const newFile = join(this.#dir, sessionFileName(timestamp, sessionId));
 		const parts: Buffer[] = [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")];
-		const raw = this.#cache.readRawLines(kept.filter((i) => !reparent.has(i) && !(c.flags[i] & EntryFlag.syntheticId) && c.offset[i] >= 0));
+		const raw = this.#cache.readRawLines(kept.filter((i) => !reparent.has(i) && c.offset[i] >= 0));
 		for (const i of kept) {
 			const bytes = raw.get(i);
 			if (bytes) {
 				parts.push(bytes, Buffer.from("\n"));
 				continue;
 			}
-			let e = this.#cache.get(i) as Loose;
-			if (reparent.has(i)) e = { ...e, parentId: reparent.get(i) };
+			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
 			parts.push(Buffer.from(`${JSON.stringify(e)}\n`, "utf8"));
 		}
 		for (const l of labelEntries) parts.push(Buffer.from(`${JSON.stringify(l)}\n`, "utf8"));

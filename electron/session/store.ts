@@ -6,7 +6,10 @@ export class Columns {
 	ids: string[] = [];
 	/** parentId exactly as written: string, null, or undefined when the key is absent / not a string. */
 	rawParent: (string | null | undefined)[] = [];
+	/** Tree parent index per entry, -1 = root. Loops are cut here (skeleton + getTree). */
 	parent = new Int32Array(1024);
+	/** Parent index as linked in the file, loops not cut: path walks stop at the first repeat instead. */
+	link = new Int32Array(1024);
 	kind = new Uint8Array(1024);
 	flags = new Uint16Array(1024);
 	time = new Float64Array(1024);
@@ -26,6 +29,7 @@ export class Columns {
 			return b;
 		};
 		this.parent = grow(this.parent, (k) => new Int32Array(k));
+		this.link = grow(this.link, (k) => new Int32Array(k));
 		this.kind = grow(this.kind, (k) => new Uint8Array(k));
 		this.flags = grow(this.flags, (k) => new Uint16Array(k));
 		this.time = grow(this.time, (k) => new Float64Array(k));
