@@ -197,4 +197,21 @@ describe("SessionGraph", () => {
 		expect(cardOf(big.leaf)).toBeTruthy();
 		expect(container.querySelector("[data-testid=arbor-minimap]")).not.toBeNull();
 	});
+
+	it("draws a canvas overview instead of cards when zoomed out below 0.25, and cards again when zoomed in", async () => {
+		const big = generateSkeleton(20_000, 4);
+		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
+		await act(async () => graphActions.fit());
+		await act(async () => {
+			await new Promise((r) => setTimeout(r, 400));
+		});
+		expect(container.querySelector("[data-testid=arbor-overview]")).not.toBeNull();
+		expect(container.querySelectorAll(".react-flow__node").length).toBe(0);
+		await act(async () => graphActions.zoomToLeaf());
+		await act(async () => {
+			await new Promise((r) => setTimeout(r, 400));
+		});
+		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
+		expect(cardOf(big.leaf)).toBeTruthy();
+	});
 });
