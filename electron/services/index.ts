@@ -8,7 +8,7 @@ import type {
 	ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
-import type { Skeleton } from "../../shared/skeleton";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { entryText, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
@@ -84,15 +84,16 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function titleOf(m: SessionManager): string | null {
 	const header = m.getHeader();
 	if (typeof header.title === "string" && header.title.trim()) return header.title;
-	// pi's display name: the latest session_info entry (an empty name clears it).
-	let name: string | null = null;
-	for (const e of m.getEntries()) {
-		if (e.type === "session_info") {
-			const n = (e as { name?: unknown }).name;
-			name = typeof n === "string" && n.trim() ? n.trim() : null;
-		}
+	// pi's display name: the latest session_info entry (an empty name clears it). Found through the
+	// skeleton's kinds so a 100k-entry file is not parsed entry by entry.
+	const sk = m.getSkeleton();
+	for (let i = sk.count - 1; i >= 0; i--) {
+		if (sk.kind[i] !== EntryKind.sessionInfo) continue;
+		const e = m.getEntry(sk.ids[i] as string);
+		const n = (e as { name?: unknown } | undefined)?.name;
+		return typeof n === "string" && n.trim() ? n.trim() : null;
 	}
-	return name;
+	return null;
 }
 
 export class ArborServices {
@@ -131,6 +132,10 @@ export class ArborServices {
 				getSessionName: () => (this.#active ? (titleOf(this.#active.manager) ?? undefined) : undefined),
 				notify: (extension, message, level) => this.#emit({ type: "notice", sessionId: this.#active?.id ?? null, level, message, source: extension }),
 			},
+		});
+		// Load now so load errors and the command list reach the UI without waiting for a first use.
+		void this.#extensions.ready().then(() => {
+			if (!this.#disposed && this.#extensions.listCommands().length > 0) this.#emit({ type: "commands_changed" });
 		});
 	}
 

@@ -30,7 +30,7 @@ export interface LibraryOptions {
 
 const PREFIX_BYTES = 16 * 1024;
 const MAX_SCAN_BYTES = 1024 * 1024;
-const TAIL_BYTES = 8 * 1024;
+const TAIL_BYTES = 16 * 1024;
 const FIRST_MESSAGE_MAX = 300;
 
 function expandHome(p: string, home: string): string {
@@ -216,14 +216,28 @@ function handleLine(scan: Scan, line: Buffer, lineNo: number): void {
 	}
 }
 
-/** Latest session_info name in the last bytes of a file (pi's session name), if one is there. */
-function tailSessionName(fd: number, size: number, tailBytes: number): string | undefined {
+interface TailScan {
+	/** Latest session_info name in the tail (pi's session name), if one is there. */
+	name?: string;
+	/** Complete lines in the tail and the bytes they span: a second sample for the entry-count estimate. */
+	lines: number;
+	bytes: number;
+}
+
+function scanTail(fd: number, size: number, tailBytes: number): TailScan {
 	const len = Math.min(tailBytes, size);
 	const buf = Buffer.allocUnsafe(len);
 	const got = readSync(fd, buf, 0, len, size - len);
-	if (buf.subarray(0, got).indexOf(SESSION_INFO_BYTES) < 0) return undefined;
-	const text = buf.toString("utf8", 0, got);
-	let name: string | undefined;
+	const tail = buf.subarray(0, got);
+	const first = tail.indexOf(10);
+	const out: TailScan = { lines: 0, bytes: 0 };
+	if (first >= 0) {
+		for (let nl = tail.indexOf(10, first + 1); nl >= 0; nl = tail.indexOf(10, nl + 1)) out.lines++;
+		out.bytes = tail.length - first - 1;
+		if (tail[tail.length - 1] !== 10 && out.bytes > 0) out.lines++;
+	}
+	if (tail.indexOf(SESSION_INFO_BYTES) < 0) return out;
+	const text = tail.toString("utf8");
 	let from = 0;
 	for (let at = text.indexOf('"session_info"', from); at >= 0; at = text.indexOf('"session_info"', from)) {
 		from = at + 1;
@@ -231,9 +245,9 @@ function tailSessionName(fd: number, size: number, tailBytes: number): string | 
 		const lineEnd = text.indexOf("\n", at);
 		if (lineStart === 0 && size > len) continue; // cut line
 		const obj = parseObject(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
-		if (obj?.type === "session_info") name = typeof obj.name === "string" ? obj.name.trim() : "";
+		if (obj?.type === "session_info") out.name = typeof obj.name === "string" ? obj.name.trim() : "";
 	}
-	return name;
+	return out;
 }
 
 function errorText(err: unknown): string {
@@ -280,7 +294,8 @@ export function describeSessionFile(file: string, source: SessionSource, options
 		item.sessionId = h.id as string;
 		if (typeof h.cwd === "string" && h.cwd) item.project = h.cwd;
 		item.firstUserMessage = scan.firstUserMessage ?? null;
-		const name = scan.complete ? scan.sessionName : (tailSessionName(fd, st.size, options.tailBytes ?? TAIL_BYTES) ?? scan.sessionName);
+		const tail = scan.complete ? undefined : scanTail(fd, st.size, options.tailBytes ?? TAIL_BYTES);
+		const name = tail?.name ?? scan.sessionName;
 		// omp's title slot overrides its header title; pi's session_info name is the fallback.
 		const title = scan.titleSlot || (typeof h.title === "string" ? h.title : "") || name || "";
 		item.title = title ? oneLine(title) : null;
@@ -288,10 +303,12 @@ export function describeSessionFile(file: string, source: SessionSource, options
 			item.entryCount = scan.entryLines;
 			item.entryCountExact = true;
 		} else {
-			// Lines seen so far scaled to the file size: early lines (header, prompts) run short, so this overestimates a little.
+			// Average line size from two samples, the start and the end of the file: early lines (header,
+			// prompts) run short and late ones carry the tool output, so either alone is biased.
 			const headerShare = scan.titleSlot !== undefined ? 2 : 1;
-			const perByte = (scan.entryLines + headerShare) / Math.max(scan.bytes, 1);
-			item.entryCount = Math.max(scan.entryLines, Math.round(perByte * st.size) - headerShare);
+			const lines = scan.entryLines + headerShare + (tail?.lines ?? 0);
+			const bytes = scan.bytes + (tail?.bytes ?? 0);
+			item.entryCount = Math.max(scan.entryLines + (tail?.lines ?? 0), Math.round((lines / Math.max(bytes, 1)) * st.size) - headerShare);
 		}
 		return item;
 	} catch (err) {

@@ -103,3 +103,15 @@ describe("session library", () => {
 		expect(items[0]).toMatchObject({ source: "dir", firstUserMessage: "Build the parser", sessionId: "sess-1" });
 	});
 });
+
+describe("session title", () => {
+	it("is the latest session_info name (pi's display name)", async () => {
+		t = makeServices();
+		const file = writeSession(tempDir(), [
+			...branchySession(),
+			{ type: "session_info", id: "i1", parentId: "a3", timestamp: "2026-01-02T00:00:00Z", name: "First name" },
+			{ type: "session_info", id: "i2", parentId: "i1", timestamp: "2026-01-02T00:00:01Z", name: " Parser work " },
+		]);
+		expect((await t.services.openSession({ path: file })).title).toBe("Parser work");
+	});
+});
