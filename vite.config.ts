@@ -14,5 +14,7 @@ export default defineConfig({
 		outDir: here("./dist/renderer"),
 		emptyOutDir: true,
 		target: "chrome140",
+		// A desktop app loaded from disk: one bundle is fine (highlight.js and React Flow are most of it).
+		chunkSizeWarningLimit: 1500,
 	},
 });

@@ -345,6 +345,8 @@ export function builtinCommands(): Command[] {
 		{ id: "view.fit", label: "Fit graph", category: "View", keys: ["Ctrl+0"], when: hasSession, perform: (ctx) => ctx.graph.fit() },
 		{ id: "view.zoomIn", label: "Zoom in", category: "View", keys: ["Ctrl+=", "Ctrl++"], when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
 		{ id: "view.zoomOut", label: "Zoom out", category: "View", keys: ["Ctrl+-"], when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
+		{ id: "view.relayout", label: "Reset layout (forget dragged positions)", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.relayout, perform: (ctx) => ctx.graph.relayout?.() },
+		{ id: "view.collapseSegments", label: "Collapse expanded segments", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.collapseAll, perform: (ctx) => ctx.graph.collapseAll?.() },
 		{ id: "panel.inspector", label: "Show inspector", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("inspector") },
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },

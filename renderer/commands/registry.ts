@@ -21,6 +21,10 @@ export interface GraphControls {
 	expandSegment(entryId: string): boolean;
 	/** True when the entry is hidden inside a "+N" segment. */
 	inSegment(entryId: string): boolean;
+	/** Forget dragged positions (re-layout). */
+	relayout?(): void;
+	/** Collapse every expanded "+N" segment again. */
+	collapseAll?(): void;
 }
 
 export const NO_GRAPH: GraphControls = {

@@ -77,6 +77,9 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 		case "menu_command":
 			runMenuCommand?.(event.command, event.args);
 			return;
+		case "notice":
+			st.toast(event.level === "info" ? "info" : "error", event.source ? `${event.source}: ${event.message}` : event.message);
+			return;
 		case "error":
 			st.toast("error", event.error.message, { file: event.error.file, line: event.error.line });
 			return;

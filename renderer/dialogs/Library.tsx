@@ -1,0 +1,120 @@
+// Session library: the sessions in pi's and omp's folders (listSessions), grouped by project, newest
+// first, searchable; recent files; "Open file…" (Electron) and drag-and-drop of a .jsonl.
+
+import { useEffect, useMemo, useState } from "react";
+import type { SessionListItem } from "../../shared/api";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { errorText } from "../store/dialogs";
+import { Modal } from "./Modal";
+
+function relTime(ms: number): string {
+	const d = Date.now() - ms;
+	if (d < 60_000) return "just now";
+	if (d < 3_600_000) return `${Math.round(d / 60_000)} min ago`;
+	if (d < 86_400_000) return `${Math.round(d / 3_600_000)} h ago`;
+	return new Date(ms).toLocaleDateString();
+}
+
+function sizeText(n: number): string {
+	if (n < 1024) return `${n} B`;
+	if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KB`;
+	return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Group by project, projects ordered by their newest session, sessions newest first. */
+export function groupSessions(items: readonly SessionListItem[], query: string): { project: string; items: SessionListItem[] }[] {
+	const tokens = query.toLowerCase().split(/\s+/).filter(Boolean);
+	const matches = (it: SessionListItem): boolean => {
+		const hay = `${it.project} ${it.title ?? ""} ${it.firstUserMessage ?? ""} ${it.path}`.toLowerCase();
+		return tokens.every((t) => hay.includes(t));
+	};
+	const groups = new Map<string, SessionListItem[]>();
+	for (const it of items) {
+		if (!matches(it)) continue;
+		const g = groups.get(it.project);
+		if (g) g.push(it);
+		else groups.set(it.project, [it]);
+	}
+	const out = [...groups.entries()].map(([project, list]) => ({ project, items: list.sort((a, b) => b.mtimeMs - a.mtimeMs) }));
+	out.sort((a, b) => b.items[0].mtimeMs - a.items[0].mtimeMs);
+	return out;
+}
+
+export function Library() {
+	const { client, run } = useServices();
+	const openPath = useApp((s) => s.openPath);
+	const recent = useApp((s) => s.settings?.recentFiles ?? []);
+	const hasSession = useApp((s) => s.activeSessionId !== null);
+	const close = useApp((s) => s.closeDialog);
+	const [items, setItems] = useState<SessionListItem[] | null>(null);
+	const [error, setError] = useState<string | null>(null);
+	const [query, setQuery] = useState("");
+
+	useEffect(() => {
+		let live = true;
+		client.request("listSessions", {}).then(
+			(list) => live && setItems(list),
+			(err: unknown) => live && setError(errorText(err)),
+		);
+		return () => {
+			live = false;
+		};
+	}, [client]);
+
+	const groups = useMemo(() => groupSessions(items ?? [], query), [items, query]);
+
+	return (
+		<Modal title="Session library" testId="library" wide onClose={() => hasSession && close("library")}>
+			<div className="library-actions">
+				<input autoFocus data-testid="library-search" value={query} placeholder="Search sessions" onChange={(e) => setQuery(e.target.value)} />
+				{client.host === "electron" && (
+					<button type="button" data-testid="library-open-file" onClick={() => void run("file.open", { source: "button" })}>Open file…</button>
+				)}
+			</div>
+			<p className="muted">Drop a .jsonl session file anywhere in the window to open it.</p>
+			{recent.length > 0 && query === "" && (
+				<section>
+					<h3>Recent</h3>
+					<ul className="pick-list">
+						{recent.map((p) => (
+							<li key={p}>
+								<button type="button" data-testid="library-recent-item" className="mono" onClick={() => void openPath(p)}>{p}</button>
+							</li>
+						))}
+					</ul>
+				</section>
+			)}
+			{error && <p className="error-text">{error}</p>}
+			{!items && !error && <p className="muted"><span className="spinner" /> Looking for sessions…</p>}
+			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " for this search" : " in pi's or omp's session folders"}.</p>}
+			<div className="library-groups">
+				{groups.map((g) => (
+					<section key={g.project} data-testid="library-project">
+						<h3 className="mono">{g.project}</h3>
+						<ul className="pick-list">
+							{g.items.map((it) => (
+								<li key={it.path}>
+									<button
+										type="button"
+										data-testid="library-item"
+										className={it.error ? "disabled" : ""}
+										disabled={!!it.error}
+										title={it.error ?? it.path}
+										onClick={() => void openPath(it.path)}
+									>
+										<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
+										<span className="muted">
+											{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "~"}{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
+										</span>
+										{it.error && <span className="error-text">{it.error}</span>}
+									</button>
+								</li>
+							))}
+						</ul>
+					</section>
+				))}
+			</div>
+		</Modal>
+	);
+}

@@ -1,0 +1,30 @@
+// renderer/dialogs: modal dialogs (navigate, palette, label editor, branch list, warnings, library) and the
+// node context menu. Escape is not handled here: it is the registry's "app.escape" command, so every
+// way of closing goes through one place (and the navigate dialog can cancel a running summary instead).
+
+import { useEffect, useRef, type ReactNode } from "react";
+import { useApp } from "../store";
+
+export function Modal({ title, testId, children, wide, onClose }: {
+	title: string;
+	testId: string;
+	children: ReactNode;
+	wide?: boolean;
+	onClose?: () => void;
+}) {
+	const close = useApp((s) => s.closeDialog);
+	const box = useRef<HTMLDivElement>(null);
+	useEffect(() => {
+		// Focus the first control so keyboard users start inside the dialog.
+		const el = box.current?.querySelector<HTMLElement>("[autofocus], input, textarea, button");
+		el?.focus();
+	}, []);
+	return (
+		<div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && (onClose ?? (() => close()))()}>
+			<div ref={box} className={`modal${wide ? " wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
+				<h2 className="modal-title">{title}</h2>
+				{children}
+			</div>
+		</div>
+	);
+}

@@ -1,0 +1,106 @@
+// The navigate dialog (pi's /tree select): first what would be summarized (previewNavigation, also
+// highlighted on the graph), then No summary / Summarize / Summarize with custom prompt; summarizing
+// streams the text live and Escape cancels it with nothing changed. Errors are shown as they are.
+
+import { useEffect, useRef, useState } from "react";
+import { useApp } from "../store";
+import type { NavigateDialog as NavigateState } from "../store/dialogs";
+import { Modal } from "./Modal";
+
+export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
+	const confirm = useApp((s) => s.confirmNavigate);
+	const cancel = useApp((s) => s.cancelNavigate);
+	const model = useApp((s) => s.activeModel);
+	const [prompt, setPrompt] = useState("");
+	const [replace, setReplace] = useState(false);
+	const streamRef = useRef<HTMLPreElement>(null);
+	const summarizeRef = useRef<HTMLButtonElement>(null);
+	const noSummaryRef = useRef<HTMLButtonElement>(null);
+
+	useEffect(() => {
+		if (dialog.stage !== "choose") return;
+		(dialog.focus === "summarize" ? summarizeRef : noSummaryRef).current?.focus();
+	}, [dialog.stage, dialog.focus]);
+
+	useEffect(() => {
+		const el = streamRef.current;
+		if (el) el.scrollTop = el.scrollHeight;
+	}, [dialog.summaryText]);
+
+	const p = dialog.preview;
+	const count = p?.entriesToSummarize.length ?? 0;
+
+	return (
+		<Modal title="Navigate here" testId="navigate-dialog" onClose={() => void cancel()} wide={dialog.stage === "summarizing"}>
+			{dialog.stage === "loading" && <p className="muted"><span className="spinner" /> Working…</p>}
+
+			{p && dialog.stage === "choose" && (
+				<>
+					<p data-testid="navigate-preview">
+						{count > 0
+							? <>Leaving a branch of <strong>{count}</strong> entr{count === 1 ? "y" : "ies"} (≈{p.estimatedTokens.toLocaleString()} tokens), highlighted on the graph.</>
+							: <>Nothing would be summarized: the target is on the current path.</>}
+					</p>
+					{p.editorText !== undefined && (
+						<p className="muted">The leaf moves to the message's parent and its text goes to the composer.</p>
+					)}
+					{!model && count > 0 && <p className="muted">No model is configured: summarizing will fail. Set one in Arbor or pi settings.</p>}
+					<div className="button-row">
+						<button ref={noSummaryRef} type="button" data-testid="navigate-no-summary" onClick={() => void confirm("none")}>No summary</button>
+						<button ref={summarizeRef} type="button" data-testid="navigate-summarize" disabled={count === 0} onClick={() => void confirm("summarize")}>Summarize</button>
+						<button type="button" data-testid="navigate-custom" disabled={count === 0} onClick={() => void confirm("custom")}>Summarize with custom prompt…</button>
+						<button type="button" data-testid="navigate-cancel" onClick={() => void cancel()}>Cancel</button>
+					</div>
+				</>
+			)}
+
+			{dialog.stage === "custom" && (
+				<form
+					onSubmit={(e) => {
+						e.preventDefault();
+						void confirm("custom", { instructions: prompt, replace });
+					}}
+				>
+					<textarea
+						autoFocus
+						data-testid="navigate-custom-prompt"
+						rows={5}
+						value={prompt}
+						placeholder="Extra instructions for the summary (e.g. focus on the decisions about the API)"
+						onChange={(e) => setPrompt(e.target.value)}
+					/>
+					<label className="checkbox">
+						<input type="checkbox" data-testid="navigate-replace-prompt" checked={replace} onChange={(e) => setReplace(e.target.checked)} />
+						Replace the default summary prompt instead of adding to it
+					</label>
+					<div className="button-row">
+						<button type="submit" data-testid="navigate-custom-submit" disabled={prompt.trim() === ""}>Summarize</button>
+						<button type="button" onClick={() => void cancel()}>Back</button>
+					</div>
+				</form>
+			)}
+
+			{dialog.stage === "summarizing" && (
+				<div data-testid="navigate-progress">
+					<p className="muted">
+						<span className="spinner" /> {dialog.cancelling ? "Cancelling…" : "Summarizing the abandoned branch… (Escape cancels; nothing changes)"}
+					</p>
+					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">{dialog.summaryText}</pre>
+					<div className="button-row">
+						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>Cancel</button>
+					</div>
+				</div>
+			)}
+
+			{dialog.stage === "error" && (
+				<>
+					<p className="error-text" role="alert" data-testid="navigate-error">{dialog.error}</p>
+					<p className="muted">Nothing was changed.</p>
+					<div className="button-row">
+						<button type="button" data-testid="navigate-close" onClick={() => void cancel()}>Close</button>
+					</div>
+				</>
+			)}
+		</Modal>
+	);
+}

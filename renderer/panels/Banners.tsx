@@ -1,0 +1,67 @@
+// Banners above the graph: legacy files that need an upgrade before any write, and error toasts with
+// the file and line the main process named.
+
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { activeSession } from "../store/selectors";
+
+export function UpgradeBanner() {
+	const { run } = useServices();
+	const session = useApp(activeSession);
+	if (!session?.summary.needsUpgrade) return null;
+	return (
+		<div className="banner warn" data-testid="upgrade-banner">
+			This file uses session format v{session.summary.fileVersion}. Arbor shows it migrated in memory; writing to it
+			(navigate, label, send) needs an upgrade to the current format first.
+			<button type="button" data-testid="upgrade-button" onClick={() => void run("session.upgrade", { source: "button" })}>
+				Upgrade file (keeps .bak)
+			</button>
+		</div>
+	);
+}
+
+export function Toasts() {
+	const toasts = useApp((s) => s.toasts);
+	const dismiss = useApp((s) => s.dismissToast);
+	if (toasts.length === 0) return null;
+	return (
+		<div className="toasts" aria-live="polite">
+			{toasts.map((t) => (
+				<div key={t.id} className={`toast ${t.level}`} data-testid={t.level === "error" ? "toast-error" : "toast-info"} role={t.level === "error" ? "alert" : "status"}>
+					<span className="toast-message">{t.message}</span>
+					{(t.file || t.line) && (
+						<span className="toast-where mono">
+							{t.file ?? ""}
+							{t.line ? `:${t.line}` : ""}
+						</span>
+					)}
+					<button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
+				</div>
+			))}
+		</div>
+	);
+}
+
+export function SessionTabs() {
+	const order = useApp((s) => s.order);
+	const sessions = useApp((s) => s.sessions);
+	const active = useApp((s) => s.activeSessionId);
+	const setActive = useApp((s) => s.setActive);
+	const close = useApp((s) => s.closeSession);
+	if (order.length < 2) return null;
+	return (
+		<div className="tabs" role="tablist">
+			{order.map((id) => {
+				const s = sessions[id];
+				if (!s) return null;
+				const name = s.summary.title || s.summary.path?.split(/[\\/]/).pop() || id;
+				return (
+					<div key={id} className={`tab${id === active ? " active" : ""}`} role="tab" aria-selected={id === active} data-testid="session-tab">
+						<button type="button" onClick={() => setActive(id)} title={s.summary.path ?? ""}>{name}</button>
+						<button type="button" aria-label="Close" onClick={() => void close(id)}>×</button>
+					</div>
+				);
+			})}
+		</div>
+	);
+}

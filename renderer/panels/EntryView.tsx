@@ -1,0 +1,243 @@
+// One entry in full (the inspector's body): markdown text, thinking (collapsible), tool calls with
+// pretty arguments, tool results, images (data: URLs built from base64 blocks only), usage and cost.
+// Every field is read defensively: the entry comes from an untrusted file.
+
+import { memo, useMemo, type ReactNode } from "react";
+import type { ContentBlock, SessionEntry } from "../../shared/entries";
+import { blocksOf, isRecord, str } from "./entry-text";
+import { highlightCode, renderMarkdown, SAFE_IMAGE_URL } from "./markdown";
+
+export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
+	const html = useMemo(() => renderMarkdown(text), [text]);
+	return <div className="markdown" data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+export function CodeBlock({ code, lang }: { code: string; lang?: string }) {
+	const html = useMemo(() => highlightCode(code, lang), [code, lang]);
+	return (
+		<pre className="code">
+			<code className="hljs" dangerouslySetInnerHTML={{ __html: html }} />
+		</pre>
+	);
+}
+
+export function prettyJson(v: unknown): string {
+	try {
+		return JSON.stringify(v, null, 2) ?? String(v);
+	} catch {
+		return String(v);
+	}
+}
+
+function ImageBlockView({ block }: { block: ContentBlock }) {
+	const b = block as Record<string, unknown>;
+	const mime = str(b.mimeType);
+	const data = str(b.data);
+	const url = `data:${mime};base64,${data}`;
+	if (!SAFE_IMAGE_URL.test(url)) return <div className="muted">[image: unsupported type {mime || "unknown"}]</div>;
+	return <img className="entry-image" src={url} alt={`image (${mime})`} />;
+}
+
+export function Blocks({ content, plainText }: { content: unknown; plainText?: boolean }) {
+	const blocks = blocksOf(content);
+	if (blocks.length === 0) return <div className="muted">(no content)</div>;
+	return (
+		<>
+			{blocks.map((block, i) => {
+				const b = block as Record<string, unknown>;
+				switch (block.type) {
+					case "text":
+						return plainText ? <pre key={i} className="plain">{str(b.text)}</pre> : <Markdown key={i} text={str(b.text)} />;
+					case "thinking":
+						return (
+							<details key={i} className="thinking" data-testid="inspector-thinking">
+								<summary>Thinking{b.redacted === true ? " (redacted)" : ""}</summary>
+								<Markdown text={str(b.thinking)} />
+							</details>
+						);
+					case "toolCall":
+						return (
+							<div key={i} className="tool-call" data-testid="inspector-tool-call">
+								<div className="tool-call-head">
+									<span className="badge">tool call</span> <strong>{str(b.name) || "(unnamed)"}</strong>{" "}
+									<span className="muted mono">{str(b.id)}</span>
+								</div>
+								<CodeBlock code={prettyJson(b.arguments)} lang="json" />
+							</div>
+						);
+					case "image":
+						return <ImageBlockView key={i} block={block} />;
+					default:
+						return (
+							<details key={i}>
+								<summary>Block of type “{block.type}”</summary>
+								<CodeBlock code={prettyJson(block)} lang="json" />
+							</details>
+						);
+				}
+			})}
+		</>
+	);
+}
+
+function Field({ name, children }: { name: string; children: ReactNode }) {
+	return (
+		<div className="field">
+			<span className="field-name">{name}</span>
+			<span className="field-value">{children}</span>
+		</div>
+	);
+}
+
+function num(v: unknown): number | null {
+	return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+export function UsageView({ usage }: { usage: unknown }) {
+	if (!isRecord(usage)) return null;
+	const cost = isRecord(usage.cost) ? usage.cost : {};
+	const parts: [string, number | null][] = [
+		["input", num(usage.input)],
+		["output", num(usage.output)],
+		["cache read", num(usage.cacheRead)],
+		["cache write", num(usage.cacheWrite)],
+		["total", num(usage.totalTokens)],
+	];
+	const total = num(cost.total);
+	return (
+		<div className="usage" data-testid="inspector-usage">
+			{parts.filter(([, v]) => v !== null).map(([k, v]) => (
+				<Field key={k} name={`${k} tokens`}>{v!.toLocaleString()}</Field>
+			))}
+			{total !== null && <Field name="cost">${total.toFixed(4)}</Field>}
+		</div>
+	);
+}
+
+function formatTime(v: unknown): string | null {
+	if (typeof v === "number" && Number.isFinite(v)) return new Date(v).toLocaleString();
+	if (typeof v === "string" && v) {
+		const t = Date.parse(v);
+		return Number.isNaN(t) ? v : new Date(t).toLocaleString();
+	}
+	return null;
+}
+
+function MessageBody({ message }: { message: Record<string, unknown> }) {
+	const role = str(message.role);
+	switch (role) {
+		case "user":
+			return <Blocks content={message.content} />;
+		case "assistant":
+			return (
+				<>
+					<Blocks content={message.content} />
+					{message.stopReason !== undefined && message.stopReason !== "stop" && message.stopReason !== "toolUse" && (
+						<div className="stop-reason">Stop reason: {str(message.stopReason)}</div>
+					)}
+					{str(message.errorMessage) && <div className="error-text">{str(message.errorMessage)}</div>}
+					<Field name="model">{[str(message.provider), str(message.model)].filter(Boolean).join(" / ") || "unknown"}</Field>
+					<UsageView usage={message.usage} />
+				</>
+			);
+		case "toolResult":
+			return (
+				<>
+					<Field name="tool">{str(message.toolName) || "(unknown)"}{message.isError === true ? " — error" : ""}</Field>
+					<Field name="call id"><span className="mono">{str(message.toolCallId)}</span></Field>
+					<Blocks content={message.content} plainText />
+					{message.details !== undefined && (
+						<details>
+							<summary>Details</summary>
+							<CodeBlock code={prettyJson(message.details)} lang="json" />
+						</details>
+					)}
+				</>
+			);
+		case "bashExecution":
+			return (
+				<>
+					<CodeBlock code={`$ ${str(message.command)}`} lang="bash" />
+					<pre className="plain">{str(message.output)}</pre>
+					<Field name="exit code">{num(message.exitCode) ?? "—"}{message.cancelled === true ? " (cancelled)" : ""}</Field>
+				</>
+			);
+		case "branchSummary":
+		case "compactionSummary":
+			return <Markdown text={str(message.summary)} />;
+		case "custom":
+		case "hookMessage":
+			return (
+				<>
+					<Field name="custom type">{str(message.customType)}</Field>
+					<Blocks content={message.content} />
+				</>
+			);
+		default:
+			return <CodeBlock code={prettyJson(message)} lang="json" />;
+	}
+}
+
+/** The body of an entry of any type. */
+export function EntryBody({ entry }: { entry: SessionEntry }) {
+	const e = entry as Record<string, unknown>;
+	switch (entry.type) {
+		case "message":
+			return isRecord(e.message) ? <MessageBody message={e.message} /> : <CodeBlock code={prettyJson(entry)} lang="json" />;
+		case "compaction":
+			return (
+				<>
+					<Field name="tokens before">{num(e.tokensBefore)?.toLocaleString() ?? "—"}</Field>
+					<Field name="first kept entry"><span className="mono">{str(e.firstKeptEntryId) || "—"}</span></Field>
+					<Markdown text={str(e.summary)} />
+				</>
+			);
+		case "branch_summary":
+			return (
+				<>
+					<Field name="from"><span className="mono">{str(e.fromId)}</span></Field>
+					<Markdown text={str(e.summary)} />
+				</>
+			);
+		case "custom_message":
+			return (
+				<>
+					<Field name="custom type">{str(e.customType)}{e.display === false ? " (hidden from the UI)" : ""}</Field>
+					<Blocks content={e.content} />
+				</>
+			);
+		case "model_change":
+			return <Field name="model">{str(e.model) || [str(e.provider), str(e.modelId)].filter(Boolean).join(" / ")}</Field>;
+		case "thinking_level_change":
+			return <Field name="thinking level">{str(e.thinkingLevel) || "—"}</Field>;
+		case "label":
+			return (
+				<>
+					<Field name="target"><span className="mono">{str(e.targetId)}</span></Field>
+					<Field name="label">{str(e.label) || "(cleared)"}</Field>
+				</>
+			);
+		case "session_info":
+			return <Field name="title">{str(e.name)}</Field>;
+		case "custom":
+			return (
+				<>
+					<Field name="custom type">{str(e.customType)}</Field>
+					<CodeBlock code={prettyJson(e.data)} lang="json" />
+				</>
+			);
+		default:
+			return <CodeBlock code={prettyJson(entry)} lang="json" />;
+	}
+}
+
+export function entryTitle(entry: SessionEntry): string {
+	const e = entry as Record<string, unknown>;
+	if (entry.type === "message" && isRecord(e.message)) return str(e.message.role) || "message";
+	return entry.type;
+}
+
+export function entryTimes(entry: SessionEntry): string | null {
+	const e = entry as Record<string, unknown>;
+	return formatTime(e.timestamp) ?? (isRecord(e.message) ? formatTime(e.message.timestamp) : null);
+}

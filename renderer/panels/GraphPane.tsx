@@ -1,0 +1,91 @@
+// The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
+// search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
+
+import { useCallback, useMemo } from "react";
+import { SessionGraph } from "../graph/SessionGraph";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+
+const NO_MATCHES = null;
+
+export function GraphPane() {
+	const { run, deps } = useServices();
+	const sessionId = useApp((s) => s.activeSessionId);
+	const skeleton = useApp(activeSkeleton);
+	const tree = useApp(selectTreeView);
+	const selected = useApp(selectedIndex);
+	const query = useApp((s) => s.search.query);
+	const matches = useApp((s) => s.search.matches);
+	const abandoned = useApp((s) => s.abandoned);
+	const previewMap = useApp((s) => (s.activeSessionId ? s.previews[s.activeSessionId] : undefined));
+	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
+	const focusTick = useApp((s) => s.graphFocusTick);
+	const st = deps.store.getState;
+
+	const previews = useCallback((i: number) => previewMap?.get(i), [previewMap]);
+	const requestPreviews = useCallback(
+		(indices: number[]) => {
+			if (sessionId) void st().ensurePreviews(sessionId, indices);
+		},
+		[sessionId, st],
+	);
+	const searchMatches = useMemo(() => (query.trim() === "" ? NO_MATCHES : matches), [query, matches]);
+
+	const idOf = useCallback((i: number) => (skeleton && i >= 0 && i < skeleton.count ? skeleton.ids[i] : null), [skeleton]);
+	const onSelect = useCallback((i: number) => st().select(idOf(i)), [st, idOf]);
+	const onActivate = useCallback(
+		(i: number) => {
+			const id = idOf(i);
+			if (id) void run("navigate.here", { targetId: id, source: "button" });
+		},
+		[run, idOf],
+	);
+	const onContextMenu = useCallback(
+		(i: number, x: number, y: number) => {
+			const id = idOf(i);
+			if (!id) return;
+			st().select(id);
+			st().openContextMenu({ entryId: id, x, y });
+		},
+		[st, idOf],
+	);
+	const onToggleFold = useCallback(
+		(i: number) => {
+			const id = idOf(i);
+			if (id) st().toggleFold(id);
+		},
+		[st, idOf],
+	);
+
+	if (!sessionId || !skeleton || !tree) {
+		return <div className="graph-empty" data-testid="graph-loading">{sessionId ? "Loading session…" : ""}</div>;
+	}
+	if (tree.rows.length === 0) {
+		return (
+			<div className="graph-empty" data-testid="graph-empty">
+				{skeleton.count === 0 ? "This session has no entries yet." : "No entries match this filter (0/0). Ctrl+D returns to the default filter."}
+			</div>
+		);
+	}
+	return (
+		<div className="graph-pane" data-testid="graph">
+			<SessionGraph
+				sessionKey={sessionId}
+				skeleton={skeleton}
+				view={tree}
+				selectedIndex={selected}
+				searchMatches={searchMatches}
+				abandonedPreview={abandoned}
+				previews={previews}
+				requestPreviews={requestPreviews}
+				direction={direction}
+				onSelect={onSelect}
+				onActivate={onActivate}
+				onContextMenu={onContextMenu}
+				onToggleFold={onToggleFold}
+				focusTick={focusTick}
+			/>
+		</div>
+	);
+}

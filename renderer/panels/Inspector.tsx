@@ -1,0 +1,79 @@
+// Inspector panel: the selected entry in full, fetched on demand (getEntry) — the skeleton only holds
+// one-line previews. Links inside content never navigate: a click copies the address instead.
+
+import { useEffect, useState, type MouseEvent } from "react";
+import type { SessionEntry } from "../../shared/entries";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { errorText } from "../store/dialogs";
+import { indexOfId } from "../store/selectors";
+import { entryPlainText } from "./entry-text";
+import { EntryBody, entryTimes, entryTitle, prettyJson } from "./EntryView";
+
+type Loaded = { id: string; entry: SessionEntry } | { id: string; error: string } | null;
+
+export function Inspector() {
+	const { client, deps } = useServices();
+	const sessionId = useApp((s) => s.activeSessionId);
+	const selectedId = useApp((s) => s.selectedId);
+	const label = useApp((s) => {
+		const sk = s.activeSessionId ? s.sessions[s.activeSessionId]?.skeleton : null;
+		if (!sk || !s.selectedId) return null;
+		const i = indexOfId(sk, s.selectedId);
+		return sk.labels.find((l) => l.target === i)?.label ?? null;
+	});
+	const [loaded, setLoaded] = useState<Loaded>(null);
+
+	useEffect(() => {
+		if (!sessionId || !selectedId) {
+			setLoaded(null);
+			return;
+		}
+		let live = true;
+		client.request("getEntry", { sessionId, id: selectedId }).then(
+			(entry) => live && setLoaded({ id: selectedId, entry }),
+			(err: unknown) => live && setLoaded({ id: selectedId, error: errorText(err) }),
+		);
+		return () => {
+			live = false;
+		};
+	}, [client, sessionId, selectedId]);
+
+	const copy = (text: string, what: string): void => {
+		void deps.clipboard(text).then(() => deps.store.getState().toast("info", `Copied ${what}`));
+	};
+
+	const onClick = (e: MouseEvent): void => {
+		const a = (e.target as HTMLElement).closest?.("a");
+		if (!a) return;
+		e.preventDefault();
+		const href = a.getAttribute("href");
+		if (href) copy(href, "link address");
+	};
+
+	if (!selectedId) return <div className="panel-empty" data-testid="inspector">Select an entry to see it in full.</div>;
+	if (!loaded || loaded.id !== selectedId) return <div className="panel-empty" data-testid="inspector">Loading…</div>;
+	if ("error" in loaded) return <div className="panel-empty error-text" data-testid="inspector">{loaded.error}</div>;
+	const { entry } = loaded;
+	const time = entryTimes(entry);
+	return (
+		<div className="inspector" data-testid="inspector" onClick={onClick}>
+			<div className="inspector-head">
+				<span className="kind-badge" data-testid="inspector-kind">{entryTitle(entry)}</span>
+				{label && <span className="label-badge">{label}</span>}
+				{time && <span className="muted">{time}</span>}
+			</div>
+			<div className="inspector-ids mono muted">
+				<span title="entry id">{selectedId}</span>
+			</div>
+			<div className="inspector-actions">
+				<button type="button" data-testid="inspector-copy-text" onClick={() => copy(entryPlainText(entry), "text")}>Copy text</button>
+				<button type="button" data-testid="inspector-copy-id" onClick={() => copy(selectedId, "id")}>Copy id</button>
+				<button type="button" data-testid="inspector-copy-json" onClick={() => copy(prettyJson(entry), "JSON")}>Copy JSON</button>
+			</div>
+			<div className="inspector-body" data-testid="inspector-body">
+				<EntryBody entry={entry} />
+			</div>
+		</div>
+	);
+}

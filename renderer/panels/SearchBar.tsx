@@ -1,0 +1,74 @@
+// Search bar: pi's token-AND search, or the full-text scope (tool arguments, paths, whole contents);
+// both are answered by the main process. Enter / Shift+Enter step through matches (same commands as F3).
+
+import { useEffect, useMemo, useRef } from "react";
+import { isVisible } from "../../shared/tree-view";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { selectTreeView } from "../store/selectors";
+
+export function SearchBar() {
+	const { run, deps } = useServices();
+	const query = useApp((s) => s.search.query);
+	const scope = useApp((s) => s.search.scope);
+	const matches = useApp((s) => s.search.matches);
+	const pending = useApp((s) => s.search.pending);
+	const error = useApp((s) => s.search.error);
+	const focusTick = useApp((s) => s.searchFocusTick);
+	const tree = useApp(selectTreeView);
+	const selectedId = useApp((s) => s.selectedId);
+	const skeleton = tree?.skeleton ?? null;
+	const input = useRef<HTMLInputElement>(null);
+
+	useEffect(() => {
+		if (focusTick > 0) {
+			input.current?.focus();
+			input.current?.select();
+		}
+	}, [focusTick]);
+
+	const visible = useMemo(() => (tree ? matches.filter((i) => isVisible(tree, i)) : []), [tree, matches]);
+	const position = useMemo(() => {
+		if (!skeleton || !selectedId) return 0;
+		const k = visible.findIndex((i) => skeleton.ids[i] === selectedId);
+		return k + 1;
+	}, [visible, skeleton, selectedId]);
+	const hidden = matches.length - visible.length;
+	const st = deps.store.getState;
+
+	return (
+		<div className="search-bar">
+			<input
+				ref={input}
+				type="search"
+				data-testid="search-input"
+				placeholder="Search (/)"
+				value={query}
+				onChange={(e) => st().setSearchQuery(e.target.value)}
+				onKeyDown={(e) => {
+					if (e.key === "Enter") {
+						e.preventDefault();
+						void run(e.shiftKey ? "search.prev" : "search.next", { source: "keyboard" });
+					}
+				}}
+			/>
+			<label className="scope-toggle" title="Search whole contents, tool arguments and paths">
+				<input
+					type="checkbox"
+					data-testid="search-scope-full"
+					checked={scope === "full"}
+					onChange={(e) => st().setSearchScope(e.target.checked ? "full" : "pi")}
+				/>
+				Full text
+			</label>
+			{query.trim() !== "" && (
+				<span className="search-count" data-testid="search-count">
+					{pending ? "…" : error ? "error" : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
+					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
+				</span>
+			)}
+			<button type="button" data-testid="search-prev" title="Previous match (Shift+Enter, Shift+F3)" disabled={visible.length === 0} onClick={() => void run("search.prev", { source: "button" })}>↑</button>
+			<button type="button" data-testid="search-next" title="Next match (Enter, F3)" disabled={visible.length === 0} onClick={() => void run("search.next", { source: "button" })}>↓</button>
+		</div>
+	);
+}

@@ -1,0 +1,118 @@
+// The app's wiring outside React: one store, one command registry, the keyboard and drop handlers and
+// the event subscription, all built from one ArborClient. Tests build it with a fake client.
+
+import type { ArborClient, SessionSummary } from "../shared/api";
+import { builtinCommands, extensionCommands } from "./commands/builtin";
+import { dispatchKey } from "./commands/keyboard";
+import { CommandRegistry, makeContext, NO_GRAPH, type CommandDeps, type GraphControls } from "./commands/registry";
+import { createServices, type AppServices } from "./commands/services";
+import { createAppStore, type AppStore } from "./store";
+import { handleArborEvent } from "./store/events";
+
+export interface RuntimeOptions {
+	graph?: GraphControls;
+	clipboard?: (text: string) => Promise<void>;
+	now?: () => number;
+}
+
+export interface AppRuntime {
+	client: ArborClient;
+	store: AppStore;
+	registry: CommandRegistry;
+	services: AppServices;
+	/** Subscribe to events and the keyboard, then boot (initial sessions or the library). Returns a disposer. */
+	start(target?: Pick<Window, "addEventListener" | "removeEventListener">): () => void;
+	/** Open a file dropped on the window (Electron's preload resolves its path). */
+	openDropped(file: File): Promise<void>;
+}
+
+async function writeClipboard(text: string): Promise<void> {
+	if (typeof navigator !== "undefined" && navigator.clipboard?.writeText) {
+		await navigator.clipboard.writeText(text);
+		return;
+	}
+	// Fallback for contexts without the async clipboard API (older Electron permission setups, tests).
+	const ta = document.createElement("textarea");
+	ta.value = text;
+	document.body.appendChild(ta);
+	ta.select();
+	document.execCommand("copy");
+	ta.remove();
+}
+
+interface DropCapable {
+	openDroppedFile?: (file: File) => Promise<SessionSummary>;
+}
+
+export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): AppRuntime {
+	const store = createAppStore(client);
+	const registry = new CommandRegistry(builtinCommands());
+	registry.setDynamic(() => extensionCommands({ state: store.getState() }));
+	const deps: CommandDeps = {
+		store,
+		client,
+		graph: opts.graph ?? NO_GRAPH,
+		clipboard: opts.clipboard ?? writeClipboard,
+		now: opts.now,
+	};
+	const services = createServices(registry, deps);
+
+	const openDropped = async (file: File): Promise<void> => {
+		const st = store.getState();
+		if (!/\.jsonl$/i.test(file.name)) {
+			st.toast("error", `${file.name} is not a session file (.jsonl)`);
+			return;
+		}
+		const open = (client as ArborClient & DropCapable).openDroppedFile;
+		if (!open) {
+			st.toast("error", "A browser page cannot learn where a dropped file lives. Open it from the library, or start `arbor serve FILE`.");
+			return;
+		}
+		try {
+			const summary = await open(file);
+			await st.addSession(summary);
+			if (summary.path) st.rememberRecent(summary.path);
+			st.closeDialog("library");
+		} catch (err) {
+			st.reportError(err, `Could not open ${file.name}`);
+		}
+	};
+
+	return {
+		client,
+		store,
+		registry,
+		services,
+		openDropped,
+		start(target = window) {
+			const offEvents = client.onEvent((event) =>
+				handleArborEvent(store, event, (command, args) => {
+					void registry.run(command, makeContext(deps, { source: "menu", args })).then((ran) => {
+						if (!ran && !registry.get(command)) store.getState().toast("error", `Unknown menu command: ${command}`);
+					});
+				}),
+			);
+			const onKey = (e: Event): void => {
+				dispatchKey(registry, deps, e as KeyboardEvent);
+			};
+			const onDragOver = (e: Event): void => {
+				e.preventDefault();
+			};
+			const onDrop = (e: Event): void => {
+				e.preventDefault();
+				const file = (e as DragEvent).dataTransfer?.files?.[0];
+				if (file) void openDropped(file);
+			};
+			target.addEventListener("keydown", onKey);
+			target.addEventListener("dragover", onDragOver);
+			target.addEventListener("drop", onDrop);
+			void store.getState().boot();
+			return () => {
+				offEvents();
+				target.removeEventListener("keydown", onKey);
+				target.removeEventListener("dragover", onDragOver);
+				target.removeEventListener("drop", onDrop);
+			};
+		},
+	};
+}
