@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { assistant, branchySession, compaction, customMessage, tempDir, user, writeSession } from "./helpers/entries";
 import { makeServices, readLines, type TestServices } from "./helpers/services";
@@ -131,4 +132,28 @@ describe("context view", () => {
 		expect(v.messages.map((m) => m.entryId)).toEqual(["c1", "u2", "a2", "u4"]);
 		expect(v.messages[0]?.message.role).toBe("compactionSummary");
 	});
+});
+
+describe("context view on real session files", () => {
+	const fixtures = path.resolve(import.meta.dirname, "../../../../shared/fixtures/sessions");
+	const files = fs.existsSync(fixtures) ? fs.readdirSync(fixtures).filter((f) => f.endsWith(".jsonl")) : [];
+
+	it("finds the shared fixtures", () => {
+		expect(files.length).toBeGreaterThan(3);
+	});
+
+	for (const name of files) {
+		it(`attributes every context message to an entry: ${name}`, async () => {
+			t = makeServices();
+			const dir = tempDir();
+			const file = path.join(dir, name);
+			fs.copyFileSync(path.join(fixtures, name), file);
+			const { sessionId } = await t.services.openSession({ path: file });
+			const sk = await t.services.getSkeleton({ sessionId });
+			const leafId = sk.leaf >= 0 ? (sk.ids[sk.leaf] as string) : null;
+			const v = await t.services.getContext({ sessionId, leafId });
+			expect(v.messages.every((m) => m.entryId !== null)).toBe(true);
+			for (const m of v.messages) expect(sk.ids).toContain(m.entryId);
+		});
+	}
 });
