@@ -124,3 +124,30 @@ export default function (pi: any) {
 		await expect(t.services.runExtensionCommand({ sessionId, name: "missing" })).rejects.toMatchObject({ code: "not_found" });
 	});
 });
+
+describe("pi's own example extensions run unchanged", () => {
+	const examples = path.resolve(import.meta.dirname, "../../../node_modules/@mariozechner/pi-coding-agent/examples/extensions");
+
+	it("bookmark.ts: /bookmark labels the last assistant message, /unbookmark clears it", async () => {
+		t = makeServices({ extensionPaths: [path.join(examples, "bookmark.ts")] });
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		expect((await t.services.listCommands({})).map((c) => c.name)).toEqual(["bookmark", "unbookmark"]);
+		await t.services.runExtensionCommand({ sessionId, name: "bookmark", args: "parser done" });
+		expect(readLines(file).at(-1)).toMatchObject({ type: "label", targetId: "a3", label: "parser done" });
+		expect(t.of("notice").at(-1)).toMatchObject({ sessionId, level: "info", message: "Bookmarked as: parser done" });
+		expect(t.of("labels_changed")).toHaveLength(1);
+		await t.services.runExtensionCommand({ sessionId, name: "unbookmark" });
+		expect(readLines(file).at(-1)).toMatchObject({ type: "label", targetId: "a3" });
+		expect(readLines(file).at(-1)).not.toHaveProperty("label");
+	});
+
+	it("confirm-destructive.ts loads and, with no terminal UI to ask in, lets /branch through", async () => {
+		t = makeServices({ extensionPaths: [path.join(examples, "confirm-destructive.ts")] });
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		const r = await t.services.branchToFile({ sessionId, entryId: "u2" });
+		expect(r.cancelled).toBe(false);
+		expect(t.of("error")).toEqual([]);
+	});
+});
