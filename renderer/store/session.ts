@@ -11,8 +11,9 @@ export interface OpenSession {
 	skeleton: Skeleton | null;
 	/** Selection to restore when the tab becomes active again. */
 	lastSelectedId: string | null;
-	canBack: boolean;
-	canForward: boolean;
+	/** Leaf history availability as last reported by leafHistory (null = not asked yet: allowed). */
+	canBack: boolean | null;
+	canForward: boolean | null;
 }
 
 export interface SessionSlice {
@@ -51,7 +52,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 					...s.sessions,
 					[id]: existing
 						? { ...existing, summary }
-						: { summary, skeleton: null, lastSelectedId: null, canBack: false, canForward: false },
+						: { summary, skeleton: null, lastSelectedId: null, canBack: null, canForward: null },
 				},
 				order: s.order.includes(id) ? s.order : [...s.order, id],
 			};
