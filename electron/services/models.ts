@@ -50,6 +50,13 @@ const ENV_DEFAULT_MODEL: Readonly<Record<string, string>> = {
 	deepseek: "deepseek-v4-flash",
 };
 
+const LOCAL_SERVER_COMPAT = {
+	supportsStore: false,
+	supportsDeveloperRole: false,
+	supportsReasoningEffort: false,
+	maxTokensField: "max_tokens",
+};
+
 /** Local OpenAI-compatible servers (Ollama, llama.cpp) ignore the key, but the client needs a non-empty one. */
 const PLACEHOLDER_KEY = "arbor-no-key";
 
@@ -154,7 +161,10 @@ async function fromArbor(s: ModelSettings, src: ModelSources): Promise<ModelReso
 		if (s.baseUrl) model.baseUrl = s.baseUrl;
 		if (s.api) model.api = s.api as Api;
 	} else if (s.baseUrl) {
-		model = customModel(provider, s.modelId, s.api ?? "openai-completions", s.baseUrl);
+		const api = s.api ?? "openai-completions";
+		// Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) know the classic request fields best.
+		const compat = api === "openai-completions" ? { compat: LOCAL_SERVER_COMPAT } : undefined;
+		model = customModel(provider, s.modelId, api, s.baseUrl, compat);
 	} else {
 		return {
 			ok: false,

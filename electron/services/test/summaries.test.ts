@@ -58,6 +58,11 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		// The model saw the abandoned branch, not the kept one.
 		expect(requestText()).toContain("Fix the tokenizer");
 		expect(requestText()).not.toContain("Other approach done");
+		// A custom base URL gets the request shape local servers understand.
+		const body = server.requests.at(-1)?.body as Record<string, unknown>;
+		expect(body.max_tokens).toBe(4096);
+		expect(body).not.toHaveProperty("store");
+		expect((body.messages as { role: string }[])[0]?.role).toBe("system");
 	});
 
 	it("appends custom instructions to the prompt, or replaces the prompt", async () => {
