@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// `npm run bench`: Arbor's session core against (a) the floor — read + JSON.parse of every line — and
+// (b) pi's own SessionManager (@mariozechner/pi-coding-agent), measured in the same run on the same files.
+// Every figure comes from its own child process (clean peak RSS). Sessions are generated once with
+// ../shared/tools/gen-session.mjs and cached in bench/.cache/ (gitignored). See docs/bench.md.
+//
+//   node bench/run.mjs            default set (10k + 100k, both profiles, 100k-deep chain, branch)
+//   node bench/run.mjs --quick    small sizes only (for development)
+//   node bench/run.mjs --big      also the 1M-entry / ~1.3 GB fixture-profile file (pi cannot open it)
+//   node bench/run.mjs --json     also print the raw results as JSON
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cache = join(root, "bench", ".cache");
+const genScript = join(root, "..", "shared", "tools", "gen-session.mjs");
+const flags = new Set(process.argv.slice(2));
+const quick = flags.has("--quick");
+const big = flags.has("--big");
+mkdirSync(cache, { recursive: true });
+
+// ---------------------------------------------------------------- sessions
+const sessions = quick
+	? [
+			{ key: "2k brief", args: ["--n", "2000"] },
+			{ key: "10k brief", args: ["--n", "10000"] },
+			{ key: "10k fixture", args: ["--n", "10000", "--profile", "fixture"] },
+		]
+	: [
+			{ key: "10k brief", args: ["--n", "10000"] },
+			{ key: "10k fixture", args: ["--n", "10000", "--profile", "fixture"] },
+			{ key: "100k brief", args: ["--n", "100000"] },
+			{ key: "100k fixture", args: ["--n", "100000", "--profile", "fixture"] },
+		];
+const chainN = quick ? 10000 : 100000;
+const deep = { key: `${chainN / 1000}k-deep chain`, args: ["--n", String(chainN), "--profile", "fixture", "--branch-every", "0"] };
+const branchSrc = { key: "10k-deep chain", args: ["--n", "10000", "--branch-every", "0"] };
+const bigSession = { key: "1M fixture", args: ["--n", "1000000", "--profile", "fixture"] };
+
+function sessionFile(s) {
+	const file = join(cache, `${s.args.join("_").replace(/--/g, "").replace(/[^\w.-]+/g, "")}_seed-bench.jsonl`);
+	if (!existsSync(file)) {
+		process.stdout.write(`generating ${s.key} (${s.args.join(" ")}) ... `);
+		const t = Date.now();
+		const partial = `${file}.partial`;
+		const r = spawnSync(process.execPath, [genScript, ...s.args, "--seed", "bench", "--out", partial], { stdio: ["ignore", "ignore", "inherit"] });
+		if (r.status !== 0) throw new Error(`gen-session failed for ${s.key}`);
+		renameSync(partial, file);
+		process.stdout.write(`${((Date.now() - t) / 1000).toFixed(1)} s\n`);
+	}
+	return file;
+}
+
+// ---------------------------------------------------------------- worker bundle
+const worker = join(cache, "worker.mjs");
+await build({
+	entryPoints: [join(root, "bench", "worker.ts")],
+	outfile: worker,
+	bundle: true,
+	platform: "node",
+	format: "esm",
+	target: "node20",
+	logLevel: "warning",
+});
+
+function measure(task, file, extra = []) {
+	const r = spawnSync(process.execPath, ["--max-old-space-size=8192", worker, task, file, ...extra], {
+		encoding: "utf8",
+		env: { ...process.env, ARBOR_BENCH_ROOT: root },
+		maxBuffer: 16 * 1024 * 1024,
+		timeout: 10 * 60 * 1000,
+	});
+	const lastLine = (r.stdout || "").trim().split("\n").pop();
+	try {
+		return JSON.parse(lastLine);
+	} catch {
+		return { ok: false, error: (r.stderr || `exit ${r.status} ${r.signal ?? ""}`).trim().split("\n").slice(-3).join(" | ").slice(0, 300) };
+	}
+}
+
+// ---------------------------------------------------------------- formatting
+const s = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
+const mib = (m) => (m >= 1024 ? `${(m / 1024).toFixed(2)} GiB` : `${Math.round(m)} MiB`);
+const size = (b) => (b >= 1 << 30 ? `${(b / (1 << 30)).toFixed(2)} GB` : `${Math.round(b / (1 << 20))} MB`);
+const ratio = (a, b) => (b / a >= 1 ? `${(b / a).toFixed(1)}x faster than` : `${(a / b).toFixed(1)}x slower than`);
+const verdict = (ok) => (ok ? "PASS" : "MISS");
+const results = { when: new Date().toISOString(), node: process.version, open: [], deep: null, branch: null, big: null };
+const out = (line) => process.stdout.write(`${line}\n`);
+
+const base = measure("baseline", "-");
+out(`node ${process.version}, ${(await import("node:os")).cpus().length} cores; an empty node process peaks at ${mib(base.rssMiB)} RSS`);
+out("");
+out("open = SessionManager.open; +ctx = open + buildSessionContext at the loaded leaf (what pi does to resume)");
+
+for (const sess of sessions) {
+	const file = sessionFile(sess);
+	const bytes = statSync(file).size;
+	const fl = measure("floor", file);
+	const a = measure("arbor-open", file);
+	const p = measure("pi-open", file);
+	results.open.push({ session: sess.key, bytes, floor: fl, arbor: a, pi: p });
+	if (!a.ok) {
+		out(`open ${sess.key} (${size(bytes)}): arbor FAILED: ${a.error}`);
+		continue;
+	}
+	const piPart = p.ok && !p.failed ? `pi ${s(p.totalMs)} ${mib(p.rssMiB)} | ${ratio(a.totalMs, p.totalMs)} pi` : `pi failed: ${p.failed ?? p.error}`;
+	out(
+		`open ${sess.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} ${mib(fl.rssMiB)} | ${piPart}`,
+	);
+	if (sess.key === "100k brief" && p.ok && !p.failed) {
+		out(`  target: >=5x faster than pi and <=400 MiB peak: ${(p.totalMs / a.totalMs).toFixed(1)}x, ${mib(a.rssMiB)} -> ${verdict(p.totalMs / a.totalMs >= 5 && a.rssMiB <= 400)}`);
+	}
+}
+
+{
+	const file = sessionFile(deep);
+	const a = measure("arbor-deep", file);
+	const p = measure("pi-deep", file);
+	results.deep = { session: deep.key, arbor: a, pi: p };
+	out("");
+	if (!a.ok) out(`depth ${deep.key}: arbor FAILED: ${a.error}`);
+	else {
+		const piB = p.ok ? ` | pi ${s(p.getBranch.median)} (${ratio(a.getBranch.median, p.getBranch.median)} pi)` : ` | pi failed: ${p.error}`;
+		const piC = p.ok ? ` | pi ${s(p.buildSessionContext.median)} (${ratio(a.buildSessionContext.median, p.buildSessionContext.median)} pi)` : "";
+		out(`getBranch at depth ${a.depth}: arbor ${s(a.getBranch.median)} (first ${s(a.getBranch.first)})${piB}  target <=10 ms: ${verdict(a.getBranch.median <= 10)}`);
+		out(`buildSessionContext at depth ${a.depth}: arbor ${s(a.buildSessionContext.median)} (first ${s(a.buildSessionContext.first)})${piC}  target <=15 ms: ${verdict(a.buildSessionContext.median <= 15)}`);
+	}
+}
+
+{
+	const file = sessionFile(branchSrc);
+	const a = measure("arbor-branch", file, ["10000"]);
+	const p = measure("pi-branch", file, ["10000"]);
+	results.branch = { session: branchSrc.key, arbor: a, pi: p };
+	if (!a.ok) out(`branch to new file (10k-deep path): arbor FAILED: ${a.error}`);
+	else {
+		const piPart = p.ok ? ` | pi ${s(p.median)} (no fsync)` : ` | pi failed: ${p.error}`;
+		out(`branch to new file from a 10k-deep path (${size(a.bytes)} written, incl. fsync): arbor ${s(a.median)}${piPart}  target <=100 ms: ${verdict(a.median <= 100)}`);
+	}
+}
+
+if (big) {
+	const file = sessionFile(bigSession);
+	const bytes = statSync(file).size;
+	const fl = measure("floor", file);
+	const a = measure("arbor-open", file);
+	const p = measure("pi-open", file);
+	results.big = { session: bigSession.key, bytes, floor: fl, arbor: a, pi: p };
+	out("");
+	if (!a.ok) out(`open ${bigSession.key} (${size(bytes)}): arbor FAILED: ${a.error}`);
+	else {
+		const piPart = p.ok && !p.failed ? `pi ${s(p.totalMs)} ${mib(p.rssMiB)}` : `pi cannot open it (${(p.failed ?? p.error ?? "").slice(0, 80)})`;
+		out(`open ${bigSession.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} ${mib(fl.rssMiB)} | ${piPart}`);
+		out(`  target: opens within 1 GiB peak RSS: ${mib(a.rssMiB)} -> ${verdict(a.rssMiB <= 1024)}`);
+	}
+}
+
+writeFileSync(join(cache, "last.json"), `${JSON.stringify(results, null, 2)}\n`);
+if (flags.has("--json")) out(JSON.stringify(results, null, 2));

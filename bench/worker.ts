@@ -1,0 +1,154 @@
+// One measurement per process (bench/run.mjs spawns this, bundled by esbuild), so peak RSS
+// (process.resourceUsage().maxRSS) belongs to that measurement alone. Prints one JSON line.
+//   node worker.mjs <task> <file> [arg]
+// Tasks: baseline | floor | arbor-open | pi-open | arbor-deep | pi-deep | arbor-branch | pi-branch
+import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { SessionManager } from "../electron/session/index";
+
+interface PiLike {
+	getLeafId(): string | null;
+	getBranch(fromId?: string): unknown[];
+	getEntries(): Array<{ id: string }>;
+	buildSessionContext(): { messages: unknown[] };
+	createBranchedSession(leafId: string): string | undefined;
+}
+interface PiModule {
+	SessionManager: { open(path: string, sessionDir?: string): PiLike };
+}
+
+const [task, file, arg] = process.argv.slice(2);
+const now = () => performance.now();
+const rssMiB = () => process.resourceUsage().maxRSS / 1024;
+
+/** Median of `runs` timings of `fn` (first run reported separately: it includes lazy work). */
+function timeIt(fn: () => unknown, runs = 5): { first: number; median: number } {
+	const times: number[] = [];
+	for (let i = 0; i < runs; i++) {
+		const t = now();
+		fn();
+		times.push(now() - t);
+	}
+	const first = times[0];
+	times.sort((a, b) => a - b);
+	return { first, median: times[Math.floor(times.length / 2)] };
+}
+
+async function loadPi(): Promise<PiModule> {
+	// Only pi's session module: importing the package root also loads its TUI/agent (1.8 s, extra RSS)
+	// that have nothing to do with opening a session.
+	const url = new URL("../node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js", `file://${process.env.ARBOR_BENCH_ROOT}/bench/`);
+	return (await import(url.href)) as PiModule;
+}
+
+/** The floor: read the file in chunks and JSON.parse every line, keeping nothing. */
+function floor(path: string): { lines: number } {
+	const fd = openSync(path, "r");
+	const chunk = Buffer.allocUnsafe(16 * 1024 * 1024);
+	let carry: Buffer = Buffer.alloc(0);
+	let lines = 0;
+	let pos = 0;
+	for (;;) {
+		const n = readSync(fd, chunk, 0, chunk.length, pos);
+		if (n === 0) break;
+		pos += n;
+		const buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+		let start = 0;
+		for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+			if (nl > start) {
+				JSON.parse(buf.toString("utf8", start, nl));
+				lines++;
+			}
+			start = nl + 1;
+		}
+		carry = Buffer.from(buf.subarray(start));
+	}
+	if (carry.length) {
+		JSON.parse(carry.toString("utf8"));
+		lines++;
+	}
+	closeSync(fd);
+	return { lines };
+}
+
+async function main(): Promise<Record<string, unknown>> {
+	switch (task) {
+		case "baseline":
+			return {};
+		case "floor": {
+			const t = now();
+			const r = floor(file);
+			return { ms: now() - t, ...r };
+		}
+		case "arbor-open": {
+			const t0 = now();
+			const sm = SessionManager.open(file);
+			const t1 = now();
+			const ctx = sm.buildSessionContext();
+			const t2 = now();
+			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, entries: sm.getEntries().length, messages: ctx.messages.length, warnings: sm.getWarningCount() };
+		}
+		case "pi-open": {
+			const pi = await loadPi();
+			const before = statSync(file).mtimeMs;
+			const t0 = now();
+			let sm: PiLike;
+			try {
+				sm = pi.SessionManager.open(file);
+			} catch (e) {
+				return { failed: String((e as Error).message).slice(0, 200), ms: now() - t0 };
+			}
+			const t1 = now();
+			const ctx = sm.buildSessionContext();
+			const t2 = now();
+			if (statSync(file).mtimeMs !== before) throw new Error(`pi rewrote ${file}; regenerate the bench cache`);
+			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, entries: sm.getEntries().length, messages: ctx.messages.length };
+		}
+		case "arbor-deep": {
+			const sm = SessionManager.open(file);
+			const depth = sm.getBranch().length;
+			const branch = timeIt(() => sm.getBranch());
+			const context = timeIt(() => sm.buildSessionContext());
+			return { depth, getBranch: branch, buildSessionContext: context };
+		}
+		case "pi-deep": {
+			const pi = await loadPi();
+			const sm = pi.SessionManager.open(file);
+			const depth = sm.getBranch().length;
+			const branch = timeIt(() => sm.getBranch(), 3);
+			const context = timeIt(() => sm.buildSessionContext(), 3);
+			return { depth, getBranch: branch, buildSessionContext: context };
+		}
+		case "arbor-branch":
+		case "pi-branch": {
+			// createBranchedSession from the entry at depth `arg` of a linear session, new file included.
+			const depth = Number(arg);
+			const times: number[] = [];
+			let written = 0;
+			for (let i = 0; i < 3; i++) {
+				let sm: SessionManager | PiLike;
+				if (task === "arbor-branch") sm = SessionManager.open(file);
+				else sm = (await loadPi()).SessionManager.open(file);
+				const target = (sm.getEntries()[depth - 1] as { id: string }).id;
+				const t = now();
+				const out = sm.createBranchedSession(target) as string;
+				times.push(now() - t);
+				written = statSync(out).size;
+				if (dirname(out) === dirname(file)) rmSync(out);
+				if (sm instanceof SessionManager) sm.close();
+			}
+			times.sort((a, b) => a - b);
+			return { depth, median: times[1], min: times[0], bytes: written };
+		}
+		default:
+			throw new Error(`unknown task ${task}`);
+	}
+}
+
+main().then(
+	(r) => process.stdout.write(`${JSON.stringify({ ok: true, ...r, rssMiB: rssMiB() })}\n`),
+	(e: unknown) => {
+		process.stdout.write(`${JSON.stringify({ ok: false, error: String(e instanceof Error ? e.message : e).slice(0, 300), rssMiB: rssMiB() })}\n`);
+		process.exitCode = 1;
+	},
+);

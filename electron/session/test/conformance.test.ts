@@ -1,0 +1,114 @@
+// Differential conformance: pi's own SessionManager (@mariozechner/pi-coding-agent 0.73.1) and Arbor's load
+// the same bytes (separate copies: pi may rewrite a file on open) and must agree on leaf, tree shape
+// (ids, children order, labels), getChildren, getBranch and buildSessionContext (JSON byte-equal).
+// Where pi is wrong, the expected deviation is asserted in conformance-deviations.test.ts instead.
+import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
+import { afterAll, describe, expect, it } from "vitest";
+import { SessionManager } from "../index";
+import { cleanupTempDirs, copyFixture, copyToTemp, fixtureNames, sha256 } from "./helpers/files";
+import { type GenOptions, generatedSession } from "./helpers/gen";
+import { compareSessions, type SessionLike, samplePoints } from "./helpers/snapshot";
+
+afterAll(cleanupTempDirs);
+
+function openBoth(source: string): { arbor: SessionManager; pi: PiSessionManager; arborCopy: string; piCopy: string; before: string } {
+	const before = sha256(source);
+	const arborCopy = copyToTemp(source, "arbor");
+	const piCopy = copyToTemp(source, "pi");
+	const pi = PiSessionManager.open(piCopy);
+	const arbor = SessionManager.open(arborCopy);
+	return { arbor, pi, arborCopy, piCopy, before };
+}
+
+function compare(arbor: SessionManager, pi: PiSessionManager, byId: boolean): string[] {
+	const sample = samplePoints(pi.getEntries(), 25);
+	return compareSessions(arbor as unknown as SessionLike, pi as unknown as SessionLike, { byId, sample });
+}
+
+describe("fixtures: Arbor agrees with pi on every fixture pi can read", () => {
+	// Fixtures pi reads as they are (v3, valid header). Ids are shared, so every comparison is by id.
+	const v3 = ["formic__pi-v3-branch-compaction.jsonl", "kimchi-dev__statsuline.v3.jsonl", "kuato__pi-session-orphan-no-eol.jsonl"];
+
+	it("the fixture set is the one these tests were written for", () => {
+		expect(fixtureNames()).toEqual(
+			expect.arrayContaining([...v3, "formic__pi-v2-hook-message.jsonl", "pi-mono__large-session.v1.jsonl", "formic__omp-session-titleslot.jsonl", "pi-doctor__pi-session-v3-without-ids.jsonl"]),
+		);
+	});
+
+	for (const name of v3) {
+		it(`${name}: same leaf, tree, labels, children, branches and contexts as pi; bytes untouched`, () => {
+			const { arbor, pi, arborCopy, before } = openBoth(copyFixture(name, "src"));
+			expect(compare(arbor, pi, true)).toEqual([]);
+			expect(arbor.getSessionId()).toBe(pi.getSessionId());
+			expect(arbor.getCwd()).toBe(pi.getCwd());
+			expect(arbor.getHeader().id).toBe(pi.getHeader()?.id);
+			expect(arbor.needsUpgrade()).toBe(false);
+			arbor.close();
+			expect(sha256(arborCopy)).toBe(before);
+		});
+	}
+
+	it("formic__pi-v2-hook-message.jsonl: pi migrates and rewrites; Arbor migrates in memory only and agrees with pi's result", () => {
+		const { arbor, pi, arborCopy, piCopy, before } = openBoth(copyFixture("formic__pi-v2-hook-message.jsonl", "src"));
+		expect(sha256(piCopy)).not.toBe(before); // pi rewrote its copy (v2 -> v3)
+		expect(compare(arbor, pi, true)).toEqual([]);
+		expect(arbor.getFileVersion()).toBe(2);
+		expect(arbor.needsUpgrade()).toBe(true);
+		arbor.close();
+		expect(sha256(arborCopy)).toBe(before);
+	});
+
+	it("pi-mono__large-session.v1.jsonl: v1 -> v3 migration gives pi's tree and contexts (compared by file index: ids are random)", () => {
+		const { arbor, pi, arborCopy, piCopy, before } = openBoth(copyFixture("pi-mono__large-session.v1.jsonl", "src"));
+		expect(sha256(piCopy)).not.toBe(before);
+		expect(compare(arbor, pi, false)).toEqual([]);
+		expect(arbor.getFileVersion()).toBe(1);
+		expect(arbor.needsUpgrade()).toBe(true);
+		arbor.close();
+		expect(sha256(arborCopy)).toBe(before);
+	});
+
+	it("pi-doctor__pi-session-v3-without-ids.jsonl: same entry count and same context at the loaded leaf as pi", () => {
+		// pi indexes every id-less entry under `undefined` (tree = the last entry 15 times, leaf undefined);
+		// the tree differs by design (conformance-deviations), the model context must not.
+		const { arbor, pi, arborCopy, before } = openBoth(copyFixture("pi-doctor__pi-session-v3-without-ids.jsonl", "src"));
+		expect(arbor.getEntries().length).toBe(pi.getEntries().length);
+		expect(JSON.stringify(arbor.buildSessionContext())).toBe(JSON.stringify(pi.buildSessionContext()));
+		expect(arbor.getTree().length).toBe(pi.getTree().length);
+		arbor.close();
+		expect(sha256(arborCopy)).toBe(before);
+	});
+});
+
+describe("generated sessions: Arbor agrees with pi (branches, compactions, labels, summaries, custom messages)", () => {
+	const cases: Array<{ name: string; o: GenOptions }> = [
+		{ name: "seed 1, 2000 entries, custom messages", o: { n: 2000, seed: 1, customMessages: 0.3 } },
+		{ name: "seed 2, fixture profile, many branch summaries, compaction every ~100", o: { n: 2000, seed: 2, profile: "fixture", branchSummary: 0.6, compactionEvery: 100 } },
+		{ name: "seed 3, bushy (branch every ~5), half custom messages", o: { n: 2000, seed: 3, branchEvery: 5, customMessages: 0.5 } },
+		{ name: "seed 4, linear, compaction every ~40", o: { n: 1500, seed: 4, branchEvery: 0, compactionEvery: 40 } },
+		{ name: "seed 5, fixture profile, 4000 entries", o: { n: 4000, seed: "five", profile: "fixture", customMessages: 0.2 } },
+	];
+	for (const { name, o } of cases) {
+		it(`${name}: same leaf, tree, children, branches and contexts as pi; bytes untouched`, () => {
+			const { arbor, pi, arborCopy, before } = openBoth(generatedSession(o));
+			expect(compare(arbor, pi, true)).toEqual([]);
+			arbor.close();
+			expect(sha256(arborCopy)).toBe(before);
+		});
+	}
+
+	it("buildSessionContext(leafId) equals branch(leafId) + buildSessionContext() (seed 1)", () => {
+		const arbor = SessionManager.open(copyToTemp(generatedSession(cases[0].o), "arbor"));
+		const entries = arbor.getEntries();
+		const leaf = arbor.getLeafId();
+		for (const i of samplePoints(entries, 200)) {
+			const id = (entries[i] as { id: string }).id;
+			const direct = JSON.stringify(arbor.buildSessionContext(id));
+			arbor.branch(id);
+			expect(direct, `at entry #${i} ${id}`).toBe(JSON.stringify(arbor.buildSessionContext()));
+		}
+		expect(arbor.buildSessionContext(null)).toEqual({ messages: [], thinkingLevel: "off", model: null });
+		if (leaf !== null) arbor.branch(leaf);
+		arbor.close();
+	});
+});
