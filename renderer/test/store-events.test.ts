@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { ArborRequestError } from "../../shared/api";
+import { activeSkeleton } from "../store/selectors";
+import { FakeClient, flush, makeDelta, makeSkeleton, makeSummary, BRANCHED } from "./fake-client";
+import { harness } from "./harness";
+
+describe("boot", () => {
+	it("opens the host's initial sessions and selects the leaf", async () => {
+		const h = await harness();
+		const st = h.rt.store.getState();
+		expect(st.activeSessionId).toBe("s1");
+		expect(activeSkeleton(st)?.count).toBe(6);
+		expect(st.selectedId).toBe("a3");
+		expect(st.booting).toBe(false);
+	});
+
+	it("shows the session library when the host opened nothing", async () => {
+		const client = new FakeClient();
+		client.on("getInitialSessions", () => []);
+		const h = await harness(client);
+		expect(h.rt.store.getState().dialog).toEqual({ kind: "library" });
+		expect(h.rt.store.getState().activeSessionId).toBeNull();
+	});
+
+	it("starts with pi's treeFilterMode setting", async () => {
+		const client = new FakeClient();
+		client.settings = { ...client.settings, treeFilterMode: "no-tools" };
+		const h = await harness(client);
+		expect(h.rt.store.getState().filter).toBe("no-tools");
+	});
+});
+
+describe("events are the only source of skeleton changes", () => {
+	it("session_appended applies the delta to the skeleton", async () => {
+		const h = await harness();
+		const sk = activeSkeleton(h.rt.store.getState())!;
+		h.client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk, [{ id: "u4", parent: "a3", kind: "user" }]) });
+		const next = activeSkeleton(h.rt.store.getState())!;
+		expect(next.count).toBe(7);
+		expect(next.ids[6]).toBe("u4");
+		expect(next.parent[6]).toBe(5);
+		expect(next.leaf).toBe(6);
+	});
+
+	it("a delta that does not continue our copy makes the store refetch the skeleton", async () => {
+		const h = await harness();
+		const sk = activeSkeleton(h.rt.store.getState())!;
+		const before = h.client.callsOf("getSkeleton").length;
+		const delta = { ...makeDelta(sk, [{ id: "x", parent: null, kind: "user" }]), start: 99 };
+		h.client.emit({ type: "session_appended", sessionId: "s1", delta });
+		await flush();
+		expect(h.client.callsOf("getSkeleton").length).toBe(before + 1);
+		expect(activeSkeleton(h.rt.store.getState())!.count).toBe(6);
+	});
+
+	it("an append keeps the selection where it was (live tail does not steal it)", async () => {
+		const h = await harness();
+		h.rt.store.getState().select("u2");
+		const sk = activeSkeleton(h.rt.store.getState())!;
+		h.client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk, [{ id: "u4", parent: "a3", kind: "user" }]) });
+		expect(h.rt.store.getState().selectedId).toBe("u2");
+	});
+
+	it("leaf_changed moves the leaf and the resume point", async () => {
+		const h = await harness();
+		h.client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "a2", resumeLeafId: "a3" });
+		const sk = activeSkeleton(h.rt.store.getState())!;
+		expect(sk.leaf).toBe(3);
+		expect(sk.resumeLeaf).toBe(5);
+		h.client.emit({ type: "leaf_changed", sessionId: "s1", leafId: null, resumeLeafId: "a3" });
+		expect(activeSkeleton(h.rt.store.getState())!.leaf).toBe(-1);
+	});
+
+	it("labels_changed refetches the skeleton and picks up the new labels", async () => {
+		const h = await harness();
+		h.client.skeleton = makeSkeleton(BRANCHED, { labels: { u2: "left" } });
+		h.client.emit({ type: "labels_changed", sessionId: "s1" });
+		await flush();
+		expect(activeSkeleton(h.rt.store.getState())!.labels).toEqual([expect.objectContaining({ target: 2, label: "left" })]);
+	});
+
+	it("session_reloaded refetches, drops cached previews and keeps the selection or its nearest visible ancestor", async () => {
+		const h = await harness();
+		await h.rt.store.getState().ensurePreviews("s1", [0, 1]);
+		h.rt.store.getState().select("a2");
+		h.client.skeleton = makeSkeleton(BRANCHED.slice(0, 3));
+		h.client.emit({ type: "session_reloaded", sessionId: "s1", session: makeSummary("s1", { fileSize: 10 }), reason: "file shrank" });
+		await flush();
+		const st = h.rt.store.getState();
+		expect(activeSkeleton(st)!.count).toBe(3);
+		expect(st.previews.s1).toBeUndefined();
+		expect(st.sessions.s1.summary.fileSize).toBe(10);
+		// a2 is gone: the selection falls back to pi's opening row (the leaf, u2).
+		expect(st.selectedId).toBe("u2");
+	});
+
+	it("error events and request failures show as error toasts with file and line", async () => {
+		const h = await harness();
+		h.client.emit({ type: "error", sessionId: "s1", error: { code: "bad_file", message: "malformed line", file: "/tmp/s1.jsonl", line: 12 } });
+		expect(h.rt.store.getState().toasts.at(-1)).toMatchObject({ level: "error", message: "malformed line", file: "/tmp/s1.jsonl", line: 12 });
+		h.rt.store.getState().reportError(new ArborRequestError({ code: "io", message: "EACCES", file: "/x.jsonl" }));
+		expect(h.rt.store.getState().toasts.at(-1)).toMatchObject({ message: "EACCES", file: "/x.jsonl" });
+	});
+
+	it("progress events show while running and disappear when done", async () => {
+		const h = await harness();
+		h.client.emit({ type: "progress", sessionId: null, task: "Opening big.jsonl", done: 10, total: 100 });
+		expect(Object.keys(h.rt.store.getState().progress)).toEqual(["Opening big.jsonl"]);
+		h.client.emit({ type: "progress", sessionId: null, task: "Opening big.jsonl", done: 100, total: 100 });
+		expect(h.rt.store.getState().progress).toEqual({});
+	});
+
+	it("session_closed removes the tab", async () => {
+		const h = await harness();
+		h.client.emit({ type: "session_closed", sessionId: "s1" });
+		expect(h.rt.store.getState().activeSessionId).toBeNull();
+		expect(h.rt.store.getState().order).toEqual([]);
+	});
+});
+
+describe("search", () => {
+	it("asks the main process with the chosen scope and keeps only the latest answer", async () => {
+		const client = new FakeClient();
+		const resolvers: ((v: number[]) => void)[] = [];
+		client.on("search", () => new Promise<number[]>((r) => resolvers.push(r)));
+		const h = await harness(client);
+		const st = h.rt.store.getState;
+		st().setSearchQuery("left");
+		const first = st().runSearch();
+		st().setSearchScope("full");
+		const second = st().runSearch();
+		expect(client.callsOf("search").map((c) => c.scope)).toContain("full");
+		resolvers[resolvers.length - 1]([2]);
+		await second;
+		resolvers[0]([0, 1, 2, 3]);
+		await first;
+		expect(st().search.matches).toEqual([2]);
+	});
+
+	it("an empty query clears the matches without asking", async () => {
+		const h = await harness();
+		h.rt.store.getState().setSearchQuery("   ");
+		await flush();
+		expect(h.client.callsOf("search")).toHaveLength(0);
+		expect(h.rt.store.getState().search.matches).toEqual([]);
+	});
+
+	it("a filter change clears folds (pi), a search change does not hide anything", async () => {
+		const h = await harness();
+		h.rt.store.getState().setFolded("u2", true);
+		h.rt.store.getState().setFilter("no-tools");
+		expect(h.rt.store.getState().folded.size).toBe(0);
+	});
+});
+
+describe("previews cache", () => {
+	it("fetches only missing indices, in pages of at most 2000", async () => {
+		const many = Array.from({ length: 4500 }, (_, i) => ({ id: `e${i}`, parent: i === 0 ? null : `e${i - 1}`, kind: "user" as const, text: `t${i}` }));
+		const client = new FakeClient(many);
+		const h = await harness(client);
+		const all = many.map((_, i) => i);
+		await h.rt.store.getState().ensurePreviews("s1", all);
+		await h.rt.store.getState().ensurePreviews("s1", all);
+		const pages = client.callsOf("getPreviews").map((c) => c.indices.length);
+		expect(pages).toEqual([2000, 2000, 500]);
+		expect(h.rt.store.getState().previews.s1?.get(4499)).toBe("t4499");
+	});
+});
