@@ -2,7 +2,8 @@
 // to the same file as Arbor from this separate process, exactly as the pi CLI would (blind appends, its own
 // in-memory leaf). Also the "reload" side: the tree pi sees after reopening. Same IPC as
 // workers/arbor-writer.ts.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { appendFileSync, closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 
 function canonicalTree(roots) {
@@ -67,8 +68,89 @@ function reload(j) {
 	process.send({ done: true, tree: canonicalTree(t.getTree()), count: t.getEntries().length, leaf: t.getLeafId(), contextMessages: ctx.messages.length });
 }
 
+/** pi's own numbers for the load figure: open time and peak RSS, or the error pi hits. */
+function measureOpen(j) {
+	const t0 = performance.now();
+	try {
+		const s = SessionManager.open(j.file);
+		const openMs = performance.now() - t0;
+		const entries = s.getEntries().length;
+		s.getTree();
+		process.send({ done: true, openMs, treeMs: performance.now() - t0 - openMs, entries, rss: process.resourceUsage().maxRSS * 1024 });
+	} catch (err) {
+		process.send({ done: true, error: String(err?.message ?? err).slice(0, 200), ms: performance.now() - t0, rss: process.resourceUsage().maxRSS * 1024 });
+	}
+}
+
+async function measureList() {
+	const runs = [];
+	let n = 0;
+	{
+		const t0 = performance.now();
+		n = (await SessionManager.listAll()).length;
+		runs.push(performance.now() - t0);
+	}
+	process.send({ done: true, files: n, ms: runs });
+}
+
+function lastLineId(file) {
+	const fd = openSync(file, "r");
+	try {
+		const size = fstatSync(fd).size;
+		const len = Math.min(size, 4 * 1024 * 1024);
+		const buf = Buffer.alloc(len);
+		readSync(fd, buf, 0, len, size - len);
+		const lines = buf.toString("utf8").trimEnd().split("\n");
+		return JSON.parse(lines[lines.length - 1]).id ?? null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/**
+ * Appends while Arbor has the file open: through pi's real SessionManager when pi can open the file,
+ * else exactly the bytes pi's _persist writes (JSON + "\n" via appendFileSync under the last line).
+ */
+let live;
+
+/** Opens first (pi needs seconds on a big file), then waits for { go } so appends overlap the measurement. */
+function prepareLive(j) {
+	live = { j, sm: j.real ? SessionManager.open(j.file) : undefined };
+	process.send({ prepared: true });
+}
+
+async function appendLive() {
+	const { j, sm } = live;
+	const written = [];
+	let parent = sm ? null : lastLineId(j.file);
+	const end = Date.now() + j.ms;
+	let k = 0;
+	while (Date.now() < end) {
+		const text = `live append ${k++}`;
+		let id;
+		const message = k % 2 ? { role: "user", content: [{ type: "text", text }], timestamp: Date.now() } : {
+			role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "reliability", model: "writer",
+			usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+			stopReason: "stop", timestamp: Date.now(),
+		};
+		if (sm) id = sm.appendMessage(message);
+		else {
+			id = randomUUID().slice(0, 8);
+			appendFileSync(j.file, `${JSON.stringify({ type: "message", id, parentId: parent, timestamp: new Date().toISOString(), message })}\n`);
+			parent = id;
+		}
+		written.push([id, Date.now()]);
+		await new Promise((ok) => setTimeout(ok, 1000 / j.rate));
+	}
+	process.send({ done: true, written, via: sm ? "pi SessionManager" : "pi-identical raw appends (pi cannot open the file)" });
+}
+
 process.on("message", (m) => {
 	try {
+		if (m.mode === "measureOpen") return measureOpen(m);
+		if (m.mode === "list") return void measureList().catch((err) => process.send({ done: true, fatal: String(err?.stack ?? err) }));
+		if (m.mode === "appendLive") return prepareLive(m);
+		if (m.goLive) return void appendLive().catch((err) => process.send({ done: true, fatal: String(err?.stack ?? err) }));
 		if (m.go) write(job);
 		else if (m.mode === "write") {
 			job = m;

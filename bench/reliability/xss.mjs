@@ -1,0 +1,148 @@
+// Figure 5: untrusted content. A session with XSS vectors in every text field (and in its file names) is
+// opened in the browser host in Debian's Chromium; the harness walks the selection over every entry so
+// the inspector renders each one, opens the library, context and label panels, and types a vector into
+// search. No script may run (no __xss binding call, no dialog), no request may leave the host, no
+// dangerous markup may reach the DOM, and every vector's sentinel text must still be shown.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+import { repoRoot } from "./fuzz-gen.mjs";
+import { startHost } from "./apifuzz.mjs";
+import { buildXssSession, XSS_FILE_NAMES } from "./xss-corpus.mjs";
+import { sleep } from "./util.mjs";
+
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Runs in the page: markup that must never come out of session content. */
+function dangerousMarkup() {
+	const found = [];
+	const appScripts = new Set([...document.querySelectorAll("head script[src]")]);
+	for (const el of document.querySelectorAll("body *")) {
+		const tag = el.tagName.toLowerCase();
+		if (tag === "script" && !appScripts.has(el)) found.push("script element");
+		if (["iframe", "object", "embed", "base", "meta", "form", "frame", "frameset", "portal"].includes(tag)) found.push(`${tag} element`);
+		if (tag === "link" && el.getAttribute("rel")?.includes("stylesheet")) found.push("stylesheet link");
+		if (tag === "style" && /xss\.invalid/.test(el.textContent ?? "")) found.push("style element from content");
+		for (const a of el.attributes) {
+			if (/^on/i.test(a.name)) found.push(`${tag}[${a.name}]`);
+			if (/^\s*(javascript|vbscript|data:text\/html)/i.test(a.value) && ["href", "src", "action", "formaction", "data", "xlink:href"].includes(a.name.toLowerCase())) found.push(`${tag}[${a.name}=${a.value.slice(0, 30)}]`);
+			if (/xss\.invalid/.test(a.value)) found.push(`${tag}[${a.name}] pointing at xss.invalid`);
+		}
+	}
+	return found;
+}
+
+function sentinelsOnPage() {
+	return [...new Set((document.body.innerText.match(/XSSV-[a-z0-9]+-\d+/g) ?? []))];
+}
+
+export async function run(ctx) {
+	const { tmp, log, bounded } = ctx;
+	const rendererDir = join(repoRoot, "dist", "renderer");
+	if (!existsSync(join(rendererDir, "index.html"))) throw new Error("the renderer is not built (dist/renderer/index.html missing: run `npm run build`)");
+	const dir = join(tmp, "sessions");
+	mkdirSync(dir, { recursive: true });
+	mkdirSync(join(tmp, "home"), { recursive: true });
+	const session = buildXssSession();
+	const files = XSS_FILE_NAMES.map((n) => join(dir, n));
+	for (const f of files) writeFileSync(f, session.text);
+	const host = await startHost(ctx, { files: [files[0]], dirs: [dir], home: join(tmp, "home"), rendererDir });
+	const origin = `http://127.0.0.1:${host.port}`;
+	const hits = new Set();
+	const dialogs = [];
+	const foreign = [];
+	const popups = [];
+	const dangerous = new Map();
+	const seen = new Set();
+	let browser;
+	try {
+		browser = await chromium.launch({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+		const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+		await context.exposeBinding("__xss", (_src, id) => hits.add(Number(id)));
+		context.on("request", (r) => {
+			const u = r.url();
+			if (!u.startsWith(`${origin}/`) && !u.startsWith(`ws://127.0.0.1:${host.port}/`) && !u.startsWith("data:") && !u.startsWith("blob:")) foreign.push(u);
+		});
+		context.on("page", (p) => {
+			if (popups.length || p.url() !== "about:blank") popups.push(p.url());
+		});
+		const page = await context.newPage();
+		page.on("dialog", (d) => {
+			dialogs.push(d.message());
+			d.dismiss().catch(() => {});
+		});
+		const collect = async () => {
+			for (const s of await page.evaluate(sentinelsOnPage)) seen.add(s);
+			for (const d of await page.evaluate(dangerousMarkup)) dangerous.set(d, (dangerous.get(d) ?? 0) + 1);
+		};
+		await page.goto(host.url);
+		await page.waitForSelector(".react-flow__node", { timeout: 60_000 });
+		await collect();
+		// Every entry kind visible, then walk from the leaf to the root so the inspector shows each entry.
+		await page.keyboard.press("Escape");
+		await page.keyboard.press("Control+a");
+		await sleep(300);
+		const steps = session.entries + 5;
+		for (let i = 0; i < steps; i++) {
+			await page.keyboard.press("ArrowUp");
+			await sleep(bounded ? 15 : 40);
+			if (i % 4 === 0 || i === steps - 1) await collect();
+			else for (const s of await page.evaluate(sentinelsOnPage)) seen.add(s);
+		}
+		// Panels and dialogs that show content in other ways.
+		for (const command of ["Show context panel", "Show label list", "Show inspector", "Session warnings"]) {
+			await page.keyboard.press("Control+k");
+			await sleep(150);
+			await page.keyboard.type(command);
+			await sleep(150);
+			await page.keyboard.press("Enter");
+			await sleep(400);
+			await collect();
+			await page.keyboard.press("Escape");
+		}
+		await page.keyboard.press("Control+p");
+		await sleep(800);
+		await collect();
+		await page.keyboard.press("Escape");
+		await page.keyboard.press("/");
+		await page.keyboard.type(`<img src=x onerror="__xss(9201),alert(9201)"> XSSV`);
+		await sleep(800);
+		await collect();
+		await page.keyboard.press("Escape");
+		await sleep(1500); // delayed payloads (SVG animations, meta refresh)
+		await collect();
+		await page.screenshot({ path: join(tmp, "xss-final.png") }).catch(() => {});
+	} finally {
+		await browser?.close().catch(() => {});
+		host.worker.kill();
+	}
+	const expected = session.vectors.map((v) => v.sentinel);
+	const missing = expected.filter((s) => !seen.has(s));
+	const missingByField = {};
+	for (const v of session.vectors) if (!seen.has(v.sentinel)) missingByField[v.field] = (missingByField[v.field] ?? 0) + 1;
+	const executed = new Set([...hits, ...dialogs.map((d) => Number(d))]);
+	log(`xss: ${session.vectors.length} vector placements over ${session.entries} entries; sentinels seen ${expected.length - missing.length}/${expected.length}`);
+	return {
+		title: "Untrusted content: XSS vectors in every field, rendered in Chromium through the browser host",
+		figures: [
+			{ label: "vectors tried (vector × field, + file names, header, search box)", value: session.vectors.length + XSS_FILE_NAMES.length + 3, info: true },
+			{ label: "executed (script ran: binding call or dialog)", value: executed.size, target: 0 },
+			{ label: "requests to anything but the host", value: foreign.length, target: 0 },
+			{ label: "popups / navigations away", value: popups.length, target: 0 },
+			{ label: "dangerous markup found in the DOM", value: [...dangerous.values()].reduce((a, b) => a + b, 0), target: 0 },
+			{ label: "vector texts still shown to the user", value: `${expected.length - missing.length}/${expected.length}`, ok: missing.length === 0 },
+		],
+		details: [
+			...[...executed].map((id) => `executed: ${describe(session, id)}`),
+			...foreign.slice(0, 10).map((u) => `request: ${u}`),
+			...popups.map((u) => `popup: ${u}`),
+			...[...dangerous].map(([d, n]) => `DOM: ${d} (seen ${n}×)`),
+			...Object.entries(missingByField).map(([f, n]) => `not shown: ${n} vector(s) in field "${f}"`),
+		],
+	};
+}
+
+function describe(session, id) {
+	const v = session.vectors.find((x) => x.id === id);
+	return v ? `${v.vector} in ${v.field}` : `id ${id} (header, file name or search box)`;
+}
