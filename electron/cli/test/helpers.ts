@@ -1,0 +1,74 @@
+// Runs the real built `arbor` command (bin/arbor.cjs -> dist/cli.cjs) on temp copies of fixtures.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const repo = resolve(import.meta.dirname, "..", "..", "..");
+export const fixtures = resolve(repo, "..", "shared", "fixtures", "sessions");
+export const genSession = resolve(repo, "..", "shared", "tools", "gen-session.mjs");
+
+let built = false;
+export function buildCli(): void {
+	if (built) return;
+	execFileSync(process.execPath, [join(repo, "build", "build-main.mjs")], { cwd: repo, stdio: "pipe" });
+	built = true;
+}
+
+export interface RunResult {
+	status: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export function arbor(args: string[], env: Record<string, string> = {}): RunResult {
+	const r = spawnSync(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], {
+		encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, ...env },
+	});
+	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function tempDir(): string {
+	return mkdtempSync(join(tmpdir(), "arbor-cli-"));
+}
+
+export function copyFixture(name: string, dir: string = tempDir()): string {
+	const out = join(dir, name);
+	copyFileSync(join(fixtures, name), out);
+	return out;
+}
+
+export function sha256(file: string): string {
+	return createHash("sha256").update(readFileSync(file)).digest("hex");
+}
+
+export function generate(dir: string, name: string, args: string[]): string {
+	const out = join(dir, name);
+	execFileSync(process.execPath, [genSession, ...args, "--out", out]);
+	return out;
+}
+
+/** Check every node of `arbor tree --json` output without recursion; returns the node count. */
+export function checkTreeJson(tree: unknown): number {
+	if (typeof tree !== "object" || tree === null) throw new Error("tree JSON is not an object");
+	const t = tree as { leafId: unknown; roots: unknown };
+	if (Object.keys(t).join() !== "leafId,roots") throw new Error(`top-level keys ${Object.keys(t).join()}`);
+	if (t.leafId !== null && typeof t.leafId !== "string") throw new Error("leafId must be string or null");
+	if (!Array.isArray(t.roots)) throw new Error("roots must be an array");
+	const stack: unknown[] = [...t.roots];
+	let count = 0;
+	while (stack.length) {
+		const n = stack.pop() as Record<string, unknown>;
+		count++;
+		const keys = Object.keys(n);
+		const allowed = ["id", "type", "role", "label", "children"];
+		if (keys.some((k) => !allowed.includes(k))) throw new Error(`unexpected key in ${keys.join()}`);
+		if (typeof n.id !== "string" || typeof n.type !== "string") throw new Error("id/type must be strings");
+		if ("role" in n && n.type !== "message") throw new Error(`role on a ${String(n.type)} entry`);
+		if ("label" in n && (typeof n.label !== "string" || n.label === "")) throw new Error("label must be a non-empty string");
+		if (!Array.isArray(n.children)) throw new Error("children must be an array");
+		stack.push(...(n.children as unknown[]));
+	}
+	return count;
+}
