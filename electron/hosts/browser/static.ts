@@ -4,23 +4,8 @@
 import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { extname, resolve, sep } from "node:path";
-
-const TYPES: Record<string, string> = {
-	".html": "text/html; charset=utf-8",
-	".js": "text/javascript; charset=utf-8",
-	".mjs": "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-	".json": "application/json; charset=utf-8",
-	".svg": "image/svg+xml",
-	".png": "image/png",
-	".ico": "image/x-icon",
-	".woff2": "font/woff2",
-	".woff": "font/woff",
-	".ttf": "font/ttf",
-	".map": "application/json; charset=utf-8",
-	".txt": "text/plain; charset=utf-8",
-};
+import { resolve } from "node:path";
+import { contentType, resolveRendererFile } from "../renderer-files";
 
 export function contentSecurityPolicy(port: number): string {
 	return [
@@ -67,20 +52,8 @@ export async function serveStatic(res: ServerResponse, port: number, rootDir: st
 		send(res, port, 503, head ? "" : NOT_BUILT, "text/html; charset=utf-8", extra);
 		return;
 	}
-	let decoded: string;
-	try {
-		decoded = decodeURIComponent(pathname);
-	} catch {
-		send(res, port, 400, "bad path", undefined, extra);
-		return;
-	}
-	if (decoded.includes("\0")) {
-		send(res, port, 400, "bad path", undefined, extra);
-		return;
-	}
-	const rel = decoded === "/" ? "index.html" : decoded.replace(/^\/+/, "");
-	const file = resolve(root, rel);
-	if (file !== root && !file.startsWith(root + sep)) {
+	const file = resolveRendererFile(root, pathname);
+	if (file === null) {
 		send(res, port, 404, "not found", undefined, extra);
 		return;
 	}
@@ -88,8 +61,7 @@ export async function serveStatic(res: ServerResponse, port: number, rootDir: st
 		const st = await stat(file);
 		if (!st.isFile()) throw new Error("not a file");
 		const body = await readFile(file);
-		const type = TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
-		send(res, port, 200, head ? "" : body, type, extra);
+		send(res, port, 200, head ? "" : body, contentType(file), extra);
 	} catch {
 		send(res, port, 404, "not found", undefined, extra);
 	}

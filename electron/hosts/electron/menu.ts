@@ -1,0 +1,88 @@
+// The native menu bar. Items that act on the graph or the session send `menu_command` events carrying a
+// command id of the renderer's registry (renderer/commands), so the menu, shortcuts, context menu and
+// palette run the same code. Open Recent opens in the main process: the user picked the path here.
+
+import { basename } from "node:path";
+import type { MenuItemConstructorOptions } from "electron";
+
+export interface MenuActions {
+	/** Run a renderer command by id. */
+	command(id: string): void;
+	openRecent(path: string): void;
+	clearRecent(): void;
+	quit(): void;
+}
+
+/** Command ids of the renderer registry that the menu uses (checked by the host test). */
+export const MENU_COMMANDS = {
+	open: "file.open",
+	library: "library.open",
+	reveal: "session.reveal",
+	savePosition: "position.save",
+	close: "session.close",
+	filters: [
+		["filter.default", "Default"],
+		["filter.noTools", "No Tools"],
+		["filter.userOnly", "User Messages Only"],
+		["filter.labeledOnly", "Labeled Only"],
+		["filter.all", "All Entries"],
+	],
+	zoomToLeaf: "view.zoomToLeaf",
+	fit: "view.fit",
+	zoomIn: "view.zoomIn",
+	zoomOut: "view.zoomOut",
+	palette: "palette.open",
+	back: "history.back",
+	forward: "history.forward",
+} as const;
+
+export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+	const run = (id: string) => () => actions.command(id);
+	// No accelerators on renderer commands: the page's keyboard handler owns those keys (pi's bindings),
+	// and a menu accelerator would swallow the key before the page sees it.
+	const recent: MenuItemConstructorOptions[] = recentFiles.length === 0
+		? [{ label: "No Recent Files", enabled: false }]
+		: [
+			...recentFiles.slice(0, 15).map((p): MenuItemConstructorOptions => ({ label: basename(p), toolTip: p, click: () => actions.openRecent(p) })),
+			{ type: "separator" },
+			{ label: "Clear Recent", click: () => actions.clearRecent() },
+		];
+	const template: MenuItemConstructorOptions[] = [
+		{
+			label: "&File",
+			submenu: [
+				{ label: "Open…", click: run(MENU_COMMANDS.open) },
+				{ label: "Open Recent", submenu: recent },
+				{ label: "Session Library…", click: run(MENU_COMMANDS.library) },
+				{ type: "separator" },
+				{ label: "Reveal in Folder", click: run(MENU_COMMANDS.reveal) },
+				{ label: "Save Position for pi", click: run(MENU_COMMANDS.savePosition) },
+				{ type: "separator" },
+				{ label: "Close Session", click: run(MENU_COMMANDS.close) },
+				...(platform === "darwin" ? [] : [{ type: "separator" } as const, { label: "Quit", click: () => actions.quit() }]),
+			],
+		},
+		{ role: "editMenu" },
+		{
+			label: "&View",
+			submenu: [
+				{ label: "Filter", submenu: MENU_COMMANDS.filters.map(([id, label]): MenuItemConstructorOptions => ({ label, click: run(id) })) },
+				{ type: "separator" },
+				{ label: "Zoom to Leaf", click: run(MENU_COMMANDS.zoomToLeaf) },
+				{ label: "Fit Graph", click: run(MENU_COMMANDS.fit) },
+				{ label: "Zoom In", click: run(MENU_COMMANDS.zoomIn) },
+				{ label: "Zoom Out", click: run(MENU_COMMANDS.zoomOut) },
+				{ type: "separator" },
+				{ label: "Back", click: run(MENU_COMMANDS.back) },
+				{ label: "Forward", click: run(MENU_COMMANDS.forward) },
+				{ type: "separator" },
+				{ label: "Command Palette…", click: run(MENU_COMMANDS.palette) },
+				{ type: "separator" },
+				{ role: "togglefullscreen" },
+			],
+		},
+		{ role: "windowMenu" },
+	];
+	if (platform === "darwin") template.unshift({ role: "appMenu" });
+	return template;
+}

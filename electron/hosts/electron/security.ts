@@ -1,0 +1,59 @@
+// Hardening of the Electron window and its session: a strict CSP (no unsafe-eval, no inline script),
+// no navigation, no new windows, no webviews, no permissions, no requests leaving the app. Session
+// content is untrusted: if something in it ever ran as script, it would still have nowhere to go.
+
+import type { Session, WebContents } from "electron";
+import { APP_ORIGIN, APP_SCHEME } from "./channels";
+
+export const ELECTRON_CSP = [
+	"default-src 'self'",
+	"script-src 'self'",
+	"style-src 'self' 'unsafe-inline'",
+	"img-src 'self' data:",
+	"font-src 'self' data:",
+	"connect-src 'self'",
+	"object-src 'none'",
+	"base-uri 'none'",
+	"frame-ancestors 'none'",
+	"form-action 'none'",
+].join("; ");
+
+/** The only permission the page gets: writing text to the clipboard (Copy text / Copy id). */
+const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(["clipboard-sanitized-write"]);
+
+function isAppUrl(url: string): boolean {
+	return url === APP_ORIGIN || url.startsWith(`${APP_ORIGIN}/`);
+}
+
+/** Requests the renderer may make: its own files, inline data, and the devtools' own. */
+export function isAllowedRequest(url: string): boolean {
+	return isAppUrl(url) || url.startsWith("data:") || url.startsWith("devtools:") || url.startsWith("chrome-extension:");
+}
+
+export function hardenSession(ses: Session): void {
+	ses.webRequest.onHeadersReceived((details, callback) => {
+		callback({
+			responseHeaders: {
+				...details.responseHeaders,
+				"Content-Security-Policy": [ELECTRON_CSP],
+				"X-Content-Type-Options": ["nosniff"],
+			},
+		});
+	});
+	// No remote content, ever: the app is its own files plus the IPC bridge.
+	ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAllowedRequest(details.url) }));
+	ses.setPermissionRequestHandler((_contents, permission, callback) => callback(ALLOWED_PERMISSIONS.has(permission)));
+	ses.setPermissionCheckHandler((_contents, permission) => ALLOWED_PERMISSIONS.has(permission));
+	ses.setDevicePermissionHandler(() => false);
+}
+
+/** Applied to every WebContents the app creates (app "web-contents-created"). */
+export function hardenWebContents(contents: WebContents): void {
+	// The renderer is a single page: any navigation is a link or script in session content. Block it.
+	contents.on("will-navigate", (event) => event.preventDefault());
+	contents.on("will-redirect", (event) => event.preventDefault());
+	contents.on("will-attach-webview", (event) => event.preventDefault());
+	contents.setWindowOpenHandler(() => ({ action: "deny" }));
+}
+
+export { APP_SCHEME };
