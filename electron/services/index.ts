@@ -439,6 +439,7 @@ export class ArborServices {
 		const plan = planNavigation(m, p.targetId);
 		const oldLeafId = plan.oldLeafId;
 		if (plan.isNoop) return { cancelled: false, noop: true, newLeafId: oldLeafId, oldLeafId };
+		await this.#extensions.ready();
 		const willWrite = p.summarize === true || (p.label !== undefined && p.label.trim() !== "");
 		if (willWrite && m.needsUpgrade()) {
 			throw new ArborServiceError("legacy_needs_upgrade", "This file uses an old format version: upgrade it before writing summaries or labels.", m.getSessionFile());
@@ -450,7 +451,6 @@ export class ArborServices {
 			if (r.ok) resolved = r.resolved;
 			else noModel = r.reason;
 			// Without a model only an extension could write the summary: fail at once when none listens.
-			await this.#extensions.ready();
 			if (noModel !== undefined && !this.#extensions.hasHandlers("session_before_tree")) throw new ArborServiceError("no_model", noModel);
 		}
 		const controller = new AbortController();
@@ -465,7 +465,8 @@ export class ArborServices {
 				targetId: p.targetId,
 				oldLeafId,
 				commonAncestorId: plan.commonAncestorId,
-				entriesToSummarize: plan.entriesToSummarize,
+				// A copy: a handler that edits the entries must not change what the core has cached.
+				entriesToSummarize: this.#extensions.hasHandlers("session_before_tree") ? structuredClone(plan.entriesToSummarize) : [],
 				userWantsSummary: p.summarize === true,
 				...(customInstructions !== undefined ? { customInstructions } : {}),
 				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),

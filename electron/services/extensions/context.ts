@@ -21,23 +21,26 @@ export interface CommandDeps extends ContextDeps {
 	reload(): Promise<void>;
 }
 
-/** Read methods only: extensions see the session, they write through Arbor's flows. */
+/**
+ * Read methods only: extensions see the session, they write through Arbor's flows. Objects are copies, so
+ * an extension that edits what it was given cannot change the core's cached entries.
+ */
 function readonlySession(m: SessionManager): Record<string, unknown> {
 	return {
 		getCwd: () => m.getCwd(),
 		getSessionDir: () => m.getSessionDir(),
 		getSessionId: () => m.getSessionId(),
 		getSessionFile: () => m.getSessionFile(),
-		getHeader: () => m.getHeader(),
+		getHeader: () => structuredClone(m.getHeader()),
 		getLeafId: () => m.getLeafId(),
-		getLeafEntry: () => m.getLeafEntry(),
-		getEntry: (id: string) => m.getEntry(id),
-		getEntries: () => m.getEntries(),
-		getChildren: (id: string) => m.getChildren(id),
+		getLeafEntry: () => structuredClone(m.getLeafEntry()),
+		getEntry: (id: string) => structuredClone(m.getEntry(id)),
+		getEntries: () => structuredClone(m.getEntries()),
+		getChildren: (id: string) => structuredClone(m.getChildren(id)),
 		getLabel: (id: string) => m.getLabel(id),
-		getBranch: (fromId?: string) => m.getBranch(fromId),
-		getTree: () => m.getTree(),
-		buildSessionContext: () => m.buildSessionContext(),
+		getBranch: (fromId?: string) => structuredClone(m.getBranch(fromId)),
+		getTree: () => structuredClone(m.getTree()),
+		buildSessionContext: () => structuredClone(m.buildSessionContext()),
 	};
 }
 
