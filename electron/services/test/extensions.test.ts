@@ -54,6 +54,12 @@ export default function (pi: { on(e: string, h: (event: { preparation: Prep; sig
 		expect(t.of("session_tree").at(-1)).toMatchObject({ fromExtension: true, summaryEntryId: summary?.id });
 	});
 
+	it("a session_before_tree handler can override the label", async () => {
+		const { sessionId, file } = await withExtensions({ "labeller.js": `export default (pi) => pi.on("session_before_tree", (e) => ({ label: "via-" + e.preparation.label }));` });
+		await t.services.navigate({ sessionId, targetId: "a4", label: "user" });
+		expect(readLines(file).at(-1)).toMatchObject({ type: "label", targetId: "a4", label: "via-user" });
+	});
+
 	it("session_tree handlers see the new leaf and the summary entry", async () => {
 		const { sessionId } = await withExtensions({
 			"a.js": `export default (pi) => pi.on("session_before_tree", () => ({ summary: { summary: "S" } }));`,

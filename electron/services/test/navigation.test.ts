@@ -157,3 +157,18 @@ describe("context view on real session files", () => {
 		});
 	}
 });
+
+describe("reading", () => {
+	it("passes search and previews through to the core by entry index", async () => {
+		const { sessionId } = await open();
+		const sk = await t.services.getSkeleton({ sessionId });
+		const hits = await t.services.search({ sessionId, query: "tokenizer", scope: "pi" });
+		expect(hits.map((i) => sk.ids[i])).toEqual(["u2"]);
+		const full = await t.services.search({ sessionId, query: "src/b.ts", scope: "full" });
+		expect(full.map((i) => sk.ids[i])).toContain("a3");
+		const previews = await t.services.getPreviews({ sessionId, indices: [0, 4] });
+		expect(previews).toEqual(["user: Build the parser", "user: Fix the tokenizer"]);
+		expect(await t.services.getEntry({ sessionId, id: "a1" })).toMatchObject({ type: "message", message: { role: "assistant" } });
+		await expect(t.services.getEntry({ sessionId, id: "zz" })).rejects.toMatchObject({ code: "not_found" });
+	});
+});
