@@ -6,11 +6,11 @@ import { memo, useCallback, useEffect, useMemo, useRef } from "react";
 import { drawGraph, fitTransform, readColors } from "./draw";
 import type { GraphLayout, GraphModel } from "./model";
 import { useGraphStore } from "./store";
+import { useViewportTransform } from "./viewport";
 
 export interface MinimapProps {
 	model: GraphModel;
 	layout: GraphLayout;
-	viewport: { x: number; y: number; zoom: number };
 	/** Pane size in px. */
 	paneWidth: number;
 	paneHeight: number;
@@ -20,7 +20,8 @@ export interface MinimapProps {
 	height?: number;
 }
 
-export const Minimap = memo(function Minimap({ model, layout, viewport, paneWidth, paneHeight, onCenter, width = 200, height = 140 }: MinimapProps) {
+export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHeight, onCenter, width = 200, height = 140 }: MinimapProps) {
+	const viewport = useViewportTransform();
 	const base = useRef<HTMLCanvasElement>(null);
 	const overlay = useRef<HTMLCanvasElement>(null);
 	const skeleton = useGraphStore((s) => s.skeleton);
@@ -54,11 +55,19 @@ export const Minimap = memo(function Minimap({ model, layout, viewport, paneWidt
 		const z = viewport.zoom || 1;
 		const x = (-viewport.x / z) * fit.zoom + fit.tx;
 		const y = (-viewport.y / z) * fit.zoom + fit.ty;
-		const w = Math.max(4, (paneWidth / z) * fit.zoom);
-		const h = Math.max(4, (paneHeight / z) * fit.zoom);
-		ctx.strokeStyle = readColors(canvas).selected;
+		// A view much smaller than a minimap pixel still gets a visible box, centred where it is.
+		const w = Math.max(8, (paneWidth / z) * fit.zoom);
+		const h = Math.max(8, (paneHeight / z) * fit.zoom);
+		const cx = x + ((paneWidth / z) * fit.zoom) / 2;
+		const cy = y + ((paneHeight / z) * fit.zoom) / 2;
+		const color = readColors(canvas).selected;
+		ctx.fillStyle = color;
+		ctx.globalAlpha = 0.2;
+		ctx.fillRect(cx - w / 2, cy - h / 2, w, h);
+		ctx.globalAlpha = 1;
+		ctx.strokeStyle = color;
 		ctx.lineWidth = 1.5;
-		ctx.strokeRect(x, y, w, h);
+		ctx.strokeRect(cx - w / 2, cy - h / 2, w, h);
 	}, [viewport, paneWidth, paneHeight, fit, width, height]);
 
 	const dragging = useRef(false);

@@ -74,6 +74,10 @@ interface Laid {
 }
 
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
+/** Level of detail: cards with text, cards without text (unreadable anyway), canvas overview. */
+type Lod = "near" | "far" | "overview";
+const FAR_ZOOM = 0.5;
+const lodOf = (zoom: number): Lod => (zoom < OVERVIEW_ZOOM ? "overview" : zoom < FAR_ZOOM ? "far" : "near");
 const MAX_ZOOM = 2;
 /** Extra flow-space margin (in screen px) mounted around the view so short pans show no gaps. */
 const CULL_MARGIN_PX = 160;
@@ -148,26 +152,63 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		void runner.run({ parent: model.parent, kind: model.kind, direction }).then((layout) => install(layout, buildSpatialIndex(layout)));
 	}, [model, direction, runner]);
 
-	// ---- viewport
-	const [vp, setVp] = useState<Viewport>(() => graphStore.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
+	// ---- viewport and culling. Pan/zoom frames do not re-render this component: React Flow moves the
+	// pane itself; we only re-render when the set of mounted nodes or the level of detail changes.
+	const [initialViewport] = useState<Viewport>(() => graphStore.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
+	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom));
+	const [mounted, setMounted] = useState<number[]>([]);
+	const mountedRef = useRef<number[]>([]);
+	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
+	const overrides = useMemo(() => {
+		const out = new Map<number, XY>();
+		if (!laid) return out;
+		for (const [id, p] of positions) {
+			const g = laid.idToNode.get(id);
+			if (g !== undefined) out.set(g, p);
+		}
+		return out;
+	}, [positions, laid]);
+	const cullInputs = useRef({ laid, overrides, paneWidth, paneHeight });
+	cullInputs.current = { laid, overrides, paneWidth, paneHeight };
+	const recull = useCallback((v: Viewport) => {
+		const { laid: l, overrides: o, paneWidth: w, paneHeight: h } = cullInputs.current;
+		const nextLod = lodOf(v.zoom);
+		setLod(nextLod);
+		let next: number[] = [];
+		if (l && nextLod !== "overview") {
+			next = cullNodes(l.index, l.model, viewRect(v, w > 0 ? w : 800, h > 0 ? h : 600), { margin: CULL_MARGIN_PX / v.zoom, overrides: o });
+		}
+		const prev = mountedRef.current;
+		if (prev.length === next.length && prev.every((g, k) => g === next[k])) return;
+		mountedRef.current = next;
+		setMounted(next);
+	}, []);
+	useEffect(() => recull(rf.getViewport()), [laid, overrides, paneWidth, paneHeight, recull, rf]);
+
 	const rafRef = useRef(0);
-	const onMove = useCallback((_: unknown, next: Viewport) => {
-		cancelAnimationFrame(rafRef.current);
-		rafRef.current = requestAnimationFrame(() => setVp(next));
-	}, []);
-	const onMoveEnd = useCallback((_: unknown, next: Viewport) => {
-		setVp(next);
-		graphActions.saveViewport(next);
-	}, []);
+	const onMove = useCallback(
+		(_: unknown, next: Viewport) => {
+			cancelAnimationFrame(rafRef.current);
+			rafRef.current = requestAnimationFrame(() => recull(next));
+		},
+		[recull],
+	);
+	const onMoveEnd = useCallback(
+		(_: unknown, next: Viewport) => {
+			recull(next);
+			graphActions.saveViewport(next);
+		},
+		[recull],
+	);
 	useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
 
 	const setViewport = useCallback(
 		(next: Viewport, duration = 0) => {
 			void rf.setViewport(next, duration > 0 ? { duration } : undefined);
-			setVp(next);
+			recull(next);
 			graphActions.saveViewport(next);
 		},
-		[rf],
+		[rf, recull],
 	);
 
 	const minZoom = useMemo(() => {
@@ -260,31 +301,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
-	// ---- culling
-	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
-	const overrides = useMemo(() => {
-		const out = new Map<number, XY>();
-		if (!laid) return out;
-		for (const [id, p] of positions) {
-			const g = laid.idToNode.get(id);
-			if (g !== undefined) out.set(g, p);
-		}
-		return out;
-	}, [positions, laid]);
-	const overview = vp.zoom < OVERVIEW_ZOOM;
-	const mountedRef = useRef<number[]>([]);
-	const mounted = useMemo(() => {
-		let next: number[] = [];
-		if (laid && !overview) {
-			const rect = viewRect(vp, paneWidth > 0 ? paneWidth : 800, paneHeight > 0 ? paneHeight : 600);
-			next = cullNodes(laid.index, laid.model, rect, { margin: CULL_MARGIN_PX / vp.zoom, overrides });
-		}
-		// Same set as before: keep the array so nodes/edges are not rebuilt on every pan frame.
-		const prev = mountedRef.current;
-		if (prev.length === next.length && prev.every((g, k) => g === next[k])) return prev;
-		mountedRef.current = next;
-		return next;
-	}, [laid, overview, vp, paneWidth, paneHeight, overrides]);
+	const overview = lod === "overview";
 
 	// ---- React Flow nodes and edges for the mounted set (node objects cached per layout)
 	const nodeCache = useRef<{ laid: Laid | null; overrides: Map<number, XY>; map: Map<number, GraphFlowNode> }>({ laid: null, overrides, map: new Map() });
@@ -372,13 +389,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		(ev: React.MouseEvent) => {
 			if (!overview || !laid) return;
 			const p = rf.screenToFlowPosition({ x: ev.clientX, y: ev.clientY });
-			const g = nearestNode(laid.index, p.x, p.y, 24 / Math.max(vp.zoom, 1e-4));
+			const g = nearestNode(laid.index, p.x, p.y, 24 / Math.max(rf.getViewport().zoom, 1e-4));
 			if (g < 0) return;
 			if (laid.model.kind[g] === GraphNodeKind.entry) onSelect(laid.model.entry[g]);
 			centerOn(laid, laid.model.entry[g], 0.8, 250);
 		},
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
-		[overview, laid, rf, vp.zoom, onSelect],
+		[overview, laid, rf, onSelect],
 	);
 	const onKeyDown = useCallback(
 		(ev: React.KeyboardEvent) => {
@@ -402,7 +419,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		[rf, setViewport, paneWidth, paneHeight],
 	);
 
-	const zoomClass = vp.zoom < 0.5 ? " arbor-graph--far" : "";
+	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
 	return (
 		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length}>
 			<ReactFlow<GraphFlowNode>
@@ -416,7 +433,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				onPaneClick={onPaneClick}
 				onMove={onMove}
 				onMoveEnd={onMoveEnd}
-				defaultViewport={vp}
+				defaultViewport={initialViewport}
 				minZoom={minZoom}
 				maxZoom={MAX_ZOOM}
 				nodesDraggable
@@ -428,13 +445,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				multiSelectionKeyCode={null}
 				disableKeyboardA11y
 				onlyRenderVisibleElements={false}
-				proOptions={{ hideAttribution: true }}
+				attributionPosition="bottom-left"
 			/>
 			{overview && laid && paneWidth > 0 && (
-				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} viewport={vp} width={paneWidth} height={paneHeight} />
+				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
-				<Minimap model={laid.model} layout={laid.layout} viewport={vp} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />
+				<Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />
 			)}
 		</div>
 	);

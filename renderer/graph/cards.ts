@@ -8,22 +8,22 @@ export interface KindStyle {
 	cls: string;
 	/** Short title shown on the card header. */
 	title: string;
-	/** A glyph that reads at small sizes (text, not an image: no remote content). */
+	/** A glyph that reads at small sizes; plain symbols present in common fonts (emoji are not everywhere). */
 	icon: string;
 }
 
 const KIND_STYLES: Record<number, KindStyle> = {
-	[EntryKind.user]: { cls: "user", title: "user", icon: "👤" },
+	[EntryKind.user]: { cls: "user", title: "user", icon: "☺" },
 	[EntryKind.assistant]: { cls: "assistant", title: "assistant", icon: "✦" },
 	[EntryKind.toolResult]: { cls: "tool", title: "tool result", icon: "⚙" },
 	[EntryKind.bashExecution]: { cls: "bash", title: "bash", icon: "$" },
 	[EntryKind.customMessageRole]: { cls: "custom", title: "custom message", icon: "✉" },
 	[EntryKind.otherRole]: { cls: "other", title: "message", icon: "·" },
 	[EntryKind.compaction]: { cls: "compaction", title: "compaction", icon: "⇊" },
-	[EntryKind.branchSummary]: { cls: "summary", title: "branch summary", icon: "⎇" },
+	[EntryKind.branchSummary]: { cls: "summary", title: "branch summary", icon: "Σ" },
 	[EntryKind.customMessage]: { cls: "custom", title: "custom message", icon: "✉" },
 	[EntryKind.custom]: { cls: "setting", title: "custom", icon: "⋯" },
-	[EntryKind.label]: { cls: "setting", title: "label", icon: "🏷" },
+	[EntryKind.label]: { cls: "setting", title: "label", icon: "⚑" },
 	[EntryKind.modelChange]: { cls: "setting", title: "model", icon: "◈" },
 	[EntryKind.thinkingLevelChange]: { cls: "setting", title: "thinking", icon: "◌" },
 	[EntryKind.sessionInfo]: { cls: "setting", title: "session info", icon: "ℹ" },
@@ -46,9 +46,9 @@ export function flagMarkers(flags: number): CardMarker[] {
 	if (flags & EntryFlag.error) out.push({ cls: "error", text: "error", title: "Error (stopReason error, tool error or non-zero exit)" });
 	if (flags & EntryFlag.aborted) out.push({ cls: "aborted", text: "aborted", title: "Aborted turn" });
 	if (flags & EntryFlag.truncated) out.push({ cls: "truncated", text: "length", title: "Stopped at the length limit" });
-	if (flags & EntryFlag.hasThinking) out.push({ cls: "thinking", text: "💭", title: "Has thinking" });
-	if (flags & EntryFlag.hasToolCalls) out.push({ cls: "tools", text: "🔧", title: "Calls tools" });
-	if (flags & EntryFlag.hasImage) out.push({ cls: "image", text: "🖼", title: "Has an image" });
+	if (flags & EntryFlag.hasThinking) out.push({ cls: "thinking", text: "thinking", title: "Has thinking" });
+	if (flags & EntryFlag.hasToolCalls) out.push({ cls: "tools", text: "tools", title: "Calls tools" });
+	if (flags & EntryFlag.hasImage) out.push({ cls: "image", text: "image", title: "Has an image" });
 	if (flags & EntryFlag.hidden) out.push({ cls: "hidden", text: "hidden", title: "Not displayed by pi (display: false)" });
 	if (flags & EntryFlag.orphan) out.push({ cls: "warn", text: "orphan", title: "Its parent is not in the file" });
 	if (flags & EntryFlag.duplicateId) out.push({ cls: "warn", text: "dup id", title: "Another entry has the same id" });

@@ -84,21 +84,26 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): void {
 	ctx.strokeStyle = d.colors.active;
 	ctx.stroke(active);
 
-	// Nodes: boxes when they are at least a few pixels wide, dots otherwise.
-	const boxes = layout.w.length > 0 && 240 * zoom >= 6;
+	// Nodes: boxes when they are at least a few pixels wide, dots otherwise; one path per colour.
+	const boxes = 240 * zoom >= 6;
 	const r = Math.max(1.5, Math.min(4, 30 * zoom));
+	const buckets = { match: new Path2D(), active: new Path2D(), segment: new Path2D(), user: new Path2D(), node: new Path2D() };
 	for (let k = 0; k < nodes.length; k++) {
 		const g = nodes[k];
 		const e = model.entry[g];
 		const kind = model.kind[g];
-		ctx.fillStyle =
-			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e) ? d.colors.match
-			: onPath(g) ? d.colors.active
-			: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub ? d.colors.segment
-			: d.kind[e] === 0 ? d.colors.user
-			: d.colors.node;
-		if (boxes) ctx.fillRect(layout.x[g] * zoom + tx, layout.y[g] * zoom + ty, Math.max(1, layout.w[g] * zoom), Math.max(1, layout.h[g] * zoom));
-		else ctx.fillRect(cx(g) - r / 2, cy(g) - r / 2, r, r);
+		const bucket =
+			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e) ? buckets.match
+			: onPath(g) ? buckets.active
+			: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub ? buckets.segment
+			: d.kind[e] === 0 ? buckets.user
+			: buckets.node;
+		if (boxes) bucket.rect(layout.x[g] * zoom + tx, layout.y[g] * zoom + ty, Math.max(1, layout.w[g] * zoom), Math.max(1, layout.h[g] * zoom));
+		else bucket.rect(cx(g) - r / 2, cy(g) - r / 2, r, r);
+	}
+	for (const [name, path] of Object.entries(buckets) as [keyof typeof buckets, Path2D][]) {
+		ctx.fillStyle = d.colors[name];
+		ctx.fill(path);
 	}
 	for (const [g, color] of [[d.leafNode, d.colors.leaf], [d.selectedNode, d.colors.selected]] as const) {
 		if (g < 0 || g >= layout.n) continue;

@@ -66,7 +66,7 @@ export interface GraphLayout {
 
 /** Card sizes in px; the depth step is the largest card plus a gap. */
 export const NODE_SIZE = {
-	entry: { w: 240, h: 72 },
+	entry: { w: 240, h: 80 },
 	segment: { w: 132, h: 30 },
 	foldStub: { w: 120, h: 30 },
 } as const;

@@ -77,7 +77,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 					{markers.map((m) => (
 						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>{m.text}</span>
 					))}
-					{data.count >= 2 && <span className="arbor-marker arbor-marker--branch" title="Branch point">⑂ {data.count}</span>}
+					{data.count >= 2 && <span className="arbor-marker arbor-marker--branch" title="Branch point">⎇ {data.count}</span>}
 					{tokens !== "" && <span className="arbor-card__tokens">{tokens}</span>}
 				</div>
 			)}

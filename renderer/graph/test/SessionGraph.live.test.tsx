@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { applySkeletonDelta, EntryKind, type Skeleton } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
 import type { GraphControls } from "../../commands/registry";
+import { NODE_SIZE } from "../model";
 import { SessionGraph, type SessionGraphProps } from "../SessionGraph";
 import { graphActions, graphStore, initialGraphState } from "../store";
 import { skeletonOf } from "./helpers";
@@ -73,11 +74,17 @@ async function render(p: SessionGraphProps): Promise<void> {
 	});
 }
 
-/** Let animated viewport moves (d3 transitions) finish. */
+/** Let animated viewport moves (d3 transitions, slower on a busy machine) finish: wait for a still frame. */
 async function settle(): Promise<void> {
-	await act(async () => {
-		await new Promise((r) => setTimeout(r, 400));
-	});
+	let last = "";
+	for (let k = 0; k < 100; k++) {
+		await act(async () => {
+			await new Promise((r) => setTimeout(r, 250));
+		});
+		const now = container.querySelector<HTMLElement>(".react-flow__viewport")?.style.transform ?? "";
+		if (now === last) return;
+		last = now;
+	}
 }
 
 function viewport(): { x: number; y: number; zoom: number } {
@@ -178,10 +185,10 @@ describe("SessionGraph with a live session", () => {
 		await act(async () => graphActions.zoomToLeaf());
 		await settle();
 		const leaf = screenPos("e3");
-		// Leaf card (240x72) centred in the pane, which the jsdom setup sizes 1000x800.
+		// Leaf card centred in the pane, which the jsdom setup sizes 1000x800.
 		expect(viewport().zoom).toBe(1);
-		expect(leaf.x + 120).toBeCloseTo(500, 0);
-		expect(leaf.y + 36).toBeCloseTo(400, 0);
+		expect(leaf.x + NODE_SIZE.entry.w / 2).toBeCloseTo(500, 0);
+		expect(leaf.y + NODE_SIZE.entry.h / 2).toBeCloseTo(400, 0);
 	});
 
 	it("switching sessions restores each session's own viewport", async () => {
