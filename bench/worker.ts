@@ -19,6 +19,11 @@ interface PiModule {
 
 const [task, file, arg] = process.argv.slice(2);
 const now = () => performance.now();
+/** CPU time of this process in ms (user + system): less distorted than wall time when the machine is shared. */
+const cpu = () => {
+	const u = process.cpuUsage();
+	return (u.user + u.system) / 1000;
+};
 const rssMiB = () => process.resourceUsage().maxRSS / 1024;
 
 /** Median of `runs` timings of `fn` (first run reported separately: it includes lazy work). */
@@ -76,21 +81,24 @@ async function main(): Promise<Record<string, unknown>> {
 		case "baseline":
 			return {};
 		case "floor": {
+			const c = cpu();
 			const t = now();
 			const r = floor(file);
-			return { ms: now() - t, ...r };
+			return { ms: now() - t, cpuMs: cpu() - c, ...r };
 		}
 		case "arbor-open": {
+			const c = cpu();
 			const t0 = now();
 			const sm = SessionManager.open(file);
 			const t1 = now();
 			const ctx = sm.buildSessionContext();
 			const t2 = now();
-			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, entries: sm.getEntries().length, messages: ctx.messages.length, warnings: sm.getWarningCount() };
+			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, cpuMs: cpu() - c, entries: sm.getEntries().length, messages: ctx.messages.length, warnings: sm.getWarningCount() };
 		}
 		case "pi-open": {
 			const pi = await loadPi();
 			const before = statSync(file).mtimeMs;
+			const c = cpu();
 			const t0 = now();
 			let sm: PiLike;
 			try {
@@ -102,7 +110,7 @@ async function main(): Promise<Record<string, unknown>> {
 			const ctx = sm.buildSessionContext();
 			const t2 = now();
 			if (statSync(file).mtimeMs !== before) throw new Error(`pi rewrote ${file}; regenerate the bench cache`);
-			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, entries: sm.getEntries().length, messages: ctx.messages.length };
+			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, cpuMs: cpu() - c, entries: sm.getEntries().length, messages: ctx.messages.length };
 		}
 		case "arbor-deep": {
 			const sm = SessionManager.open(file);
