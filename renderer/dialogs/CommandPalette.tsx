@@ -77,7 +77,7 @@ export function CommandPalette({ initialQuery }: { initialQuery: string }) {
 					<li key={item.cmd.id} role="option" aria-selected={i === cursor}>
 						<button
 							type="button"
-							className={`palette-item${i === cursor ? " active" : ""}`}
+							className={`palette-item${i === cursor ? " cursor" : ""}`}
 							data-testid={`palette-item-${item.cmd.id}`}
 							onMouseEnter={() => setCursor(i)}
 							onClick={() => runAt(i)}
