@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fixturesDir, genSessionTool, makeRng } from "./fuzz-gen.mjs";
+import { fixturesDir, genSessionTool, makeRng, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
 import { forkWorker, sleep } from "./util.mjs";
 
@@ -91,8 +91,10 @@ export async function run(ctx) {
 		log(`upgrade of a ${(readFileSync(legacy).length / 1e6).toFixed(1)} MB v1 file takes ${upgradeMs.toFixed(0)} ms`);
 	}
 
-	for (const op of ["append", "label", "branch", "upgrade"]) {
-		perOpViolations[op] = 0;
+	const piScript = join(repoRoot, "bench", "reliability", "pi-side.mjs");
+	let piTrials = 0, piPartial = 0;
+	for (const op of ["append", "label", "branch", "upgrade", "pi-append"]) {
+		if (op !== "pi-append") perOpViolations[op] = 0;
 		for (let t = 0; t < perOp; t++) {
 			const dir = join(tmp, `${op}-${t}`);
 			mkdirSync(dir, { recursive: true });
@@ -101,7 +103,7 @@ export async function run(ctx) {
 			const original = readFileSync(file);
 			const logFile = join(dir, "intents.log");
 			writeFileSync(logFile, "");
-			const w = await forkWorker(script);
+			const w = await forkWorker(op === "pi-append" ? piScript : script);
 			let failed = null;
 			w.child.on("message", (m) => {
 				if (m && m.failed) failed = m.failed;
@@ -113,6 +115,12 @@ export async function run(ctx) {
 			} finally {
 				w.kill();
 				await new Promise((res) => (w.child.exitCode !== null || w.child.signalCode !== null ? res() : w.child.once("exit", res)));
+			}
+			if (op === "pi-append") {
+				// pi's own writer under the same kills, for comparison (not an Arbor figure).
+				piTrials++;
+				if (checkAppendOnly(original, readFileSync(file))) piPartial++;
+				continue;
 			}
 			counts.trials++;
 			if (failed) {
@@ -161,7 +169,7 @@ export async function run(ctx) {
 				details.push(`${op} #${t}: ${problems.join("; ")}`);
 			}
 		}
-		log(`${op}: ${perOp} trials, ${perOpViolations[op]} violations`);
+		log(op === "pi-append" ? `pi's own append: ${piTrials} trials, ${piPartial} left a partial line` : `${op}: ${perOp} trials, ${perOpViolations[op]} violations`);
 	}
 	return {
 		title: "Crash safety: kill -9 during append, label, branch to file, legacy upgrade",
@@ -171,6 +179,7 @@ export async function run(ctx) {
 			...Object.entries(perOpViolations).map(([op, n]) => ({ label: `  of which during ${op}`, value: n, info: true })),
 			{ label: "trials where the operation failed before the kill (harness could not exercise it)", value: counts.failed, target: 0 },
 			{ label: "leftover temp files (not under a final name; harmless)", value: counts.strayTemps, info: true },
+			{ label: "for comparison, pi 0.73.1 appending under the same kills: trials with a partial last line", value: `${piPartial}/${piTrials}`, info: true },
 		],
 		details,
 	};

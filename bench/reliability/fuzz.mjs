@@ -10,18 +10,18 @@ import { workerPath } from "./build.mjs";
 export async function run(ctx) {
 	const { bounded, seed, tmp, log } = ctx;
 	const script = workerPath(ctx.workers, "fuzz-worker");
-	const count = bounded ? 150 : 1000;
+	const count = bounded ? 100 : 1000;
 	const tinyLines = bounded ? 100_000 : 1_000_000;
 	const corpusDir = join(tmp, "fuzz-corpus");
 	const t0 = Date.now();
 	const corpus = generateCorpus({ seed, count, outDir: corpusDir, tinyLines, hugeMiB: bounded ? 4 : 16 });
 	log(`fuzz: ${corpus.length} files generated in ${((Date.now() - t0) / 1000).toFixed(1)} s (seed ${seed})`);
 	const hashes = new Map(corpus.map((f) => [f.path, sha256File(f.path)]));
-	let tried = 0, crashes = 0, hangs = 0, changed = 0, violations = 0, calls = 0, typed = 0, opened = 0;
+	let tried = 0, unsendable = 0, crashes = 0, hangs = 0, changed = 0, violations = 0, calls = 0, typed = 0, opened = 0;
 	const details = [];
 	const jobs = corpus.map((f, i) => ({ file: f.path, recipe: f.recipe, workDir: join(tmp, "fuzz-work", String(i)), seed }));
-	// Time bound: generous for the machine (2 shared cores) but finite; scaled by size for the 10^6-line files.
-	const timeoutMs = (job) => 30_000 + Math.ceil(statSync(job.file).size / 1e6) * 3_000;
+	// Time bound per file (all ~360 calls): generous for a loaded 2-core machine but finite, scaled by size.
+	const timeoutMs = (job) => 90_000 + Math.ceil(statSync(job.file).size / 1e6) * 5_000;
 	await runPool({
 		script, jobs, size: 2, timeoutMs, execArgv: ["--max-old-space-size=3072"],
 		onResult(job, outcome) {
@@ -40,6 +40,10 @@ export async function run(ctx) {
 				if (r.crashes.length) {
 					crashes++;
 					details.push(`CRASH ${job.recipe}: ${r.crashes.slice(0, 3).join(" || ")}`);
+				}
+				if (r.unsendable.length) {
+					unsendable++;
+					details.push(`UNSENDABLE ${job.recipe}: ${r.unsendable[0]}`);
 				}
 				if (r.violations.length) {
 					violations++;
@@ -63,6 +67,7 @@ export async function run(ctx) {
 			{ label: "crashes", value: crashes, target: 0 },
 			{ label: "hangs", value: hangs, target: 0 },
 			{ label: "input files changed", value: changed, target: 0 },
+			{ label: "files with a result the wire codec cannot encode (host answers 'internal')", value: unsendable, info: true },
 			{ label: "write violations (copy damaged, or branch file incomplete)", value: violations, target: 0 },
 		],
 		details,

@@ -33,12 +33,20 @@ function rng(seed) {
 
 let sm, job;
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** Same clock as Arbor's writer (start time + k × interval) so the two writers' lines interleave. */
+function pace(j, k) {
+	const wait = (j.startAt ?? 0) + k * (j.intervalMs ?? 0) - Date.now();
+	if (wait > 0) Atomics.wait(sleeper, 0, 0, wait);
+}
+
 function write(j) {
 	const r = rng(j.seed);
 	const written = [];
 	const errors = [];
 	const messages = [];
 	for (let k = 0; k < j.count; k++) {
+		pace(j, k);
 		try {
 			if (k % 10 === 9 && messages.length) written.push(sm.appendLabelChange(r.pick(messages), `${j.tag} label ${k}`));
 			else if (k % 25 === 24 && messages.length > 3) written.push(sm.branchWithSummary(r.pick(messages), `${j.tag} summary ${k}`));
@@ -145,13 +153,26 @@ async function appendLive() {
 	process.send({ done: true, written, via: sm ? "pi SessionManager" : "pi-identical raw appends (pi cannot open the file)" });
 }
 
+/** Crash-safety comparison: pi appending big messages until it is killed. */
+function appendForever(j) {
+	const s = SessionManager.open(j.file);
+	process.send({ opened: true });
+	let x = 1;
+	for (let k = 0; ; k++) {
+		x = (x * 1103515245 + 12345) % 2147483648;
+		const size = Math.round(100 * Math.pow(2560, x / 2147483648));
+		s.appendMessage({ role: "user", content: [{ type: "text", text: `crash ${k} ${"x".repeat(size)}` }], timestamp: Date.now() });
+	}
+}
+
 process.on("message", (m) => {
 	try {
+		if (m.op === "pi-append") return appendForever(m);
 		if (m.mode === "measureOpen") return measureOpen(m);
 		if (m.mode === "list") return void measureList().catch((err) => process.send({ done: true, fatal: String(err?.stack ?? err) }));
 		if (m.mode === "appendLive") return prepareLive(m);
 		if (m.goLive) return void appendLive().catch((err) => process.send({ done: true, fatal: String(err?.stack ?? err) }));
-		if (m.go) write(job);
+		if (m.go) write({ ...job, startAt: m.startAt, intervalMs: m.intervalMs });
 		else if (m.mode === "write") {
 			job = m;
 			sm = SessionManager.open(m.file);

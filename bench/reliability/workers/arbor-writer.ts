@@ -7,7 +7,15 @@
 import { SessionManager } from "../../../electron/session/index";
 import { canonicalTree, describeError, isTypedError, rng } from "./common";
 
-interface WriteJob { mode: "write"; file: string; count: number; seed: string; tag: string }
+interface WriteJob { mode: "write"; file: string; count: number; seed: string; tag: string; startAt?: number; intervalMs?: number }
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+/** Both writers append on the same clock (start time + k × interval) so their lines really interleave. */
+function pace(j: WriteJob, k: number): void {
+	const target = (j.startAt ?? 0) + k * (j.intervalMs ?? 0);
+	const wait = target - Date.now();
+	if (wait > 0) Atomics.wait(sleeper, 0, 0, wait);
+}
 interface ReloadJob { mode: "reload"; file: string }
 
 let sm: SessionManager | undefined;
@@ -21,6 +29,7 @@ function write(j: WriteJob): void {
 	const messages: string[] = [];
 	const s = sm!;
 	for (let k = 0; k < j.count; k++) {
+		pace(j, k);
 		try {
 			if (k % 10 === 9) {
 				const ids = s.getSkeleton().ids;
@@ -56,9 +65,9 @@ function reload(j: ReloadJob): void {
 	process.send?.({ done: true, tree: canonicalTree(t.getTree()), count: t.getEntries().length, leaf: t.getLeafId(), contextMessages: ctx.messages.length, warnings: t.getWarningCount() });
 }
 
-process.on("message", (m: WriteJob | ReloadJob | { go: true }) => {
+process.on("message", (m: WriteJob | ReloadJob | { go: true; startAt: number; intervalMs: number }) => {
 	try {
-		if ("go" in m) write(job!);
+		if ("go" in m) write({ ...job!, ...(m as { startAt?: number; intervalMs?: number }) });
 		else if (m.mode === "write") {
 			job = m;
 			sm = SessionManager.open(m.file);

@@ -19,6 +19,10 @@ export interface FuzzResult {
 	typedErrors: number;
 	crashes: string[];
 	violations: string[];
+	/** Results the wire codec could not encode: the browser host answers those requests with "internal". */
+	unsendable: string[];
+	/** Slowest duration per call name, ms (diagnostics for hangs and time bounds). */
+	slowest: Record<string, number>;
 	opened: boolean;
 	entries: number;
 	ms: number;
@@ -28,17 +32,22 @@ type Rng = ReturnType<typeof rng>;
 
 function runJob(job: FuzzJob): FuzzResult {
 	const t0 = performance.now();
-	const res: FuzzResult = { file: job.file, calls: 0, typedErrors: 0, crashes: [], violations: [], opened: false, entries: 0, ms: 0 };
+	const res: FuzzResult = { file: job.file, calls: 0, typedErrors: 0, crashes: [], violations: [], unsendable: [], slowest: {}, opened: false, entries: 0, ms: 0 };
 	const r = rng(`${job.seed}:${basename(job.file)}`);
 	/** Runs one API call: a result or a typed error is fine, anything else is a crash. */
 	const call = <T>(name: string, fn: () => T): T | undefined => {
 		res.calls++;
+		const t = performance.now();
 		try {
 			return fn();
 		} catch (err) {
 			if (isTypedError(err)) res.typedErrors++;
+			else if (name.startsWith("wire ")) res.unsendable.push(`${name}: ${describeError(err)}`);
 			else res.crashes.push(`${name}: ${describeError(err)}`);
 			return undefined;
+		} finally {
+			const ms = performance.now() - t;
+			res.slowest[name] = Math.max(res.slowest[name] ?? 0, Math.round(ms));
 		}
 	};
 	const original = readFileSync(job.file);
@@ -245,7 +254,7 @@ process.on("message", (job: FuzzJob) => {
 	try {
 		result = runJob(job);
 	} catch (err) {
-		result = { file: job.file, calls: 0, typedErrors: 0, crashes: [`harness: ${describeError(err)}`], violations: [], opened: false, entries: 0, ms: 0 };
+		result = { file: job.file, calls: 0, typedErrors: 0, crashes: [`harness: ${describeError(err)}`], violations: [], unsendable: [], slowest: {}, opened: false, entries: 0, ms: 0 };
 	}
 	process.send?.(result);
 });
