@@ -1,6 +1,7 @@
 // Where pi 0.73.1 is wrong, Arbor follows newest omp instead (docs/compatibility.md lists each case with
 // the reason). Each test shows pi's behaviour on a real file and Arbor's on a separate copy of the same
 // bytes, so a pi upgrade that fixes a bug shows up here as a failing "pi still does X" assertion.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
@@ -104,8 +105,16 @@ describe("files pi overwrites on open stay byte-identical under Arbor", () => {
 		expect(sm.getLeafId()).toBe("msg-assistant");
 		expect(sm.getSessionId()).toBe("019f86c4-1558-7000-aeb8-26e2cfd0e8ec");
 		expect(sm.buildSessionContext().messages.map((m) => m.role)).toEqual(["user", "assistant"]);
-		sm.close();
 		expect(sha256(file)).toBe(before);
+		// Writing keeps the title line and the header exactly as they were.
+		const original = readFileSync(file);
+		const id = sm.appendMessage(userMessage("appended to an omp file"));
+		expect(readFileSync(file).subarray(0, original.length).equals(original)).toBe(true);
+		sm.close();
+		const again = SessionManager.open(file);
+		expect(again.getLeafId()).toBe(id);
+		expect(again.getEntry(id)).toMatchObject({ parentId: "msg-assistant" });
+		again.close();
 	});
 });
 
@@ -194,5 +203,17 @@ describe("a path that does not exist", () => {
 		expect(err).toBeInstanceOf(SessionFileError);
 		expect(err).toMatchObject({ code: "io", file: missing });
 		expect(existsSync(missing)).toBe(false);
+	});
+});
+
+describe("a FIFO instead of a file", () => {
+	it("pi blocks reading it until a writer appears; Arbor fails at once with a typed error", () => {
+		const dir = tempDir("arbor-fifo");
+		const fifo = join(dir, "pipe.jsonl");
+		execFileSync("mkfifo", [fifo]);
+		expect(probePi(fifo, "return sm.getEntries().length;", 3_000).outcome).toBe("timeout");
+		const r = probe(fifo, "return 'opened';", 10_000);
+		expect(r.outcome).toBe("error");
+		expect(r.detail).toMatchObject({ name: "SessionFileError", file: fifo });
 	});
 });
