@@ -3,7 +3,7 @@
 // it to move the view.
 
 import { memo, useCallback, useEffect, useMemo, useRef } from "react";
-import { drawGraph, fitTransform, readColors } from "./draw";
+import { drawGraph, fitTransform, readColors, type DrawColors } from "./draw";
 import type { GraphLayout, GraphModel } from "./model";
 import { useGraphStore } from "./store";
 import { useViewportTransform } from "./viewport";
@@ -27,6 +27,8 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 	const skeleton = useGraphStore((s) => s.skeleton);
 	const activePath = useGraphStore((s) => s.activePath);
 	const fit = useMemo(() => fitTransform(layout, width, height), [layout, width, height]);
+	// getComputedStyle forces a style recalculation: read the colours once per layout, not per pan frame.
+	const colors = useRef<DrawColors | null>(null);
 
 	useEffect(() => {
 		const canvas = base.current;
@@ -37,9 +39,10 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 		canvas.height = Math.round(height * dpr);
 		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 		const leafNode = skeleton.leaf >= 0 && skeleton.leaf < model.nodeOfEntry.length ? model.nodeOfEntry[skeleton.leaf] : -1;
+		colors.current = readColors(canvas);
 		drawGraph(ctx, {
 			model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
-			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: readColors(canvas),
+			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: colors.current,
 		});
 	}, [model, layout, skeleton, activePath, fit, width, height]);
 
@@ -48,8 +51,8 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 		const ctx = canvas?.getContext("2d");
 		if (!canvas || !ctx) return;
 		const dpr = window.devicePixelRatio || 1;
-		canvas.width = Math.round(width * dpr);
-		canvas.height = Math.round(height * dpr);
+		if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
+		if (canvas.height !== Math.round(height * dpr)) canvas.height = Math.round(height * dpr);
 		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 		ctx.clearRect(0, 0, width, height);
 		const z = viewport.zoom || 1;
@@ -60,7 +63,7 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 		const h = Math.max(8, (paneHeight / z) * fit.zoom);
 		const cx = x + ((paneWidth / z) * fit.zoom) / 2;
 		const cy = y + ((paneHeight / z) * fit.zoom) / 2;
-		const color = readColors(canvas).selected;
+		const color = (colors.current ?? readColors(canvas)).selected;
 		ctx.fillStyle = color;
 		ctx.globalAlpha = 0.2;
 		ctx.fillRect(cx - w / 2, cy - h / 2, w, h);
