@@ -7,6 +7,8 @@ import { commandKeys, makeContext, type Command, type CommandDeps, type CommandR
 
 export interface KeyEventLike extends KeyLike {
 	target: unknown;
+	/** A component already handled the key (e.g. the graph's own Enter): the registry stays out. */
+	defaultPrevented?: boolean;
 	preventDefault(): void;
 }
 
@@ -30,6 +32,7 @@ export function commandForKey(registry: CommandRegistry, deps: CommandDeps, e: K
 
 /** Handle a keydown: run the matching command and prevent the browser's default. True when handled. */
 export function dispatchKey(registry: CommandRegistry, deps: CommandDeps, e: KeyEventLike): boolean {
+	if (e.defaultPrevented) return false;
 	const cmd = commandForKey(registry, deps, e);
 	if (!cmd) return false;
 	e.preventDefault();

@@ -50,6 +50,12 @@ export function Library() {
 	const [items, setItems] = useState<SessionListItem[] | null>(null);
 	const [error, setError] = useState<string | null>(null);
 	const [query, setQuery] = useState("");
+	// Opening a big file takes a while (the main process also reports `progress`): say which one.
+	const [opening, setOpening] = useState<string | null>(null);
+	const open = (path: string): void => {
+		setOpening(path);
+		void openPath(path).finally(() => setOpening(null));
+	};
 
 	useEffect(() => {
 		let live = true;
@@ -73,13 +79,16 @@ export function Library() {
 				)}
 			</div>
 			<p className="muted">Drop a .jsonl session file anywhere in the window to open it.</p>
+			{opening && (
+				<p data-testid="library-opening"><span className="spinner" /> Opening <span className="mono">{opening}</span>…</p>
+			)}
 			{recent.length > 0 && query === "" && (
 				<section>
 					<h3>Recent</h3>
 					<ul className="pick-list">
 						{recent.map((p) => (
 							<li key={p}>
-								<button type="button" data-testid="library-recent-item" className="mono" onClick={() => void openPath(p)}>{p}</button>
+								<button type="button" data-testid="library-recent-item" className="mono" onClick={() => open(p)}>{p}</button>
 							</li>
 						))}
 					</ul>
@@ -101,7 +110,7 @@ export function Library() {
 										className={it.error ? "disabled" : ""}
 										disabled={!!it.error}
 										title={it.error ?? it.path}
-										onClick={() => void openPath(it.path)}
+										onClick={() => open(it.path)}
 									>
 										<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
 										<span className="muted">

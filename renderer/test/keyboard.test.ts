@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandForKey } from "../commands/keyboard";
+import { commandForKey, dispatchKey } from "../commands/keyboard";
 import { comboOf, displayShortcut, normalizeShortcut } from "../commands/keys";
 import { FakeClient, flush, type FakeEntry } from "./fake-client";
 import { harness, parseCombo } from "./harness";
@@ -135,6 +135,13 @@ describe("where keys go", () => {
 		const cmd = commandForKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Enter"), target: document.createElement("button"), preventDefault() {} });
 		expect(cmd).toBeNull();
 		expect(commandForKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Enter"), target: document.body, preventDefault() {} })?.id).toBe("navigate.here");
+	});
+
+	it("a key a component already handled (defaultPrevented) is left alone", async () => {
+		const h = await harness();
+		const ran = dispatchKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Ctrl+U"), target: document.body, defaultPrevented: true, preventDefault() {} });
+		expect(ran).toBe(false);
+		expect(h.rt.store.getState().filter).toBe("default");
 	});
 
 	it("/ and Ctrl+F focus the search box", async () => {
