@@ -2,7 +2,8 @@
 // with the entry that produced it and a rough token estimate (characters / 4, images at a flat rate).
 
 import type { ContextMessageView, ContextView } from "../../shared/api";
-import type { AgentMessage, SessionEntry } from "../../shared/entries";
+import type { AgentMessage } from "../../shared/entries";
+import { EntryKind } from "../../shared/skeleton";
 import type { SessionManager } from "../session";
 
 /** A flat per-image estimate: the image bytes say little about what a provider bills. */
@@ -37,53 +38,55 @@ export function estimateMessageTokens(message: AgentMessage): number {
 	return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
-function producesMessage(entry: SessionEntry): boolean {
-	if (entry.type === "message" || entry.type === "custom_message") return true;
-	if (entry.type === "branch_summary") {
-		const s = (entry as { summary?: unknown }).summary;
-		return typeof s === "string" && s !== "";
-	}
-	return false;
-}
+const MESSAGE_KINDS: ReadonlySet<number> = new Set([
+	EntryKind.user, EntryKind.assistant, EntryKind.toolResult, EntryKind.bashExecution, EntryKind.customMessageRole,
+	EntryKind.otherRole, EntryKind.customMessage,
+]);
 
 /**
  * Entry ids in the order buildSessionContext emits messages (pi's rules, SESSION-FORMAT.md §14.1): with a
  * compaction on the path, its summary first, then the kept entries before it from firstKeptEntryId, then
- * everything after it.
+ * everything after it. Decided from skeleton kinds; only compactions and branch summaries are read.
  */
-export function contextEntryIds(path: SessionEntry[]): { ids: string[]; compactionId: string | null } {
+export function contextEntryIds(m: SessionManager, pathIds: string[]): { ids: string[]; compactionId: string | null } {
+	const sk = m.getSkeleton();
+	const kindOf = (id: string): number => sk.kind[m.indexOf(id)] ?? EntryKind.unknown;
+	const produces = (id: string): boolean => {
+		const k = kindOf(id);
+		if (MESSAGE_KINDS.has(k)) return true;
+		if (k !== EntryKind.branchSummary) return false;
+		const summary = (m.getEntry(id) as { summary?: unknown } | undefined)?.summary;
+		return typeof summary === "string" && summary !== "";
+	};
 	let compactionIndex = -1;
-	for (let i = path.length - 1; i >= 0; i--) {
-		if ((path[i] as SessionEntry).type === "compaction") {
+	for (let i = pathIds.length - 1; i >= 0; i--) {
+		if (kindOf(pathIds[i] as string) === EntryKind.compaction) {
 			compactionIndex = i;
 			break;
 		}
 	}
 	const ids: string[] = [];
-	const push = (e: SessionEntry): void => {
-		if (producesMessage(e)) ids.push(e.id ?? "");
-	};
 	if (compactionIndex < 0) {
-		for (const e of path) push(e);
+		for (const id of pathIds) if (produces(id)) ids.push(id);
 		return { ids, compactionId: null };
 	}
-	const c = path[compactionIndex] as SessionEntry & { firstKeptEntryId?: unknown };
-	ids.push(c.id ?? "");
-	const firstKept = typeof c.firstKeptEntryId === "string" ? c.firstKeptEntryId : undefined;
+	const cId = pathIds[compactionIndex] as string;
+	const c = m.getEntry(cId) as { firstKeptEntryId?: unknown } | undefined;
+	ids.push(cId);
+	const firstKept = typeof c?.firstKeptEntryId === "string" ? c.firstKeptEntryId : undefined;
 	let keeping = false;
 	for (let i = 0; i < compactionIndex; i++) {
-		const e = path[i] as SessionEntry;
-		if (e.id === firstKept) keeping = true;
-		if (keeping) push(e);
+		const id = pathIds[i] as string;
+		if (id === firstKept) keeping = true;
+		if (keeping && produces(id)) ids.push(id);
 	}
-	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i] as SessionEntry);
-	return { ids, compactionId: c.id ?? null };
+	for (let i = compactionIndex + 1; i < pathIds.length; i++) if (produces(pathIds[i] as string)) ids.push(pathIds[i] as string);
+	return { ids, compactionId: cId };
 }
 
 export function buildContextView(m: SessionManager, leafId: string | null): ContextView {
 	const ctx = m.buildSessionContext(leafId);
-	const path = leafId === null ? [] : m.getBranch(leafId);
-	const { ids, compactionId } = contextEntryIds(path);
+	const { ids, compactionId } = contextEntryIds(m, leafId === null ? [] : m.getBranchIds(leafId));
 	// If the core ever emits a different message list (a rule we do not mirror), ids are dropped rather
 	// than attached to the wrong messages.
 	const aligned = ids.length === ctx.messages.length;

@@ -19,10 +19,10 @@ import { ExtensionHost } from "./extensions/host";
 import type { ExtensionFailure, TreePreparation } from "./extensions/types";
 import { LeafHistory } from "./leaf-history";
 import { type ResolvedModel, resolveActiveModel } from "./models";
-import { isUserMessage, planNavigation, toPreview } from "./navigation";
+import { entriesForSummary, isUserMessage, loadEntries, planNavigation, toPreview } from "./navigation";
 import { createChildSessionFile } from "./new-session-file";
 import { SettingsStore } from "./settings";
-import { generateSummary } from "./summarizer";
+import { generateSummary, summaryInputBudget } from "./summarizer";
 import { DEFAULT_POLL_MS, FileWatcher } from "./watcher";
 
 export { ArborServiceError } from "./errors";
@@ -395,7 +395,7 @@ export class ArborServices {
 
 	async previewNavigation(params: RequestParams<"previewNavigation">): Promise<RequestResult<"previewNavigation">> {
 		const s = this.#session(params.sessionId);
-		return toPreview(planNavigation(s.manager, params.targetId));
+		return toPreview(s.manager, planNavigation(s.manager, params.targetId));
 	}
 
 	async #resolveModel(): Promise<{ ok: true; resolved: ResolvedModel } | { ok: false; reason: string }> {
@@ -466,7 +466,7 @@ export class ArborServices {
 				oldLeafId,
 				commonAncestorId: plan.commonAncestorId,
 				// A copy: a handler that edits the entries must not change what the core has cached.
-				entriesToSummarize: this.#extensions.hasHandlers("session_before_tree") ? structuredClone(plan.entriesToSummarize) : [],
+				entriesToSummarize: this.#extensions.hasHandlers("session_before_tree") ? structuredClone(loadEntries(m, plan.abandonedIds)) : [],
 				userWantsSummary: p.summarize === true,
 				...(customInstructions !== undefined ? { customInstructions } : {}),
 				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
@@ -486,7 +486,7 @@ export class ArborServices {
 				if (typeof result.label === "string") label = result.label;
 			}
 			if (controller.signal.aborted) return cancelled("aborted");
-			if (noModel !== undefined && !extensionSummary && plan.entriesToSummarize.length > 0) throw new ArborServiceError("no_model", noModel);
+			if (noModel !== undefined && !extensionSummary && plan.abandonedIds.length > 0) throw new ArborServiceError("no_model", noModel);
 
 			let summaryText: string | undefined;
 			let summaryDetails: unknown;
@@ -495,12 +495,12 @@ export class ArborServices {
 				summaryText = extensionSummary.summary;
 				summaryDetails = extensionSummary.details;
 				fromExtension = true;
-			} else if (p.summarize && plan.entriesToSummarize.length > 0 && resolved) {
+			} else if (p.summarize && plan.abandonedIds.length > 0 && resolved) {
 				this.#emit({ type: "summary_progress", sessionId: s.id, phase: "start", text: "" });
 				let outcome: Awaited<ReturnType<typeof generateSummary>>;
 				try {
 					outcome = await generateSummary({
-						entries: plan.entriesToSummarize,
+						entries: entriesForSummary(m, plan.abandonedIds, summaryInputBudget(resolved.model.contextWindow)),
 						resolved,
 						signal: controller.signal,
 						customInstructions,

@@ -1,25 +1,30 @@
 // What a /tree navigation would do, computed without changing anything: the abandoned path to
 // summarize, the common ancestor, the new leaf and the composer text (DESIGN.md "Navigation").
+// Works on ids and skeleton kinds so a 100k-entry path is walked without parsing its entries.
 
-import type { SessionEntry } from "../../shared/entries";
 import type { NavigationPreview } from "../../shared/api";
+import type { SessionEntry } from "../../shared/entries";
+import { EntryFlag, EntryKind, type Skeleton } from "../../shared/skeleton";
 import { entryText, type SessionManager } from "../session";
 import { ArborServiceError } from "./errors";
-import { estimateTokensOfText, renderEntry } from "./summarizer";
+import { estimateTokensOfText, RESERVE_TOKENS, renderEntry } from "./summarizer";
 
 export interface NavigationPlan {
 	targetId: string;
 	target: SessionEntry;
 	oldLeafId: string | null;
 	commonAncestorId: string | null;
-	/** Oldest first. */
-	entriesToSummarize: SessionEntry[];
+	/** Abandoned entries, oldest first. */
+	abandonedIds: string[];
 	newLeafId: string | null;
 	editorText?: string;
 	isNoop: boolean;
 }
 
-function isUserMessage(entry: SessionEntry): boolean {
+/** Default summary input budget when the model is not known yet (a 128k-token context window). */
+export const DEFAULT_INPUT_BUDGET = 128_000 - RESERVE_TOKENS;
+
+export function isUserMessage(entry: SessionEntry): boolean {
 	if (entry.type !== "message") return false;
 	const msg = (entry as { message?: unknown }).message;
 	return typeof msg === "object" && msg !== null && (msg as { role?: unknown }).role === "user";
@@ -30,38 +35,30 @@ export function isComposerTarget(entry: SessionEntry): boolean {
 	return isUserMessage(entry) || entry.type === "custom_message";
 }
 
-export { isUserMessage };
-
 /**
  * Deepest entry on both the old leaf's path and the target's path. Uses the target's path (not the new
- * leaf's) as pi does, so selecting a user message counts that message's parent chain.
+ * leaf's) as pi does, so selecting a user message counts that message itself.
  */
-export function findCommonAncestor(m: SessionManager, oldLeafId: string | null, targetId: string): string | null {
-	if (oldLeafId === null) return null;
-	const oldPath = new Set(m.getBranch(oldLeafId).map((e) => e.id));
-	const targetPath = m.getBranch(targetId);
+function commonAncestor(oldPath: string[], targetPath: string[]): string | null {
+	const onOld = new Set(oldPath);
 	for (let i = targetPath.length - 1; i >= 0; i--) {
-		const id = (targetPath[i] as SessionEntry).id;
-		if (id !== undefined && oldPath.has(id)) return id;
+		const id = targetPath[i] as string;
+		if (onOld.has(id)) return id;
 	}
 	return null;
 }
 
 /**
- * Old leaf back to (not including) the common ancestor. A compaction ends the walk: it is included, and
- * its summary stands for everything older, which the model already saw condensed.
+ * Old leaf back to (not including) the common ancestor, oldest first. A compaction ends the walk: it is
+ * included, and its summary stands for everything older, which the model already saw condensed.
  */
-export function collectAbandoned(m: SessionManager, oldLeafId: string | null, commonAncestorId: string | null): SessionEntry[] {
-	const out: SessionEntry[] = [];
-	const seen = new Set<string>();
-	let cur = oldLeafId;
-	while (cur !== null && cur !== commonAncestorId && !seen.has(cur)) {
-		seen.add(cur);
-		const entry = m.getEntry(cur);
-		if (!entry) break;
-		out.push(entry);
-		if (entry.type === "compaction") break;
-		cur = typeof entry.parentId === "string" ? entry.parentId : null;
+function abandoned(m: SessionManager, sk: Skeleton, oldPath: string[], commonAncestorId: string | null): string[] {
+	const out: string[] = [];
+	for (let i = oldPath.length - 1; i >= 0; i--) {
+		const id = oldPath[i] as string;
+		if (id === commonAncestorId) break;
+		out.push(id);
+		if (sk.kind[m.indexOf(id)] === EntryKind.compaction) break;
 	}
 	return out.reverse();
 }
@@ -71,10 +68,15 @@ export function planNavigation(m: SessionManager, targetId: string): NavigationP
 	if (!target) throw new ArborServiceError("not_found", `Entry ${targetId} is not in this session.`);
 	const oldLeafId = m.getLeafId();
 	if (targetId === oldLeafId) {
-		return { targetId, target, oldLeafId, commonAncestorId: oldLeafId, entriesToSummarize: [], newLeafId: oldLeafId, isNoop: true };
+		return { targetId, target, oldLeafId, commonAncestorId: oldLeafId, abandonedIds: [], newLeafId: oldLeafId, isNoop: true };
 	}
-	const commonAncestorId = findCommonAncestor(m, oldLeafId, targetId);
-	const entriesToSummarize = collectAbandoned(m, oldLeafId, commonAncestorId);
+	let commonAncestorId: string | null = null;
+	let abandonedIds: string[] = [];
+	if (oldLeafId !== null) {
+		const oldPath = m.getBranchIds(oldLeafId);
+		commonAncestorId = commonAncestor(oldPath, m.getBranchIds(targetId));
+		abandonedIds = abandoned(m, m.getSkeleton(), oldPath, commonAncestorId);
+	}
 	let newLeafId: string | null = targetId;
 	let editorText: string | undefined;
 	if (isComposerTarget(target)) {
@@ -83,29 +85,66 @@ export function planNavigation(m: SessionManager, targetId: string): NavigationP
 		newLeafId = parent !== null && m.getEntry(parent) ? parent : null;
 		editorText = entryText(target);
 	}
-	return { targetId, target, oldLeafId, commonAncestorId, entriesToSummarize, newLeafId, editorText, isNoop: false };
+	return { targetId, target, oldLeafId, commonAncestorId, abandonedIds, newLeafId, editorText, isNoop: false };
 }
 
-export function estimateEntriesTokens(entries: SessionEntry[]): number {
+export function loadEntries(m: SessionManager, ids: string[]): SessionEntry[] {
+	const out: SessionEntry[] = [];
+	for (const id of ids) {
+		const e = m.getEntry(id);
+		if (e) out.push(e);
+	}
+	return out;
+}
+
+/**
+ * The abandoned entries the summarizer needs, oldest first: the newest ones until the input budget is
+ * spent (older ones would be cut anyway), plus every older entry that can carry file operations (tool
+ * calls, earlier summaries), which `details` must still count. Keeps a 100k-entry branch from being parsed
+ * in full.
+ */
+export function entriesForSummary(m: SessionManager, ids: string[], budgetTokens: number): SessionEntry[] {
+	const sk = m.getSkeleton();
+	const out: SessionEntry[] = [];
+	let tokens = 0;
+	for (let i = ids.length - 1; i >= 0; i--) {
+		const id = ids[i] as string;
+		const idx = m.indexOf(id);
+		const inBudget = tokens <= budgetTokens;
+		const kind = sk.kind[idx];
+		const carriesFiles = (sk.flags[idx] ?? 0) & EntryFlag.hasToolCalls || kind === EntryKind.branchSummary || kind === EntryKind.compaction;
+		if (!inBudget && !carriesFiles) continue;
+		const e = m.getEntry(id);
+		if (!e) continue;
+		out.push(e);
+		if (inBudget) {
+			const block = renderEntry(e);
+			if (block) tokens += estimateTokensOfText(block);
+		}
+	}
+	return out.reverse();
+}
+
+/** Tokens the summary request would carry: the rendered abandoned entries, newest first, up to the budget. */
+export function estimateAbandonedTokens(m: SessionManager, ids: string[], budgetTokens = DEFAULT_INPUT_BUDGET): number {
 	let total = 0;
-	for (const e of entries) {
-		const block = renderEntry(e);
+	for (let i = ids.length - 1; i >= 0 && total < budgetTokens; i--) {
+		const e = m.getEntry(ids[i] as string);
+		const block = e ? renderEntry(e) : undefined;
 		if (block) total += estimateTokensOfText(block);
 	}
-	return total;
+	return Math.min(total, budgetTokens);
 }
 
-export function toPreview(plan: NavigationPlan): NavigationPreview {
-	const ids: string[] = [];
-	for (const e of plan.entriesToSummarize) if (typeof e.id === "string") ids.push(e.id);
+export function toPreview(m: SessionManager, plan: NavigationPlan): NavigationPreview {
 	return {
 		targetId: plan.targetId,
 		oldLeafId: plan.oldLeafId,
 		commonAncestorId: plan.commonAncestorId,
-		entriesToSummarize: ids,
+		entriesToSummarize: plan.abandonedIds,
 		newLeafId: plan.newLeafId,
 		...(plan.editorText !== undefined ? { editorText: plan.editorText } : {}),
 		isNoop: plan.isNoop,
-		estimatedTokens: estimateEntriesTokens(plan.entriesToSummarize),
+		estimatedTokens: estimateAbandonedTokens(m, plan.abandonedIds),
 	};
 }

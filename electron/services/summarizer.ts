@@ -53,6 +53,11 @@ What the developer wanted to achieve on this branch (one or two sentences).
 
 Be brief. Keep exact file paths, identifiers, commands and error messages. Write "(none)" under a heading with nothing to report.`;
 
+/** Tokens of transcript a model with this context window is given. */
+export function summaryInputBudget(contextWindow: number | undefined): number {
+	return Math.max(1_000, (contextWindow || 128_000) - RESERVE_TOKENS);
+}
+
 export function estimateTokensOfText(text: string): number {
 	return Math.ceil(text.length / 4);
 }
@@ -237,7 +242,7 @@ export async function generateSummary(req: SummaryRequest): Promise<SummaryOutco
 	const { resolved } = req;
 	const model: Model<Api> = resolved.model;
 	const details = collectFileDetails(req.entries);
-	const budget = Math.max(1_000, (model.contextWindow || 128_000) - RESERVE_TOKENS);
+	const budget = summaryInputBudget(model.contextWindow);
 	const { text: transcript } = serializeForSummary(req.entries, budget);
 	if (!transcript) return { aborted: false, summary: `(The abandoned branch had no conversation to summarize.)${fileListSection(details)}`, details };
 	const context: Context = {
