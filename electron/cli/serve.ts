@@ -7,6 +7,10 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
 
+/** Exit codes shared with the other `arbor` commands (docs/cli.md). */
+const EXIT_USAGE = 1;
+const EXIT_BAD_FILE = 2;
+
 export const SERVE_USAGE = `Usage: arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]
 
 Serve Arbor to your browser on 127.0.0.1 (this machine only).
@@ -71,7 +75,7 @@ function openInBrowser(url: string): void {
 }
 
 /** Run `arbor serve`; resolves with the exit code once the server has stopped. */
-export async function runServe(argv: string[]): Promise<number> {
+export async function runServe(argv: string[], start: typeof startBrowserHost = startBrowserHost): Promise<number> {
 	const args = parseServeArgs(argv);
 	if ("help" in args) {
 		process.stdout.write(`${SERVE_USAGE}\n`);
@@ -79,18 +83,23 @@ export async function runServe(argv: string[]): Promise<number> {
 	}
 	if ("error" in args) {
 		process.stderr.write(`arbor serve: ${args.error}\n\n${SERVE_USAGE}\n`);
-		return 2;
+		return EXIT_USAGE;
 	}
 	let host;
 	try {
-		host = await startBrowserHost({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions });
+		host = await start({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions });
 	} catch (err) {
 		const e = err as NodeJS.ErrnoException;
 		const why = e.code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : e.message;
 		process.stderr.write(`arbor serve: ${why}\n`);
-		return 1;
+		return EXIT_USAGE;
 	}
-	for (const f of host.failed) process.stderr.write(`arbor serve: could not open ${f.path}: ${f.message}\n`);
+	if (host.failed.length > 0) {
+		// Same rule as the other commands: a session file argument that cannot be read is an error.
+		for (const f of host.failed) process.stderr.write(`arbor serve: ${f.path}: ${f.message}\n`);
+		await host.close();
+		return EXIT_BAD_FILE;
+	}
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
 	if (args.open) openInBrowser(host.url);
 

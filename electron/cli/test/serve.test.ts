@@ -1,7 +1,10 @@
-import { copyFileSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fakeServices } from "../../api/test/fake-services";
+import { startBrowserHost } from "../../hosts/browser/server";
+import { ArborServiceError } from "../../services/errors";
 import { parseServeArgs, runServe } from "../serve";
 
 const fixtures = resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "fixtures", "sessions");
@@ -55,8 +58,27 @@ describe("runServe", () => {
 		expect(await running).toBe(0);
 	});
 
-	it("exits 2 with usage on bad arguments", async () => {
+	it("exits 1 with usage on bad arguments", async () => {
 		vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-		expect(await runServe(["--port", "x"])).toBe(2);
+		expect(await runServe(["--port", "x"])).toBe(1);
+	});
+
+	it("exits 2 naming the file when a launch file cannot be opened", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "arbor-serve-bad-"));
+		const bad = join(dir, "s.jsonl");
+		writeFileSync(bad, "");
+		const fake = fakeServices({
+			openSession: () => {
+				throw new ArborServiceError("bad_file", "no valid session header", bad, 1);
+			},
+		});
+		let err = "";
+		vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+		vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+		const code = await runServe([bad, "--no-open"], (options) => startBrowserHost({ ...options, services: fake.services, rendererDir: dir, log: () => {} }));
+		expect(code).toBe(2);
+		expect(err).toContain(bad);
+		expect(err).toContain("no valid session header");
+		expect(fake.disposed).toBe(true);
 	});
 });
