@@ -520,7 +520,8 @@ export class ArborServices {
 				summaryDetails = outcome.details;
 			}
 			if (controller.signal.aborted) return cancelled("aborted");
-			// The file may have been reloaded while the model was writing: the plan must still hold.
+			// The file may have changed while the model was writing: catch up, then the plan must still hold.
+			this.#onFileChange(s);
 			if (!m.getEntry(p.targetId) || (plan.newLeafId !== null && !m.getEntry(plan.newLeafId))) {
 				throw new ArborServiceError("conflict", "The session file changed while summarizing; the target entry is gone.", m.getSessionFile());
 			}

@@ -104,6 +104,23 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
 	});
 
+	it("a file truncated by another process while the summary streams ends in conflict, with nothing written", async () => {
+		server.setScenario({ kind: "stream", chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), delayMs: 20 });
+		const { sessionId, file } = await openWithModel();
+		const head = fs.readFileSync(file, "utf8").split("\n").slice(0, 3).join("\n") + "\n";
+		let truncated = false;
+		t.services.onEvent((e) => {
+			if (e.type === "summary_progress" && e.phase === "delta" && !truncated) {
+				truncated = true;
+				fs.writeFileSync(file, head);
+			}
+		});
+		const err = await t.services.navigate({ sessionId, targetId: "a4", summarize: true }).catch((e: unknown) => e);
+		expect(err).toMatchObject({ code: "conflict" });
+		expect(fs.readFileSync(file, "utf8")).toBe(head);
+		expect(t.of("session_reloaded").length).toBeGreaterThan(0);
+	});
+
 	for (const [name, scenario] of [
 		["HTTP 401", { kind: "status", status: 401, message: "bad key" }],
 		["HTTP 500", { kind: "status", status: 500, message: "server fell over" }],

@@ -116,3 +116,22 @@ describe("summary generation against a loopback chat-completions server", () => 
 		await expect.poll(() => server.requests.at(-1)?.aborted, { timeout: 5_000 }).toBe(true);
 	});
 });
+
+describe("summary input selection on a long abandoned branch", () => {
+	it("parses the newest entries within the budget and, beyond it, only entries that carry file operations", async () => {
+		const { SessionManager } = await import("../../session");
+		const { entriesForSummary } = await import("../navigation");
+		const { tempDir, writeSession } = await import("./helpers/entries");
+		const entries = [
+			assistant("old-read", null, "", [{ name: "read", args: { path: "old.ts" } }]),
+			user("old-chat", "old-read", "X".repeat(8_000)),
+			user("mid", "old-chat", "Y".repeat(8_000)),
+			user("new", "mid", "Z".repeat(2_000)),
+		];
+		const m = SessionManager.open(writeSession(tempDir(), entries));
+		const picked = entriesForSummary(m, ["old-read", "old-chat", "mid", "new"], 1_000);
+		expect(picked.map((e) => e.id)).toEqual(["old-read", "mid", "new"]);
+		expect(collectFileDetails(picked).readFiles).toEqual(["old.ts"]);
+		m.close();
+	});
+});
