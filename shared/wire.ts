@@ -23,6 +23,7 @@ export type WireMessage =
 	| { t: "res"; id: number; ok: false; error: ArborErrorData }
 	| { t: "evt"; event: ArborEvent };
 
+const { isView } = ArrayBuffer;
 const MAGIC = 0x31425241; // "ARB1" read as little-endian uint32
 const HEADER = 8;
 const MARKER = "$t";
@@ -90,7 +91,7 @@ export function encodeWire(message: WireMessage): Uint8Array {
 			for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
 			return out;
 		}
-		if (ArrayBuffer.isView(v)) {
+		if (isView(v)) {
 			const name = typedArrayName(v);
 			if (!name) throw new WireError(`cannot encode ${v.constructor?.name ?? "ArrayBufferView"}`);
 			const view = v as TypedArray;
@@ -125,7 +126,7 @@ export function encodeWire(message: WireMessage): Uint8Array {
 /** Decode a binary frame. Throws WireError on anything malformed (the peer may be hostile). */
 export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
 	// isView rather than instanceof ArrayBuffer: the buffer may come from another realm (a worker, jsdom).
-	const bytes = ArrayBuffer.isView(data)
+	const bytes = isView(data)
 		? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
 		: new Uint8Array(data);
 	if (bytes.byteLength < HEADER) throw new WireError("frame too short");
