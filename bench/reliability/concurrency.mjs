@@ -57,8 +57,8 @@ export async function run(ctx) {
 				arbor.ask({ mode: "write", file, count, seed: `${seed}-a${round}`, tag: "arbor" }, "opened"),
 				pi.ask({ mode: "write", file, count, seed: `${seed}-p${round}`, tag: "pi" }, "opened"),
 			]);
-			// A shared clock: both start 300 ms from now and append one entry every 3 ms.
-			const go = { go: true, startAt: Date.now() + 300, intervalMs: 3 };
+			// A shared clock: both start 300 ms from now and append one entry every 8 ms.
+			const go = { go: true, startAt: Date.now() + 300, intervalMs: 8 };
 			const [a, p] = await Promise.all([arbor.ask(go, "done"), pi.ask(go, "done")]);
 			if (a.fatal || p.fatal) throw new Error(`writer failed: ${a.fatal ?? ""} ${p.fatal ?? ""}`);
 			const scan = scanFile(file);

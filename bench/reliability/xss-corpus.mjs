@@ -57,16 +57,22 @@ const T0 = Date.parse("2026-03-01T10:00:00.000Z");
 /**
  * A linear session (so keyboard "select parent" visits every entry) with every vector in every field.
  * Returns { text, vectors: [{ id, field, vector, sentinel }] }. The header's cwd and title carry one more.
+ * `every` = 2 keeps every other vector (the bounded run).
  */
-export function buildXssSession() {
+export function buildXssSession({ every = 1 } = {}) {
 	const lines = [];
 	const vectors = [];
+	/** Sentinels per entry, in file order (index = entry index). */
+	const entrySentinels = [];
+	let pending = [];
 	let seq = 0;
 	let parent = null;
 	const ts = () => new Date(T0 + seq * 1000).toISOString();
 	const push = (entry) => {
 		const id = `x${String(++seq).padStart(5, "0")}`;
 		lines.push(JSON.stringify({ ...entry.head, id, parentId: parent, timestamp: ts(), ...entry.body }));
+		entrySentinels.push(pending);
+		pending = [];
 		parent = id;
 		return id;
 	};
@@ -74,9 +80,10 @@ export function buildXssSession() {
 		const id = vectors.length + 1;
 		const sentinel = `XSSV-${FIELDS.indexOf(field)}-${vi}`;
 		vectors.push({ id, field, vector: VECTORS[vi][0], sentinel });
+		pending.push(sentinel);
 		return `${sentinel} ${VECTORS[vi][1](id)}`;
 	};
-	for (let vi = 0; vi < VECTORS.length; vi++) {
+	for (let vi = 0; vi < VECTORS.length; vi += every) {
 		const userId = push({ head: { type: "message" }, body: { message: { role: "user", content: v("user text", vi), timestamp: T0 } } });
 		push({ head: { type: "message" }, body: { message: { role: "user", content: [{ type: "text", text: v("user text block", vi) }], timestamp: T0 } } });
 		const callId = `call_${vi}`;
@@ -111,7 +118,7 @@ export function buildXssSession() {
 		push({ head: { type: "message" }, body: { message: { role: "assistant", content: [{ type: "text", text: `ok ${vi}` }], api: "x", provider: "p", model: "m", stopReason: "stop", timestamp: T0 } } });
 	}
 	const header = JSON.stringify({ type: "session", version: 3, id: "xss-session", timestamp: new Date(T0).toISOString(), cwd: `/tmp/XSSV-cwd <img src=x onerror="${P(9001)}">`, title: `XSSV-title <img src=x onerror="${P(9002)}">` });
-	return { text: `${header}\n${lines.join("\n")}\n`, vectors, entries: seq };
+	return { text: `${header}\n${lines.join("\n")}\n`, vectors, entries: seq, entrySentinels };
 }
 
 /** File names carrying vectors (no "/" is possible in a name). */
