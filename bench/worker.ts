@@ -8,6 +8,7 @@ import { SessionManager } from "../electron/session/index";
 
 interface PiLike {
 	getLeafId(): string | null;
+	branch(id: string): void;
 	getBranch(fromId?: string): unknown[];
 	getEntries(): Array<{ id: string }>;
 	buildSessionContext(): { messages: unknown[] };
@@ -25,19 +26,6 @@ const cpu = () => {
 	return (u.user + u.system) / 1000;
 };
 const rssMiB = () => process.resourceUsage().maxRSS / 1024;
-
-/** Median of `runs` timings of `fn` (first run reported separately: it includes lazy work). */
-function timeIt(fn: () => unknown, runs = 5): { first: number; median: number } {
-	const times: number[] = [];
-	for (let i = 0; i < runs; i++) {
-		const t = now();
-		fn();
-		times.push(now() - t);
-	}
-	const first = times[0];
-	times.sort((a, b) => a - b);
-	return { first, median: times[Math.floor(times.length / 2)] };
-}
 
 async function loadPi(): Promise<PiModule> {
 	// Only pi's session module: importing the package root also loads its TUI/agent (1.8 s, extra RSS)
@@ -112,41 +100,84 @@ async function main(): Promise<Record<string, unknown>> {
 			if (statSync(file).mtimeMs !== before) throw new Error(`pi rewrote ${file}; regenerate the bench cache`);
 			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, cpuMs: cpu() - c, entries: sm.getEntries().length, messages: ctx.messages.length };
 		}
-		case "arbor-deep": {
-			const sm = SessionManager.open(file);
-			const depth = sm.getBranch().length;
-			const branch = timeIt(() => sm.getBranch());
-			const context = timeIt(() => sm.buildSessionContext());
-			return { depth, getBranch: branch, buildSessionContext: context };
-		}
+		case "arbor-deep":
 		case "pi-deep": {
-			const pi = await loadPi();
-			const sm = pi.SessionManager.open(file);
+			// Cold = the first call after open (includes any lazy parsing); warm = the median over 5 other
+			// leaves near the bottom (distinct leaves, so no result cache can answer them).
+			let sm: SessionManager | PiLike;
+			if (task === "arbor-deep") sm = SessionManager.open(file);
+			else sm = (await loadPi()).SessionManager.open(file);
+			const entries = sm.getEntries();
+			const ids = [1, 2, 3, 4, 5].map((k) => (entries[entries.length - 1 - k] as { id: string }).id);
+			let t = now();
 			const depth = sm.getBranch().length;
-			const branch = timeIt(() => sm.getBranch(), 3);
-			const context = timeIt(() => sm.buildSessionContext(), 3);
-			return { depth, getBranch: branch, buildSessionContext: context };
+			const branchCold = now() - t;
+			t = now();
+			sm.buildSessionContext();
+			const contextCold = now() - t;
+			const branchWarm: number[] = [];
+			const contextWarm: number[] = [];
+			const branchCpu: number[] = [];
+			const contextCpu: number[] = [];
+			for (const id of ids) {
+				let c = cpu();
+				t = now();
+				sm.getBranch(id);
+				branchWarm.push(now() - t);
+				branchCpu.push(cpu() - c);
+				c = cpu();
+				t = now();
+				if (sm instanceof SessionManager) sm.buildSessionContext(id);
+				else {
+					sm.branch(id);
+					sm.buildSessionContext();
+				}
+				contextWarm.push(now() - t);
+				contextCpu.push(cpu() - c);
+			}
+			const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+			// Arbor's structure-only path (ids, no entry objects), when the core offers it.
+			let branchIds: { median: number } | undefined;
+			if (sm instanceof SessionManager && typeof (sm as unknown as { getBranchIds?: unknown }).getBranchIds === "function") {
+				const fn = (sm as unknown as { getBranchIds(id?: string): string[] }).getBranchIds.bind(sm);
+				const times = ids.map((id) => {
+					const t0 = now();
+					fn(id);
+					return now() - t0;
+				});
+				branchIds = { median: median(times) };
+			}
+			return {
+				depth,
+				getBranch: { first: branchCold, median: median(branchWarm), cpu: median(branchCpu) },
+				buildSessionContext: { first: contextCold, median: median(contextWarm), cpu: median(contextCpu) },
+				branchIds,
+			};
 		}
 		case "arbor-branch":
 		case "pi-branch": {
 			// createBranchedSession from the entry at depth `arg` of a linear session, new file included.
 			const depth = Number(arg);
 			const times: number[] = [];
+			const cpus: number[] = [];
 			let written = 0;
 			for (let i = 0; i < 3; i++) {
 				let sm: SessionManager | PiLike;
 				if (task === "arbor-branch") sm = SessionManager.open(file);
 				else sm = (await loadPi()).SessionManager.open(file);
 				const target = (sm.getEntries()[depth - 1] as { id: string }).id;
+				const c = cpu();
 				const t = now();
 				const out = sm.createBranchedSession(target) as string;
 				times.push(now() - t);
+				cpus.push(cpu() - c);
 				written = statSync(out).size;
 				if (dirname(out) === dirname(file)) rmSync(out);
 				if (sm instanceof SessionManager) sm.close();
 			}
 			times.sort((a, b) => a - b);
-			return { depth, median: times[1], min: times[0], bytes: written };
+			cpus.sort((a, b) => a - b);
+			return { depth, median: times[1], min: times[0], cpuMs: cpus[1], bytes: written };
 		}
 		default:
 			throw new Error(`unknown task ${task}`);
