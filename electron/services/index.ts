@@ -436,6 +436,7 @@ export class ArborServices {
 
 	async #navigate(s: OpenSession, p: RequestParams<"navigate">): Promise<NavigateResult> {
 		const m = s.manager;
+		this.#onFileChange(s);
 		const plan = planNavigation(m, p.targetId);
 		const oldLeafId = plan.oldLeafId;
 		if (plan.isNoop) return { cancelled: false, noop: true, newLeafId: oldLeafId, oldLeafId };
@@ -575,6 +576,7 @@ export class ArborServices {
 
 	async #branchToFile(s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
 		const m = s.manager;
+		this.#onFileChange(s);
 		const entry = this.#entry(s, entryId);
 		if (!isUserMessage(entry)) throw new ArborServiceError("bad_request", "Branching to a new file starts from a user message.");
 		const editorText = entryText(entry);
