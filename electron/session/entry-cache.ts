@@ -9,6 +9,11 @@ import { SessionFileError, ioError } from "./errors";
 import type { Columns } from "./store";
 
 const LRU_MAX_ENTRIES = 4096;
+/** Entry type per EntryKind code (unknown types need a parse). */
+const TYPE_OF_KIND: (string | undefined)[] = [
+	"message", "message", "message", "message", "message", "message", "compaction", "branch_summary", "custom_message",
+	"custom", "label", "model_change", "thinking_level_change", "session_info", undefined,
+];
 const LRU_MAX_BYTES = 64 * 1024 * 1024;
 /** Files below this size keep every parsed entry (cheap, and avoids re-reading on every walk). */
 export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
@@ -18,6 +23,7 @@ export class EntryCache {
 	#file: string | undefined;
 	#resident: (SessionEntry | undefined)[] = [];
 	#lru = new Map<number, SessionEntry>();
+	#views: (SessionEntry | undefined)[] = [];
 	#lruBytes = 0;
 
 	constructor(cols: Columns) {
@@ -63,7 +69,41 @@ export class EntryCache {
 	}
 
 	get(i: number): SessionEntry {
-		return this.getMany([i])[0];
+		return this.#cached(i) ?? this.getMany([i])[0];
+	}
+
+	/**
+	 * The entry if it is in memory, else a lazy stand-in that reads and parses it on first use. Lets getBranch
+	 * and getTree answer for 100k-entry paths in milliseconds: most callers only look at a few fields.
+	 * The stand-in behaves as the plain object for reads, JSON.stringify, spreading and deep equality.
+	 */
+	view(i: number): SessionEntry {
+		const hit = this.#cached(i);
+		if (hit) return hit;
+		// One stand-in per entry for the life of the index: repeated walks allocate nothing.
+		let v = this.#views[i];
+		if (!v) {
+			v = new Proxy({} as SessionEntry, new LazyEntry(this, i));
+			this.#views[i] = v;
+		}
+		return v;
+	}
+
+	views(indices: ArrayLike<number>): SessionEntry[] {
+		const out: SessionEntry[] = new Array(indices.length);
+		for (let k = 0; k < indices.length; k++) out[k] = this.view(indices[k]);
+		return out;
+	}
+
+	/** Structure-only answers for the lazy stand-in (no parse needed). */
+	quick(i: number, prop: string): { value: unknown } | undefined {
+		const c = this.#cols;
+		if (prop === "id") return { value: c.ids[i] };
+		if (prop === "type") {
+			const t = TYPE_OF_KIND[c.kind[i]];
+			return t === undefined ? undefined : { value: t };
+		}
+		return undefined;
 	}
 
 	getMany(indices: ArrayLike<number>): SessionEntry[] {
@@ -111,6 +151,46 @@ export class EntryCache {
 		return obj as SessionEntry;
 	}
 
+	/**
+	 * Streams the raw lines of on-disk entries (given in file order) in chunks of about 8 MB: `visit` gets the
+	 * chunk and, per entry, [index, start, end] within it.
+	 */
+	scanRaw(indices: number[], visit: (chunk: Buffer, lines: [number, number, number][]) => void): void {
+		const c = this.#cols;
+		const file = this.#file;
+		if (!file || indices.length === 0) return;
+		const fd = openSync(file, "r");
+		try {
+			let k = 0;
+			while (k < indices.length) {
+				const start = c.offset[indices[k]];
+				let end = start + c.length[indices[k]];
+				let m = k + 1;
+				while (m < indices.length && c.offset[indices[m]] + c.length[indices[m]] - start <= 8 * 1024 * 1024) {
+					end = Math.max(end, c.offset[indices[m]] + c.length[indices[m]]);
+					m++;
+				}
+				const buf = Buffer.allocUnsafe(end - start);
+				let got = 0;
+				while (got < buf.length) {
+					const r = readSync(fd, buf, got, buf.length - got, start + got);
+					if (r <= 0) break;
+					got += r;
+				}
+				const lines: [number, number, number][] = [];
+				for (let q = k; q < m; q++) {
+					const i = indices[q];
+					const s = c.offset[i] - start;
+					if (s + c.length[i] <= got) lines.push([i, s, s + c.length[i]]);
+				}
+				visit(buf.subarray(0, got), lines);
+				k = m;
+			}
+		} finally {
+			closeSync(fd);
+		}
+	}
+
 	/** Raw line bytes (without "\n") of on-disk entries, read with as few positional reads as possible. */
 	readRawLines(indices: number[]): Map<number, Buffer> {
 		const out = new Map<number, Buffer>();
@@ -154,5 +234,51 @@ export class EntryCache {
 			closeSync(fd);
 		}
 		return out;
+	}
+}
+
+class LazyEntry implements ProxyHandler<SessionEntry> {
+	readonly #cache: EntryCache;
+	readonly #i: number;
+
+	constructor(cache: EntryCache, i: number) {
+		this.#cache = cache;
+		this.#i = i;
+	}
+
+	// Not memoized here: the body lives in the cache's LRU, so holding stand-ins never pins parsed entries.
+	#load(): Record<string | symbol, unknown> {
+		return this.#cache.get(this.#i) as unknown as Record<string | symbol, unknown>;
+	}
+
+	get(_t: SessionEntry, prop: string | symbol): unknown {
+		if (typeof prop === "string") {
+			const q = this.#cache.quick(this.#i, prop);
+			if (q) return q.value;
+		}
+		return this.#load()[prop];
+	}
+
+	set(_t: SessionEntry, prop: string | symbol, value: unknown): boolean {
+		this.#load()[prop] = value;
+		return true;
+	}
+
+	has(_t: SessionEntry, prop: string | symbol): boolean {
+		return prop in this.#load();
+	}
+
+	ownKeys(): (string | symbol)[] {
+		return Reflect.ownKeys(this.#load());
+	}
+
+	getOwnPropertyDescriptor(_t: SessionEntry, prop: string | symbol): PropertyDescriptor | undefined {
+		const real = this.#load();
+		if (!Object.prototype.hasOwnProperty.call(real, prop)) return undefined;
+		return { value: real[prop], writable: true, enumerable: true, configurable: true };
+	}
+
+	deleteProperty(_t: SessionEntry, prop: string | symbol): boolean {
+		return delete this.#load()[prop];
 	}
 }

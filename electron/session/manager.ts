@@ -13,16 +13,22 @@ import { fullText, matchesQuery, previewText, queryTokens, searchableText } from
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
 import { factsOf } from "./classify";
 import { buildContextFromPath } from "./context";
-import { EntryCache } from "./entry-cache";
+import { EntryCache, SMALL_FILE_BYTES } from "./entry-cache";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, projectDirName, sessionFileName } from "./ids";
 import { isPlainObject, recoverGlued, scanLines } from "./jsonl";
+import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { Columns } from "./store";
 import { appendBytes, writeNewFile, writeReplacingFile } from "./write";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
+	/**
+	 * Keep entry bodies on disk and index lines with the byte skimmer. Default: only for files of
+	 * SMALL_FILE_BYTES and more (smaller files keep every parsed entry). Tests force it to prove both paths agree.
+	 */
+	lazy?: boolean;
 }
 
 export interface CreateOptions {
@@ -99,6 +105,11 @@ export class SessionManager {
 	#warningCount = 0;
 	#syntheticCounter = 0;
 	#hasDuplicates = false;
+	/** Entry bodies stay on disk (large files); lines are indexed by the skimmer. */
+	#lazy = false;
+	#lazyOption: boolean | undefined;
+	/** The line parser may skim (header seen, not a legacy file, lazy mode). */
+	#skimming = false;
 	/** While loading: no record parsed yet (a bad first line then means a bad header). */
 	#beforeFirstRecord = false;
 	/** Some parent links form a loop: path walks then need a visited check. */
@@ -119,6 +130,7 @@ export class SessionManager {
 		const file = resolve(path);
 		const sm = new SessionManager(true, process.cwd(), dirname(file));
 		sm.#file = file;
+		sm.#lazyOption = options.lazy;
 		sm.#loadFile(options);
 		const cwd = sm.#header.cwd;
 		if (typeof cwd === "string") sm.#cwd = cwd;
@@ -202,6 +214,8 @@ export class SessionManager {
 		try {
 			const st = fstatSync(fd);
 			if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
+			this.#lazy = this.#lazyOption ?? st.size >= SMALL_FILE_BYTES;
+			this.#skimming = false;
 			this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 			const legacyRecords: { obj: Loose; line: number }[] = [];
 			let headerSeen = false;
@@ -229,6 +243,7 @@ export class SessionManager {
 							this.#legacy = true;
 							this.#warn(0, "legacy_version", `version ${String(obj.version ?? 1)} file: migrated in memory; writing needs an upgrade`);
 						}
+						this.#skimming = this.#lazy && !this.#legacy;
 						return;
 					}
 					this.#missingHeader(lineNo);
@@ -239,7 +254,7 @@ export class SessionManager {
 					return;
 				}
 				if (this.#legacy) legacyRecords.push({ obj, line: lineNo });
-				else this.#ingest(obj, exact ? offset : -1, length, lineNo, true);
+				else this.#ingest(obj, exact ? offset : -1, length, lineNo, !this.#lazy);
 			};
 			const total = st.size;
 			const res = scanLines(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
@@ -260,6 +275,7 @@ export class SessionManager {
 				for (const r of legacyRecords) this.#ingest(r.obj, -1, 0, r.line, true);
 			}
 			this.#beforeFirstRecord = false;
+			this.#skimming = false;
 			this.#resolveParents(0);
 			this.#cutCycles();
 			this.#cache.setFile(file, this.#legacy);
@@ -298,6 +314,14 @@ export class SessionManager {
 		if (a === e) return;
 		const bytes = buf.subarray(s, e);
 		if (!isUtf8(bytes)) this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		// An unterminated last line may be cut mid-record: only JSON.parse can judge it.
+		if (this.#skimming && hasEol) {
+			const sk = skimLine(buf, s, e);
+			if (sk && sk.type !== "session") {
+				this.#ingestSkim(sk, offset, e - s, lineNo);
+				return;
+			}
+		}
 		const text = buf.toString("utf8", s, e);
 		let obj: unknown;
 		try {
@@ -329,51 +353,78 @@ export class SessionManager {
 		sink(obj, offset, e - s, lineNo, true, bytes);
 	}
 
-	/** Adds one entry to the columns; parent links are resolved afterwards (#resolveParents). */
+	/** Adds one parsed entry; parent links are resolved afterwards (#resolveParents). */
 	#ingest(obj: Loose, offset: number, length: number, lineNo: number, keep: boolean): number {
+		const facts = factsOf(obj);
+		let id = obj.id;
+		let synthetic = false;
+		if (typeof id !== "string") {
+			id = this.#syntheticId(lineNo);
+			// Visible on the entry object so callers can address it; stripped whenever entries are written.
+			obj.id = id;
+			synthetic = true;
+		}
+		const rp = obj.parentId;
+		const i = this.#addRow(id as string, typeof rp === "string" || rp === null ? rp : undefined, facts.kind,
+			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo);
+		this.#cache.put(i, obj as SessionEntry, keep || offset < 0);
+		if (obj.type === "label") this.#applyLabel(obj.targetId, obj.label, obj.timestamp);
+		return i;
+	}
+
+	/** Adds one entry known only from its skimmed line (body stays on disk). */
+	#ingestSkim(sk: Skim, offset: number, length: number, lineNo: number): number {
+		let id = sk.id;
+		let flags = sk.flags;
+		if (id === undefined) {
+			id = this.#syntheticId(lineNo);
+			flags |= EntryFlag.syntheticId;
+		}
+		const i = this.#addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
+		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
+		return i;
+	}
+
+	#syntheticId(lineNo: number): string {
+		this.#warn(lineNo, "missing_id", "entry has no string id; given a synthetic one (never written back)");
+		return `${SYNTHETIC_PREFIX}${lineNo}:${++this.#syntheticCounter}`;
+	}
+
+	#applyLabel(targetId: unknown, label: unknown, timestamp: unknown): void {
+		if (typeof targetId !== "string") return;
+		// pi: a truthy label sets, anything else clears; the latest label entry in file order wins.
+		if (label) this.#labelsById.set(targetId, { label: String(label), timestamp: typeof timestamp === "string" ? timestamp : undefined });
+		else this.#labelsById.delete(targetId);
+	}
+
+	#addRow(
+		id: string, rawParent: string | null | undefined, kind: number, flags: number, time: number, tokens: number,
+		offset: number, length: number, lineNo: number,
+	): number {
 		const c = this.#cols;
 		const i = c.count;
 		c.reserve(i + 1);
 		c.count = i + 1;
-		let id = obj.id;
-		const facts = factsOf(obj);
-		let flags = facts.flags;
-		if (typeof id !== "string") {
-			id = `${SYNTHETIC_PREFIX}${lineNo}:${++this.#syntheticCounter}`;
-			// Visible on the entry object so callers can address it; stripped whenever entries are written.
-			obj.id = id;
-			flags |= EntryFlag.syntheticId;
-			this.#warn(lineNo, "missing_id", "entry has no string id; given a synthetic one (never written back)");
-		}
-		const sid = id as string;
-		const rp = obj.parentId;
-		c.ids[i] = sid;
-		c.rawParent[i] = typeof rp === "string" || rp === null ? rp : undefined;
+		c.ids[i] = id;
+		c.rawParent[i] = rawParent;
 		c.parent[i] = -1;
-		c.kind[i] = facts.kind;
-		c.time[i] = facts.time;
-		c.tokens[i] = facts.tokens;
+		c.link[i] = -1;
+		c.kind[i] = kind;
+		c.time[i] = time;
+		c.tokens[i] = tokens;
 		c.offset[i] = offset;
 		c.length[i] = length;
 		c.line[i] = lineNo;
-		const prev = this.#byId.get(sid);
+		const prev = this.#byId.get(id);
 		if (prev !== undefined) {
 			flags |= EntryFlag.duplicateId;
 			c.flags[prev] |= EntryFlag.duplicateId;
 			this.#hasDuplicates = true;
-			this.#warn(lineNo, "duplicate_id", `id ${sid} also used on line ${c.line[prev]}; the later entry wins lookups`);
+			this.#warn(lineNo, "duplicate_id", `id ${id} also used on line ${c.line[prev]}; the later entry wins lookups`);
 		}
 		c.flags[i] = flags;
-		this.#byId.set(sid, i);
-		this.#cache.put(i, obj as SessionEntry, keep || offset < 0);
-		if (obj.type === "label") {
-			const t = obj.targetId;
-			if (typeof t === "string") {
-				if (obj.label) this.#labelsById.set(t, { label: String(obj.label), timestamp: typeof obj.timestamp === "string" ? obj.timestamp : undefined });
-				else this.#labelsById.delete(t);
-			}
-		}
-		this.#leafId = sid;
+		this.#byId.set(id, i);
+		this.#leafId = id;
 		return i;
 	}
 
@@ -459,6 +510,14 @@ export class SessionManager {
 		return i === undefined ? undefined : this.#cache.get(i);
 	}
 
+	/**
+	 * Entries for many indices: plain objects when in memory (small files), else lazy stand-ins that parse
+	 * on first use (large files), so walking 100k entries costs the walk, not a parse of every body.
+	 */
+	#entriesAt(indices: ArrayLike<number>): SessionEntry[] {
+		return this.#lazy ? this.#cache.views(indices) : this.#cache.getMany(indices);
+	}
+
 	/** Entry at a file-order index (skeleton index). */
 	getEntryAt(index: number): SessionEntry | undefined {
 		if (!(index >= 0 && index < this.#cols.count)) return undefined;
@@ -471,7 +530,7 @@ export class SessionManager {
 
 	getEntries(): SessionEntry[] {
 		const n = this.#cols.count;
-		return this.#cache.getMany(Array.from({ length: n }, (_, i) => i));
+		return this.#entriesAt(Array.from({ length: n }, (_, i) => i));
 	}
 
 	getChildren(parentId: string): SessionEntry[] {
@@ -481,7 +540,7 @@ export class SessionManager {
 			// pi scans its id map, so with duplicate ids only the winning occurrence is a candidate.
 			if (c.rawParent[i] === parentId && this.#byId.get(c.ids[i]) === i) out.push(i);
 		}
-		return this.#cache.getMany(out);
+		return this.#entriesAt(out);
 	}
 
 	getLabel(id: string): string | undefined {
@@ -520,7 +579,7 @@ export class SessionManager {
 		if (!start) return [];
 		const i = this.#byId.get(start);
 		if (i === undefined) return [];
-		return this.#cache.getMany(this.pathIndices(i));
+		return this.#entriesAt(this.pathIndices(i));
 	}
 
 	/** Ids on the path root→entry (no parsing). */
@@ -745,6 +804,7 @@ export class SessionManager {
 			this.#pendingTail = undefined;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
+			this.#skimming = this.#lazy && hadHeader && !this.#legacy;
 			const res = scanLines(fd, from, size, this.#nextLineNo, (buf, s, e, off, lineNo, hasEol) => {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, (obj, offset, length, ln, exact) => {
 					if (!headerSeen) {
@@ -756,9 +816,10 @@ export class SessionManager {
 						}
 					}
 					if (obj.type === "session") return;
-					this.#ingest(obj, exact ? offset : -1, length, ln, false);
+					this.#ingest(obj, exact ? offset : -1, length, ln, !this.#lazy);
 				});
 			});
+			this.#skimming = false;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
 			// A duplicate id can re-point earlier links (the later entry wins), so resolve everything then.
 			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew);
@@ -985,13 +1046,57 @@ export class SessionManager {
 	search(query: string, scope: SearchScope): number[] {
 		const tokens = queryTokens(query);
 		const c = this.#cols;
-		const out: number[] = [];
-		for (let i = 0; i < c.count; i++) {
+		const n = c.count;
+		if (tokens.length === 0) return Array.from({ length: n }, (_, i) => i);
+		const labelled = new Set<number>();
+		for (const t of this.#labelsById.keys()) {
+			const i = this.#byId.get(t);
+			if (i !== undefined) labelled.add(i);
+		}
+		const check = (i: number): boolean => {
 			const e = this.#cache.get(i);
 			const label = this.#labelsById.get(c.ids[i])?.label;
-			const text = scope === "full" ? fullText(e, label) : searchableText(e, label);
-			if (matchesQuery(text, tokens)) out.push(i);
+			return matchesQuery(scope === "full" ? fullText(e, label) : searchableText(e, label), tokens);
+		};
+		// Large files: every token must occur (case-insensitively) in the raw line bytes before the entry is
+		// parsed. Only sound for plain ASCII tokens without quote/backslash (those appear unescaped in JSON).
+		const prefilter = this.#lazy && tokens.every((t) => /^[\x21-\x7e]+$/.test(t) && !t.includes('"') && !t.includes("\\"));
+		if (!prefilter) {
+			const out: number[] = [];
+			for (let i = 0; i < n; i++) if (check(i)) out.push(i);
+			return out;
 		}
+		const candidates = new Uint8Array(n);
+		const onDisk: number[] = [];
+		for (let i = 0; i < n; i++) {
+			// Labels and session_info's "title" word are not in the entry's own bytes.
+			if (c.offset[i] < 0 || labelled.has(i) || c.kind[i] === EntryKind.sessionInfo) candidates[i] = 1;
+			else onDisk.push(i);
+		}
+		onDisk.sort((a, b) => c.offset[a] - c.offset[b]);
+		this.#cache.scanRaw(onDisk, (chunk, lines) => {
+			// One lower-cased latin1 view per chunk: positions equal byte offsets, ASCII tokens match as text.
+			const text = chunk.toString("latin1").toLowerCase();
+			const hits = tokens.map((t) => {
+				const pos: number[] = [];
+				for (let k = text.indexOf(t); k >= 0; k = text.indexOf(t, k + 1)) pos.push(k);
+				return pos;
+			});
+			const ptr = new Int32Array(tokens.length);
+			for (const [i, s, e] of lines) {
+				let all = true;
+				for (let t = 0; t < tokens.length && all; t++) {
+					const pos = hits[t];
+					let k = ptr[t];
+					while (k < pos.length && pos[k] < s) k++;
+					ptr[t] = k;
+					all = k < pos.length && pos[k] + tokens[t].length <= e;
+				}
+				if (all) candidates[i] = 1;
+			}
+		});
+		const out: number[] = [];
+		for (let i = 0; i < n; i++) if (candidates[i] && check(i)) out.push(i);
 		return out;
 	}
 }
