@@ -57,6 +57,12 @@ export async function serveStatic(res: ServerResponse, port: number, rootDir: st
 		send(res, port, 404, "not found", undefined, extra);
 		return;
 	}
+	// Browsers ask for /favicon.ico on their own; the page declares its icon inline, so answer "nothing".
+	if (pathname === "/favicon.ico" && !existsSync(file)) {
+		res.writeHead(204, securityHeaders(port));
+		res.end();
+		return;
+	}
 	try {
 		const st = await stat(file);
 		if (!st.isFile()) throw new Error("not a file");
