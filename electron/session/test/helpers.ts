@@ -1,10 +1,23 @@
 // Test helpers: temp dirs, fixture copies (fixtures are read-only and never written), small file builders.
 
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const FIXTURES = resolve(import.meta.dirname, "../../../../shared/fixtures/sessions");
+export const GEN_SESSION = resolve(import.meta.dirname, "../../../../shared/tools/gen-session.mjs");
+
+export function fixtureNames(): string[] {
+	return readdirSync(FIXTURES).filter((f) => f.endsWith(".jsonl")).sort();
+}
+
+/** A generated pi v3 session (../shared/tools/gen-session.mjs) in a fresh temp dir. */
+export function generated(n: number, seed: string, extra: string[] = []): string {
+	const out = join(tempDir(), `gen-${n}-${seed}.jsonl`);
+	execFileSync(process.execPath, [GEN_SESSION, "--n", String(n), "--seed", seed, "--out", out, ...extra]);
+	return out;
+}
 
 export function tempDir(): string {
 	return mkdtempSync(join(tmpdir(), "arbor-session-"));

@@ -1,0 +1,151 @@
+// The byte skimmer (large files) must index exactly what JSON.parse + factsOf would: same ids, parents,
+// kinds, flags, tokens and times, and "unsure" (undefined) rather than wrong on anything unusual.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { factsOf } from "../classify";
+import { SessionManager } from "../index";
+import { skimLine } from "../scan-line";
+import { FIXTURES, fixtureNames, generated, writeSession } from "./helpers";
+
+function lines(file: string): Buffer[] {
+	const buf = readFileSync(file);
+	const out: Buffer[] = [];
+	let s = 0;
+	for (;;) {
+		const nl = buf.indexOf(10, s);
+		if (nl < 0) {
+			if (s < buf.length) out.push(buf.subarray(s));
+			return out;
+		}
+		out.push(buf.subarray(s, nl));
+		s = nl + 1;
+	}
+}
+
+/** Skims a line as the loader does (the byte after the line is its "\n"). */
+function skim(line: Buffer | string) {
+	const b = Buffer.concat([Buffer.from(line), Buffer.from("\n")]);
+	return skimLine(b, 0, b.length - 1);
+}
+
+function expectAgrees(line: Buffer | string): void {
+	const text = Buffer.from(line).toString("utf8");
+	const obj = JSON.parse(text) as Record<string, unknown>;
+	const sk = skim(line);
+	if (obj.type === "session" || obj.type === "title") return;
+	if (sk === undefined) return; // unsure is always allowed: the slow path parses it
+	const f = factsOf(obj);
+	expect({ id: sk.id, parentId: sk.parentId, type: sk.type, kind: sk.kind, flags: sk.flags, tokens: sk.tokens, time: sk.time }, text.slice(0, 300)).toEqual({
+		id: typeof obj.id === "string" ? obj.id : undefined,
+		parentId: typeof obj.parentId === "string" || obj.parentId === null ? obj.parentId : undefined,
+		type: obj.type,
+		kind: f.kind, flags: f.flags, tokens: f.tokens, time: f.time,
+	});
+}
+
+describe("skimmer agrees with JSON.parse", () => {
+	it("on every line of every fixture", () => {
+		for (const name of fixtureNames()) for (const l of lines(join(FIXTURES, name))) {
+			try { JSON.parse(l.toString("utf8")); } catch { continue; }
+			expectAgrees(l);
+		}
+	});
+
+	it("on generated sessions (both size profiles, custom messages, branches, compactions)", () => {
+		const files = [generated(1500, "sk1", ["--custom-messages", "0.5"]), generated(1500, "sk2", ["--profile", "fixture", "--branch-every", "5"])];
+		let skimmed = 0;
+		for (const f of files) for (const l of lines(f).slice(1)) {
+			expectAgrees(l);
+			if (skim(l)) skimmed++;
+		}
+		expect(skimmed).toBeGreaterThan(2900);
+	});
+
+	it("on tricky but valid lines: escapes, unicode blanks, nested look-alike keys, numbers, odd key order", () => {
+		const base = { id: "a", parentId: "p", timestamp: "2026-01-01T00:00:00.000Z" };
+		const cases: unknown[] = [
+			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "\u00a0\u3000 \n\t" }], stopReason: "stop" } },
+			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "  \n x" }], stopReason: "toolUse" } },
+			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "t", arguments: { content: [{ type: "text", text: "nested" }], type: "image" } }], stopReason: "toolUse", usage: { input: 10, output: 5.5, cost: { total: 1e-7 } } } },
+			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "thinking", thinking: "q\"uote\\\\" }, { text: "late type", type: "text" }], stopReason: "length", usage: { totalTokens: 123456789 } } },
+			{ type: "message", ...base, message: { role: "assistant", content: [], stopReason: "", errorMessage: "x" } },
+			{ type: "message", ...base, message: { role: "assistant", content: "plain string", stopReason: "weird" } },
+			{ type: "message", ...base, message: { role: "us\u0065r", content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] } },
+			{ type: "message", ...base, message: { role: "toolResult", toolCallId: "c", toolName: "x", content: [{ type: "text", text: "e" }], details: { isError: true, deep: [[[{}]]] }, isError: false } },
+			{ type: "message", ...base, message: { role: "bashExecution", command: "ls", output: "", exitCode: -2, cancelled: true } },
+			{ type: "message", ...base, message: { role: "custom", customType: "x", content: "c", display: false } },
+			{ type: "message", ...base, message: { role: "fileMention", files: [] } },
+			{ type: "message", ...base, message: "not an object" },
+			{ customType: "ext", content: [{ type: "image", data: "x", mimeType: "m" }], display: false, details: { id: "nested-id" }, type: "custom_message", ...base },
+			{ type: "compaction", ...base, summary: "s", firstKeptEntryId: "a", tokensBefore: 41234 },
+			{ type: "label", ...base, targetId: "t", label: "ü label \"quoted\"" },
+			{ type: "label", ...base, targetId: "t" },
+			{ type: "future_thing", ...base, payload: { a: [1, 2, { b: null }], s: "\u0000" } },
+			{ type: "message", id: 42, parentId: 7, timestamp: "2026-13-01T00:00:00.000Z", message: { role: "user", content: "x" } },
+			{ type: "message", id: "ü-id", parentId: null, timestamp: "Mon, 01 Jan 2026 00:00:00 GMT", message: { role: "user", content: "x" } },
+			{ type: "custom", customType: "t", data: { parentId: "nested", id: "nested" }, id: "real", parentId: "realp", timestamp: "2026-01-01T00:00:00.000Z" },
+		];
+		for (const c of cases) expectAgrees(JSON.stringify(c));
+		expectAgrees(JSON.stringify(cases[0], null, 2).replace(/\n/g, " "));
+	});
+
+	it("answers unsure (never a wrong entry) for glued, truncated or invalid lines", () => {
+		const good = JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "x" } });
+		expect(skim(good)).toBeDefined();
+		expect(skim(good + good)).toBeUndefined();
+		expect(skim(good.slice(0, -5))).toBeUndefined();
+		expect(skim(`${good.slice(0, 40)}\u0001${good.slice(40)}`)).toBeUndefined();
+		expect(skim(good.replace("\"user\"", "\"us\ter\""))).toBeUndefined();
+		expect(skim("[1,2]")).toBeUndefined();
+		expect(skim("{}")).toBeUndefined();
+		expect(skim(good.replace("\"x\"", "tru"))).toBeUndefined();
+	});
+});
+
+describe("lazy (large-file) and eager loading give the same session", () => {
+	function compare(file: string): void {
+		const eager = SessionManager.open(file, { lazy: false });
+		const lazy = SessionManager.open(file, { lazy: true });
+		const a = eager.getSkeleton();
+		const b = lazy.getSkeleton();
+		expect(b.ids).toEqual(a.ids);
+		expect(Array.from(b.parent)).toEqual(Array.from(a.parent));
+		expect(Array.from(b.kind)).toEqual(Array.from(a.kind));
+		expect(Array.from(b.flags)).toEqual(Array.from(a.flags));
+		expect(Array.from(b.time)).toEqual(Array.from(a.time));
+		expect(Array.from(b.tokens)).toEqual(Array.from(a.tokens));
+		expect(b.labels).toEqual(a.labels);
+		expect([b.leaf, b.resumeLeaf]).toEqual([a.leaf, a.resumeLeaf]);
+		expect(JSON.stringify(lazy.getTree())).toBe(JSON.stringify(eager.getTree()));
+		expect(JSON.stringify(lazy.getEntries())).toBe(JSON.stringify(eager.getEntries()));
+		for (const id of a.ids.filter((_, i) => i % 97 === 0).concat(a.ids.slice(-3))) {
+			expect(JSON.stringify(lazy.buildSessionContext(id))).toBe(JSON.stringify(eager.buildSessionContext(id)));
+			expect(lazy.getBranch(id)).toEqual(eager.getBranch(id));
+		}
+		const sample = Array.from({ length: Math.min(a.count, 400) }, (_, i) => i);
+		expect(lazy.getPreviews(sample, { homeDir: "/home/u" })).toEqual(eager.getPreviews(sample, { homeDir: "/home/u" }));
+		for (const q of ["the", "read src", "TS2", "compaction", "ü", "model", "label"]) {
+			expect(lazy.search(q, "pi"), q).toEqual(eager.search(q, "pi"));
+			expect(lazy.search(q, "full"), q).toEqual(eager.search(q, "full"));
+		}
+	}
+
+	it("on every fixture (except v1, whose migration draws fresh random ids on every load)", () => {
+		for (const name of fixtureNames().filter((n) => !n.includes(".v1."))) compare(join(FIXTURES, name));
+	});
+
+	it("on generated sessions with labels, branches and compactions", () => {
+		compare(generated(1200, "lz1", ["--custom-messages", "0.3", "--branch-every", "8"]));
+		compare(generated(800, "lz2", ["--profile", "fixture", "--compaction-every", "60"]));
+	});
+
+	it("on a file with glued, malformed and id-less lines", () => {
+		const a = { type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hello" } };
+		const b = { type: "message", id: "b", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "hi" }], stopReason: "stop" } };
+		const c = { type: "custom", customType: "x", timestamp: "2026-01-01T00:00:03.000Z" };
+		const d = { type: "message", id: "d", parentId: "b", timestamp: "2026-01-01T00:00:04.000Z", message: { role: "user", content: "after glue" } };
+		const f = writeSession([a, `${JSON.stringify(b)}${JSON.stringify(c)}`, "{not json", d]);
+		compare(f);
+	});
+});
