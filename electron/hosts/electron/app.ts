@@ -3,10 +3,10 @@
 // startElectronApp(); tests call it with the `electron` module replaced by a recording fake.
 
 import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, screen, session, shell } from "electron";
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, screen, session, shell } from "electron";
 import type { ArborEvent } from "../../../shared/api";
 import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
@@ -50,12 +50,18 @@ function registerScheme(): void {
 }
 
 function serveRenderer(rendererDir: string): void {
+	// Read with fs, not net.fetch(file://): the session's onBeforeRequest cancels every file:// request.
 	protocol.handle(APP_SCHEME, async (request) => {
 		const url = new URL(request.url);
 		const file = url.host === "app" ? resolveRendererFile(rendererDir, url.pathname) : null;
-		if (!file || !existsSync(file)) return new Response("not found", { status: 404 });
-		const upstream = await net.fetch(pathToFileURL(file).toString());
-		return new Response(upstream.body, {
+		let body: Buffer;
+		try {
+			if (!file) throw new Error("outside the renderer");
+			body = await readFile(file);
+		} catch {
+			return new Response("not found", { status: 404 });
+		}
+		return new Response(new Uint8Array(body), {
 			status: 200,
 			headers: { "Content-Type": contentType(file), "Content-Security-Policy": ELECTRON_CSP, "X-Content-Type-Options": "nosniff" },
 		});

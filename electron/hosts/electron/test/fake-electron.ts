@@ -1,7 +1,5 @@
 // A recording stand-in for the `electron` module (no Electron binary can run here). Tests swap it in
 // with vi.mock("electron") and inspect what the host asked Electron to do.
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
 type Fn = (...args: never[]) => unknown;
 
@@ -148,12 +146,6 @@ export const protocol = {
 	},
 	handle(scheme: string, handler: (req: Request) => Promise<Response> | Response): void {
 		rec.protocolHandlers.set(scheme, handler);
-	},
-};
-
-export const net = {
-	async fetch(url: string): Promise<Response> {
-		return new Response(readFileSync(fileURLToPath(url)));
 	},
 };
 
