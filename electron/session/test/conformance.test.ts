@@ -4,9 +4,11 @@
 // Where pi is wrong, the expected deviation is asserted in conformance-deviations.test.ts instead.
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
+import { applySkeletonDelta } from "../../../shared/skeleton";
 import { SessionManager } from "../index";
 import { cleanupTempDirs, copyFixture, copyToTemp, fixtureNames, sha256 } from "./helpers/files";
 import { type GenOptions, generatedSession } from "./helpers/gen";
+import { userMessage } from "./helpers/messages";
 import { compareSessions, type SessionLike, samplePoints } from "./helpers/snapshot";
 
 afterAll(cleanupTempDirs);
@@ -77,6 +79,80 @@ describe("fixtures: Arbor agrees with pi on every fixture pi can read", () => {
 		expect(arbor.getTree().length).toBe(pi.getTree().length);
 		arbor.close();
 		expect(sha256(arborCopy)).toBe(before);
+	});
+});
+
+/**
+ * The skeleton the renderer draws from must describe pi's tree: parent index per entry (-1 for pi's roots),
+ * resolved labels, the leaf. Returns the first disagreement, or [] when none.
+ */
+function skeletonVsPi(arbor: SessionManager, pi: PiSessionManager): string[] {
+	const sk = arbor.getSkeleton();
+	const entries = pi.getEntries();
+	const out: string[] = [];
+	if (sk.count !== entries.length) out.push(`count: skeleton ${sk.count}, pi ${entries.length}`);
+	const index = new Map<string, number>();
+	entries.forEach((e, i) => index.set(e.id, i));
+	for (let i = 0; i < Math.min(sk.count, entries.length); i++) {
+		const e = entries[i];
+		if (sk.ids[i] !== e.id) {
+			out.push(`ids[${i}]: skeleton ${sk.ids[i]}, pi ${e.id}`);
+			break;
+		}
+		const p = e.parentId === null || e.parentId === e.id ? -1 : (index.get(e.parentId) ?? -1);
+		if (sk.parent[i] !== p) {
+			out.push(`parent[${i}] (${e.id}): skeleton ${sk.parent[i]}, pi ${p}`);
+			break;
+		}
+	}
+	const piLabels = entries.filter((e) => pi.getLabel(e.id) !== undefined).map((e) => [index.get(e.id), pi.getLabel(e.id)]);
+	const skLabels = [...sk.labels].sort((a, b) => a.target - b.target).map((l) => [l.target, l.label]);
+	if (JSON.stringify(piLabels) !== JSON.stringify(skLabels)) out.push(`labels: skeleton ${JSON.stringify(skLabels)}, pi ${JSON.stringify(piLabels)}`);
+	const leaf = pi.getLeafId();
+	const piLeaf = leaf === null ? -1 : (index.get(leaf) ?? -1);
+	if (sk.leaf !== piLeaf) out.push(`leaf: skeleton ${sk.leaf}, pi ${piLeaf}`);
+	if (sk.resumeLeaf !== piLeaf) out.push(`resumeLeaf: skeleton ${sk.resumeLeaf}, pi ${piLeaf}`);
+	return out;
+}
+
+describe("the skeleton sent to the renderer describes pi's tree", () => {
+	const files: Array<[string, () => string]> = [
+		["formic__pi-v3-branch-compaction.jsonl", () => copyFixture("formic__pi-v3-branch-compaction.jsonl", "src")],
+		["kuato__pi-session-orphan-no-eol.jsonl", () => copyFixture("kuato__pi-session-orphan-no-eol.jsonl", "src")],
+		["generated seed 3 (bushy, labels)", () => generatedSession({ n: 2000, seed: 3, branchEvery: 5, customMessages: 0.5 })],
+		["generated seed 2 (fixture profile)", () => generatedSession({ n: 2000, seed: 2, profile: "fixture", branchSummary: 0.6, compactionEvery: 100 })],
+	];
+	for (const [name, file] of files) {
+		it(`${name}: parent index per entry, labels, leaf and resume leaf equal pi's`, () => {
+			const { arbor, pi } = openBoth(file());
+			expect(skeletonVsPi(arbor, pi)).toEqual([]);
+			arbor.close();
+		});
+	}
+
+	it("after appends, getSkeletonDelta extends the skeleton to what pi reads from the file", () => {
+		const file = copyToTemp(generatedSession({ n: 2000, seed: 3, branchEvery: 5, customMessages: 0.5 }), "arbor");
+		const arbor = SessionManager.open(file);
+		const before = arbor.getSkeleton();
+		const start = before.count;
+		const first = arbor.appendMessage(userMessage("delta 1"));
+		arbor.appendLabelChange(first, "delta label");
+		arbor.branch((arbor.getEntries()[10] as { id: string }).id);
+		arbor.appendMessage(userMessage("delta 2"));
+		const d = arbor.getSkeletonDelta(start);
+		expect(d.start).toBe(start);
+		expect(d.ids.length).toBe(3);
+		const full = applySkeletonDelta(before, d);
+		const pi = PiSessionManager.open(copyToTemp(file, "pi"));
+		const fresh = SessionManager.open(file);
+		expect(skeletonVsPi(fresh, pi)).toEqual([]);
+		expect(Array.from(full.parent)).toEqual(Array.from(fresh.getSkeleton().parent));
+		expect(full.ids).toEqual(fresh.getSkeleton().ids);
+		expect(Array.from(full.kind)).toEqual(Array.from(fresh.getSkeleton().kind));
+		expect(full.labels).toEqual(fresh.getSkeleton().labels);
+		expect([full.leaf, full.resumeLeaf]).toEqual([fresh.getSkeleton().leaf, fresh.getSkeleton().resumeLeaf]);
+		arbor.close();
+		fresh.close();
 	});
 });
 
