@@ -801,6 +801,8 @@ export class SessionManager {
 		try {
 			const from = this.#scanned;
 			const firstNew = this.#cols.count;
+			// Indexing moves the leaf to each new entry; the in-app leaf must stay where the user put it.
+			const leaf = this.#leafId;
 			this.#pendingTail = undefined;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
@@ -825,6 +827,7 @@ export class SessionManager {
 			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew);
 			this.#cutCycles();
 			this.#toolCallIndex = undefined;
+			this.#leafId = leaf;
 		} finally {
 			closeSync(fd);
 		}

@@ -1,0 +1,94 @@
+// Legacy files are migrated in memory only; writing to them needs an explicit upgrade that keeps a backup.
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
+import { describe, expect, it } from "vitest";
+import { SessionFileError, SessionManager } from "../index";
+import { fixtureCopy, tempDir, writeSession } from "./helpers";
+
+const v1Header = { type: "session", id: "old", timestamp: "2025-11-01T00:00:00.000Z", cwd: "/p", provider: "anthropic", modelId: "m", thinkingLevel: "off" };
+const m = (role: string, text: string) => ({ type: "message", timestamp: "2025-11-01T00:00:01.000Z", message: role === "user" ? { role, content: text, timestamp: 1 } : { role, content: [{ type: "text", text }], provider: "p", model: "x", stopReason: "stop" } });
+
+describe("migrations", () => {
+	it("v1 entries are chained in file order with fresh ids; the file is not touched", () => {
+		const f = fixtureCopy("pi-mono__large-session.v1.jsonl");
+		const before = readFileSync(f);
+		const sm = SessionManager.open(f);
+		expect(sm.getFileVersion()).toBe(1);
+		expect(sm.needsUpgrade()).toBe(true);
+		expect(sm.getHeader().version).toBe(3);
+		const entries = sm.getEntries() as { id: string; parentId: string | null }[];
+		expect(entries.length).toBe(1018);
+		expect(entries[0].parentId).toBeNull();
+		for (let i = 1; i < entries.length; i++) expect(entries[i].parentId).toBe(entries[i - 1].id);
+		expect(sm.getBranch().length).toBe(1018);
+		expect(readFileSync(f).equals(before)).toBe(true);
+	});
+
+	it("v1 firstKeptEntryIndex indexes the record array with the header at 0, and only resolves to an earlier record", () => {
+		const comp = (idx: number) => ({ type: "compaction", timestamp: "2025-11-01T00:00:02.000Z", summary: `to ${idx}`, firstKeptEntryIndex: idx, tokensBefore: 10 });
+		const f = writeSession([m("user", "zero"), m("assistant", "one"), comp(2), comp(0), comp(9), m("user", "after")], { header: v1Header });
+		const sm = SessionManager.open(f);
+		const e = sm.getEntries() as Record<string, unknown>[];
+		expect(e[2].firstKeptEntryId).toBe(e[1].id);
+		expect("firstKeptEntryIndex" in e[2]).toBe(false);
+		expect(e[3].firstKeptEntryId).toBeUndefined();
+		expect(e[4].firstKeptEntryId).toBeUndefined();
+		const copy = `${tempDir()}/pi.jsonl`;
+		copyFileSync(f, copy);
+		const pi = PiSessionManager.open(copy);
+		const shape = (ctx: { messages: { role: string }[] }) => ctx.messages.map((x) => x.role);
+		expect(shape(sm.buildSessionContext())).toEqual(shape(pi.buildSessionContext()));
+	});
+
+	it("v2 hookMessage messages become role custom; other fields stay", () => {
+		const f = fixtureCopy("formic__pi-v2-hook-message.jsonl");
+		const sm = SessionManager.open(f);
+		const hook = sm.getEntries().find((x) => (x as { message?: { role?: string } }).message?.role === "custom") as { message: Record<string, unknown> };
+		expect(hook).toBeDefined();
+		expect(readFileSync(f, "utf8")).toContain("hookMessage");
+		expect(sm.getFileVersion()).toBe(2);
+	});
+
+	it("a string version is read as a number", () => {
+		const f = writeSession([m("user", "x")], { header: { ...v1Header, version: "2" } });
+		expect(SessionManager.open(f).getFileVersion()).toBe(2);
+		const g = writeSession([{ ...m("user", "x"), id: "a", parentId: null }], { header: { ...v1Header, version: "3" } });
+		expect(SessionManager.open(g).needsUpgrade()).toBe(false);
+	});
+
+	it("the first write to a legacy file throws legacy_needs_upgrade and writes nothing", () => {
+		const f = fixtureCopy("formic__pi-v2-hook-message.jsonl");
+		const before = readFileSync(f);
+		const sm = SessionManager.open(f);
+		let err: unknown;
+		try { sm.appendMessage({ role: "user", content: "x", timestamp: 1 }); } catch (e) { err = e; }
+		expect(err).toBeInstanceOf(SessionFileError);
+		expect(err).toMatchObject({ code: "legacy_needs_upgrade", file: f });
+		expect(() => sm.appendLabelChange(sm.getLeafId() as string, "x")).toThrow(SessionFileError);
+		expect(readFileSync(f).equals(before)).toBe(true);
+	});
+
+	it("upgradeLegacy keeps a .bak copy, rewrites the file as v3 atomically, and writing works afterwards", () => {
+		const f = fixtureCopy("pi-mono__large-session.v1.jsonl");
+		const original = readFileSync(f);
+		const sm = SessionManager.open(f);
+		const ctxBefore = JSON.stringify(sm.buildSessionContext());
+		const leafBefore = sm.getLeafId();
+		const bak = sm.upgradeLegacy();
+		expect(bak).toBe(`${f}.bak`);
+		expect(readFileSync(bak).equals(original)).toBe(true);
+		expect(sm.needsUpgrade()).toBe(false);
+		expect(sm.getLeafId()).toBe(leafBefore);
+		expect(JSON.parse(readFileSync(f, "utf8").split("\n")[0])).toMatchObject({ type: "session", version: 3 });
+		const reopened = SessionManager.open(f);
+		expect(reopened.getFileVersion()).toBe(3);
+		expect(JSON.stringify(reopened.buildSessionContext())).toBe(ctxBefore);
+		sm.appendMessage({ role: "user", content: "after upgrade", timestamp: 1 });
+		const copy = `${tempDir()}/pi.jsonl`;
+		copyFileSync(f, copy);
+		expect(JSON.stringify(PiSessionManager.open(copy).buildSessionContext())).toBe(JSON.stringify(SessionManager.open(f).buildSessionContext()));
+		// A second upgrade is refused and a second backup never overwrites the first.
+		expect(() => sm.upgradeLegacy()).toThrow(SessionFileError);
+		expect(existsSync(`${f}.bak.1`)).toBe(false);
+	});
+});
