@@ -8,21 +8,22 @@ import type {
 	ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
-import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import { entryText, SessionManager } from "../session";
+import type { Skeleton } from "../../shared/skeleton";
+import { SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
+import { branchFlow } from "./branch-flow";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, errorMessage, toServiceError } from "./errors";
 import { createCommandContext, createEventContext } from "./extensions/context";
 import { ExtensionHost } from "./extensions/host";
-import type { ExtensionFailure, TreePreparation } from "./extensions/types";
-import { LeafHistory } from "./leaf-history";
-import { type ResolvedModel, resolveActiveModel } from "./models";
-import { entriesForSummary, isUserMessage, loadEntries, planNavigation, toPreview } from "./navigation";
-import { createChildSessionFile } from "./new-session-file";
+import type { ExtensionFailure } from "./extensions/types";
+import type { FlowHost } from "./flow-host";
+import { type ModelResolution, type ResolvedModel, resolveActiveModel } from "./models";
+import { navigateFlow } from "./navigate-flow";
+import { planNavigation, toPreview } from "./navigation";
+import { OpenSession, titleOf } from "./open-session";
 import { SettingsStore } from "./settings";
-import { generateSummary, summaryInputBudget } from "./summarizer";
 import { DEFAULT_POLL_MS, FileWatcher } from "./watcher";
 
 export { ArborServiceError } from "./errors";
@@ -52,50 +53,6 @@ type Listener = (e: ArborEvent) => void;
 /** Caps what a summary carries; the count says how many there were. */
 const MAX_WARNINGS_IN_SUMMARY = 200;
 
-class OpenSession {
-	readonly id: string;
-	manager: SessionManager;
-	/** Entries the client holds (skeleton + deltas sent). */
-	sentCount = 0;
-	lastLeafId: string | null;
-	lastResumeLeafId: string | null;
-	labelsKey = "";
-	history: LeafHistory;
-	watcher: FileWatcher | undefined;
-	/** Abort for the running summary / extension call. */
-	abort: AbortController | undefined;
-	/** Serialises the async flows (navigate, branch) of one session. */
-	queue: Promise<unknown> = Promise.resolve();
-	title: string | null | undefined;
-
-	constructor(id: string, manager: SessionManager) {
-		this.id = id;
-		this.manager = manager;
-		this.lastLeafId = manager.getLeafId();
-		this.lastResumeLeafId = manager.getResumeLeafId();
-		this.history = new LeafHistory(this.lastLeafId);
-	}
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function titleOf(m: SessionManager): string | null {
-	const header = m.getHeader();
-	if (typeof header.title === "string" && header.title.trim()) return header.title;
-	// pi's display name: the latest session_info entry (an empty name clears it). Found through the
-	// skeleton's kinds so a 100k-entry file is not parsed entry by entry.
-	const sk = m.getSkeleton();
-	for (let i = sk.count - 1; i >= 0; i--) {
-		if (sk.kind[i] !== EntryKind.sessionInfo) continue;
-		const e = m.getEntry(sk.ids[i] as string);
-		const n = (e as { name?: unknown } | undefined)?.name;
-		return typeof n === "string" && n.trim() ? n.trim() : null;
-	}
-	return null;
-}
-
 export class ArborServices {
 	readonly #settingsDir: string;
 	readonly #piAgentDir: string;
@@ -110,6 +67,7 @@ export class ArborServices {
 	/** Session whose extension handler / command is running (target of pi.appendEntry, pi.setLabel). */
 	#active: OpenSession | undefined;
 	#disposed = false;
+	readonly #flowHost: FlowHost;
 
 	constructor(options: ArborServicesOptions = {}) {
 		const env = options.env ?? process.env;
@@ -133,6 +91,20 @@ export class ArborServices {
 				notify: (extension, message, level) => this.#emit({ type: "notice", sessionId: this.#active?.id ?? null, level, message, source: extension }),
 			},
 		});
+		this.#flowHost = {
+			extensions: this.#extensions,
+			emit: (e) => this.#emit(e),
+			emitExtension: (s, event, ctx) => this.#emitExtension(s, event, ctx),
+			eventContext: (s, signal, model) => this.#eventContext(s, signal, model),
+			catchUp: (s) => this.#onFileChange(s),
+			write: (s, fn) => this.#write(s, fn),
+			resolveModel: () => this.#resolveModel(),
+			entry: (s, id) => this.#entry(s, id),
+			register: (m) => this.#register(m),
+			openPath: (file) => this.#openPath(file),
+			summary: (s) => this.#summary(s),
+			reloaded: (s, reason) => this.#reloaded(s, reason),
+		};
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
 			if (!this.#disposed && this.#extensions.listCommands().length > 0) this.#emit({ type: "commands_changed" });
@@ -398,7 +370,7 @@ export class ArborServices {
 		return toPreview(s.manager, planNavigation(s.manager, params.targetId));
 	}
 
-	async #resolveModel(): Promise<{ ok: true; resolved: ResolvedModel } | { ok: false; reason: string }> {
+	async #resolveModel(): Promise<ModelResolution> {
 		return resolveActiveModel({ arbor: this.#settings.load().model, piAgentDir: this.#piAgentDir, env: this.#env });
 	}
 
@@ -431,203 +403,16 @@ export class ArborServices {
 	 */
 	async navigate(params: RequestParams<"navigate">): Promise<NavigateResult> {
 		const s = this.#session(params.sessionId);
-		return this.#exclusive(s, () => this.#navigate(s, params));
+		return this.#exclusive(s, () => navigateFlow(this.#flowHost, s, params));
 	}
 
-	async #navigate(s: OpenSession, p: RequestParams<"navigate">): Promise<NavigateResult> {
-		const m = s.manager;
-		this.#onFileChange(s);
-		const plan = planNavigation(m, p.targetId);
-		const oldLeafId = plan.oldLeafId;
-		if (plan.isNoop) return { cancelled: false, noop: true, newLeafId: oldLeafId, oldLeafId };
-		await this.#extensions.ready();
-		const willWrite = p.summarize === true || (p.label !== undefined && p.label.trim() !== "");
-		if (willWrite && m.needsUpgrade()) {
-			throw new ArborServiceError("legacy_needs_upgrade", "This file uses an old format version: upgrade it before writing summaries or labels.", m.getSessionFile());
-		}
-		let resolved: ResolvedModel | undefined;
-		let noModel: string | undefined;
-		if (p.summarize) {
-			const r = await this.#resolveModel();
-			if (r.ok) resolved = r.resolved;
-			else noModel = r.reason;
-			// Without a model only an extension could write the summary: fail at once when none listens.
-			if (noModel !== undefined && !this.#extensions.hasHandlers("session_before_tree")) throw new ArborServiceError("no_model", noModel);
-		}
-		const controller = new AbortController();
-		s.abort = controller;
-		const cancelled = (reason: string): NavigateResult => ({ cancelled: true, reason, newLeafId: m.getLeafId(), oldLeafId });
-		try {
-			let customInstructions = p.customInstructions;
-			let replaceInstructions = p.replaceInstructions;
-			let label = p.label;
-			let extensionSummary: { summary: string; details?: unknown } | undefined;
-			const preparation: TreePreparation = {
-				targetId: p.targetId,
-				oldLeafId,
-				commonAncestorId: plan.commonAncestorId,
-				// A copy: a handler that edits the entries must not change what the core has cached.
-				entriesToSummarize: this.#extensions.hasHandlers("session_before_tree") ? structuredClone(loadEntries(m, plan.abandonedIds)) : [],
-				userWantsSummary: p.summarize === true,
-				...(customInstructions !== undefined ? { customInstructions } : {}),
-				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
-				...(label !== undefined ? { label } : {}),
-			};
-			const result = await this.#emitExtension(
-				s,
-				{ type: "session_before_tree", preparation, signal: controller.signal },
-				this.#eventContext(s, controller.signal, resolved),
-			);
-			if (result?.cancel === true) return cancelled("cancelled by an extension");
-			if (result) {
-				const sum = result.summary;
-				if (p.summarize && isRecord(sum) && typeof sum.summary === "string") extensionSummary = { summary: sum.summary, details: sum.details };
-				if (typeof result.customInstructions === "string") customInstructions = result.customInstructions;
-				if (typeof result.replaceInstructions === "boolean") replaceInstructions = result.replaceInstructions;
-				if (typeof result.label === "string") label = result.label;
-			}
-			if (controller.signal.aborted) return cancelled("aborted");
-			if (noModel !== undefined && !extensionSummary && plan.abandonedIds.length > 0) throw new ArborServiceError("no_model", noModel);
-
-			let summaryText: string | undefined;
-			let summaryDetails: unknown;
-			let fromExtension = false;
-			if (extensionSummary) {
-				summaryText = extensionSummary.summary;
-				summaryDetails = extensionSummary.details;
-				fromExtension = true;
-			} else if (p.summarize && plan.abandonedIds.length > 0 && resolved) {
-				this.#emit({ type: "summary_progress", sessionId: s.id, phase: "start", text: "" });
-				let outcome: Awaited<ReturnType<typeof generateSummary>>;
-				try {
-					outcome = await generateSummary({
-						entries: entriesForSummary(m, plan.abandonedIds, summaryInputBudget(resolved.model.contextWindow)),
-						resolved,
-						signal: controller.signal,
-						customInstructions,
-						replaceInstructions,
-						onDelta: (text) => this.#emit({ type: "summary_progress", sessionId: s.id, phase: "delta", text }),
-					});
-				} catch (err) {
-					this.#emit({ type: "summary_progress", sessionId: s.id, phase: "error", text: errorMessage(err) });
-					throw err;
-				}
-				if (outcome.aborted) {
-					this.#emit({ type: "summary_progress", sessionId: s.id, phase: "aborted", text: "" });
-					return cancelled("aborted");
-				}
-				this.#emit({ type: "summary_progress", sessionId: s.id, phase: "done", text: outcome.summary });
-				summaryText = outcome.summary;
-				summaryDetails = outcome.details;
-			}
-			if (controller.signal.aborted) return cancelled("aborted");
-			// The file may have changed while the model was writing: catch up, then the plan must still hold.
-			this.#onFileChange(s);
-			if (!m.getEntry(p.targetId) || (plan.newLeafId !== null && !m.getEntry(plan.newLeafId))) {
-				throw new ArborServiceError("conflict", "The session file changed while summarizing; the target entry is gone.", m.getSessionFile());
-			}
-
-			let summaryEntryId: string | undefined;
-			const trimmedLabel = label?.trim() ? label.trim() : undefined;
-			this.#write(s, (mm) => {
-				if (summaryText !== undefined) {
-					summaryEntryId = mm.branchWithSummary(plan.newLeafId, summaryText, summaryDetails, fromExtension);
-					if (trimmedLabel) mm.appendLabelChange(summaryEntryId, trimmedLabel);
-				} else if (plan.newLeafId === null) {
-					mm.resetLeaf();
-				} else {
-					mm.branch(plan.newLeafId);
-				}
-				// pi's rule: without a summary entry the label goes on the selected entry.
-				if (trimmedLabel && summaryText === undefined) mm.appendLabelChange(p.targetId, trimmedLabel);
-			});
-			const newLeafId = m.getLeafId();
-			this.#emit({
-				type: "session_tree",
-				sessionId: s.id,
-				newLeafId,
-				oldLeafId,
-				...(summaryEntryId ? { summaryEntryId } : {}),
-				...(summaryText !== undefined ? { fromExtension } : {}),
-			});
-			const summaryEntry = summaryEntryId ? m.getEntry(summaryEntryId) : undefined;
-			await this.#emitExtension(
-				s,
-				{ type: "session_tree", newLeafId, oldLeafId, ...(summaryEntry ? { summaryEntry } : {}), ...(summaryText !== undefined ? { fromExtension } : {}) },
-				this.#eventContext(s, undefined, resolved),
-			);
-			return {
-				cancelled: false,
-				newLeafId,
-				oldLeafId,
-				...(plan.editorText !== undefined ? { editorText: plan.editorText } : {}),
-				...(summaryEntryId ? { summaryEntryId } : {}),
-			};
-		} finally {
-			if (s.abort === controller) s.abort = undefined;
-		}
-	}
 
 	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
 	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
 		const s = this.#session(params.sessionId);
-		return this.#exclusive(s, () => this.#branchToFile(s, params.entryId));
+		return this.#exclusive(s, () => branchFlow(this.#flowHost, s, params.entryId));
 	}
 
-	async #branchToFile(s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
-		const m = s.manager;
-		this.#onFileChange(s);
-		const entry = this.#entry(s, entryId);
-		if (!isUserMessage(entry)) throw new ArborServiceError("bad_request", "Branching to a new file starts from a user message.");
-		const editorText = entryText(entry);
-		const cancelled = { cancelled: true, path: null, editorText, session: null };
-		const ctx = this.#eventContext(s);
-		const before = await this.#emitExtension(s, { type: "session_before_branch", entryId }, ctx);
-		if (before?.cancel === true) return cancelled;
-		const beforeFork = await this.#emitExtension(s, { type: "session_before_fork", entryId, position: "before" }, ctx);
-		if (beforeFork?.cancel === true) return cancelled;
-
-		const parentId = typeof entry.parentId === "string" && m.getEntry(entry.parentId) ? entry.parentId : null;
-		const previousFile = m.isPersistent() ? m.getSessionFile() : undefined;
-		let target: OpenSession;
-		let newPath: string | null = null;
-		if (!previousFile) {
-			if (parentId === null) {
-				target = this.#register(SessionManager.inMemory(m.getCwd()));
-			} else {
-				try {
-					m.createBranchedSession(parentId);
-				} catch (err) {
-					throw toServiceError(err);
-				}
-				target = s;
-				this.#reloaded(s, "branched");
-			}
-		} else {
-			if (parentId === null) {
-				newPath = createChildSessionFile(m.getSessionDir(), m.getCwd(), previousFile);
-			} else {
-				// A second manager does the extraction so the open session stays on its own file.
-				const extractor = SessionManager.open(previousFile);
-				try {
-					newPath = extractor.createBranchedSession(parentId) ?? null;
-				} catch (err) {
-					throw toServiceError(err);
-				} finally {
-					extractor.close();
-				}
-				if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
-			}
-			target = this.#openPath(newPath);
-		}
-		const session = this.#summary(target);
-		if (target !== s) this.#emit({ type: "session_loaded", session });
-		this.#emit({ type: "session_branch", sessionId: s.id, newPath, newSessionId: target.id });
-		const after = { previousSessionFile: previousFile, ...(newPath ? { newSessionFile: newPath } : {}) };
-		await this.#emitExtension(s, { type: "session_branch", ...after }, ctx);
-		await this.#emitExtension(s, { type: "session_fork", ...after }, ctx);
-		return { cancelled: false, path: newPath, editorText, session };
-	}
 
 	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
 		const s = this.#session(params.sessionId);

@@ -1,0 +1,65 @@
+// /branch: a new session file from a user message; the message text goes back to the composer
+// (docs/services.md "branchToFile").
+
+import type { RequestResult } from "../../shared/api";
+import { entryText, SessionManager } from "../session";
+import { ArborServiceError, toServiceError } from "./errors";
+import type { FlowHost } from "./flow-host";
+import { isUserMessage } from "./navigation";
+import { createChildSessionFile } from "./new-session-file";
+import type { OpenSession } from "./open-session";
+
+export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
+	const m = s.manager;
+	host.catchUp(s);
+	const entry = host.entry(s, entryId);
+	if (!isUserMessage(entry)) throw new ArborServiceError("bad_request", "Branching to a new file starts from a user message.");
+	const editorText = entryText(entry);
+	const cancelled = { cancelled: true, path: null, editorText, session: null };
+	const ctx = host.eventContext(s);
+	const before = await host.emitExtension(s, { type: "session_before_branch", entryId }, ctx);
+	if (before?.cancel === true) return cancelled;
+	const beforeFork = await host.emitExtension(s, { type: "session_before_fork", entryId, position: "before" }, ctx);
+	if (beforeFork?.cancel === true) return cancelled;
+
+	const parentId = typeof entry.parentId === "string" && m.getEntry(entry.parentId) ? entry.parentId : null;
+	const previousFile = m.isPersistent() ? m.getSessionFile() : undefined;
+	let target: OpenSession;
+	let newPath: string | null = null;
+	if (!previousFile) {
+		if (parentId === null) {
+			target = host.register(SessionManager.inMemory(m.getCwd()));
+		} else {
+			try {
+				m.createBranchedSession(parentId);
+			} catch (err) {
+				throw toServiceError(err);
+			}
+			target = s;
+			host.reloaded(s, "branched");
+		}
+	} else {
+		if (parentId === null) {
+			newPath = createChildSessionFile(m.getSessionDir(), m.getCwd(), previousFile);
+		} else {
+			// A second manager does the extraction so the open session stays on its own file.
+			const extractor = SessionManager.open(previousFile);
+			try {
+				newPath = extractor.createBranchedSession(parentId) ?? null;
+			} catch (err) {
+				throw toServiceError(err);
+			} finally {
+				extractor.close();
+			}
+			if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
+		}
+		target = host.openPath(newPath);
+	}
+	const session = host.summary(target);
+	if (target !== s) host.emit({ type: "session_loaded", session });
+	host.emit({ type: "session_branch", sessionId: s.id, newPath, newSessionId: target.id });
+	const after = { previousSessionFile: previousFile, ...(newPath ? { newSessionFile: newPath } : {}) };
+	await host.emitExtension(s, { type: "session_branch", ...after }, ctx);
+	await host.emitExtension(s, { type: "session_fork", ...after }, ctx);
+	return { cancelled: false, path: newPath, editorText, session };
+}

@@ -1,0 +1,47 @@
+// One open session: its core manager plus what the services track for it (entries the client holds,
+// last reported leaf and labels, leaf history, watcher, running abort, the queue of async flows).
+
+import { EntryKind } from "../../shared/skeleton";
+import type { SessionManager } from "../session";
+import { LeafHistory } from "./leaf-history";
+import type { FileWatcher } from "./watcher";
+
+export class OpenSession {
+	readonly id: string;
+	manager: SessionManager;
+	/** Entries the client holds (skeleton + deltas sent). */
+	sentCount = 0;
+	lastLeafId: string | null;
+	lastResumeLeafId: string | null;
+	labelsKey = "";
+	history: LeafHistory;
+	watcher: FileWatcher | undefined;
+	/** Abort for the running summary / extension call. */
+	abort: AbortController | undefined;
+	/** Serialises the async flows (navigate, branch) of one session. */
+	queue: Promise<unknown> = Promise.resolve();
+	title: string | null | undefined;
+
+	constructor(id: string, manager: SessionManager) {
+		this.id = id;
+		this.manager = manager;
+		this.lastLeafId = manager.getLeafId();
+		this.lastResumeLeafId = manager.getResumeLeafId();
+		this.history = new LeafHistory(this.lastLeafId);
+	}
+}
+
+export function titleOf(m: SessionManager): string | null {
+	const header = m.getHeader();
+	if (typeof header.title === "string" && header.title.trim()) return header.title;
+	// pi's display name: the latest session_info entry (an empty name clears it). Found through the
+	// skeleton's kinds so a 100k-entry file is not parsed entry by entry.
+	const sk = m.getSkeleton();
+	for (let i = sk.count - 1; i >= 0; i--) {
+		if (sk.kind[i] !== EntryKind.sessionInfo) continue;
+		const e = m.getEntry(sk.ids[i] as string);
+		const n = (e as { name?: unknown } | undefined)?.name;
+		return typeof n === "string" && n.trim() ? n.trim() : null;
+	}
+	return null;
+}
