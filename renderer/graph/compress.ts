@@ -86,23 +86,27 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 
 	// Emit in pre-order. A non-kept entry has exactly one live child, which pre-order puts right after it,
 	// so a run is a contiguous stretch of `order`.
-	const kind: number[] = [];
-	const entry: number[] = [];
-	const count: number[] = [];
-	const parent: number[] = [];
+	// At most one node per visible entry plus one stub per fold: preallocate and trim at the end.
+	const cap = m + m;
+	const kind = new Uint8Array(cap);
+	const entry = new Int32Array(cap);
+	const count = new Int32Array(cap);
+	const parent = new Int32Array(cap);
+	const segStart = new Int32Array(cap);
 	const ids: string[] = [];
-	const segStart: number[] = [];
-	const segMembers: number[] = [];
+	const segMembers = new Int32Array(m);
+	let segFill = 0;
+	let nodes = 0;
 	const nodeOfEntry = new Int32Array(s.count).fill(-1);
 	const gOf = new Int32Array(m).fill(-1);
 	const push = (k: number, e: number, c: number, p: number, id: string, start: number): number => {
-		kind.push(k);
-		entry.push(e);
-		count.push(c);
-		parent.push(p);
+		kind[nodes] = k;
+		entry[nodes] = e;
+		count[nodes] = c;
+		parent[nodes] = p;
+		segStart[nodes] = start;
 		ids.push(id);
-		segStart.push(start);
-		return kind.length - 1;
+		return nodes++;
 	};
 	const parentNode = (i: number): number => (vparent[i] >= 0 ? gOf[vparent[i]] : -1);
 
@@ -118,10 +122,10 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 			const len = j - i + 1;
 			const firstId = s.ids[entryAt[i]];
 			if (len >= minRun && !expanded.has(firstId)) {
-				const start = segMembers.length;
+				const start = segFill;
 				const g = push(GraphNodeKind.segment, entryAt[i], len, parentNode(i), `seg:${firstId}:${s.ids[entryAt[j]]}`, start);
 				for (let k = i; k <= j; k++) {
-					segMembers.push(entryAt[k]);
+					segMembers[segFill++] = entryAt[k];
 					gOf[k] = g;
 					nodeOfEntry[entryAt[k]] = g;
 				}
@@ -144,18 +148,18 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		if (folded[k]) push(GraphNodeKind.foldStub, e, hiddenCount[k], g, `fold:${s.ids[e]}`, -1);
 	}
 
-	const n = kind.length;
+	const n = nodes;
 	const childCount = new Int32Array(n);
 	for (let g = 0; g < n; g++) if (parent[g] >= 0) childCount[parent[g]]++;
 	return {
 		n,
-		kind: Uint8Array.from(kind),
-		entry: Int32Array.from(entry),
-		count: Int32Array.from(count),
-		parent: Int32Array.from(parent),
+		kind: kind.slice(0, n),
+		entry: entry.slice(0, n),
+		count: count.slice(0, n),
+		parent: parent.slice(0, n),
 		ids,
-		segStart: Int32Array.from(segStart),
-		segMembers: Int32Array.from(segMembers),
+		segStart: segStart.slice(0, n),
+		segMembers: segMembers.slice(0, segFill),
 		nodeOfEntry,
 		childCount,
 	};

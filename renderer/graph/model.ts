@@ -67,10 +67,14 @@ export interface GraphLayout {
 /** Card sizes in px; the depth step is the largest card plus a gap. */
 export const NODE_SIZE = {
 	entry: { w: 240, h: 80 },
-	segment: { w: 132, h: 30 },
+	segment: { w: 112, h: 30 },
 	foldStub: { w: 120, h: 30 },
 } as const;
-export const GAP = { breadth: 24, depth: 48, cousin: 16 } as const;
+/**
+ * Gaps between cards. "+N" segments sit in the gap between two levels (on their edge), so the gap along
+ * the depth axis must hold one: 30 px high in TB, 112 px wide in LR.
+ */
+export const GAP = { breadth: 24, depthTB: 56, depthLR: 144, cousin: 16 } as const;
 
 export function nodeSizeOf(kind: number): { w: number; h: number } {
 	return kind === GraphNodeKind.entry ? NODE_SIZE.entry : kind === GraphNodeKind.segment ? NODE_SIZE.segment : NODE_SIZE.foldStub;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildGraphModel } from "../compress";
 import { computeGraphLayout } from "../layout";
-import type { GraphLayout } from "../model";
+import { GAP, GraphNodeKind, NODE_SIZE, type GraphLayout } from "../model";
 import { generateSkeleton, piDefaultVisible, visibleTreeOf } from "./helpers";
 
 function overlaps(l: GraphLayout, a: number, b: number): boolean {
@@ -72,6 +72,31 @@ describe("tidy-tree layout", () => {
 		for (let i = 0; i < l.n; i++) {
 			expect(l.x[i]).toBeGreaterThanOrEqual(l.minX);
 			expect(l.y[i] + l.h[i]).toBeLessThanOrEqual(l.maxY);
+		}
+	});
+
+	it("puts a +N segment on its edge, between its parent's level and its child's, without a level of its own", () => {
+		for (const dir of ["TB", "LR"] as const) {
+			const l = computeGraphLayout(m, dir);
+			let checked = 0;
+			for (let g = 0; g < m.n; g++) {
+				if (m.kind[g] !== GraphNodeKind.segment) continue;
+				const p = m.parent[g];
+				const c = m.parent.indexOf(g, g);
+				expect(c).toBeGreaterThan(g);
+				if (dir === "TB") {
+					expect(l.y[g]).toBeGreaterThanOrEqual(l.y[p] + l.h[p]);
+					expect(l.y[g] + l.h[g]).toBeLessThanOrEqual(l.y[c]);
+					// One level apart: the child sits exactly one depth step below the parent.
+					expect(l.y[c] - l.y[p]).toBeCloseTo(NODE_SIZE.entry.h + GAP.depthTB, 6);
+				} else {
+					expect(l.x[g]).toBeGreaterThanOrEqual(l.x[p] + l.w[p]);
+					expect(l.x[g] + l.w[g]).toBeLessThanOrEqual(l.x[c]);
+					expect(l.x[c] - l.x[p]).toBeCloseTo(NODE_SIZE.entry.w + GAP.depthLR, 6);
+				}
+				if (++checked > 300) break;
+			}
+			expect(checked).toBeGreaterThan(20);
 		}
 	});
 });
