@@ -63,3 +63,38 @@ describe("navigation preview agrees with pi's own collectEntriesForBranchSummary
 		expect(cut).toBeGreaterThan(0);
 	});
 });
+
+describe("pi resumes where Arbor saved the position", () => {
+	it("after navigate + savePosition, pi's SessionManager opens the file with that leaf and that context", async () => {
+		const { branchySession, writeSession } = await import("./helpers/entries");
+		t = makeServices();
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		await t.services.navigate({ sessionId, targetId: "a4" });
+		const { entryId } = await t.services.savePosition({ sessionId });
+		const pi = PiSessionManager.open(file);
+		expect(pi.getLeafId()).toBe(entryId);
+		const ours = await t.services.getContext({ sessionId, leafId: entryId });
+		expect(pi.buildSessionContext().messages).toEqual(ours.messages.map((m) => m.message));
+		expect(ours.messages.map((m) => m.entryId)).toEqual(["u1", "a1", "u3", "a4"]);
+	});
+
+	it("a summary written by Arbor is where pi's context puts it", async () => {
+		const { branchySession, writeSession } = await import("./helpers/entries");
+		t = makeServices();
+		const base = tempDir("arbor-ext-home-");
+		const fs = await import("node:fs");
+		fs.mkdirSync(path.join(base, "extensions"), { recursive: true });
+		fs.writeFileSync(path.join(base, "extensions", "s.js"), `export default (pi) => pi.on("session_before_tree", () => ({ summary: { summary: "SUMMARY", details: { readFiles: [], modifiedFiles: [] } } }));`);
+		t.services.dispose();
+		t = makeServices({ settingsDir: base });
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		const r = await t.services.navigate({ sessionId, targetId: "u3", summarize: true });
+		await t.services.savePosition({ sessionId });
+		const pi = PiSessionManager.open(file);
+		const msgs = pi.buildSessionContext().messages;
+		expect(msgs.map((m) => m.role)).toEqual(["user", "assistant", "branchSummary"]);
+		expect(r.editorText).toBe("Try another approach instead");
+	});
+});
