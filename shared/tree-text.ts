@@ -13,45 +13,65 @@ export interface TreeTextOptions {
 	cursorRow?: number;
 }
 
+interface GutterCache {
+	/** Per gutter row g: the drawn gutter columns for levels [0, levels[g]) of every row under it. */
+	text: (string | undefined)[];
+	levels: Int32Array;
+}
+const gutterCaches = new WeakMap<TreeView, GutterCache>();
+
+// Gutter text shared by all rows under gutter row g, built once per gutter row from its outer gutters. Gutter
+// positions grow strictly inwards (each connector sits one level deeper than the one above it), except where
+// pi clamps at level 0; there two gutters share a column and pi draws the outermost, as here.
+function gutterText(v: TreeView, g: number): { text: string; levels: number } {
+	if (g < 0) return { text: "", levels: 0 };
+	let cache = gutterCaches.get(v);
+	if (!cache) {
+		cache = { text: new Array(v.rows.length), levels: new Int32Array(v.rows.length) };
+		gutterCaches.set(v, cache);
+	}
+	const { text, levels } = cache;
+	if (text[g] === undefined) {
+		const chain: number[] = [];
+		for (let x = g; x >= 0 && text[x] === undefined; x = v.gutterHead[x]) chain.push(x);
+		for (let k = chain.length - 1; k >= 0; k--) {
+			const x = chain[k];
+			const outer = v.gutterHead[x];
+			let t = outer >= 0 ? (text[outer] as string) : "";
+			let covered = outer >= 0 ? levels[outer] : 0;
+			const pos = gutterPosition(v, x);
+			if (pos >= covered) {
+				t += "   ".repeat(pos - covered) + ((v.rowFlags[x] & RowFlag.last) === 0 ? "│  " : "   ");
+				covered = pos + 1;
+			}
+			text[x] = t;
+			levels[x] = covered;
+		}
+	}
+	return { text: text[g] as string, levels: levels[g] };
+}
+
 /** pi's row prefix: gutters (│), the connector (├─ / └─, ⊟ foldable, ⊞ folded) and the fold marker of roots. */
 export function rowPrefix(v: TreeView, row: number): string {
 	const width = displayIndent(v, row);
 	const entry = v.rows[row];
 	const folded = hasIndex(v.folded, entry);
 	const conn = connectorLevel(v, row);
-	const parts: string[] = [];
-	let level = 0;
-	// Levels [level, to) hold no gutter: blanks, or this row's connector.
-	const blanks = (to: number): void => {
-		if (conn >= level && conn < to) {
-			if (conn > level) parts.push("   ".repeat(conn - level));
-			const last = (v.rowFlags[row] & RowFlag.last) !== 0;
-			parts.push((last ? "└" : "├") + (folded ? "⊞" : isFoldable(v, entry) ? "⊟" : "─") + " ");
-			if (to > conn + 1) parts.push("   ".repeat(to - conn - 1));
-		} else if (to > level) parts.push("   ".repeat(to - level));
-		level = to;
-	};
+	let out = "";
 	if (width > 0) {
-		// The gutter list runs innermost first; pi keeps the outermost gutter when two share a position.
-		const pos: number[] = [];
-		const show: boolean[] = [];
-		for (let g = v.gutterHead[row]; g >= 0; g = v.gutterHead[g]) {
-			pos.push(gutterPosition(v, g));
-			show.push((v.rowFlags[g] & RowFlag.last) === 0);
+		const g = gutterText(v, v.gutterHead[row]);
+		let level = Math.min(g.levels, width);
+		out = g.levels <= width ? g.text : g.text.slice(0, width * 3);
+		if (conn >= level && conn < width) {
+			out += "   ".repeat(conn - level);
+			const last = (v.rowFlags[row] & RowFlag.last) !== 0;
+			out += `${last ? "└" : "├"}${folded ? "⊞" : isFoldable(v, entry) ? "⊟" : "─"} `;
+			level = conn + 1;
 		}
-		const order = pos.map((_, k) => pos.length - 1 - k);
-		order.sort((a, b) => pos[a] - pos[b] || b - a);
-		for (const k of order) {
-			const p = pos[k];
-			if (p < level || p >= width) continue;
-			blanks(p);
-			parts.push(show[k] ? "│  " : "   ");
-			level = p + 1;
-		}
-		blanks(width);
+		if (width > level) out += "   ".repeat(width - level);
 	}
-	if (folded && conn < 0) parts.push("⊞ ");
-	return parts.join("");
+	if (folded && conn < 0) out += "⊞ ";
+	return out;
 }
 
 /** Newlines and tabs become spaces, as in pi's rows. */

@@ -215,6 +215,18 @@ export function passesFilter(s: Skeleton, i: number, filter: FilterMode, leaf: n
 	return true;
 }
 
+// The display order depends only on the skeleton and the leaf, not on filter/search/folds: keep the last one
+// per skeleton so that re-running the pipeline per search keystroke skips the tree walk.
+const orderCache = new WeakMap<Skeleton, { leaf: number; count: number; active: Uint8Array; order: Int32Array }>();
+function orderFor(s: Skeleton, leaf: number): { active: Uint8Array; order: Int32Array } {
+	const hit = orderCache.get(s);
+	if (hit && hit.leaf === leaf && hit.count === s.count) return hit;
+	const active = activePathMask(s, leaf);
+	const entry = { leaf, count: s.count, active, order: fullPreorder(s, active) };
+	orderCache.set(s, entry);
+	return entry;
+}
+
 /** Run the whole pipeline: visible tree, display order, re-parenting, and pi's row layout. */
 export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): TreeView {
 	const n = s.count;
@@ -222,8 +234,7 @@ export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): Tre
 	const leaf = options.leaf ?? s.leaf;
 	const folded = options.folded ?? null;
 	const matches = options.matches ?? null;
-	const active = activePathMask(s, leaf);
-	const order = fullPreorder(s, active);
+	const { active, order } = orderFor(s, leaf);
 	const labelled = labelMask(s);
 	const parent = s.parent;
 
