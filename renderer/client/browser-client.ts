@@ -58,7 +58,9 @@ export function connectBrowserClient(options: BrowserClientOptions = {}): Browse
 		}
 	};
 
+	let opened = false;
 	socket.onopen = () => {
+		opened = true;
 		for (const frame of queue.splice(0)) socket.send(frame);
 	};
 	socket.onmessage = (ev) => {
@@ -82,7 +84,12 @@ export function connectBrowserClient(options: BrowserClientOptions = {}): Browse
 	};
 	const onGone = (): void => {
 		if (closedError) return;
-		closedError = new ArborRequestError({ code: "io", message: "Lost the connection to `arbor serve`: is it still running? Restart it and open the new URL." });
+		closedError = new ArborRequestError({
+			code: "io",
+			message: opened
+				? "Lost the connection to `arbor serve`: is it still running? Restart it and open the URL it prints."
+				: "Could not connect to `arbor serve`: open the exact URL it printed (it carries the access token).",
+		});
 		for (const p of pending.values()) p.fail(closedError);
 		pending.clear();
 		queue.length = 0;
