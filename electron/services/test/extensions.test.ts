@@ -175,3 +175,25 @@ describe("extensions cannot damage the session through what they are given", () 
 		expect((await t.services.getContext({ sessionId, leafId: "a3" })).messages.map((m) => m.entryId)).toEqual(["u1", "a1", "u2", "a2", "t2", "a3"]);
 	});
 });
+
+describe("extension failures outside handlers", () => {
+	it("a module that fails to load is reported as an extension_error event naming the file", async () => {
+		const base = tempDir("arbor-ext-home-");
+		fs.mkdirSync(path.join(base, "extensions"), { recursive: true });
+		fs.writeFileSync(path.join(base, "extensions", "broken.ts"), `export default function (pi: any) { pi.on("session_tree", () => {}); }\nthis is not typescript(`);
+		t = makeServices({ settingsDir: base });
+		await t.services.listCommands({});
+		const errors = t.of("error");
+		expect(errors).toHaveLength(1);
+		expect(errors[0]?.error).toMatchObject({ code: "extension_error", file: expect.stringContaining("broken.ts") });
+	});
+
+	it("a command that never finishes fails its request after the command timeout", async () => {
+		const base = tempDir("arbor-ext-home-");
+		fs.mkdirSync(path.join(base, "extensions"), { recursive: true });
+		fs.writeFileSync(path.join(base, "extensions", "slow.js"), `export default (pi) => pi.registerCommand("slow", { handler: () => new Promise(() => {}) });`);
+		t = makeServices({ settingsDir: base, commandTimeoutMs: 150 });
+		const s = t.services.openInMemory("/tmp");
+		await expect(t.services.runExtensionCommand({ sessionId: s.sessionId, name: "slow" })).rejects.toMatchObject({ code: "extension_error", message: expect.stringContaining("150 ms") });
+	});
+});
