@@ -62,7 +62,7 @@ function makeLegacyV1(out, copies) {
 export async function run(ctx) {
 	const { bounded, seed, tmp, log } = ctx;
 	const script = workerPath(ctx.workers, "crash-worker");
-	const perOp = bounded ? 8 : 30;
+	const perOp = bounded ? 6 : 30;
 	mkdirSync(tmp, { recursive: true });
 	const base = join(tmp, "base.jsonl");
 	execFileSync(process.execPath, [genSessionTool, "--n", bounded ? "800" : "2000", "--seed", `crash-${seed}`, "--out", base], { stdio: "ignore" });

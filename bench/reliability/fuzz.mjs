@@ -10,7 +10,7 @@ import { workerPath } from "./build.mjs";
 export async function run(ctx) {
 	const { bounded, seed, tmp, log } = ctx;
 	const script = workerPath(ctx.workers, "fuzz-worker");
-	const count = bounded ? 100 : 1000;
+	const count = bounded ? 80 : 1000;
 	const tinyLines = bounded ? 100_000 : 1_000_000;
 	const corpusDir = join(tmp, "fuzz-corpus");
 	const t0 = Date.now();

@@ -200,12 +200,21 @@ async function main(job: Job): Promise<void> {
 				() => encodeWire({ t: "res", id: 1, ok: true, result: null }),
 				() => encodeWire({ t: "req", id: Number.NaN, name: "getSettings", params: {} }),
 			])();
+			// The host closes the socket on a malformed frame: wait for that before the next request, so a
+			// request is never sent into a socket that is about to close (the harness's race, not the host's).
+			const closed = new Promise<void>((ok) => {
+				const timer = setTimeout(ok, 2000);
+				c.ws.once("close", () => {
+					clearTimeout(timer);
+					ok();
+				});
+			});
 			try {
 				c.sendRaw(junk);
 			} catch {
 				/* socket already closing */
 			}
-			await new Promise((ok) => setTimeout(ok, 20));
+			await closed;
 		}
 		if (k % 50 === 49) {
 			if (!c.open) {
