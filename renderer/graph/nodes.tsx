@@ -5,6 +5,7 @@ import { memo } from "react";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
 import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
 import { entriesOfNode } from "./compress";
+import { NODE_SIZE } from "./model";
 import { useGraphStore, type GraphState } from "./store";
 
 export interface GraphNodeData extends Record<string, unknown> {
@@ -16,6 +17,11 @@ export interface GraphNodeData extends Record<string, unknown> {
 	count: number;
 }
 export type GraphFlowNode = Node<GraphNodeData, "entry" | "segment" | "foldStub">;
+
+// Sizes come from the layout's table so a stylesheet edit cannot make cards overlap what the layout placed.
+const CARD_STYLE = { width: NODE_SIZE.entry.w, height: NODE_SIZE.entry.h };
+const SEG_STYLE = { width: NODE_SIZE.segment.w, height: NODE_SIZE.segment.h };
+const STUB_STYLE = { width: NODE_SIZE.foldStub.w, height: NODE_SIZE.foldStub.h };
 
 const useDirection = (): "TB" | "LR" => useGraphStore((s) => s.direction);
 
@@ -57,7 +63,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 		data.count >= 2 ? "is-branch" : "",
 	].filter(Boolean).join(" ");
 	return (
-		<div className={cls} data-entry={e} data-testid="arbor-card" title={sk.ids[e]}>
+		<div className={cls} style={CARD_STYLE} data-entry={e} data-testid="arbor-card" title={sk.ids[e]}>
 			<Handles />
 			<div className="arbor-card__head">
 				<span className="arbor-card__icon" aria-hidden="true">{style.icon}</span>
@@ -100,7 +106,7 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 	const members = entriesOfNode(model, data.g);
 	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
-		<div className={cls} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>
+		<div className={cls} style={SEG_STYLE} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>
 			<Handles />
 			<span className="arbor-seg__count">+{data.count}</span>
 			{segmentHasError(sk, members) && <span className="arbor-seg__error" aria-label="contains errors" />}
@@ -111,7 +117,7 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<GraphFlowNode>) {
 	const tb = useDirection() === "TB";
 	return (
-		<div className="arbor-stub" data-testid="arbor-fold-stub" title="Folded: click to unfold">
+		<div className="arbor-stub" style={STUB_STYLE} data-testid="arbor-fold-stub" title="Folded: click to unfold">
 			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
 			⊞ +{data.count} hidden
 		</div>
