@@ -103,13 +103,15 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 				const file = (e as DragEvent).dataTransfer?.files?.[0];
 				if (file) void openDropped(file);
 			};
-			target.addEventListener("keydown", onKey);
+			// Capture phase: React Flow's document-level key listener calls preventDefault on every
+			// Ctrl+<key> while Control is its multi-selection key, and bubbling would arrive after it.
+			target.addEventListener("keydown", onKey, true);
 			target.addEventListener("dragover", onDragOver);
 			target.addEventListener("drop", onDrop);
 			void store.getState().boot();
 			return () => {
 				offEvents();
-				target.removeEventListener("keydown", onKey);
+				target.removeEventListener("keydown", onKey, true);
 				target.removeEventListener("dragover", onDragOver);
 				target.removeEventListener("drop", onDrop);
 			};

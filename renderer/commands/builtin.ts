@@ -405,6 +405,14 @@ export function builtinCommands(): Command[] {
 			perform: (ctx) => openPiSelector(ctx, ctx.state.settings?.doubleEscapeAction === "tree" ? "tree" : "branch"),
 		},
 
+		{
+			id: "branch.pick",
+			label: "Branch to new file from a user message…",
+			category: "Navigate",
+			when: hasSession,
+			perform: (ctx) => openPiSelector(ctx, "branch"),
+		},
+
 		// ---------------------------------------------------------------- sessions and files
 		{
 			id: "file.open",

@@ -20,7 +20,10 @@ export function commandForKey(registry: CommandRegistry, deps: CommandDeps, e: K
 	const inInput = isTextInput(e.target);
 	// Enter/Space on a focused button or link activate it; they are not graph commands there.
 	if ((combo === "Enter" || combo === "Space") && isActivatable(e.target)) return null;
-	const dialogOpen = ctx.state.dialog !== null;
+	// The focused graph turns Enter into "navigate here" itself (onActivate runs the same command).
+	if (combo === "Enter" && insideGraph(e.target)) return null;
+	// The context menu keeps its arrows too (it moves focus between its items).
+	const dialogOpen = ctx.state.dialog !== null || ctx.state.contextMenu !== null;
 	for (const cmd of registry.all()) {
 		if (inInput && !cmd.keysInInputs) continue;
 		if (dialogOpen && !cmd.keysInDialogs) continue;
@@ -44,4 +47,9 @@ function isActivatable(target: unknown): boolean {
 	if (!target || typeof target !== "object") return false;
 	const tag = (target as { tagName?: unknown }).tagName;
 	return typeof tag === "string" && ["BUTTON", "A", "SUMMARY"].includes(tag.toUpperCase());
+}
+
+function insideGraph(target: unknown): boolean {
+	const el = target as { closest?: (sel: string) => unknown } | null;
+	return typeof el?.closest === "function" && el.closest(".arbor-graph") !== null;
 }

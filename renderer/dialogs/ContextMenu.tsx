@@ -34,9 +34,8 @@ export function ContextMenu({ menu }: { menu: ContextMenuState }) {
 		<div ref={ref} className="context-menu" role="menu" data-testid="context-menu" style={{ left: Math.max(0, x), top: Math.max(0, y) }}
 			onKeyDown={(e) => {
 				if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
-				// Arrows move within the menu, not the graph selection behind it.
+				// Arrows move within the menu (the registry's arrow keys are off while a menu is open).
 				e.preventDefault();
-				e.stopPropagation();
 				const buttons = [...(ref.current?.querySelectorAll<HTMLButtonElement>("button") ?? [])];
 				const k = buttons.indexOf(document.activeElement as HTMLButtonElement);
 				const next = buttons[(k + (e.key === "ArrowDown" ? 1 : -1) + buttons.length) % buttons.length];

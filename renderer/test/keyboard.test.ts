@@ -137,6 +137,23 @@ describe("where keys go", () => {
 		expect(commandForKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Enter"), target: document.body, preventDefault() {} })?.id).toBe("navigate.here");
 	});
 
+	it("Enter inside the focused graph is left to the graph (it runs navigate here itself)", async () => {
+		const h = await harness();
+		const graph = document.createElement("div");
+		graph.className = "arbor-graph";
+		const cmd = commandForKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Enter"), target: graph, preventDefault() {} });
+		expect(cmd).toBeNull();
+		expect(commandForKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Ctrl+U"), target: graph, preventDefault() {} })?.id).toBe("filter.userOnly");
+	});
+
+	it("while the context menu is open the arrows are the menu's", async () => {
+		const h = await harness();
+		h.rt.store.getState().openContextMenu({ entryId: "u2", x: 0, y: 0 });
+		expect(h.press("Up")).toBe(false);
+		expect(h.press("Escape")).toBe(true);
+		expect(h.rt.store.getState().contextMenu).toBeNull();
+	});
+
 	it("a key a component already handled (defaultPrevented) is left alone", async () => {
 		const h = await harness();
 		const ran = dispatchKey(h.rt.registry, h.rt.services.deps, { ...parseCombo("Ctrl+U"), target: document.body, defaultPrevented: true, preventDefault() {} });
