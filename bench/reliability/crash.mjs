@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } fro
 import { join } from "node:path";
 import { fixturesDir, genSessionTool, makeRng, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
-import { forkWorker, sleep } from "./util.mjs";
+import { appendOnlyViolation, forkWorker, sleep } from "./util.mjs";
 
 function parseJsonl(buf) {
 	const text = buf.toString("utf8");
@@ -23,21 +23,6 @@ function parseJsonl(buf) {
 		}
 	}
 	return { objs, bad, complete };
-}
-
-function checkAppendOnly(before, after) {
-	if (after.length < before.length) return `file shrank (${before.length} -> ${after.length})`;
-	if (Buffer.compare(before, after.subarray(0, before.length)) !== 0) return "existing bytes changed";
-	let rest = after.subarray(before.length);
-	if (!rest.length) return null;
-	if (before.length && before[before.length - 1] !== 0x0a) {
-		if (rest[0] !== 0x0a) return "glued onto the unterminated last line";
-		rest = rest.subarray(1);
-	}
-	const p = parseJsonl(rest);
-	if (!p.complete) return `partial last line (${rest.length - rest.lastIndexOf(0x0a) - 1} bytes after the last newline)`;
-	if (p.bad) return `${p.bad} appended line(s) are not JSON`;
-	return null;
 }
 
 /** Path root -> id without label entries, as createBranchedSession copies it. */
@@ -119,7 +104,7 @@ export async function run(ctx) {
 			if (op === "pi-append") {
 				// pi's own writer under the same kills, for comparison (not an Arbor figure).
 				piTrials++;
-				if (checkAppendOnly(original, readFileSync(file))) piPartial++;
+				if (appendOnlyViolation(original, readFileSync(file))) piPartial++;
 				continue;
 			}
 			counts.trials++;
@@ -130,7 +115,7 @@ export async function run(ctx) {
 			const problems = [];
 			const now = readFileSync(file);
 			if (op === "append" || op === "label") {
-				const v = checkAppendOnly(original, now);
+				const v = appendOnlyViolation(original, now);
 				if (v) problems.push(`session file: ${v}`);
 			} else if (op === "branch") {
 				if (Buffer.compare(original, now) !== 0) problems.push("original file changed");

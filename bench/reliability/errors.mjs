@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, 
 import { join } from "node:path";
 import { genSessionTool, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
-import { forkWorker } from "./util.mjs";
+import { appendOnlyViolation, forkWorker } from "./util.mjs";
 
 const NOBODY = 65534;
 const REASONS = {
@@ -18,24 +18,7 @@ const REASONS = {
 	changed: /changed|replaced|conflict|reload|not found|no entry|unknown/i,
 };
 
-/** Old bytes kept exactly, then only whole JSON lines. */
-function appendOnly(before, after) {
-	if (after.length < before.length || Buffer.compare(before, after.subarray(0, before.length)) !== 0) return false;
-	let rest = after.subarray(before.length);
-	if (!rest.length) return true;
-	if (before.length && before[before.length - 1] !== 0x0a) {
-		if (rest[0] !== 0x0a) return false;
-		rest = rest.subarray(1);
-	}
-	if (rest.length && rest[rest.length - 1] !== 0x0a) return false;
-	return rest.toString("utf8").split("\n").slice(0, -1).every((l) => {
-		try {
-			return typeof JSON.parse(l) === "object";
-		} catch {
-			return false;
-		}
-	});
-}
+const appendOnly = (before, after) => appendOnlyViolation(before, after) === null;
 
 function tryMount(dir, opts) {
 	mkdirSync(dir, { recursive: true });

@@ -59,3 +59,31 @@ export async function forkWorker(script, { execArgv = [], env = {}, uid, gid } =
 		kill: () => child.kill("SIGKILL"),
 	};
 }
+
+/**
+ * The "never lose a byte" rule for a file something appended to: `before` is an exact prefix of `after`,
+ * then (only if `before` lacked a final newline) one "\n", then whole JSON-object lines. Returns null when
+ * the rule holds, else what broke it.
+ */
+export function appendOnlyViolation(before, after) {
+	if (after.length < before.length) return `file shrank (${before.length} -> ${after.length} bytes)`;
+	if (Buffer.compare(before, after.subarray(0, before.length)) !== 0) return "existing bytes changed";
+	let rest = after.subarray(before.length);
+	if (!rest.length) return null;
+	if (before.length && before[before.length - 1] !== 0x0a) {
+		if (rest[0] !== 0x0a) return "glued onto the unterminated last line";
+		rest = rest.subarray(1);
+	}
+	if (rest.length && rest[rest.length - 1] !== 0x0a) return `partial last line (${rest.length - rest.lastIndexOf(0x0a) - 1} bytes after the last newline)`;
+	const lines = rest.toString("utf8").split("\n").slice(0, -1);
+	for (const [i, l] of lines.entries()) {
+		let v;
+		try {
+			v = JSON.parse(l);
+		} catch {
+			return `appended line ${i + 1} is not JSON`;
+		}
+		if (v === null || typeof v !== "object" || Array.isArray(v)) return `appended line ${i + 1} is not a JSON object`;
+	}
+	return null;
+}
