@@ -11,6 +11,9 @@ export interface TreeTextOptions {
 	leafMarker?: string;
 	/** Row of a cursor drawn as "› " (others get two spaces); omit for no cursor column. */
 	cursorRow?: number;
+	/** Show each label's time after it (pi's Shift+T), relative to `now`. */
+	labelTimes?: boolean;
+	now?: Date;
 }
 
 interface GutterCache {
@@ -74,6 +77,17 @@ export function rowPrefix(v: TreeView, row: number): string {
 	return out;
 }
 
+/** pi's label time (Shift+T): "HH:MM" today, "M/D HH:MM" this year, else "YY/M/D HH:MM" (local time). */
+export function labelTimeText(ms: number, now: Date = new Date()): string {
+	if (!Number.isFinite(ms)) return "";
+	const d = new Date(ms);
+	const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+	const sameYear = d.getFullYear() === now.getFullYear();
+	if (sameYear && d.getMonth() === now.getMonth() && d.getDate() === now.getDate()) return time;
+	if (sameYear) return `${d.getMonth() + 1}/${d.getDate()} ${time}`;
+	return `${String(d.getFullYear()).slice(-2)}/${d.getMonth() + 1}/${d.getDate()} ${time}`;
+}
+
 /** Newlines and tabs become spaces, as in pi's rows. */
 export function oneLine(text: string): string {
 	return text.replace(/[\n\t\r]/g, " ").trim();
@@ -85,6 +99,8 @@ export function oneLine(text: string): string {
  */
 export function renderTreeLines(v: TreeView, previews: ArrayLike<string>, options: TreeTextOptions = {}): string[] {
 	const labels = labelsByIndex(v.skeleton);
+	const labelTimes = new Map<number, number>();
+	if (options.labelTimes) for (const l of v.skeleton.labels) labelTimes.set(l.target, l.time);
 	const leafMarker = options.leafMarker ?? " ← active";
 	const lines: string[] = new Array(v.rows.length);
 	for (let r = 0; r < v.rows.length; r++) {
@@ -94,6 +110,8 @@ export function renderTreeLines(v: TreeView, previews: ArrayLike<string>, option
 		if (v.activePath[e]) line += "• ";
 		const label = labels.get(e);
 		if (label) line += `[${label}] `;
+		const time = label && options.labelTimes ? labelTimeText(labelTimes.get(e) ?? Number.NaN, options.now) : "";
+		if (time) line += `${time} `;
 		line += oneLine(previews[r] ?? "");
 		if (e === v.leaf) line += leafMarker;
 		lines[r] = line;

@@ -2,7 +2,7 @@
 // (role only on messages, label only when set), and serializers that do not recurse (100k-deep chains).
 import { describe, expect, it } from "vitest";
 import { EntryKind as K } from "../skeleton";
-import { buildTreeJson, footerText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
+import { buildTreeJson, footerText, labelTimeText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
 import { computeTreeView } from "../tree-view";
 import { chain, skeleton } from "./skeleton-builder";
 
@@ -108,5 +108,22 @@ describe("no recursion", () => {
 			writeJson(value, (c) => { out += c; });
 			expect(out).toBe(JSON.stringify(value));
 		}
+	});
+});
+
+describe("label times (pi's Shift+T)", () => {
+	const now = new Date(2026, 10, 30, 9, 5);
+	it("formats today, this year and older times like pi", () => {
+		expect(labelTimeText(new Date(2026, 10, 30, 7, 3).getTime(), now)).toBe("07:03");
+		expect(labelTimeText(new Date(2026, 1, 4, 23, 59).getTime(), now)).toBe("2/4 23:59");
+		expect(labelTimeText(new Date(2024, 0, 9, 0, 0).getTime(), now)).toBe("24/1/9 00:00");
+		expect(labelTimeText(Number.NaN, now)).toBe("");
+	});
+	it("shows the time after the label when asked", () => {
+		const t = skeleton([{ id: "r", parent: null, label: "mark" }]);
+		t.labels[0].time = new Date(2026, 10, 30, 8, 0).getTime();
+		const v = computeTreeView(t);
+		expect(renderTreeLines(v, ["user: x"], { labelTimes: true, now })).toEqual(["• [mark] 08:00 user: x ← active"]);
+		expect(renderTreeLines(v, ["user: x"])).toEqual(["• [mark] user: x ← active"]);
 	});
 });
