@@ -63,6 +63,20 @@ describe("runServe", () => {
 		expect(await runServe(["--port", "x"])).toBe(1);
 	});
 
+	it("exits 1 with a hint when the port is taken", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "arbor-serve-port-"));
+		const busy = await startBrowserHost({ services: fakeServices().services, rendererDir: dir, log: () => {} });
+		let err = "";
+		vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+		try {
+			const code = await runServe(["--port", String(busy.port), "--no-open"], (options) => startBrowserHost({ ...options, services: fakeServices().services, rendererDir: dir, log: () => {} }));
+			expect(code).toBe(1);
+			expect(err).toMatch(/already in use/);
+		} finally {
+			await busy.close();
+		}
+	});
+
 	it("exits 2 naming the file when a launch file cannot be opened", async () => {
 		const dir = mkdtempSync(join(tmpdir(), "arbor-serve-bad-"));
 		const bad = join(dir, "s.jsonl");

@@ -99,14 +99,20 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 		wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
 	});
 
-	await new Promise<void>((ok, fail) => {
-		server.once("error", fail);
-		// Loopback only: the API reads and writes session files, it must never face the network.
-		server.listen(options.port ?? 0, "127.0.0.1", () => {
-			server.off("error", fail);
-			ok();
+	try {
+		await new Promise<void>((ok, fail) => {
+			server.once("error", fail);
+			// Loopback only: the API reads and writes session files, it must never face the network.
+			server.listen(options.port ?? 0, "127.0.0.1", () => {
+				server.off("error", fail);
+				ok();
+			});
 		});
-	});
+	} catch (err) {
+		wss.close();
+		await router.dispose();
+		throw err;
+	}
 	const address = server.address();
 	port = typeof address === "object" && address ? address.port : 0;
 
