@@ -3,6 +3,7 @@
 import type { ArborEvent } from "../../shared/api";
 import { applySkeletonDelta } from "../../shared/skeleton";
 import type { AppStore } from "./index";
+import { indexOfId } from "./selectors";
 
 /** Called for `menu_command` events (the Electron menu bar): runs a registry command by id. */
 export type MenuCommandRunner = (command: string, args: unknown) => void;
@@ -42,12 +43,7 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 			const cur = st.sessions[event.sessionId];
 			if (!cur?.skeleton) return;
 			const sk = cur.skeleton;
-			const map = new Map<string, number>();
-			const find = (id: string | null): number => {
-				if (id === null) return -1;
-				if (map.size === 0) for (let i = 0; i < sk.ids.length; i++) map.set(sk.ids[i], i);
-				return map.get(id) ?? -1;
-			};
+			const find = (id: string | null): number => (id === null ? -1 : indexOfId(sk, id));
 			const leaf = find(event.leafId);
 			const resumeLeaf = find(event.resumeLeafId);
 			// The leaf names an entry we have not received yet: the append event is on its way; refetch to be safe.
