@@ -20,7 +20,7 @@ import { isPlainObject, recoverGlued, scanLines } from "./jsonl";
 import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { Columns } from "./store";
-import { appendBytes, writeNewFile, writeReplacingFile } from "./write";
+import { appendBytes, type DiskState as WrittenState, writeNewFile, writeReplacingFile } from "./write";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -45,7 +45,7 @@ export interface SessionTreeNode {
 
 export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
 
-interface DiskState { size: number; mtimeMs: number; ino: number; dev: number }
+type DiskState = WrittenState;
 interface LabelState { label: string; timestamp: string | undefined }
 type Loose = Record<string, unknown>;
 
@@ -929,23 +929,72 @@ export class SessionManager {
 		}
 
 		const newFile = join(this.#dir, sessionFileName(timestamp, sessionId));
-		const parts: Buffer[] = [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")];
+		const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");
+		const parts: Buffer[] = [headerBytes];
+		const NL = Buffer.from("\n");
 		const raw = this.#cache.readRawLines(kept.filter((i) => !reparent.has(i) && c.offset[i] >= 0));
+		// Where each copied entry lands in the new file, so the index can be carried over instead of re-read.
+		const placed: { i: number; offset: number; length: number; obj: Loose | undefined }[] = [];
+		let pos = headerBytes.length;
 		for (const i of kept) {
 			const bytes = raw.get(i);
 			if (bytes) {
-				parts.push(bytes, Buffer.from("\n"));
+				parts.push(bytes, NL);
+				placed.push({ i, offset: pos, length: bytes.length, obj: undefined });
+				pos += bytes.length + 1;
 				continue;
 			}
 			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
-			parts.push(Buffer.from(`${JSON.stringify(e)}\n`, "utf8"));
+			const line = Buffer.from(`${JSON.stringify(e)}\n`, "utf8");
+			parts.push(line);
+			placed.push({ i, offset: pos, length: line.length - 1, obj: e });
+			pos += line.length;
 		}
-		for (const l of labelEntries) parts.push(Buffer.from(`${JSON.stringify(l)}\n`, "utf8"));
+		const labelPlaced: { obj: Loose; offset: number; length: number }[] = [];
+		for (const l of labelEntries) {
+			const line = Buffer.from(`${JSON.stringify(l)}\n`, "utf8");
+			parts.push(line);
+			labelPlaced.push({ obj: l, offset: pos, length: line.length - 1 });
+			pos += line.length;
+		}
 		mkdirSync(this.#dir, { recursive: true });
-		writeNewFile(newFile, parts);
-		this.#file = newFile;
-		this.#loadFile({});
+		// One buffer, one write: thousands of small writes cost more than the copy.
+		const disk = writeNewFile(newFile, [Buffer.concat(parts, pos)]);
+		this.#adoptBranchFile(newFile, header, disk, placed, labelPlaced);
 		return newFile;
+	}
+
+	/** Switches to a file this process just wrote, carrying the index over from the source entries. */
+	#adoptBranchFile(
+		file: string, header: SessionHeader, disk: DiskState,
+		placed: { i: number; offset: number; length: number; obj: Loose | undefined }[],
+		labels: { obj: Loose; offset: number; length: number }[],
+	): void {
+		const old = this.#cols;
+		const oldCache = this.#cache;
+		const keepFlags = EntryFlag.toolOnly | EntryFlag.error | EntryFlag.aborted | EntryFlag.hasThinking | EntryFlag.hasToolCalls |
+			EntryFlag.hasImage | EntryFlag.hidden | EntryFlag.truncated | EntryFlag.syntheticId;
+		const bodies = placed.map((p) => p.obj ?? (this.#lazy ? undefined : (oldCache.get(p.i) as Loose)));
+		this.#resetIndex();
+		this.#file = file;
+		this.#header = header;
+		this.#fileVersion = CURRENT_SESSION_VERSION;
+		this.#disk = disk;
+		this.#cache.setFile(file, false);
+		let line = 2;
+		placed.forEach((p, k) => {
+			const rawParent = p.obj ? ((typeof p.obj.parentId === "string" || p.obj.parentId === null) ? p.obj.parentId : undefined) : old.rawParent[p.i];
+			const i = this.#addRow(old.ids[p.i], rawParent as string | null | undefined, old.kind[p.i], old.flags[p.i] & keepFlags,
+				old.time[p.i], old.tokens[p.i], p.offset, p.length, line++);
+			const body = bodies[k];
+			if (body) this.#cache.put(i, body as SessionEntry, !this.#lazy || p.obj !== undefined);
+		});
+		for (const l of labels) this.#ingest(l.obj, l.offset, l.length, line++, true);
+		this.#scanned = disk.size;
+		this.#nextLineNo = line;
+		this.#endsWithNewline = true;
+		this.#resolveParents(0);
+		this.#cutCycles();
 	}
 
 	// ---------------------------------------------------------------- model context
