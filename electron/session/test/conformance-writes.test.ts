@@ -5,7 +5,7 @@ import { dirname, resolve } from "node:path";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionFileError, SessionManager } from "../index";
-import { cleanupTempDirs, copyFixture, copyToTemp, sha256, tempDir } from "./helpers/files";
+import { cleanupTempDirs, copyFixture, copyToTemp, jsonl, sha256, tempDir, writeTempFile } from "./helpers/files";
 import { generatedSession } from "./helpers/gen";
 import { assistantMessage, userMessage } from "./helpers/messages";
 import { idOf } from "./helpers/shapes";
@@ -122,6 +122,115 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		expect(arbor.catchUp()).toEqual({ kind: "appended", count: 2 });
 		expect(piAgrees(arbor, file)).toEqual([]);
 		arbor.close();
+	});
+});
+
+describe("entries Arbor writes are byte-identical to pi's (ids and timestamps aside)", () => {
+	interface Writer {
+		appendMessage(m: unknown): string;
+		appendModelChange(p: string, m: string): string;
+		appendThinkingLevelChange(l: string): string;
+		appendCustomEntry(t: string, d?: unknown): string;
+		appendCustomMessageEntry(t: string, c: unknown, display: boolean, details?: unknown): string;
+		appendLabelChange(id: string, l: string | undefined): string;
+		appendSessionInfo(n: string): string;
+		appendCompaction(s: string, first: string, tokens: number, details?: unknown, fromHook?: boolean): string;
+		branchWithSummary(id: string | null, s: string, details?: unknown, fromHook?: boolean): string;
+		branch(id: string): void;
+		resetLeaf(): void;
+		getLeafId(): string | null;
+	}
+
+	/** The same calls on either implementation; returns the ids it created, in order. */
+	function script(w: Writer): string[] {
+		const ids: string[] = [];
+		const start = w.getLeafId() as string;
+		ids.push(w.appendModelChange("anthropic", "claude-x"));
+		ids.push(w.appendThinkingLevelChange("high"));
+		const u = w.appendMessage(userMessage("same question", 1));
+		ids.push(u);
+		ids.push(w.appendMessage(assistantMessage("same answer", "claude-test", 2)));
+		ids.push(w.appendCustomEntry("state", { a: 1 }));
+		ids.push(w.appendCustomEntry("no-data"));
+		ids.push(w.appendCustomMessageEntry("ext", "text", true));
+		ids.push(w.appendCustomMessageEntry("ext", [{ type: "text", text: "blocks" }], false, { d: 1 }));
+		ids.push(w.appendLabelChange(u, "mark"));
+		ids.push(w.appendLabelChange(u, undefined));
+		ids.push(w.appendLabelChange(u, ""));
+		ids.push(w.appendSessionInfo("  spaced name  "));
+		ids.push(w.appendCompaction("summary", u, 1234));
+		ids.push(w.appendCompaction("summary 2", u, 99, { readFiles: ["x"] }, true));
+		ids.push(w.branchWithSummary(start, "plain summary"));
+		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true));
+		w.branch(start);
+		ids.push(w.appendMessage(userMessage("on a branch", 3)));
+		w.resetLeaf();
+		ids.push(w.appendMessage(userMessage("new root", 4)));
+		ids.push(w.branchWithSummary(null, "from the root"));
+		return ids;
+	}
+
+	/** Appended lines with the created ids numbered and entry timestamps masked. */
+	function canonicalTail(file: string, prefix: Buffer, created: string[]): string[] {
+		const names = new Map(created.map((id, i) => [id, `#new${i}`]));
+		return readFileSync(file)
+			.subarray(prefix.length)
+			.toString("utf8")
+			.split("\n")
+			.filter((l) => l.length > 0)
+			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : v)));
+	}
+
+	it("every append kind, key order and absent optional keys included", () => {
+		const source = copyFixture("kimchi-dev__statsuline.v3.jsonl", "src");
+		const prefix = readFileSync(source);
+		const arborFile = copyToTemp(source, "arbor");
+		const piFile = copyToTemp(source, "pi");
+		const arbor = SessionManager.open(arborFile);
+		const pi = PiSessionManager.open(piFile);
+		const a = canonicalTail(arborFile, prefix, script(arbor as unknown as Writer));
+		const p = canonicalTail(piFile, prefix, script(pi as unknown as Writer));
+		expect(a.length).toBe(p.length);
+		for (let i = 0; i < p.length; i++) expect(a[i], `appended line ${i + 1}`).toBe(p[i]);
+		arbor.close();
+	});
+});
+
+describe("createBranchedSession writes what pi writes when pi is right (no label entry on the path)", () => {
+	it("same entries, same re-created label entries (order, parents, original timestamps), header fields as pi", () => {
+		const h = { type: "session", version: 3, id: "src", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/proj" };
+		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+		const m = (id: string, parentId: string | null, s: number, role = "user") =>
+			role === "user"
+				? { type: "message", id, parentId, timestamp: t(s), message: { role: "user", content: id, timestamp: s } }
+				: { type: "message", id, parentId, timestamp: t(s), message: { ...assistantMessage(id, "m", s) } };
+		const lbl = (id: string, parentId: string, target: string, label: string, s: number) => ({ type: "label", id, parentId, timestamp: t(s), targetId: target, label });
+		// Labels live on a side branch; the path a-b-c-d has none of them as entries.
+		const bytes = jsonl([h, m("a", null, 1), m("b", "a", 2, "assistant"), m("c", "b", 3), m("d", "c", 4, "assistant"), m("side", "a", 5), lbl("l1", "side", "c", "third", 6), lbl("l2", "l1", "a", "first", 7), lbl("l3", "l2", "side", "off-path", 8), lbl("l4", "l3", "c", "third again", 9)]);
+		const arborSrc = writeTempFile(bytes, "src.jsonl", "arbor");
+		const piSrc = writeTempFile(bytes, "src.jsonl", "pi");
+		const arborOut = SessionManager.open(arborSrc).createBranchedSession("d") as string;
+		const piOut = PiSessionManager.open(piSrc).createBranchedSession("d") as string;
+		const read = (f: string) => readFileSync(f, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+		const a = read(arborOut);
+		const p = read(piOut);
+		expect(Object.keys(a[0])).toEqual(Object.keys(p[0]).filter((k) => p[0][k] !== undefined));
+		expect({ ...a[0], id: "", timestamp: "", parentSession: "" }).toEqual({ ...p[0], id: "", timestamp: "", parentSession: "" });
+		expect(a[0].parentSession).toBe(arborSrc);
+		const canon = (rows: Record<string, unknown>[]) => {
+			const known = new Set(["a", "b", "c", "d", "side", "l1", "l2", "l3", "l4"]);
+			const fresh = new Map<string, string>();
+			return rows.slice(1).map((r) =>
+				JSON.stringify(r, (k, v: unknown) => {
+					if ((k === "id" || k === "parentId") && typeof v === "string" && !known.has(v)) {
+						if (!fresh.has(v)) fresh.set(v, `#new${fresh.size}`);
+						return fresh.get(v);
+					}
+					return v;
+				}),
+			);
+		};
+		expect(canon(a)).toEqual(canon(p));
 	});
 });
 
