@@ -7,6 +7,8 @@ import { decodeWire, encodeWire, type WireMessage } from "../../../shared/wire";
 
 /** Requests one connection may have in flight; more are refused so a flood cannot queue unbounded work. */
 export const MAX_IN_FLIGHT = 256;
+/** Unsent bytes after which a client that stopped reading is dropped (its page can reload). */
+export const MAX_BUFFERED = 256 * 1024 * 1024;
 
 export function serveConnection(ws: WebSocket, router: ArborRouter, log: (m: string) => void): void {
 	let inFlight = 0;
@@ -20,6 +22,11 @@ export function serveConnection(ws: WebSocket, router: ArborRouter, log: (m: str
 			log(`arbor serve: cannot encode ${message.t}: ${err instanceof Error ? err.message : String(err)}`);
 			if (message.t !== "res") return;
 			frame = encodeWire({ t: "res", id: message.id, ok: false, error: { code: "internal", message: "the result could not be encoded" } });
+		}
+		if (ws.bufferedAmount + frame.byteLength > MAX_BUFFERED) {
+			log("arbor serve: a client stopped reading; closing its connection");
+			ws.terminate();
+			return;
 		}
 		ws.send(frame, { binary: true });
 	};
