@@ -2,7 +2,8 @@
 // info, sessions) and the browser host (serve). Bundled to dist/cli.cjs; run as bin/arbor.cjs.
 // Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file (the message names file and line).
 
-import pkg from "../../package.json";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
@@ -40,6 +41,16 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	},
 };
 
+/** The package version, read next to the bundle (dist/cli.cjs -> package.json). */
+function version(): string {
+	try {
+		const pkg = JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")) as { version?: unknown };
+		return typeof pkg.version === "string" ? pkg.version : "unknown";
+	} catch {
+		return "unknown";
+	}
+}
+
 export async function main(argv: string[]): Promise<number> {
 	const [name, ...rest] = argv;
 	if (name === undefined || name === "--help" || name === "-h" || name === "help") {
@@ -48,7 +59,7 @@ export async function main(argv: string[]): Promise<number> {
 		return name === undefined ? EXIT_USAGE : 0;
 	}
 	if (name === "--version" || name === "-v") {
-		process.stdout.write(`arbor ${pkg.version}\n`);
+		process.stdout.write(`arbor ${version()}\n`);
 		return 0;
 	}
 	const command = commands[name];
