@@ -71,6 +71,8 @@ interface Laid {
 	layout: GraphLayout;
 	index: SpatialIndex;
 	idToNode: Map<string, number>;
+	/** Session it was computed for: another session's layout is never drawn with this one's skeleton. */
+	key: string;
 }
 
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
@@ -133,7 +135,8 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	// ---- layout (worker for big graphs); unchanged structure reuses the previous positions
 	const runner = useMemo(() => createLayoutRunner(), []);
 	useEffect(() => () => runner.dispose(), [runner]);
-	const [laid, setLaid] = useState<Laid | null>(null);
+	const [laidState, setLaid] = useState<Laid | null>(null);
+	const laid = laidState !== null && laidState.key === sessionKey ? laidState : null;
 	const laidRef = useRef<Laid | null>(null);
 	const layoutSeq = useRef(0);
 	useEffect(() => {
@@ -143,14 +146,14 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			if (seq !== layoutSeq.current) return;
 			const idToNode = new Map<string, number>();
 			for (let g = 0; g < model.n; g++) idToNode.set(model.ids[g], g);
-			setLaid({ model, layout, index, idToNode });
+			setLaid({ model, layout, index, idToNode, key: sessionKey });
 		};
 		if (prev && prev.layout.direction === direction && sameStructure(prev.model, model)) {
 			install(prev.layout, prev.index);
 			return;
 		}
 		void runner.run({ parent: model.parent, kind: model.kind, direction }).then((layout) => install(layout, buildSpatialIndex(layout)));
-	}, [model, direction, runner]);
+	}, [model, direction, runner, sessionKey]);
 
 	// ---- viewport and culling. Pan/zoom frames do not re-render this component: React Flow moves the
 	// pane itself; we only re-render when the set of mounted nodes or the level of detail changes.
