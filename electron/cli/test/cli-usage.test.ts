@@ -14,6 +14,11 @@ describe("usage", () => {
 		for (const c of ["tree", "context", "branch", "label", "info", "sessions", "serve"]) expect(help.stdout).toContain(`  ${c} `);
 		expect(arbor([]).status).toBe(1);
 	});
+	it("prints the package version with --version", () => {
+		const r = arbor(["--version"]);
+		expect(r.status).toBe(0);
+		expect(r.stdout).toMatch(/^arbor \d+\.\d+\.\d+\n$/);
+	});
 	it.each([["tree"], ["context"], ["branch"], ["label"], ["info"], ["sessions"]])("%s --help prints its usage and exits 0", (cmd) => {
 		const r = arbor([cmd, "--help"]);
 		expect(r.status).toBe(0);
