@@ -485,8 +485,15 @@ export function nextBranchPoint(v: TreeView, i: number, direction: 1 | -1): numb
 
 /** Next (+1) / previous (-1) row after i whose entry carries a label; -1 when none (no wrap). */
 export function nextLabelled(v: TreeView, i: number, direction: 1 | -1): number {
-	const labelled = labelMask(v.skeleton);
-	return scanRows(v, i, direction, (e) => labelled[e] === 1);
+	// Labels are few: pick the nearest labelled row instead of scanning rows (this runs in menu predicates).
+	const cur = isVisible(v, i) ? v.rowOf[i] : direction > 0 ? -1 : v.rows.length;
+	let best = -1;
+	for (const l of v.skeleton.labels) {
+		if (!l.label || !isVisible(v, l.target)) continue;
+		const r = v.rowOf[l.target];
+		if (direction > 0 ? r > cur && (best < 0 || r < best) : r < cur && (best < 0 || r > best)) best = r;
+	}
+	return best < 0 ? -1 : v.rows[best];
 }
 
 function scanRows(v: TreeView, i: number, direction: 1 | -1, test: (entry: number) => boolean): number {
