@@ -79,6 +79,9 @@ describe("jumps", () => {
 		expect(nextLabelled(v, 2, 1)).toBe(5);
 		expect(nextLabelled(v, 5, 1)).toBe(-1);
 		expect(nextLabelled(v, 5, -1)).toBe(2);
+		// From "nowhere" (-1): the first / last labelled row, for wrap-around.
+		expect(nextLabelled(v, -1, 1)).toBe(2);
+		expect(nextLabelled(v, -1, -1)).toBe(5);
 	});
 });
 
