@@ -79,7 +79,8 @@ function filterCommand(id: string, mode: FilterMode, label: string, key: string,
 		when: hasSession,
 		perform(ctx) {
 			const st = ctx.store.getState();
-			if (toggle) st.toggleFilter(mode);
+			// pi's keys toggle; a menu item or palette entry named after a mode sets it.
+			if (toggle && ctx.source === "keyboard") st.toggleFilter(mode);
 			else st.setFilter(mode);
 		},
 	};

@@ -63,7 +63,7 @@ export function SearchBar() {
 			</label>
 			{query.trim() !== "" && (
 				<span className="search-count" data-testid="search-count">
-					{pending ? "…" : error ? "error" : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
+					{pending ? <><span className="spinner" aria-label="searching" /> …</> : error ? "error" : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
 					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
 				</span>
 			)}

@@ -12,8 +12,9 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 	const st = store.getState();
 	switch (event.type) {
 		case "session_loaded": {
-			// A session opened by someone else (CLI argument, a branch): show it without stealing focus.
-			if (!st.sessions[event.session.sessionId]) void st.addSession(event.session, { activate: st.activeSessionId === null });
+			// Opened outside the renderer (Open Recent in the menu bar, a second `arbor FILE`): the user asked
+			// for it, so it becomes the active tab.
+			if (!st.sessions[event.session.sessionId]) void st.addSession(event.session);
 			else st.setSummary(event.session.sessionId, event.session);
 			return;
 		}

@@ -288,6 +288,10 @@ describe("extension commands and the menu bar", () => {
 		h.client.emit({ type: "menu_command", command: "filter.userOnly" });
 		await flush();
 		expect(h.rt.store.getState().filter).toBe("user-only");
+		// A menu item named after a mode sets it (only pi's keys toggle back to default).
+		h.client.emit({ type: "menu_command", command: "filter.userOnly" });
+		await flush();
+		expect(h.rt.store.getState().filter).toBe("user-only");
 		h.client.emit({ type: "menu_command", command: "no.such.command" });
 		await flush();
 		expect(h.rt.store.getState().toasts.at(-1)?.message).toContain("Unknown menu command");

@@ -110,6 +110,14 @@ describe("events are the only source of skeleton changes", () => {
 		expect(h.rt.store.getState().progress).toEqual({});
 	});
 
+	it("session_loaded (Open Recent in the menu bar) adds the session as the active tab", async () => {
+		const h = await harness();
+		h.client.emit({ type: "session_loaded", session: makeSummary("s9") });
+		await flush();
+		expect(h.rt.store.getState().order).toEqual(["s1", "s9"]);
+		expect(h.rt.store.getState().activeSessionId).toBe("s9");
+	});
+
 	it("session_closed removes the tab", async () => {
 		const h = await harness();
 		h.client.emit({ type: "session_closed", sessionId: "s1" });
