@@ -25,6 +25,14 @@ export class PathPolicy {
 		if (real) this.#files.add(real);
 	}
 
+	/**
+	 * Allow one file by its exact (normalized) path only: the session library's listings, which can run
+	 * to thousands of files where a realpath each would cost more than the listing itself.
+	 */
+	allowListedFile(path: string): void {
+		this.#files.add(resolve(path));
+	}
+
 	/** Allow a directory tree (its realpath; every file below it, after symlinks are resolved). */
 	async allowDir(path: string): Promise<void> {
 		const literal = resolve(path);

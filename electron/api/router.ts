@@ -111,7 +111,7 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		}
 		const items = await services.listSessions(chosen ? { dirs: chosen } : {});
 		// Listed files are the library's offer to the user: opening one of them is a user choice.
-		await Promise.all(items.map((item) => (typeof item.path === "string" ? policy.allowFile(item.path) : undefined)));
+		for (const item of items) if (typeof item.path === "string") policy.allowListedFile(item.path);
 		return items;
 	};
 
