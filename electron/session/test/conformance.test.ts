@@ -2,7 +2,7 @@
 // the same bytes (separate copies: pi may rewrite a file on open) and must agree on leaf, tree shape
 // (ids, children order, labels), getChildren, getBranch and buildSessionContext (JSON byte-equal).
 // Where pi is wrong, the expected deviation is asserted in conformance-deviations.test.ts instead.
-import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
+import { buildSessionContext as piBuildSessionContext, SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { applySkeletonDelta } from "../../../shared/skeleton";
 import { SessionManager } from "../index";
@@ -185,6 +185,43 @@ describe("generated sessions: Arbor agrees with pi (branches, compactions, label
 		}
 		expect(arbor.buildSessionContext(null)).toEqual({ messages: [], thinkingLevel: "off", model: null });
 		if (leaf !== null) arbor.branch(leaf);
+		arbor.close();
+	});
+});
+
+describe("unknown ids behave as in pi", () => {
+	function outcome(fn: () => unknown): string {
+		try {
+			return `returns ${JSON.stringify(fn()) ?? "undefined"}`;
+		} catch {
+			return "throws";
+		}
+	}
+
+	it("lookups return nothing; moves, labels, summaries and branching to a new file throw and write nothing", () => {
+		const source = copyFixture("formic__pi-v3-branch-compaction.jsonl", "src");
+		const { arbor, pi, arborCopy, before } = openBoth(source);
+		const calls: Array<[string, (sm: SessionManager | PiSessionManager) => unknown]> = [
+			["getEntry", (sm) => sm.getEntry("nope")],
+			["getLabel", (sm) => sm.getLabel("nope")],
+			["getChildren", (sm) => sm.getChildren("nope")],
+			["getBranch", (sm) => sm.getBranch("nope")],
+			["branch", (sm) => sm.branch("nope")],
+			["appendLabelChange", (sm) => sm.appendLabelChange("nope", "x")],
+			["branchWithSummary", (sm) => sm.branchWithSummary("nope", "summary")],
+			["createBranchedSession", (sm) => sm.createBranchedSession("nope")],
+		];
+		for (const [name, call] of calls) expect(`${name}: ${outcome(() => call(arbor))}`).toBe(`${name}: ${outcome(() => call(pi))}`);
+		expect(arbor.getLeafId()).toBe(pi.getLeafId());
+		expect(sha256(arborCopy)).toBe(before);
+		arbor.close();
+	});
+
+	it("buildSessionContext(unknown id) falls back to the last entry, as pi's buildSessionContext does", () => {
+		const { arbor, pi } = openBoth(copyFixture("formic__pi-v3-branch-compaction.jsonl", "src"));
+		arbor.branch("user-first");
+		const expected = JSON.stringify(piBuildSessionContext(pi.getEntries(), "nope"));
+		expect(JSON.stringify(arbor.buildSessionContext("nope"))).toBe(expected);
 		arbor.close();
 	});
 });
