@@ -16,7 +16,7 @@ type Reply = { seq: number; layout?: GraphLayout; error?: string };
 
 export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 	let worker: Worker | null = null;
-	let broken = !("Worker" in globalThis);
+	let broken = typeof (globalThis as { Worker?: unknown }).Worker !== "function";
 	let seq = 0;
 	const pending = new Map<number, { resolve: (l: GraphLayout) => void; input: LayoutInput }>();
 

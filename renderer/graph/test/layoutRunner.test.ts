@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { layoutTree, type LayoutInput } from "../layout";
+import { createLayoutRunner } from "../layoutRunner";
+import type { GraphLayout } from "../model";
+
+const chain = (n: number): LayoutInput => ({
+	parent: Int32Array.from({ length: n }, (_, i) => i - 1),
+	kind: new Uint8Array(n),
+	direction: "TB",
+});
+
+/** A stand-in Worker that answers like layout.worker.ts, asynchronously. */
+class FakeWorker {
+	static created: FakeWorker[] = [];
+	static fail = false;
+	onmessage: ((ev: MessageEvent) => void) | null = null;
+	onerror: ((ev: unknown) => void) | null = null;
+	posted = 0;
+	constructor(readonly url: URL, readonly options: WorkerOptions) {
+		FakeWorker.created.push(this);
+	}
+	postMessage(msg: LayoutInput & { seq: number }): void {
+		this.posted++;
+		setTimeout(() => {
+			if (FakeWorker.fail) this.onerror?.(new Error("boom"));
+			else this.onmessage?.({ data: { seq: msg.seq, layout: layoutTree(msg) } } as MessageEvent);
+		}, 1);
+	}
+	terminate(): void {}
+}
+
+afterEach(() => {
+	vi.unstubAllGlobals();
+	FakeWorker.created = [];
+	FakeWorker.fail = false;
+});
+
+describe("layout runner", () => {
+	it("lays out small graphs synchronously and big ones in a module worker", async () => {
+		vi.stubGlobal("Worker", FakeWorker);
+		const runner = createLayoutRunner(100);
+		const small = await runner.run(chain(10));
+		expect(FakeWorker.created).toHaveLength(0);
+		expect(small.n).toBe(10);
+		const big = await runner.run(chain(500));
+		expect(FakeWorker.created).toHaveLength(1);
+		expect(FakeWorker.created[0].options.type).toBe("module");
+		expect(String(FakeWorker.created[0].url)).toMatch(/layout\.worker\.ts/);
+		expect(Array.from(big.y)).toEqual(Array.from(layoutTree(chain(500)).y));
+		runner.dispose();
+	});
+
+	it("falls back to the UI thread when the worker fails, and answers every pending request", async () => {
+		vi.stubGlobal("Worker", FakeWorker);
+		FakeWorker.fail = true;
+		const runner = createLayoutRunner(100);
+		const [a, b] = await Promise.all([runner.run(chain(200)), runner.run(chain(300))]);
+		expect(a.n).toBe(200);
+		expect(b.n).toBe(300);
+		await runner.run(chain(400));
+		expect(FakeWorker.created).toHaveLength(1);
+		expect(FakeWorker.created[0].posted).toBe(2);
+	});
+
+	it("works without any Worker (jsdom, old runtimes)", async () => {
+		vi.stubGlobal("Worker", undefined);
+		const l = await createLayoutRunner(1).run(chain(50));
+		expect(l.n).toBe(50);
+	});
+});
+
+describe("layout worker", () => {
+	it("answers a request with the positions layoutTree computes, transferring the arrays", async () => {
+		const posted: { message: { seq: number; layout: GraphLayout }; transfer: Transferable[] }[] = [];
+		const g = globalThis as unknown as { postMessage: unknown; onmessage: unknown };
+		const saved = { postMessage: g.postMessage, onmessage: g.onmessage };
+		g.postMessage = (message: { seq: number; layout: GraphLayout }, transfer: Transferable[]) => posted.push({ message, transfer });
+		try {
+			await import("../layout.worker");
+			const input = chain(20);
+			(g.onmessage as (ev: { data: unknown }) => void)({ data: { seq: 7, ...input } });
+			expect(posted).toHaveLength(1);
+			expect(posted[0].message.seq).toBe(7);
+			expect(Array.from(posted[0].message.layout.y)).toEqual(Array.from(layoutTree(input).y));
+			expect(posted[0].transfer).toHaveLength(4);
+		} finally {
+			g.postMessage = saved.postMessage;
+			g.onmessage = saved.onmessage;
+		}
+	});
+});
