@@ -772,6 +772,11 @@ export class SessionManager {
 
 	/** Brings the index up to date with the file (another process, e.g. pi, may have appended). */
 	catchUp(): CatchUpResult {
+		return this.#catchUp(true);
+	}
+
+	/** `follow`: a leaf still at the last entry moves on to the other writer's last entry (not before our own writes). */
+	#catchUp(follow: boolean): CatchUpResult {
 		if (!this.#persistent || !this.#disk || !this.#file) return { kind: "none" };
 		let st;
 		try {
@@ -790,19 +795,21 @@ export class SessionManager {
 			return { kind: "none" };
 		}
 		const before = this.#cols.count;
-		this.#readAppended(st.size);
+		this.#readAppended(st.size, follow);
 		this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 		return { kind: "appended", count: this.#cols.count - before };
 	}
 
-	#readAppended(size: number): void {
+	#readAppended(size: number, follow: boolean): void {
 		const file = this.#file as string;
 		const fd = openSync(file, "r");
 		try {
 			const from = this.#scanned;
 			const firstNew = this.#cols.count;
-			// Indexing moves the leaf to each new entry; the in-app leaf must stay where the user put it.
+			// Indexing moves the leaf to each new entry. A leaf the user moved stays where it was; a leaf still
+			// at the resume point (the last entry) follows the other writer, as a reload would.
 			const leaf = this.#leafId;
+			const followWriter = follow && (firstNew === 0 || leaf === this.#cols.ids[firstNew - 1]);
 			this.#pendingTail = undefined;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
@@ -827,14 +834,14 @@ export class SessionManager {
 			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew);
 			this.#cutCycles();
 			this.#toolCallIndex = undefined;
-			this.#leafId = leaf;
+			if (!followWriter) this.#leafId = leaf;
 		} finally {
 			closeSync(fd);
 		}
 	}
 
 	#syncBeforeWrite(): void {
-		const r = this.catchUp();
+		const r = this.#catchUp(false);
 		if (r.kind === "reloaded") this.#assertWritable();
 	}
 

@@ -85,6 +85,14 @@ describe("another writer (e.g. pi in a terminal)", () => {
 		expect(sm.getEntry(id)).toMatchObject({ parentId: "a" });
 	});
 
+	it("a leaf still at the last entry follows what the other writer appended (as a reload would)", () => {
+		const f = writeSession([msg("a", null, "user", "hi")]);
+		const sm = SessionManager.open(f);
+		appendFileSync(f, `${JSON.stringify(msg("c", "a", "user", "from pi"))}\n`);
+		sm.catchUp();
+		expect(sm.getLeafId()).toBe("c");
+	});
+
 	it("a write first catches up, so the other writer's lines stay intact and indexed", () => {
 		const f = writeSession([msg("a", null, "user", "hi")]);
 		const sm = SessionManager.open(f);
