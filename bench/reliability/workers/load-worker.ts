@@ -50,7 +50,8 @@ async function open(file: string, home: string): Promise<unknown> {
 async function live(ms: number): Promise<unknown> {
 	const sv = services!;
 	const r = rng("live");
-	const lat: number[] = [];
+	const names = ["getPreviews", "getEntry", "getContext", "previewNavigation"] as const;
+	const byName: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
 	const end = Date.now() + ms;
 	while (Date.now() < end) {
 		const which = r.int(0, 3);
@@ -59,13 +60,23 @@ async function live(ms: number): Promise<unknown> {
 		else if (which === 1) await sv.getEntry({ sessionId, id: r.pick(ids) });
 		else if (which === 2) await sv.getContext({ sessionId, leafId: r.pick(ids) });
 		else await sv.previewNavigation({ sessionId, targetId: r.pick(ids) });
-		lat.push(performance.now() - t0);
+		byName[names[which]!]!.push(performance.now() - t0);
 		// Yield like a UI would between interactions, so the watcher's timer gets its turn.
 		await new Promise((ok) => setTimeout(ok, 5));
 	}
-	lat.sort((a, b) => a - b);
-	const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? Number.NaN;
-	return { liveDone: true, requests: lat.length, p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1], events: eventCounts, seenAt: Object.fromEntries(seenAt), rss: rssPeak() };
+	const stats = (lat: number[]) => {
+		lat.sort((a, b) => a - b);
+		const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? Number.NaN;
+		return { n: lat.length, p50: q(0.5), p99: q(0.99), max: lat[lat.length - 1] ?? Number.NaN };
+	};
+	// Interactions: what selecting, scrolling and hovering do. getContext builds the whole conversation up
+	// to an entry (tens of thousands of messages deep in a big session): reported on its own.
+	const interactive = stats([...byName.getPreviews!, ...byName.getEntry!, ...byName.previewNavigation!]);
+	return {
+		liveDone: true, ...interactive, requests: interactive.n, context: stats(byName.getContext!),
+		perRequest: Object.fromEntries(names.map((n) => [n, stats(byName[n]!)])),
+		events: eventCounts, seenAt: Object.fromEntries(seenAt), rss: rssPeak(),
+	};
 }
 
 function library(agentDir: string, home: string): unknown {
