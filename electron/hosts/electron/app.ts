@@ -131,7 +131,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	registerIpc(ipcMain, router, { afterRequest: (name) => void (name === "setSettings" ? refreshMenu() : undefined) });
 
 	const initial = launchFiles.length > 0 ? launchFiles : [sampleSession(appRoot)].filter((p): p is string => p !== null);
-	await router.openInitial(initial);
+	const { failed } = await router.openInitial(initial);
 
 	app.on("second-instance", (_event, secondArgv, secondCwd, data) => {
 		const files = Array.isArray((data as { files?: unknown } | null)?.files)
@@ -194,5 +194,9 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	app.on("window-all-closed", () => app.quit());
 	app.on("will-quit", () => void router.dispose());
 	await current.loadURL(APP_URL);
+	// The page cannot have subscribed to events before it loaded: tell the user about bad launch files here.
+	for (const f of failed) {
+		void dialog.showMessageBox(current, { type: "error", message: `Arbor could not open ${f.path}`, detail: f.error.message });
+	}
 	return { router, window: () => win, openFromHost };
 }

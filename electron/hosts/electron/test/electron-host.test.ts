@@ -1,6 +1,6 @@
 // The Electron host's wiring, proven against a recording fake of the `electron` module (no Electron
 // binary can run here; e2e/electron.spec.ts covers the real thing where one exists).
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -253,6 +253,22 @@ describe("Electron host: launch", () => {
 		expect(basename(paths[0])).toBe("sample-session.jsonl");
 		// A copy: trying writes on the sample never touches the app's own file.
 		expect(paths[0].startsWith(appRoot)).toBe(false);
+	});
+
+	it("tells the user when a file from the command line cannot be opened", async () => {
+		// The file exists when the command line is read and is gone by the time it is opened.
+		const dir = mkdtempSync(join(tmpdir(), "arbor-eh-"));
+		const gone = join(dir, "gone.jsonl");
+		writeFileSync(gone, "");
+		const hostApp = startElectronApp({
+			argv: ["electron", "dist/main.cjs", gone],
+			cwd: dir,
+			servicesOptions: { settingsDir: join(home, ".arbor"), piAgentDir: join(home, ".pi"), env: {}, watch: false },
+			windowStateFile: join(home, ".arbor", "window-state.json"),
+		});
+		rmSync(gone);
+		await hostApp;
+		expect(rec.messageBoxes.map((m) => m.message)).toEqual([`Arbor could not open ${gone}`]);
 	});
 
 	it("hands the second launch's files to the first instance (single-instance lock)", async () => {

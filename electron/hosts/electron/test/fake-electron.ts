@@ -52,6 +52,7 @@ export const rec = {
 	deviceHandler: null as null | (() => boolean),
 	dialogResult: { canceled: true, filePaths: [] as string[] },
 	revealed: [] as string[],
+	messageBoxes: [] as { message: string; detail?: string }[],
 };
 
 export function resetFake(appPath: string): void {
@@ -73,6 +74,7 @@ export function resetFake(appPath: string): void {
 	rec.permissionCheck = null;
 	rec.deviceHandler = null;
 	rec.revealed = [];
+	rec.messageBoxes = [];
 }
 
 export class FakeBrowserWindow extends FakeEmitter {
@@ -195,6 +197,10 @@ export const dialog = {
 		return rec.dialogResult;
 	},
 	showErrorBox(): void {},
+	async showMessageBox(_win: unknown, options: { message: string; detail?: string }): Promise<{ response: number }> {
+		rec.messageBoxes.push(options);
+		return { response: 0 };
+	},
 };
 
 export const shell = {
