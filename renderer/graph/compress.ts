@@ -2,7 +2,7 @@
 // A linear run of single-child entries collapses into one "+N" segment node, but never over an entry
 // the user needs to see or reach (see `mustStayVisible`), so compression can hide detail, not landmarks.
 
-import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { EntryFlag, EntryKind, type Skeleton } from "../../shared/skeleton";
 import { hasIndex, treeBase } from "../../shared/tree-view";
 import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
 
@@ -109,6 +109,7 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		return nodes++;
 	};
 	const parentNode = (i: number): number => (vparent[i] >= 0 ? gOf[vparent[i]] : -1);
+	const nodeId = duplicateSafeIds(s);
 
 	let i = 0;
 	while (i < m) {
@@ -123,7 +124,7 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 			const firstId = s.ids[entryAt[i]];
 			if (len >= minRun && !expanded.has(firstId)) {
 				const start = segFill;
-				const g = push(GraphNodeKind.segment, entryAt[i], len, parentNode(i), `seg:${firstId}:${s.ids[entryAt[j]]}`, start);
+				const g = push(GraphNodeKind.segment, entryAt[i], len, parentNode(i), `seg:${nodeId(entryAt[i])}:${nodeId(entryAt[j])}`, start);
 				for (let k = i; k <= j; k++) {
 					segMembers[segFill++] = entryAt[k];
 					gOf[k] = g;
@@ -142,10 +143,10 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 
 	function emitEntry(k: number): void {
 		const e = entryAt[k];
-		const g = push(GraphNodeKind.entry, e, 1, parentNode(k), s.ids[e], -1);
+		const g = push(GraphNodeKind.entry, e, 1, parentNode(k), nodeId(e), -1);
 		gOf[k] = g;
 		nodeOfEntry[e] = g;
-		if (folded[k]) push(GraphNodeKind.foldStub, e, hiddenCount[k], g, `fold:${s.ids[e]}`, -1);
+		if (folded[k]) push(GraphNodeKind.foldStub, e, hiddenCount[k], g, `fold:${nodeId(e)}`, -1);
 	}
 
 	const n = nodes;
@@ -179,6 +180,24 @@ export function mustStayVisible(
 	const k = s.kind[e];
 	if (k === EntryKind.user || k === EntryKind.compaction || k === EntryKind.branchSummary) return true;
 	return matches !== null && matches.has(e);
+}
+
+/**
+ * React Flow node id of an entry: its own id, except that a hostile or damaged file can repeat an id
+ * (flag duplicateId) and React Flow needs unique ids. The last occurrence, the one pi keeps, keeps the
+ * plain id; earlier ones get `dup:<index>:<id>`.
+ */
+export function duplicateSafeIds(s: Skeleton): (e: number) => string {
+	let last: Map<string, number> | null = null;
+	return (e) => {
+		const id = s.ids[e];
+		if (!(s.flags[e] & EntryFlag.duplicateId)) return id;
+		if (!last) {
+			last = new Map();
+			for (let i = 0; i < s.count; i++) if (s.flags[i] & EntryFlag.duplicateId) last.set(s.ids[i], i);
+		}
+		return last.get(id) === e ? id : `dup:${e}:${id}`;
+	};
 }
 
 /** Entries below `e` by real parent links (what a fold hides, whatever the filter). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EntryKind } from "../../../shared/skeleton";
+import { EntryFlag, EntryKind } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
 import { buildGraphModel, entriesOfNode } from "../compress";
 import { GraphNodeKind, type GraphModel } from "../model";
@@ -92,6 +92,18 @@ describe("chain compression", () => {
 		// Active branch (7..9) first.
 		expect(m.ids).toEqual(["e0", "seg:e1:e2", "e3", "seg:e7:e8", "e9", "seg:e4:e5", "e6"]);
 		expect(m.childCount[m.ids.indexOf("e3")]).toBe(2);
+	});
+
+	it("gives entries that repeat an id (damaged files) unique node ids; the last one, which pi keeps, keeps the plain id", () => {
+		const s = skeletonOf([
+			{ kind: U, parent: -1, flags: EntryFlag.duplicateId },
+			{ kind: U, parent: 0 },
+			{ kind: U, parent: 1, flags: EntryFlag.duplicateId },
+		]);
+		s.ids[2] = "e0";
+		const m = buildGraphModel(s, visibleTreeOf(s));
+		expect(m.ids).toEqual(["dup:0:e0", "e1", "e0"]);
+		expect(new Set(m.ids).size).toBe(3);
 	});
 
 	it("turns compression off when asked", () => {
