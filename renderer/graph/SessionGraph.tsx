@@ -402,8 +402,12 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	);
 	const onKeyDown = useCallback(
 		(ev: React.KeyboardEvent) => {
-			// Only what React Flow cannot know: Enter on the graph navigates to the selection.
-			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && selectedIndex >= 0 && onActivate && ev.target === containerRef.current) {
+			// Only what React Flow cannot know: Enter on the graph navigates to the selection. After a click
+			// the focus sits on React Flow's node element inside the container, so accept any target in it
+			// except text fields (the inline label editor).
+			const t = ev.target as HTMLElement;
+			const inText = t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable;
+			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !inText && selectedIndex >= 0 && onActivate && containerRef.current?.contains(t)) {
 				ev.preventDefault();
 				onActivate(selectedIndex);
 			}
