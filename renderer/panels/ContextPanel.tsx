@@ -8,6 +8,8 @@ import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { isRecord, str, textOfBlocks } from "./entry-text";
 
+const FETCH_DELAY_MS = 120;
+
 function messageSummary(message: unknown): { role: string; text: string } {
 	if (!isRecord(message)) return { role: "?", text: "" };
 	const role = str(message.role) || "?";
@@ -34,12 +36,16 @@ export function ContextPanel() {
 	useEffect(() => {
 		if (!sessionId) return;
 		let live = true;
-		client.request("getContext", { sessionId, leafId: selectedId }).then(
-			(ctx) => live && setView({ at: selectedId, ctx }),
-			(err: unknown) => live && setView({ at: selectedId, error: errorText(err) }),
-		);
+		// While pi appends many entries a second, or a key repeats, ask once things settle.
+		const timer = setTimeout(() => {
+			client.request("getContext", { sessionId, leafId: selectedId }).then(
+				(ctx) => live && setView({ at: selectedId, ctx }),
+				(err: unknown) => live && setView({ at: selectedId, error: errorText(err) }),
+			);
+		}, FETCH_DELAY_MS);
 		return () => {
 			live = false;
+			clearTimeout(timer);
 		};
 	}, [client, sessionId, selectedId, count]);
 

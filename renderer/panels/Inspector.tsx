@@ -10,6 +10,8 @@ import { indexOfId } from "../store/selectors";
 import { entryPlainText } from "./entry-text";
 import { EntryBody, entryTimes, entryTitle, prettyJson } from "./EntryView";
 
+const FETCH_DELAY_MS = 60;
+
 type Loaded = { id: string; entry: SessionEntry } | { id: string; error: string } | null;
 
 export function Inspector() {
@@ -30,12 +32,16 @@ export function Inspector() {
 			return;
 		}
 		let live = true;
-		client.request("getEntry", { sessionId, id: selectedId }).then(
-			(entry) => live && setLoaded({ id: selectedId, entry }),
-			(err: unknown) => live && setLoaded({ id: selectedId, error: errorText(err) }),
-		);
+		// Holding an arrow key walks many entries: fetch the one the user stops on.
+		const timer = setTimeout(() => {
+			client.request("getEntry", { sessionId, id: selectedId }).then(
+				(entry) => live && setLoaded({ id: selectedId, entry }),
+				(err: unknown) => live && setLoaded({ id: selectedId, error: errorText(err) }),
+			);
+		}, FETCH_DELAY_MS);
 		return () => {
 			live = false;
+			clearTimeout(timer);
 		};
 	}, [client, sessionId, selectedId]);
 

@@ -4,7 +4,7 @@ import { Inspector } from "../panels/Inspector";
 import { renderMarkdown, sanitizeHtml } from "../panels/markdown";
 import { FakeClient, type FakeEntry } from "./fake-client";
 import { harness } from "./harness";
-import { click, render, settle, type Rendered } from "./render";
+import { click, render, settle, waitFor, type Rendered } from "./render";
 
 const HOSTILE = [
 	"<script>window.__pwned = 1</script>",
@@ -105,7 +105,7 @@ describe("inspector", () => {
 		const h = await harness(new FakeClient(hostileEntries(), { leaf: "a1" }));
 		h.rt.store.getState().select("u1");
 		view = await render(<Inspector />, h.rt);
-		await settle();
+		await waitFor(() => view?.byTestId("inspector-body"));
 		const body = view.byTestId("inspector-body");
 		expect(body).not.toBeNull();
 		assertInert(view.container);
@@ -116,7 +116,7 @@ describe("inspector", () => {
 		const h = await harness(new FakeClient(hostileEntries(), { leaf: "a1" }));
 		h.rt.store.getState().select("a1");
 		view = await render(<Inspector />, h.rt);
-		await settle();
+		await waitFor(() => view?.byTestId("inspector-body"));
 		assertInert(view.container);
 		expect(view.byTestId("inspector-thinking")?.tagName).toBe("DETAILS");
 		expect(view.byTestId("inspector-tool-call")?.textContent).toContain('"command"');
@@ -132,7 +132,7 @@ describe("inspector", () => {
 		const h = await harness(client);
 		h.rt.store.getState().select("u1");
 		view = await render(<Inspector />, h.rt);
-		await settle();
+		await waitFor(() => view?.byTestId("inspector-body"));
 		await click(view.byTestId("inspector-copy-text"));
 		await click(view.byTestId("inspector-copy-id"));
 		const link = view.container.querySelector(".markdown a");
@@ -150,7 +150,6 @@ describe("inspector", () => {
 		const h = await harness(client);
 		h.rt.store.getState().select("u2");
 		view = await render(<Inspector />, h.rt);
-		await settle();
-		expect(view.byTestId("inspector")?.textContent).toContain("beyond the end of the file");
+		await waitFor(() => view?.byTestId("inspector")?.textContent?.includes("beyond the end of the file"));
 	});
 });

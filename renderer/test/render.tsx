@@ -63,3 +63,16 @@ export async function typeInto(el: Element | null, value: string): Promise<void>
 		el.dispatchEvent(new Event("input", { bubbles: true }));
 	});
 }
+
+/** Let React and timers run until `check` holds (panels fetch after a short delay), or fail after 3 s. */
+export async function waitFor(check: () => unknown, timeoutMs = 3000): Promise<void> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		await settle();
+		if (check()) return;
+		if (Date.now() > end) throw new Error("waitFor: condition not met in time");
+		await act(async () => {
+			await new Promise((r) => setTimeout(r, 20));
+		});
+	}
+}
