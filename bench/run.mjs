@@ -8,6 +8,7 @@
 //   node bench/run.mjs --quick    small sizes only (for development)
 //   node bench/run.mjs --big      also the 1M-entry / ~1.3 GB fixture-profile file (pi cannot open it)
 //   node bench/run.mjs --json     also print the raw results as JSON
+//   node bench/run.mjs --only deep,branch   only some sections (open, deep, branch, big)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -17,9 +18,14 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cache = join(root, "bench", ".cache");
 const genScript = join(root, "..", "shared", "tools", "gen-session.mjs");
-const flags = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const flags = new Set(argv);
 const quick = flags.has("--quick");
-const big = flags.has("--big");
+const onlyAt = argv.indexOf("--only");
+// --only open,deep,branch,big: run some sections (e.g. `--big --only big` after a full run).
+const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? "").split(",")) : undefined;
+const want = (section) => !only || only.has(section);
+const big = flags.has("--big") || (only?.has("big") ?? false);
 mkdirSync(cache, { recursive: true });
 
 // ---------------------------------------------------------------- sessions
@@ -101,7 +107,7 @@ if (os.loadavg()[0] > os.cpus().length) out("  (the machine is busy: wall times 
 out("");
 out("open = SessionManager.open; +ctx = open + buildSessionContext at the loaded leaf (what pi does to resume)");
 
-for (const sess of sessions) {
+for (const sess of want("open") ? sessions : []) {
 	const file = sessionFile(sess);
 	const bytes = statSync(file).size;
 	const fl = measure("floor", file);
@@ -122,7 +128,7 @@ for (const sess of sessions) {
 	}
 }
 
-{
+if (want("deep")) {
 	const file = sessionFile(deep);
 	const a = measure("arbor-deep", file);
 	const p = measure("pi-deep", file);
@@ -140,7 +146,7 @@ for (const sess of sessions) {
 }
 
 results.branch = [];
-for (const src of branchSrcs) {
+for (const src of want("branch") ? branchSrcs : []) {
 	const file = sessionFile(src);
 	const a = measure("arbor-branch", file, ["10000"]);
 	const p = measure("pi-branch", file, ["10000"]);
@@ -163,7 +169,7 @@ if (big) {
 	if (!a.ok) out(`open ${bigSession.key} (${size(bytes)}): arbor FAILED: ${a.error}`);
 	else {
 		const piPart = p.ok && !p.failed ? `pi ${s(p.totalMs)} ${mib(p.rssMiB)}` : `pi cannot open it (${(p.failed ?? p.error ?? "").slice(0, 80)})`;
-		out(`open ${bigSession.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} ${mib(fl.rssMiB)} | ${piPart}`);
+		out(`open ${bigSession.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}, cpu ${s(a.cpuMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} (cpu ${s(fl.cpuMs)}) ${mib(fl.rssMiB)} | ${piPart}`);
 		out(`  target: opens within 1 GiB peak RSS: ${mib(a.rssMiB)} -> ${verdict(a.rssMiB <= 1024)}`);
 	}
 }
