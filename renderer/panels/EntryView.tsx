@@ -5,7 +5,7 @@
 import { memo, useMemo, type ReactNode } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { blocksOf, isRecord, str } from "./entry-text";
-import { highlightCode, renderMarkdown, SAFE_IMAGE_URL } from "./markdown";
+import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
 
 export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
 	const html = useMemo(() => renderMarkdown(text), [text]);
@@ -13,7 +13,8 @@ export const Markdown = memo(function Markdown({ text, testId }: { text: string;
 });
 
 export function CodeBlock({ code, lang }: { code: string; lang?: string }) {
-	const html = useMemo(() => highlightCode(code, lang), [code, lang]);
+	// highlight.js escapes its input; the sanitizer runs anyway so no path inserts unchecked HTML.
+	const html = useMemo(() => sanitizeHtml(highlightCode(code, lang)), [code, lang]);
 	return (
 		<pre className="code">
 			<code className="hljs" dangerouslySetInnerHTML={{ __html: html }} />

@@ -1,4 +1,5 @@
-// The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
+// renderer/panels: the app's panes (graph pane, inspector, context, labels, composer, toolbar parts,
+// status bar, banners). The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
 // search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
 
 import { useCallback, useMemo } from "react";
