@@ -168,14 +168,15 @@ type Call = <T>(name: string, fn: () => T) => T | undefined;
 
 /** Every read-only call of the core, the tree view and the wire codec on one open session. */
 function readAll(sm: SessionManager, r: Rng, call: Call): Skeleton | undefined {
-	for (const [name, fn] of Object.entries({
+	const reads: Record<string, () => unknown> = {
 		getHeader: () => sm.getHeader(), getLeafId: () => sm.getLeafId(), getLeafEntry: () => sm.getLeafEntry(),
 		getTree: () => sm.getTree(), getWarnings: () => sm.getWarnings(), getWarningCount: () => sm.getWarningCount(),
 		getResumeLeafId: () => sm.getResumeLeafId(), getFileVersion: () => sm.getFileVersion(), needsUpgrade: () => sm.needsUpgrade(),
 		getSessionId: () => sm.getSessionId(), getCwd: () => sm.getCwd(), getSessionFile: () => sm.getSessionFile(),
 		getBranch: () => sm.getBranch(), context: () => sm.buildSessionContext(), contextNull: () => sm.buildSessionContext(null),
 		catchUp: () => sm.catchUp(),
-	})) call(name, fn);
+	};
+	for (const [name, fn] of Object.entries(reads)) call(name, fn);
 	const sk = call("getSkeleton", () => sm.getSkeleton());
 	if (!sk) return undefined;
 	call("wire skeleton", () => encodeWire({ t: "res", id: 1, ok: true, result: sk }));
