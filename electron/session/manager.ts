@@ -105,6 +105,8 @@ export class SessionManager {
 	#warningCount = 0;
 	#syntheticCounter = 0;
 	#hasDuplicates = false;
+	/** Index of the entry pi/omp resume from: the last one read from a whole line (-1 = none). */
+	#resumeIndex = -1;
 	/** Entry bodies stay on disk (large files); lines are indexed by the skimmer. */
 	#lazy = false;
 	#lazyOption: boolean | undefined;
@@ -172,6 +174,7 @@ export class SessionManager {
 		this.#warnings = [];
 		this.#warningCount = 0;
 		this.#hasDuplicates = false;
+		this.#resumeIndex = -1;
 		this.#hasLoops = false;
 		this.#toolCallIndex = undefined;
 		this.#toolCallIndexCount = 0;
@@ -254,7 +257,7 @@ export class SessionManager {
 					return;
 				}
 				if (this.#legacy) legacyRecords.push({ obj, line: lineNo });
-				else this.#ingest(obj, exact ? offset : -1, length, lineNo, !this.#lazy);
+				else this.#ingest(obj, exact ? offset : -1, length, lineNo, !this.#lazy, exact);
 			};
 			const total = st.size;
 			const res = scanLines(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
@@ -354,7 +357,12 @@ export class SessionManager {
 	}
 
 	/** Adds one parsed entry; parent links are resolved afterwards (#resolveParents). */
-	#ingest(obj: Loose, offset: number, length: number, lineNo: number, keep: boolean): number {
+	/**
+	 * `resumable`: the line parsed whole, so pi sees this entry too. Records recovered from a glued line are
+	 * shown but never become the resume point or the leaf on load (pi resumes at the last line it parsed,
+	 * and an entry appended under a record pi cannot see would be an orphan there).
+	 */
+	#ingest(obj: Loose, offset: number, length: number, lineNo: number, keep: boolean, resumable = true): number {
 		const facts = factsOf(obj);
 		let id = obj.id;
 		let synthetic = false;
@@ -366,7 +374,7 @@ export class SessionManager {
 		}
 		const rp = obj.parentId;
 		const i = this.#addRow(id as string, typeof rp === "string" || rp === null ? rp : undefined, facts.kind,
-			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo);
+			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo, resumable);
 		this.#cache.put(i, obj as SessionEntry, keep || offset < 0);
 		if (obj.type === "label") this.#applyLabel(obj.targetId, obj.label, obj.timestamp);
 		return i;
@@ -399,7 +407,7 @@ export class SessionManager {
 
 	#addRow(
 		id: string, rawParent: string | null | undefined, kind: number, flags: number, time: number, tokens: number,
-		offset: number, length: number, lineNo: number,
+		offset: number, length: number, lineNo: number, resumable = true,
 	): number {
 		const c = this.#cols;
 		const i = c.count;
@@ -424,7 +432,10 @@ export class SessionManager {
 		}
 		c.flags[i] = flags;
 		this.#byId.set(id, i);
-		this.#leafId = id;
+		if (resumable) {
+			this.#leafId = id;
+			this.#resumeIndex = i;
+		}
 		return i;
 	}
 
@@ -497,8 +508,7 @@ export class SessionManager {
 	getWarningCount(): number { return this.#warningCount; }
 	getEntryCount(): number { return this.#cols.count; }
 	getResumeLeafId(): string | null {
-		const n = this.#cols.count;
-		return n > 0 ? this.#cols.ids[n - 1] : null;
+		return this.#resumeIndex >= 0 ? this.#cols.ids[this.#resumeIndex] : null;
 	}
 
 	getLeafEntry(): SessionEntry | undefined {
@@ -809,7 +819,7 @@ export class SessionManager {
 			// Indexing moves the leaf to each new entry. A leaf the user moved stays where it was; a leaf still
 			// at the resume point (the last entry) follows the other writer, as a reload would.
 			const leaf = this.#leafId;
-			const followWriter = follow && (firstNew === 0 || leaf === this.#cols.ids[firstNew - 1]);
+			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId());
 			this.#pendingTail = undefined;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
@@ -825,7 +835,7 @@ export class SessionManager {
 						}
 					}
 					if (obj.type === "session") return;
-					this.#ingest(obj, exact ? offset : -1, length, ln, !this.#lazy);
+					this.#ingest(obj, exact ? offset : -1, length, ln, !this.#lazy, exact);
 				});
 			});
 			this.#skimming = false;
@@ -1045,7 +1055,7 @@ export class SessionManager {
 			tokens: c.tokens.slice(0, n),
 			labels: this.#skeletonLabels(),
 			leaf: this.#leafIndex(),
-			resumeLeaf: n - 1,
+			resumeLeaf: this.#resumeIndex,
 		};
 	}
 
@@ -1063,7 +1073,7 @@ export class SessionManager {
 			tokens: c.tokens.slice(s, n),
 			labels: this.#skeletonLabels(),
 			leaf: this.#leafIndex(),
-			resumeLeaf: n - 1,
+			resumeLeaf: this.#resumeIndex,
 		};
 	}
 
