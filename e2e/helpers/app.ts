@@ -1,0 +1,74 @@
+// Page-level helpers for the browser-host specs: open the app, read what the graph shows, and compare it
+// with the `arbor` CLI's view of the same file (the CLI and the app share shared/tree-view).
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Page, expect } from "@playwright/test";
+import { type Host, repoRoot, screenshotDir } from "./host";
+
+export async function openApp(page: Page, host: Host): Promise<void> {
+	const errors: string[] = [];
+	page.on("pageerror", (e) => errors.push(e.message));
+	await page.goto(host.url);
+	await expect(page.locator(".react-flow__node").first()).toBeVisible({ timeout: 60_000 });
+	expect(errors).toEqual([]);
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+	mkdirSync(screenshotDir, { recursive: true });
+	await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
+}
+
+/** Ids of the entry cards currently mounted (segments and fold stubs excluded). */
+export async function cardIds(page: Page, selector = ""): Promise<string[]> {
+	return page.locator(`.react-flow__node:has([data-testid="arbor-card"]${selector})`).evaluateAll((els) =>
+		els.map((el) => el.getAttribute("data-id") ?? "").filter(Boolean),
+	);
+}
+
+/** Expands every "+N" segment so each visible entry has its own card (small sessions only). */
+export async function expandAllSegments(page: Page): Promise<void> {
+	for (let i = 0; i < 200; i++) {
+		const seg = page.locator('[data-testid="arbor-segment"]').first();
+		if ((await seg.count()) === 0) break;
+		await seg.click();
+		await page.waitForTimeout(50);
+	}
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(300);
+}
+
+export function card(page: Page, id: string) {
+	return page.locator(`.react-flow__node[data-id="${id}"]`);
+}
+
+export async function leafId(page: Page): Promise<string | null> {
+	const leaf = page.locator('.react-flow__node:has(.is-leaf)');
+	return (await leaf.count()) === 0 ? null : leaf.first().getAttribute("data-id");
+}
+
+export function cli(args: string[]): string {
+	return execFileSync(process.execPath, [join(repoRoot, "bin", "arbor.cjs"), ...args], { encoding: "utf8" });
+}
+
+interface CliNode { id: string; type: string; role?: string; label?: string; children: CliNode[] }
+
+/** Every id of the CLI's visible tree (`arbor tree --json`), in pre-order. */
+export function cliVisibleIds(file: string, extra: string[] = []): string[] {
+	const tree = JSON.parse(cli(["tree", file, "--json", ...extra])) as { leafId: string | null; roots: CliNode[] };
+	const out: string[] = [];
+	const stack = [...tree.roots].reverse();
+	while (stack.length) {
+		const n = stack.pop() as CliNode;
+		out.push(n.id);
+		for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
+	}
+	return out;
+}
+
+export const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+export function jsonl(file: string): Record<string, unknown>[] {
+	return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+}

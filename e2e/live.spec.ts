@@ -1,0 +1,34 @@
+// Live files: lines another process (pi in a terminal) appends show up in the open graph, without
+// losing the selection.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { card, jsonl, openApp, shot } from "./helpers/app";
+import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+test("entries appended by a second process appear in the graph", async ({ page }) => {
+	const file = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
+	host = await startHost([file]);
+	await openApp(page, host);
+	const last = jsonl(file).at(-1) as { id: string };
+	const entries = await page.getByTestId("status-entries").textContent();
+	const user = {
+		type: "message", id: "live0001", parentId: last.id, timestamp: new Date().toISOString(),
+		message: { role: "user", content: [{ type: "text", text: "A message pi appended while Arbor was open" }], timestamp: Date.now() },
+	};
+	const script = `require("node:fs").appendFileSync(${JSON.stringify(file)}, ${JSON.stringify(`${JSON.stringify(user)}\n`)})`;
+	const r = spawnSync(process.execPath, ["-e", script]);
+	expect(r.status).toBe(0);
+	await expect(page.getByTestId("status-entries")).not.toHaveText(entries ?? "", { timeout: 10_000 });
+	await page.getByTestId("zoom-leaf-button").click();
+	await expect(card(page, "live0001")).toBeVisible({ timeout: 10_000 });
+	// The app's leaf was where pi resumes, so it follows the agent onto the new entry.
+	await expect(card(page, "live0001").locator(".is-leaf")).toHaveCount(1);
+	await shot(page, "live-append");
+});
