@@ -118,6 +118,31 @@ describe("files pi overwrites on open stay byte-identical under Arbor", () => {
 	});
 });
 
+describe("omp's fixed-width title slot", () => {
+	it("a 256-byte slot line before the header: Arbor loads the session and appends without touching the slot", () => {
+		const slotObj = { type: "title", v: 1, title: "My session", source: "user", updatedAt: "2026-01-01T00:00:00.000Z", pad: "" };
+		const bare = JSON.stringify(slotObj).length;
+		const slot = JSON.stringify({ ...slotObj, pad: " ".repeat(255 - bare) });
+		expect(Buffer.byteLength(`${slot}\n`)).toBe(256);
+		const bytes = `${slot}\n${jsonl([header, msg("a", null, 1, "hello"), msg("b", "a", 2, "again")])}`;
+		const file = writeTempFile(bytes, "slot.jsonl", "arbor");
+		const sm = SessionManager.open(file);
+		expect(sm.getEntries().map(idOf)).toEqual(["a", "b"]);
+		expect(sm.getSessionId()).toBe("dev-session");
+		const id = sm.appendMessage(userMessage("after the slot"));
+		const now = readFileSync(file, "utf8");
+		expect(now.startsWith(bytes)).toBe(true);
+		sm.close();
+		const again = SessionManager.open(file);
+		expect(again.getBranch().map(idOf)).toEqual(["a", "b", id]);
+		again.close();
+		// pi sees no valid header on line 1 and would replace the whole file.
+		const piFile = writeTempFile(bytes, "slot.jsonl", "pi");
+		expect(PiSessionManager.open(piFile).getEntries().length).toBe(0);
+		expect(readFileSync(piFile, "utf8")).not.toContain("My session");
+	});
+});
+
 describe("appending after a line without a final newline", () => {
 	it("pi glues its entry onto the last line and loses both on reload; Arbor writes a newline first", () => {
 		const piFile = copyFixture("kuato__pi-session-orphan-no-eol.jsonl", "pi");

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
-import { SessionManager } from "../index";
+import { SessionFileError, SessionManager } from "../index";
 import { cleanupTempDirs, copyToTemp, jsonl, sha256, tempDir, writeTempFile } from "./helpers/files";
 import { userMessage } from "./helpers/messages";
 import { describeOutcome, tryOpen } from "./helpers/outcome";
@@ -107,6 +107,38 @@ describe("missing or malformed header", () => {
 			expect(sha256(file)).toBe(before);
 		});
 	}
+});
+
+describe("writing to a file whose header is bad or absent", () => {
+	it("missing header: a write is refused with a typed bad_file error naming file and line 1; bytes untouched", () => {
+		const file = writeTempFile(jsonl([msg("a", null, 1), msg("b", "a", 2)]), "no-header.jsonl");
+		const before = sha256(file);
+		const sm = SessionManager.open(file);
+		let err: unknown;
+		try {
+			sm.appendMessage(userMessage("refused"));
+		} catch (e) {
+			err = e;
+		}
+		expect(err).toBeInstanceOf(SessionFileError);
+		expect(err).toMatchObject({ code: "bad_file", file, line: 1 });
+		expect(sha256(file)).toBe(before);
+		sm.close();
+	});
+
+	it("empty file: the first append writes a header and the entry, and pi reads that file", () => {
+		const file = writeTempFile("", "empty.jsonl");
+		const sm = SessionManager.open(file);
+		const id = sm.appendMessage(userMessage("first words"));
+		const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+		expect(lines.length).toBe(2);
+		expect(lines[0]).toMatchObject({ type: "session", version: 3, id: sm.getSessionId() });
+		expect(lines[1]).toMatchObject({ id, parentId: null });
+		const pi = PiSessionManager.open(copyToTemp(file, "pi"));
+		expect(pi.getLeafId()).toBe(id);
+		expect(pi.getSessionId()).toBe(sm.getSessionId());
+		sm.close();
+	});
 });
 
 describe("broken lines", () => {
