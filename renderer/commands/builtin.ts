@@ -348,6 +348,13 @@ export function builtinCommands(): Command[] {
 		{ id: "view.zoomOut", label: "Zoom out", category: "View", keys: ["Ctrl+-"], when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
 		{ id: "view.relayout", label: "Reset layout (forget dragged positions)", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.relayout, perform: (ctx) => ctx.graph.relayout?.() },
 		{ id: "view.collapseSegments", label: "Collapse expanded segments", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.collapseAll, perform: (ctx) => ctx.graph.collapseAll?.() },
+		{
+			id: "view.toggleDirection",
+			label: (ctx) => (ctx.state.settings?.layoutDirection === "LR" ? "Layout: top-down" : "Layout: left-to-right"),
+			category: "View",
+			when: (ctx) => ctx.state.settings !== null,
+			perform: (ctx) => ctx.store.getState().updateSettings({ layoutDirection: ctx.state.settings?.layoutDirection === "LR" ? "TB" : "LR" }),
+		},
 		{ id: "panel.inspector", label: "Show inspector", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("inspector") },
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },

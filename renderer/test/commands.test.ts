@@ -186,6 +186,16 @@ describe("acting on an entry", () => {
 		expect(h.graphCalls).toEqual(["zoomToLeaf", "fit", "zoomIn", "zoomOut"]);
 	});
 
+	it("toggling the layout direction saves the setting, and the arrows follow it", async () => {
+		const h = await harness();
+		await h.run("view.toggleDirection");
+		expect(h.client.callsOf("setSettings").at(-1)).toEqual({ settings: { layoutDirection: "LR" } });
+		expect(h.rt.store.getState().settings?.layoutDirection).toBe("LR");
+		h.rt.store.getState().select("u3");
+		h.press("Left");
+		expect(h.rt.store.getState().selectedId).toBe("a1");
+	});
+
 	it("leaf history uses Ctrl+[ / Ctrl+] and selects the returned leaf", async () => {
 		const client = new FakeClient();
 		client.on("leafHistory", ({ direction }) => ({ leafId: direction === "back" ? "a2" : "a3", canBack: direction !== "back", canForward: direction === "back" }));
