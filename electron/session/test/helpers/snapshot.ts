@@ -135,7 +135,7 @@ export function compareSessions(a: SessionLike, b: SessionLike, opt: SnapshotOpt
 }
 
 /** Indices worth comparing: every leaf tip, every structural entry, and a regular sample of the rest. */
-export function samplePoints(entries: readonly unknown[], every = 50): number[] {
+export function samplePoints(entries: readonly unknown[], every = 50, max = Number.POSITIVE_INFINITY): number[] {
 	const hasChild = new Set<string>();
 	for (const e of entries) {
 		const p = (e as { parentId?: unknown }).parentId;
@@ -148,7 +148,12 @@ export function samplePoints(entries: readonly unknown[], every = 50): number[] 
 		const tip = id !== undefined && !hasChild.has(id);
 		if (tip || i % every === 0 || i === entries.length - 1 || type === "compaction" || type === "branch_summary" || type === "label" || type === "custom_message") out.push(i);
 	});
-	return out;
+	if (out.length <= max) return out;
+	// Evenly thinned, always keeping the last entry (the loaded leaf).
+	const step = out.length / max;
+	const thinned = Array.from({ length: max - 1 }, (_, k) => out[Math.floor(k * step)]);
+	thinned.push(out[out.length - 1]);
+	return thinned;
 }
 
 /**
