@@ -1,0 +1,360 @@
+#!/usr/bin/env node
+// `npm run bench:ui`: the Arbor renderer in Debian's Chromium (through the browser host, `arbor serve`) on
+// generated sessions, next to a plain React Flow baseline (bench/ui-baseline/: every entry mounted, laid
+// out with d3-hierarchy, no culling) measured in the same run, in the same browser. Prints time to first
+// graph, frame times while panning and zooming, mounted node count and layout time, with the ratios.
+// Sessions and builds are cached in bench/.cache/ (gitignored). Not part of `npm test`. See docs/bench-ui.md.
+//
+//   node bench/ui.mjs                    100k and 10k entries (about 4-8 minutes on 2 loaded cores)
+//   node bench/ui.mjs --sizes 10000      other sizes (comma-separated)
+//   node bench/ui.mjs --timeout 60       seconds the baseline gets to show its first node (default 90)
+//   node bench/ui.mjs --build            rebuild Arbor first (also done when dist/ is missing or stale)
+//   node bench/ui.mjs --no-build         never rebuild; measure dist/ as it is
+//   node bench/ui.mjs --json             also print the raw results as JSON
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { extname, join, resolve } from "node:path";
+import { build } from "esbuild";
+import { chromium } from "@playwright/test";
+
+const root = resolve(import.meta.dirname, "..");
+const cache = join(root, "bench", ".cache");
+const uiCache = join(cache, "ui");
+const pageDir = join(cache, "ui-baseline");
+const genScript = join(root, "..", "shared", "tools", "gen-session.mjs");
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+	const i = argv.indexOf(`--${name}`);
+	return i >= 0 ? argv[i + 1] : def;
+};
+const sizes = String(opt("sizes", "100000,10000")).split(",").map(Number).filter((n) => n > 0);
+const baselineTimeoutS = Number(opt("timeout", "90"));
+const FIRST_GRAPH_TIMEOUT_ARBOR_S = 120;
+const VIEWPORT = { width: 1440, height: 900 };
+// Same flags as playwright.config.ts (CHROMIUM_ARGS); that file is TypeScript, so they are repeated here.
+const CHROMIUM_ARGS = [
+	"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+	"--disable-component-update", "--disable-sync",
+];
+const started = Date.now();
+const log = (s) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${s}\n`);
+mkdirSync(uiCache, { recursive: true });
+mkdirSync(pageDir, { recursive: true });
+
+// ---------------------------------------------------------------- Arbor build (dist/)
+function newestMtime(dir) {
+	let t = 0;
+	for (const e of readdirSync(dir, { withFileTypes: true })) {
+		if (e.name === "test" || e.name === "node_modules") continue;
+		const p = join(dir, e.name);
+		t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+	}
+	return t;
+}
+const distHtml = join(root, "dist", "renderer", "index.html");
+const distCli = join(root, "dist", "cli.cjs");
+const stale = () =>
+	!existsSync(distHtml) || !existsSync(distCli) ||
+	statSync(distHtml).mtimeMs < Math.max(newestMtime(join(root, "renderer")), newestMtime(join(root, "shared")));
+if (!argv.includes("--no-build") && (argv.includes("--build") || stale())) {
+	log("building Arbor (npm run build) ...");
+	const r = spawnSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+	if (r.status !== 0) {
+		if (!existsSync(distHtml)) throw new Error("npm run build failed and there is no dist/ to measure");
+		log("npm run build failed: measuring the existing dist/ (see above)");
+	}
+}
+const distBuilt = new Date(statSync(distHtml).mtimeMs).toISOString().replace(/\.\d+Z$/, "Z");
+
+// ---------------------------------------------------------------- sessions
+function sessionFile(n) {
+	const file = join(uiCache, `n${n}_seed-ui.jsonl`);
+	if (!existsSync(file)) {
+		log(`generating a ${n}-entry session (gen-session --n ${n} --seed ui) ...`);
+		const partial = `${file}.partial`;
+		const r = spawnSync(process.execPath, [genScript, "--n", String(n), "--seed", "ui", "--out", partial], { stdio: ["ignore", "ignore", "inherit"] });
+		if (r.status !== 0) throw new Error(`gen-session failed for n=${n}`);
+		renameSync(partial, file);
+	}
+	return file;
+}
+
+// ---------------------------------------------------------------- bundles: Node prep, baseline page
+const prepBundle = join(uiCache, "prep.mjs");
+await build({
+	entryPoints: [join(root, "bench", "ui-baseline", "prep.ts")],
+	outfile: prepBundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning",
+});
+await build({
+	entryPoints: [join(root, "bench", "ui-baseline", "main.tsx")],
+	outdir: pageDir, bundle: true, platform: "browser", format: "esm", target: "chrome120", minify: true,
+	jsx: "automatic", define: { "process.env.NODE_ENV": '"production"' }, logLevel: "warning",
+});
+copyFileSync(join(root, "bench", "ui-baseline", "index.html"), join(pageDir, "index.html"));
+
+/** Arbor's graph pipeline and the naive layout, timed in Node; writes the baseline page's data file. */
+function prep(n, file) {
+	const data = join(pageDir, `data-${n}.json`);
+	log(`n=${n}: Node: open + Arbor pipeline + baseline data ...`);
+	const r = spawnSync(process.execPath, ["--max-old-space-size=6144", prepBundle, file, data, "5"], { encoding: "utf8", maxBuffer: 1 << 24 });
+	if (r.status !== 0) throw new Error(`prep failed for n=${n}:\n${r.stderr}`);
+	return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+// ---------------------------------------------------------------- static server for the baseline page
+const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json" };
+const baselineServer = createServer((req, res) => {
+	const name = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "") || "index.html";
+	const path = join(pageDir, name);
+	if (!path.startsWith(pageDir) || !existsSync(path)) {
+		res.writeHead(404).end();
+		return;
+	}
+	res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" });
+	createReadStream(path).pipe(res);
+});
+await new Promise((ok) => baselineServer.listen(0, "127.0.0.1", ok));
+const baselineOrigin = `http://127.0.0.1:${baselineServer.address().port}`;
+
+// ---------------------------------------------------------------- Arbor host
+async function startHost(file) {
+	const home = mkdtempSync(join(tmpdir(), "arbor-bench-ui-home-"));
+	const t0 = performance.now();
+	const proc = spawn(process.execPath, [join(root, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
+		cwd: root,
+		env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi", "agent") },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let out = "";
+	const url = await new Promise((ok, fail) => {
+		const timer = setTimeout(() => fail(new Error(`arbor serve printed no URL within 180 s:\n${out}`)), 180_000);
+		const onData = (d) => {
+			out += d.toString();
+			const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+			if (m) {
+				clearTimeout(timer);
+				ok(m[0]);
+			}
+		};
+		proc.stdout.on("data", onData);
+		proc.stderr.on("data", onData);
+		proc.on("exit", (code) => fail(new Error(`arbor serve exited with ${code}:\n${out}`)));
+	});
+	const readyMs = performance.now() - t0;
+	const stop = () =>
+		new Promise((ok) => {
+			const done = () => {
+				rmSync(home, { recursive: true, force: true });
+				ok();
+			};
+			if (proc.exitCode !== null) return done();
+			proc.once("exit", done);
+			proc.kill("SIGTERM");
+		});
+	return { url, readyMs, stop };
+}
+
+// ---------------------------------------------------------------- in-page instrumentation
+// Runs before any page script. Every animation frame: until a React Flow node is visible (React Flow
+// keeps nodes `visibility: hidden` until measured), look for one: the frame timestamp where one first is
+// = time to first graph (ms since navigation start). While recording: keep every frame's timestamp, and
+// every 10th frame the number of mounted nodes.
+const INSTRUMENT = () => {
+	const b = { first: null, rec: false, frames: [], counts: [] };
+	window.__bench = b;
+	const visible = () => {
+		const els = document.querySelectorAll(".react-flow__node");
+		for (let k = 0; k < els.length && k < 20; k++) {
+			const r = els[k].getBoundingClientRect();
+			if (r.width > 0 && r.height > 0 && getComputedStyle(els[k]).visibility !== "hidden") return true;
+		}
+		return false;
+	};
+	const loop = (t) => {
+		if (b.first === null && visible()) b.first = t;
+		if (b.rec) {
+			b.frames.push(t);
+			if (b.frames.length % 10 === 0) b.counts.push(document.querySelectorAll(".react-flow__node").length);
+		}
+		requestAnimationFrame(loop);
+	};
+	requestAnimationFrame(loop);
+};
+
+/** A point on the empty pane (not on a node, edge or panel), nearest the centre, for drags and wheels. */
+const panPoint = (page) =>
+	page.evaluate(() => {
+		const pane = document.querySelector(".react-flow__pane") ?? document.querySelector(".react-flow");
+		const r = pane.getBoundingClientRect();
+		const cx = r.left + r.width / 2;
+		const cy = r.top + r.height / 2;
+		let best = { x: cx, y: cy };
+		let bestD = Number.POSITIVE_INFINITY;
+		for (let gx = 0.1; gx < 0.91; gx += 0.04) {
+			for (let gy = 0.1; gy < 0.91; gy += 0.04) {
+				const x = r.left + r.width * gx;
+				const y = r.top + r.height * gy;
+				const el = document.elementFromPoint(x, y);
+				const d = (x - cx) ** 2 + (y - cy) ** 2;
+				if (el?.classList.contains("react-flow__pane") && d < bestD) {
+					best = { x, y };
+					bestD = d;
+				}
+			}
+		}
+		return best;
+	});
+
+async function record(page, gesture) {
+	await page.evaluate(() => {
+		window.__bench.frames = [];
+		window.__bench.counts = [];
+		window.__bench.rec = true;
+	});
+	await gesture();
+	// Let the last frame after the gesture land (a mount/unmount after a move can take longer than one frame).
+	await page.waitForTimeout(300);
+	return page.evaluate(() => {
+		window.__bench.rec = false;
+		return { frames: window.__bench.frames, counts: window.__bench.counts };
+	});
+}
+
+const DRAGS = [[-360, 0], [360, 0], [0, -260], [0, 260], [-300, -220], [300, 220], [-360, 120], [360, -120]];
+const DRAG_STEPS = 40;
+// A page that takes a second per frame would make the scripted gestures last minutes: each gesture stops
+// early after this long (the frame count N shows how far it got).
+const GESTURE_BUDGET_MS = 30_000;
+async function panGesture(page) {
+	const end = Date.now() + GESTURE_BUDGET_MS;
+	for (const [dx, dy] of DRAGS) {
+		if (Date.now() > end) break;
+		const p = await panPoint(page);
+		await page.mouse.move(p.x, p.y);
+		await page.mouse.down();
+		for (let k = 1; k <= DRAG_STEPS && Date.now() <= end; k++) await page.mouse.move(p.x + (dx * k) / DRAG_STEPS, p.y + (dy * k) / DRAG_STEPS);
+		await page.mouse.up();
+	}
+}
+// d3-zoom turns one 120-unit wheel tick into a 2^0.24 ≈ 1.18x zoom: 6 out (to ~0.37, above Arbor's 0.25
+// overview switch), 12 in, 6 out again, ~one tick per frame as a mouse wheel sends them.
+async function zoomGesture(page) {
+	const end = Date.now() + GESTURE_BUDGET_MS;
+	const p = await panPoint(page);
+	await page.mouse.move(p.x, p.y);
+	for (const [ticks, dy] of [[6, 120], [12, -120], [6, 120]]) {
+		for (let k = 0; k < ticks && Date.now() <= end; k++) {
+			await page.mouse.wheel(0, dy);
+			await page.waitForTimeout(16);
+		}
+	}
+}
+
+function frameStats(frames) {
+	const d = [];
+	for (let k = 1; k < frames.length; k++) d.push(frames[k] - frames[k - 1]);
+	if (d.length === 0) return null;
+	d.sort((a, b) => a - b);
+	const q = (p) => d[Math.min(d.length - 1, Math.floor(p * d.length))];
+	return { n: d.length, p50: q(0.5), p95: q(0.95), max: d[d.length - 1], over50: d.filter((x) => x > 50).length };
+}
+
+/** One page load + gestures; `timeoutS` bounds the wait for the first visible node. */
+async function measurePage(browser, url, timeoutS) {
+	const context = await browser.newContext({ viewport: VIEWPORT });
+	await context.addInitScript(INSTRUMENT);
+	const page = await context.newPage();
+	const errors = [];
+	page.on("pageerror", (e) => errors.push(e.message));
+	const result = { errors };
+	try {
+		await page.goto(url, { waitUntil: "commit" });
+		try {
+			await page.waitForFunction(() => window.__bench?.first != null, null, { timeout: timeoutS * 1000, polling: 250 });
+		} catch {
+			result.firstMs = null;
+			result.timedOutS = timeoutS;
+			return result;
+		}
+		result.firstMs = await page.evaluate(() => window.__bench.first);
+		await page.waitForTimeout(1500); // settle: culling, preview pages, layout worker done
+		result.mountedAtStart = await page.evaluate(() => document.querySelectorAll(".react-flow__node").length);
+		result.pageInfo = await page.evaluate(() => window.__baseline ?? null);
+		const pan = await record(page, () => panGesture(page));
+		const zoom = await record(page, () => zoomGesture(page));
+		result.pan = frameStats(pan.frames);
+		result.zoom = frameStats(zoom.frames);
+		result.mountedMax = Math.max(result.mountedAtStart, ...pan.counts, ...zoom.counts);
+		return result;
+	} finally {
+		// A page stuck in one long task may not close promptly; the browser is relaunched if so.
+		const closed = await Promise.race([context.close().then(() => true), new Promise((ok) => setTimeout(() => ok(false), 20_000))]);
+		result.closed = closed;
+	}
+}
+
+// ---------------------------------------------------------------- run
+const results = [];
+let browser = null;
+const launch = () => chromium.launch({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+try {
+	for (const n of sizes) {
+		const file = sessionFile(n);
+		const node = prep(n, file);
+		browser ??= await launch();
+
+		log(`n=${n}: Arbor: arbor serve (opens the file) ...`);
+		const host = await startHost(file);
+		let arbor;
+		try {
+			log(`n=${n}: Arbor: first graph, pan, zoom ...`);
+			arbor = await measurePage(browser, host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S);
+			arbor.hostReadyMs = host.readyMs;
+		} finally {
+			await host.stop();
+		}
+
+		log(`n=${n}: baseline: first graph (timeout ${baselineTimeoutS} s), pan, zoom ...`);
+		const baseline = await measurePage(browser, `${baselineOrigin}/index.html?data=data-${n}.json`, baselineTimeoutS);
+		if (!baseline.closed) {
+			await browser.close().catch(() => {});
+			browser = null;
+		}
+		results.push({ n, bytes: statSync(file).size, node, arbor, baseline });
+	}
+} finally {
+	await browser?.close().catch(() => {});
+	baselineServer.close();
+}
+
+// ---------------------------------------------------------------- report
+const ms = (x) => (x == null ? "—" : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
+const ratio = (base, ours) => (base == null || ours == null || ours <= 0 ? "" : `${(base / ours).toFixed(1)}x`);
+const frames = (f) => (f ? `${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.max)} (${f.n})` : "—");
+const pad = (s, w) => String(s).padEnd(w);
+const row = (a, b, c, d, e = "") => console.log(`  ${pad(a, 30)}${pad(b, 34)}${pad(c, 42)}${pad(d, 10)}${e}`);
+const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split(" built")[0];
+console.log(`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`);
+console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (1/5/15 min; other work on the machine slows every number here)`);
+console.log(`baseline = plain React Flow: every entry a default node, d3-hierarchy layout, no culling (bench/ui-baseline/)`);
+for (const r of results) {
+	const { node: p, arbor: a, baseline: b } = r;
+	const baseFirst = b.firstMs == null ? `did not render within ${b.timedOutS} s` : ms(b.firstMs);
+	const firstRatio = b.firstMs == null ? (a.firstMs ? `> ${(b.timedOutS * 1000 / a.firstMs).toFixed(0)}x` : "") : ratio(b.firstMs, a.firstMs);
+	console.log(`\n${r.n.toLocaleString("en")}-entry generated session (gen-session --seed ui, ${(r.bytes / 1e6).toFixed(0)} MB): Arbor draws ${p.visibleRows.toLocaleString("en")} visible rows as ${p.graphNodes.toLocaleString("en")} graph nodes (${p.segments.toLocaleString("en")} "+N" segments); the baseline draws all ${p.entries.toLocaleString("en")} entries`);
+	row("", "Arbor", "plain React Flow", "ratio", "target");
+	row("host start (opens the file)", ms(a.hostReadyMs), "(prepared JSON, not timed)", "");
+	row("time to first graph", ms(a.firstMs), baseFirst, firstRatio);
+	row("pan frames p50/p95/max (N)", frames(a.pan), frames(b.pan), b.pan ? ratio(b.pan.p95, a.pan?.p95) : "", "p95 ≤ 16.7 ms");
+	row("zoom frames p50/p95/max (N)", frames(a.zoom), frames(b.zoom), b.zoom ? ratio(b.zoom.p95, a.zoom?.p95) : "", "p95 ≤ 16.7 ms");
+	row("frames > 50 ms (pan + zoom)", a.pan ? a.pan.over50 + (a.zoom?.over50 ?? 0) : "—", b.pan ? b.pan.over50 + (b.zoom?.over50 ?? 0) : "—", "");
+	row("mounted nodes (start / max)", a.mountedAtStart == null ? "—" : `${a.mountedAtStart} / ${a.mountedMax}`, b.mountedAtStart == null ? `— (${p.entries.toLocaleString("en")} would be)` : `${b.mountedAtStart} / ${b.mountedMax}`, b.mountedAtStart == null ? "" : ratio(b.mountedMax, a.mountedMax), "≤ ~1000");
+	row("layout, Node CPU", `${ms(p.layoutMs)} (computeGraphLayout)`, `${ms(p.baselineLayoutMs)} (stratify + tree)`, ratio(p.baselineLayoutMs, p.layoutMs), "≤ 50 ms");
+	if (b.pageInfo) row("layout, in the page", "(in a Web Worker, not exposed)", ms(b.pageInfo.layoutMs), "");
+	row("Arbor pipeline, Node CPU", `view ${ms(p.treeViewMs)}, compress ${ms(p.compressMs)}, spatial ${ms(p.spatialMs)}`, "", "");
+	for (const [who, x] of [["Arbor", a], ["baseline", b]]) if (x.errors.length) console.log(`  ${who} page errors: ${x.errors.slice(0, 3).join(" | ")}`);
+}
+console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during scripted drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks); headless Chromium on shared cores without a GPU is a pessimistic environment.`);
+if (argv.includes("--json")) console.log(JSON.stringify(results, null, 2));
