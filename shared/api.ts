@@ -104,7 +104,10 @@ export interface ModelSettings {
 	baseUrl?: string;
 	/** "openai-completions" | "anthropic-messages" | ... (pi-ai api name); defaults from provider. */
 	api?: string;
+	/** Write-only: clients send a key to store it ("" clears it); the main process never returns it. */
 	apiKey?: string;
+	/** Set in answers instead of the key itself: a stored key exists. */
+	apiKeySet?: boolean;
 }
 
 export interface ArborSettings {

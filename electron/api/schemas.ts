@@ -25,6 +25,8 @@ const modelSettings = z.strictObject({
 	baseUrl: z.string().max(2048).refine((u) => u === "" || /^https?:\/\//i.test(u), "baseUrl must be an http(s) URL").optional(),
 	api: z.string().max(200).optional(),
 	apiKey: z.string().max(10_000).optional(),
+	/** Echoed back by clients from getSettings; ignored. */
+	apiKeySet: z.boolean().optional(),
 });
 
 const settingsPatch = z.strictObject({

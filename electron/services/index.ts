@@ -462,12 +462,19 @@ export class ArborServices {
 	}
 
 	async getSettings(_params: RequestParams<"getSettings">): Promise<ArborSettings> {
-		return this.#settings.load();
+		return redactSettings(this.#settings.load());
 	}
 
 	async setSettings(params: RequestParams<"setSettings">): Promise<ArborSettings> {
 		try {
-			return this.#settings.update(params.settings);
+			const patch = params.settings;
+			// The renderer never sees the stored key, so a model update without one keeps it; "" clears it.
+			if (patch.model && patch.model.apiKey === undefined) {
+				const stored = this.#settings.load().model.apiKey;
+				if (stored) patch.model = { ...patch.model, apiKey: stored };
+			}
+			if (patch.model) delete patch.model.apiKeySet;
+			return redactSettings(this.#settings.update(patch));
 		} catch (err) {
 			throw toServiceError(err);
 		}
@@ -546,4 +553,10 @@ export class ArborServices {
 		for (const s of [...this.#sessions.values()]) this.#close(s);
 		this.#listeners.clear();
 	}
+}
+
+/** Settings as clients see them: an API key is a secret of the main process (the renderer shows untrusted content). */
+function redactSettings(settings: ArborSettings): ArborSettings {
+	const { apiKey, ...model } = settings.model;
+	return { ...settings, model: apiKey ? { ...model, apiKeySet: true } : model };
 }

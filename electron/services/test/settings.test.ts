@@ -49,3 +49,26 @@ describe("Arbor settings", () => {
 		expect(store.load().recentFiles).toEqual(["/a", "/b"]);
 	});
 });
+
+describe("settings over the API", () => {
+	it("never returns the stored API key, keeps it on model updates without one, and clears it with an empty string", async () => {
+		const { ArborServices } = await import("../index");
+		const dir = tempDir();
+		const services = new ArborServices({ settingsDir: path.join(dir, "arbor"), piAgentDir: path.join(dir, "pi"), env: {}, watch: false });
+		try {
+			const set = await services.setSettings({ settings: { model: { provider: "local", modelId: "m", apiKey: "sk-secret-123" } } });
+			expect(JSON.stringify(set)).not.toContain("sk-secret-123");
+			expect(set.model.apiKeySet).toBe(true);
+			expect(JSON.stringify(await services.getSettings({}))).not.toContain("sk-secret-123");
+			// A client edits the model id; it never had the key, so it sends none.
+			await services.setSettings({ settings: { model: { provider: "local", modelId: "m2" } } });
+			const onDisk = JSON.parse(fs.readFileSync(path.join(dir, "arbor", "settings.json"), "utf8"));
+			expect(onDisk.model).toMatchObject({ modelId: "m2", apiKey: "sk-secret-123" });
+			const cleared = await services.setSettings({ settings: { model: { provider: "local", modelId: "m2", apiKey: "" } } });
+			expect(cleared.model.apiKeySet).toBeUndefined();
+			expect(JSON.parse(fs.readFileSync(path.join(dir, "arbor", "settings.json"), "utf8")).model.apiKey).toBeUndefined();
+		} finally {
+			services.dispose();
+		}
+	});
+});
