@@ -282,3 +282,12 @@ class LazyEntry implements ProxyHandler<SessionEntry> {
 		return delete this.#load()[prop];
 	}
 }
+
+/**
+ * A plain deep copy of entries / tree nodes / paths. On large files getBranch, getEntries, getChildren and
+ * getTree hand out lazy stand-ins (Proxies), which structuredClone and postMessage reject: copy them with
+ * this before sending them across a process or worker boundary.
+ */
+export function toPlain<T>(value: T): T {
+	return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

@@ -4,5 +4,6 @@
 export { SessionManager, entryText, defaultSessionDir } from "./manager";
 export type { OpenOptions, CreateOptions, SessionTreeNode, CatchUpResult } from "./manager";
 export { SessionFileError } from "./errors";
+export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";

@@ -439,8 +439,12 @@ export class SessionManager {
 		return i;
 	}
 
-	#resolveParents(from: number): void {
+	/** `warnFrom`: entries below it were already reported (re-resolved only because an id was re-used). */
+	#resolveParents(from: number, warnFrom = from): void {
 		const c = this.#cols;
+		const warn = (i: number, kind: LoadWarning["kind"], message: string): void => {
+			if (i >= warnFrom) this.#warn(c.line[i], kind, message);
+		};
 		for (let i = from; i < c.count; i++) {
 			const rp = c.rawParent[i];
 			c.flags[i] &= ~(EntryFlag.orphan | EntryFlag.cycleCut);
@@ -449,12 +453,12 @@ export class SessionManager {
 				c.flags[i] |= EntryFlag.orphan;
 			} else if (rp === c.ids[i]) {
 				c.flags[i] |= EntryFlag.cycleCut;
-				this.#warn(c.line[i], "cycle", `entry ${rp} names itself as parent; treated as a root`);
+				warn(i, "cycle", `entry ${rp} names itself as parent; treated as a root`);
 			} else if (rp !== null) {
 				const j = this.#byId.get(rp);
 				if (j === undefined) {
 					c.flags[i] |= EntryFlag.orphan;
-					this.#warn(c.line[i], "orphan", `parent ${rp} is not in the file; entry shown as a root`);
+					warn(i, "orphan", `parent ${rp} is not in the file; entry shown as a root`);
 				} else p = j;
 			}
 			c.parent[i] = p;
@@ -841,7 +845,7 @@ export class SessionManager {
 			this.#skimming = false;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
 			// A duplicate id can re-point earlier links (the later entry wins), so resolve everything then.
-			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew);
+			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew, firstNew);
 			this.#cutCycles();
 			this.#toolCallIndex = undefined;
 			if (!followWriter) this.#leafId = leaf;

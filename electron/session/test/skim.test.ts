@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { factsOf } from "../classify";
-import { SessionManager } from "../index";
+import { SessionManager, toPlain } from "../index";
 import { skimLine } from "../scan-line";
 import { FIXTURES, fixtureNames, generated, writeSession } from "./helpers";
 
@@ -138,6 +138,17 @@ describe("lazy (large-file) and eager loading give the same session", () => {
 	it("on generated sessions with labels, branches and compactions", () => {
 		compare(generated(1200, "lz1", ["--custom-messages", "0.3", "--branch-every", "8"]));
 		compare(generated(800, "lz2", ["--profile", "fixture", "--compaction-every", "60"]));
+	});
+
+	it("lazy entries become cloneable plain objects with toPlain (structuredClone rejects the stand-ins)", () => {
+		const f = generated(300, "lz3");
+		const lazy = SessionManager.open(f, { lazy: true });
+		const eager = SessionManager.open(f, { lazy: false });
+		const branch = lazy.getBranch();
+		expect(() => structuredClone(branch)).toThrow();
+		expect(structuredClone(toPlain(branch))).toEqual(eager.getBranch());
+		expect(structuredClone(toPlain(lazy.getTree()))).toEqual(eager.getTree());
+		expect(structuredClone(lazy.getEntry(lazy.getLeafId() as string))).toEqual(eager.getLeafEntry());
 	});
 
 	it("on a file with glued, malformed and id-less lines", () => {
