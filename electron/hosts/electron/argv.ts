@@ -19,7 +19,12 @@ export function sessionFilesFromArgs(args: readonly string[], cwd: string): stri
 	return out;
 }
 
-/** The user's arguments in `process.argv`: after the executable (packaged) or after the app path (dev). */
+/**
+ * The user's arguments in `process.argv`: after the executable when packaged; in development
+ * (`electron [switches] dist/main.cjs FILE`) after the app path, the first argument that is not a switch.
+ */
 export function userArgs(argv: readonly string[], packaged: boolean): string[] {
-	return argv.slice(packaged ? 1 : 2);
+	if (packaged) return argv.slice(1);
+	const appPath = argv.findIndex((a, i) => i > 0 && !a.startsWith("-"));
+	return appPath < 0 ? [] : argv.slice(appPath + 1);
 }

@@ -40,5 +40,8 @@ describe("command-line files", () => {
 	it("skips the executable (packaged) or the executable and app path (development)", () => {
 		expect(userArgs(["arbor", "x"], true)).toEqual(["x"]);
 		expect(userArgs(["electron", "dist/main.cjs", "x"], false)).toEqual(["x"]);
+		// Playwright and other launchers put switches before the app path.
+		expect(userArgs(["electron", "--inspect=0", "--remote-debugging-port=0", "dist/main.cjs", "x"], false)).toEqual(["x"]);
+		expect(userArgs(["electron"], false)).toEqual([]);
 	});
 });
