@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:ui`: the Arbor renderer in Debian's Chromium (through the browser host, `arbor serve`) on
 // generated sessions, next to a plain React Flow baseline (bench/ui-baseline/: every entry mounted, laid
-// out with d3-hierarchy, no culling) measured in the same run, in the same browser. Prints time to first
+// out with d3-hierarchy, no culling) measured in the same run with the same Chromium. Prints time to first
 // graph, frame times while panning and zooming, mounted node count and layout time, with the ratios.
 // Sessions and builds are cached in bench/.cache/ (gitignored). Not part of `npm test`. See docs/bench-ui.md.
 //
@@ -39,6 +39,7 @@ const CHROMIUM_ARGS = [
 	"--disable-component-update", "--disable-sync",
 ];
 const started = Date.now();
+const loadAtStart = loadavg();
 const log = (s) => process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(3)} s] ${s}\n`);
 mkdirSync(uiCache, { recursive: true });
 mkdirSync(pageDir, { recursive: true });
@@ -261,18 +262,30 @@ function frameStats(frames) {
 	return { n: d.length, p50: q(0.5), p95: q(0.95), max: d[d.length - 1], over50: d.filter((x) => x > 50).length };
 }
 
-/** One page load + gestures; `timeoutS` bounds the wait for the first visible node. */
-async function measurePage(browser, url, timeoutS) {
-	const context = await browser.newContext({ viewport: VIEWPORT });
-	await context.addInitScript(INSTRUMENT);
-	const page = await context.newPage();
+/** Rejects after `ms` even when the promise never settles (a page stuck in one long task may not answer). */
+function within(promise, ms, what) {
+	let timer;
+	return Promise.race([promise, new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`${what}: no answer within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One page load + gestures in a fresh browser; `timeoutS` bounds the wait for the first visible node.
+ * The browser is killed afterwards (not closed politely): a page that never finished rendering does not
+ * answer a close.
+ */
+async function measurePage(url, timeoutS) {
+	const server = await chromium.launchServer({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 	const errors = [];
-	page.on("pageerror", (e) => errors.push(e.message));
 	const result = { errors };
 	try {
+		const browser = await chromium.connect(server.wsEndpoint());
+		const context = await browser.newContext({ viewport: VIEWPORT });
+		await context.addInitScript(INSTRUMENT);
+		const page = await context.newPage();
+		page.on("pageerror", (e) => errors.push(e.message));
 		await page.goto(url, { waitUntil: "commit" });
 		try {
-			await page.waitForFunction(() => window.__bench?.first != null, null, { timeout: timeoutS * 1000, polling: 250 });
+			await within(page.waitForFunction(() => window.__bench?.first != null, null, { timeout: timeoutS * 1000, polling: 250 }), timeoutS * 1000 + 5000, "first graph");
 		} catch {
 			result.firstMs = null;
 			result.timedOutS = timeoutS;
@@ -282,50 +295,51 @@ async function measurePage(browser, url, timeoutS) {
 		await page.waitForTimeout(1500); // settle: culling, preview pages, layout worker done
 		result.mountedAtStart = await page.evaluate(() => document.querySelectorAll(".react-flow__node").length);
 		result.pageInfo = await page.evaluate(() => window.__baseline ?? null);
-		const pan = await record(page, () => panGesture(page));
-		const zoom = await record(page, () => zoomGesture(page));
+		const pan = await within(record(page, () => panGesture(page)), GESTURE_BUDGET_MS + 60_000, "pan");
+		const zoom = await within(record(page, () => zoomGesture(page)), GESTURE_BUDGET_MS + 60_000, "zoom");
 		result.pan = frameStats(pan.frames);
 		result.zoom = frameStats(zoom.frames);
 		result.mountedMax = Math.max(result.mountedAtStart, ...pan.counts, ...zoom.counts);
 		return result;
+	} catch (e) {
+		result.failed = String(e?.message ?? e).split("\n")[0];
+		return result;
 	} finally {
-		// A page stuck in one long task may not close promptly; the browser is relaunched if so.
-		const closed = await Promise.race([context.close().then(() => true), new Promise((ok) => setTimeout(() => ok(false), 20_000))]);
-		result.closed = closed;
+		await server.kill().catch(() => {});
 	}
 }
 
 // ---------------------------------------------------------------- run
 const results = [];
-let browser = null;
-const launch = () => chromium.launch({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+const FLOOR_NODES = 50;
+let floor = null;
 try {
 	for (const n of sizes) {
 		const file = sessionFile(n);
 		const node = prep(n, file);
-		browser ??= await launch();
 
 		log(`n=${n}: Arbor: arbor serve (opens the file) ...`);
 		const host = await startHost(file);
 		let arbor;
 		try {
 			log(`n=${n}: Arbor: first graph, pan, zoom ...`);
-			arbor = await measurePage(browser, host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S);
+			arbor = await measurePage(host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S);
 			arbor.hostReadyMs = host.readyMs;
 		} finally {
 			await host.stop();
 		}
 
 		log(`n=${n}: baseline: first graph (timeout ${baselineTimeoutS} s), pan, zoom ...`);
-		const baseline = await measurePage(browser, `${baselineOrigin}/index.html?data=data-${n}.json`, baselineTimeoutS);
-		if (!baseline.closed) {
-			await browser.close().catch(() => {});
-			browser = null;
-		}
+		const baseline = await measurePage(`${baselineOrigin}/index.html?data=data-${n}.json`, baselineTimeoutS);
 		results.push({ n, bytes: statSync(file).size, node, arbor, baseline });
 	}
+	// The environment's floor: the same page and gestures with only 50 nodes. Frames here cost what the
+	// machine (software compositing, no GPU, shared cores) charges for any React Flow pane at all.
+	if (results.length > 0) {
+		log(`floor: plain React Flow with ${FLOOR_NODES} nodes, pan, zoom ...`);
+		floor = await measurePage(`${baselineOrigin}/index.html?data=data-${results[results.length - 1].n}.json&limit=${FLOOR_NODES}`, 60);
+	}
 } finally {
-	await browser?.close().catch(() => {});
 	baselineServer.close();
 }
 
@@ -337,7 +351,8 @@ const pad = (s, w) => String(s).padEnd(w);
 const row = (a, b, c, d, e = "") => console.log(`  ${pad(a, 30)}${pad(b, 34)}${pad(c, 42)}${pad(d, 10)}${e}`);
 const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split(" built")[0];
 console.log(`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`);
-console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(", ")} (1/5/15 min; other work on the machine slows every number here)`);
+const la = (l) => l.map((x) => x.toFixed(1)).join(", ");
+console.log(`load average (1/5/15 min) at start ${la(loadAtStart)}, at end ${la(loadavg())}: other work on the machine slows every number here`);
 console.log(`baseline = plain React Flow: every entry a default node, d3-hierarchy layout, no culling (bench/ui-baseline/)`);
 for (const r of results) {
 	const { node: p, arbor: a, baseline: b } = r;
@@ -354,7 +369,11 @@ for (const r of results) {
 	row("layout, Node CPU", `${ms(p.layoutMs)} (computeGraphLayout)`, `${ms(p.baselineLayoutMs)} (stratify + tree)`, ratio(p.baselineLayoutMs, p.layoutMs), "≤ 50 ms");
 	if (b.pageInfo) row("layout, in the page", "(in a Web Worker, not exposed)", ms(b.pageInfo.layoutMs), "");
 	row("Arbor pipeline, Node CPU", `view ${ms(p.treeViewMs)}, compress ${ms(p.compressMs)}, spatial ${ms(p.spatialMs)}`, "", "");
-	for (const [who, x] of [["Arbor", a], ["baseline", b]]) if (x.errors.length) console.log(`  ${who} page errors: ${x.errors.slice(0, 3).join(" | ")}`);
+	for (const [who, x] of [["Arbor", a], ["baseline", b]]) {
+		if (x.errors.length) console.log(`  ${who} page errors: ${x.errors.slice(0, 3).join(" | ")}`);
+		if (x.failed) console.log(`  ${who} run failed: ${x.failed}`);
+	}
 }
+if (floor) console.log(`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, zoom ${frames(floor.zoom)} (p50/p95/max (N))`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during scripted drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks); headless Chromium on shared cores without a GPU is a pessimistic environment.`);
-if (argv.includes("--json")) console.log(JSON.stringify(results, null, 2));
+if (argv.includes("--json")) console.log(JSON.stringify({ results, floor }, null, 2));

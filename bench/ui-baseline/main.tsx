@@ -28,13 +28,16 @@ const NODE_W = 200;
 const NODE_H = 80;
 
 async function main(): Promise<void> {
-	const src = new URLSearchParams(location.search).get("data") ?? "data.json";
+	const params = new URLSearchParams(location.search);
+	const src = params.get("data") ?? "data.json";
+	// ?limit=K: only the first K entries (a prefix of an append-only file is a tree): the environment's floor.
+	const limit = Number(params.get("limit") ?? Number.POSITIVE_INFINITY);
 	const t0 = performance.now();
 	const data = (await (await fetch(src)).json()) as Data;
 	const t1 = performance.now();
-	const n = data.ids.length;
+	const n = Math.min(data.ids.length, limit);
 	const rows: Row[] = [{ id: "__root", p: "" }];
-	for (let i = 0; i < n; i++) rows.push({ id: String(i), p: data.parent[i] >= 0 ? String(data.parent[i]) : "__root" });
+	for (let i = 0; i < n; i++) rows.push({ id: String(i), p: data.parent[i] >= 0 && data.parent[i] < n ? String(data.parent[i]) : "__root" });
 	const root = stratify<Row>()
 		.id((r) => r.id)
 		.parentId((r) => (r.p === "" ? null : r.p))(rows);
@@ -47,8 +50,8 @@ async function main(): Promise<void> {
 		if (d.data.id === "__root") return;
 		const i = Number(d.data.id);
 		nodes.push({ id: data.ids[i], position: { x: d.x, y: d.y }, data: { label: `${data.kind[i]}: ${data.text[i]}` } });
-		if (data.parent[i] >= 0) edges.push({ id: `e${i}`, source: data.ids[data.parent[i]], target: data.ids[i] });
-		if (i === data.leaf) {
+		if (data.parent[i] >= 0 && data.parent[i] < n) edges.push({ id: `e${i}`, source: data.ids[data.parent[i]], target: data.ids[i] });
+		if (i === (data.leaf < n ? data.leaf : n - 1)) {
 			leafX = d.x;
 			leafY = d.y;
 		}
