@@ -24,6 +24,7 @@ export class EntryCache {
 	#resident: (SessionEntry | undefined)[] = [];
 	#lru = new Map<number, SessionEntry>();
 	#views: (SessionEntry | undefined)[] = [];
+	#handler: LazyEntry | undefined;
 	#lruBytes = 0;
 
 	constructor(cols: Columns) {
@@ -83,7 +84,8 @@ export class EntryCache {
 		// One stand-in per entry for the life of the index: repeated walks allocate nothing.
 		let v = this.#views[i];
 		if (!v) {
-			v = new Proxy({} as SessionEntry, new LazyEntry(this, i));
+			this.#handler ??= new LazyEntry(this);
+			v = new Proxy({ [INDEX]: i } as unknown as SessionEntry, this.#handler);
 			this.#views[i] = v;
 		}
 		return v;
@@ -237,49 +239,51 @@ export class EntryCache {
 	}
 }
 
+/** Where a stand-in's target keeps its entry index (one shared handler serves every stand-in). */
+const INDEX = Symbol("arbor.entryIndex");
+type Target = SessionEntry & { [INDEX]: number };
+
 class LazyEntry implements ProxyHandler<SessionEntry> {
 	readonly #cache: EntryCache;
-	readonly #i: number;
 
-	constructor(cache: EntryCache, i: number) {
+	constructor(cache: EntryCache) {
 		this.#cache = cache;
-		this.#i = i;
 	}
 
 	// Not memoized here: the body lives in the cache's LRU, so holding stand-ins never pins parsed entries.
-	#load(): Record<string | symbol, unknown> {
-		return this.#cache.get(this.#i) as unknown as Record<string | symbol, unknown>;
+	#load(t: SessionEntry): Record<string | symbol, unknown> {
+		return this.#cache.get((t as Target)[INDEX]) as unknown as Record<string | symbol, unknown>;
 	}
 
-	get(_t: SessionEntry, prop: string | symbol): unknown {
+	get(t: SessionEntry, prop: string | symbol): unknown {
 		if (typeof prop === "string") {
-			const q = this.#cache.quick(this.#i, prop);
+			const q = this.#cache.quick((t as Target)[INDEX], prop);
 			if (q) return q.value;
 		}
-		return this.#load()[prop];
+		return this.#load(t)[prop];
 	}
 
-	set(_t: SessionEntry, prop: string | symbol, value: unknown): boolean {
-		this.#load()[prop] = value;
+	set(t: SessionEntry, prop: string | symbol, value: unknown): boolean {
+		this.#load(t)[prop] = value;
 		return true;
 	}
 
-	has(_t: SessionEntry, prop: string | symbol): boolean {
-		return prop in this.#load();
+	has(t: SessionEntry, prop: string | symbol): boolean {
+		return prop in this.#load(t);
 	}
 
-	ownKeys(): (string | symbol)[] {
-		return Reflect.ownKeys(this.#load());
+	ownKeys(t: SessionEntry): (string | symbol)[] {
+		return Reflect.ownKeys(this.#load(t));
 	}
 
-	getOwnPropertyDescriptor(_t: SessionEntry, prop: string | symbol): PropertyDescriptor | undefined {
-		const real = this.#load();
+	getOwnPropertyDescriptor(t: SessionEntry, prop: string | symbol): PropertyDescriptor | undefined {
+		const real = this.#load(t);
 		if (!Object.prototype.hasOwnProperty.call(real, prop)) return undefined;
 		return { value: real[prop], writable: true, enumerable: true, configurable: true };
 	}
 
-	deleteProperty(_t: SessionEntry, prop: string | symbol): boolean {
-		return delete this.#load()[prop];
+	deleteProperty(t: SessionEntry, prop: string | symbol): boolean {
+		return delete this.#load(t)[prop];
 	}
 }
 
