@@ -123,6 +123,9 @@ for (const sess of want("open") ? sessions : []) {
 	out(
 		`open ${sess.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}, cpu ${s(a.cpuMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} (cpu ${s(fl.cpuMs)}) ${mib(fl.rssMiB)} | ${piPart}`,
 	);
+	if (piOk && (a.entries !== p.entries || a.messages !== p.messages)) {
+		out(`  MISMATCH: arbor ${a.entries} entries / ${a.messages} context messages, pi ${p.entries} / ${p.messages}`);
+	}
 	if (sess.key === "100k brief" && piOk) {
 		out(`  target: >=5x faster than pi and <=400 MiB peak: ${(p.totalMs / a.totalMs).toFixed(1)}x wall, ${(p.cpuMs / a.cpuMs).toFixed(1)}x cpu, ${mib(a.rssMiB)} -> ${verdict(p.totalMs / a.totalMs >= 5 && a.rssMiB <= 400)}`);
 	}
