@@ -1,7 +1,8 @@
 // renderer: the React app — one ArborClient (renderer/client), a sliced zustand store (store/), the
 // command registry (commands/), the graph (graph/), panels and dialogs. App lays them out.
 
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
+import { forgetClosedSessions } from "./commands/forget-closed";
 import { ServicesContext, useServices } from "./commands/services";
 import { BranchList } from "./dialogs/BranchList";
 import { CommandPalette } from "./dialogs/CommandPalette";
@@ -9,6 +10,7 @@ import { ContextMenu } from "./dialogs/ContextMenu";
 import { LabelEditor } from "./dialogs/LabelEditor";
 import { Library } from "./dialogs/Library";
 import { NavigateDialog } from "./dialogs/NavigateDialog";
+import { SettingsDialog } from "./dialogs/Settings";
 import { WarningsDialog } from "./dialogs/WarningsDialog";
 import { SessionTabs, Toasts, UpgradeBanner } from "./panels/Banners";
 import { Composer } from "./panels/Composer";
@@ -34,6 +36,7 @@ function Dialogs() {
 			{dialog?.kind === "branchList" && <BranchList />}
 			{dialog?.kind === "warnings" && <WarningsDialog />}
 			{dialog?.kind === "library" && <Library />}
+			{dialog?.kind === "settings" && <SettingsDialog />}
 			{menu && <ContextMenu menu={menu} />}
 		</>
 	);
@@ -85,30 +88,80 @@ function Toolbar() {
 			<span className="spacer" />
 			<button type="button" data-testid="fit-button" title="Fit graph (Ctrl+0)" onClick={() => void run("view.fit", { source: "button" })}>Fit</button>
 			<button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>
+			<button type="button" data-testid="open-settings" title="Settings: summary model, tree defaults (Ctrl+,)" onClick={() => void run("settings.open", { source: "button" })}>Settings</button>
 			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" onClick={() => void run("palette.open", { source: "button" })}>⌘ Commands</button>
 		</header>
 	);
 }
 
+function baseName(p: string): string {
+	return p.split(/[\\/]/).pop() || p;
+}
+
+function dirName(p: string): string {
+	const i = Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\"));
+	return i > 0 ? p.slice(0, i) : "";
+}
+
+/** The window without a session: ways to open one (library, recent files, Open file…) and the settings. */
+function Welcome() {
+	const { run, client } = useServices();
+	const recent = useApp((s) => s.settings?.recentFiles ?? NO_RECENT);
+	const openPath = useApp((s) => s.openPath);
+	const [opening, setOpening] = useState<string | null>(null);
+	const open = (path: string): void => {
+		setOpening(path);
+		void openPath(path).finally(() => setOpening(null));
+	};
+	return (
+		<main className="welcome" data-testid="welcome">
+			<h1>Arbor</h1>
+			<p>Open a pi or oh-my-pi session to see its tree.</p>
+			<div className="button-row">
+				<button type="button" data-testid="welcome-library" onClick={() => void run("library.open", { source: "button" })}>Open the session library</button>
+				{client.host === "electron" && (
+					<button type="button" data-testid="welcome-open-file" onClick={() => void run("file.open", { source: "button" })}>Open file…</button>
+				)}
+				<button type="button" data-testid="welcome-settings" onClick={() => void run("settings.open", { source: "button" })}>Settings…</button>
+			</div>
+			{recent.length > 0 && (
+				<section className="welcome-recent">
+					<h3>Recent files</h3>
+					<ul className="pick-list">
+						{recent.slice(0, MAX_WELCOME_RECENT).map((p) => (
+							<li key={p}>
+								<button type="button" data-testid="welcome-recent-item" title={p} disabled={opening !== null} onClick={() => open(p)}>
+									<span className="library-title">{baseName(p)}</span>
+									<span className="muted mono">{dirName(p)}</span>
+								</button>
+							</li>
+						))}
+					</ul>
+				</section>
+			)}
+			{opening && <p data-testid="welcome-opening"><span className="spinner" /> Opening <span className="mono">{opening}</span>…</p>}
+			<p className="muted">
+				{client.host === "electron" ? "…or drop a .jsonl file on this window." : "…or start Arbor with a file: arbor serve FILE.jsonl"}
+			</p>
+		</main>
+	);
+}
+
+const NO_RECENT: string[] = [];
+const MAX_WELCOME_RECENT = 8;
+
 function Workspace() {
-	const { run } = useServices();
 	const hasSession = useApp((s) => s.activeSessionId !== null);
 	const booting = useApp((s) => s.booting);
 	if (!hasSession) {
-		return (
-			<main className="welcome" data-testid="welcome">
-				{booting ? (
+		if (booting) {
+			return (
+				<main className="welcome" data-testid="welcome">
 					<p className="muted"><span className="spinner" /> Starting…</p>
-				) : (
-					<>
-						<h1>Arbor</h1>
-						<p>Open a pi or oh-my-pi session to see its tree.</p>
-						<button type="button" data-testid="welcome-library" onClick={() => void run("library.open", { source: "button" })}>Open the session library</button>
-						<p className="muted">…or drop a .jsonl file on this window.</p>
-					</>
-				)}
-			</main>
-		);
+				</main>
+			);
+		}
+		return <Welcome />;
 	}
 	return (
 		<>
@@ -124,6 +177,7 @@ function Workspace() {
 
 export function App({ runtime }: { runtime: AppRuntime }) {
 	useEffect(() => runtime.start(), [runtime]);
+	useEffect(() => forgetClosedSessions(runtime.store, runtime.services.deps.graph), [runtime]);
 	return (
 		<StoreContext.Provider value={runtime.store}>
 			<ServicesContext.Provider value={runtime.services}>

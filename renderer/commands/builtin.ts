@@ -359,6 +359,13 @@ export function builtinCommands(): Command[] {
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },
 		{
+			id: "settings.open",
+			label: "Settings…",
+			category: "View",
+			keys: ["Ctrl+,"],
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "settings" }),
+		},
+		{
 			id: "palette.open",
 			label: "Command palette",
 			category: "View",

@@ -25,6 +25,8 @@ export interface GraphControls {
 	relayout?(): void;
 	/** Collapse every expanded "+N" segment again. */
 	collapseAll?(): void;
+	/** Drop what the graph keeps for a session (dragged positions, expanded segments, viewport) once it is closed. */
+	forgetSession?(sessionId: string): void;
 }
 
 export const NO_GRAPH: GraphControls = {

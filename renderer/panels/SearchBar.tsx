@@ -63,7 +63,11 @@ export function SearchBar() {
 			</label>
 			{query.trim() !== "" && (
 				<span className="search-count" data-testid="search-count">
-					{pending ? <><span className="spinner" aria-label="searching" /> …</> : error ? "error" : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
+					{pending ? (
+						<span className="search-pending" title={`searching “${query.trim()}”…`}>
+							<span className="spinner" aria-hidden /> searching “<span className="search-pending-query">{query.trim()}</span>”…
+						</span>
+					) : error ? <span className="error-text" title={error}>error</span> : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
 					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
 				</span>
 			)}

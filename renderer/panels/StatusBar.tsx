@@ -1,4 +1,5 @@
-// Status bar: the file, entry count, where the leaf is versus where pi will resume, warnings, progress.
+// Status bar: the file, entry count, where the leaf is versus where pi will resume, warnings, progress,
+// and the summary model (a button to the settings dialog).
 
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
@@ -48,7 +49,15 @@ export function StatusBar() {
 					{t.total > 0 ? ` ${Math.round((100 * t.done) / t.total)}%` : "…"}
 				</span>
 			))}
-			<span className="muted" data-testid="status-model">{model ? `${model.provider}/${model.modelId}` : "no model"}</span>
+			<button
+				type="button"
+				className={`status-model${model ? " muted" : " warn"}`}
+				data-testid="status-model"
+				title={model ? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor" ? "Arbor settings" : model.source === "pi" ? "pi's configuration" : "the environment"}). Click to change.` : "No model for summaries: click to set one"}
+				onClick={() => void run("settings.open", { source: "button" })}
+			>
+				{model ? `${model.provider}/${model.modelId}` : "no model"}
+			</button>
 		</footer>
 	);
 }

@@ -26,7 +26,8 @@ export type Dialog =
 	| NavigateDialog
 	| { kind: "labelEditor"; entryId: string; initial: string }
 	| { kind: "branchList" }
-	| { kind: "warnings" };
+	| { kind: "warnings" }
+	| { kind: "settings" };
 
 export type DialogKind = Dialog["kind"];
 

@@ -13,6 +13,12 @@ export interface SettingsSlice {
 	loadSettings(): Promise<void>;
 	loadExtensionCommands(): Promise<void>;
 	updateSettings(patch: Partial<ArborSettings>): Promise<void>;
+	/** Save from the settings dialog: failures are thrown (the dialog shows them); the active model is asked again. */
+	saveSettings(patch: Partial<ArborSettings>): Promise<ArborSettings>;
+	/** Read settings.json again (it may be edited by hand); unlike loadSettings it leaves the current filter alone. Throws. */
+	refreshSettings(): Promise<void>;
+	/** Ask the main process which model summaries would use now (settings, pi's config or env may have changed). */
+	refreshActiveModel(): Promise<void>;
 	/** Move a path to the front of settings.recentFiles. */
 	rememberRecent(path: string): void;
 }
@@ -29,13 +35,21 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, clien
 		} catch (err) {
 			get().reportError(err, "Could not read settings");
 		}
+		await get().refreshActiveModel();
+		await get().loadExtensionCommands();
+	},
+
+	async refreshSettings() {
+		set({ settings: await client.request("getSettings", {}) });
+	},
+
+	async refreshActiveModel() {
 		try {
 			set({ activeModel: await client.request("getActiveModel", {}) });
 		} catch {
 			// No model is a normal state: summarizing then fails plainly in the navigate dialog.
 			set({ activeModel: null });
 		}
-		await get().loadExtensionCommands();
 	},
 
 	async loadExtensionCommands() {
@@ -52,6 +66,13 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, clien
 		} catch (err) {
 			get().reportError(err, "Could not save settings");
 		}
+	},
+
+	async saveSettings(patch) {
+		const settings = await client.request("setSettings", { settings: patch });
+		set({ settings });
+		if (patch.model) await get().refreshActiveModel();
+		return settings;
 	},
 
 	rememberRecent(path) {

@@ -106,7 +106,8 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		},
 
 		setSearchQuery(query) {
-			set((s) => ({ search: { ...s.search, query } }));
+			// Pending from the first keystroke: the count shown must never be the previous query's.
+			set((s) => ({ search: { ...s.search, query, pending: query.trim() !== "" } }));
 			if (query.trim() === "") {
 				searchSeq++;
 				if (searchTimer) clearTimeout(searchTimer);
@@ -124,7 +125,10 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		async runSearch() {
 			const { activeSessionId, search } = get();
 			const query = search.query;
-			if (!activeSessionId || query.trim() === "") return;
+			if (!activeSessionId || query.trim() === "") {
+				if (search.pending) set((s) => ({ search: { ...s.search, pending: false } }));
+				return;
+			}
 			const seq = ++searchSeq;
 			set((s) => ({ search: { ...s.search, pending: true, error: null } }));
 			try {

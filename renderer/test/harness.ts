@@ -47,6 +47,7 @@ export async function harness(client = new FakeClient(), opts: { boot?: boolean 
 			return segmentEntries.delete(id);
 		},
 		inSegment: (id) => segmentEntries.has(id),
+		forgetSession: (id) => void graphCalls.push(`forget:${id}`),
 	};
 	const rt = createRuntime(client, { graph, clipboard: async (t) => void copied.push(t), now: () => now });
 	if (opts.boot ?? true) {
