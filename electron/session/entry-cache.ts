@@ -97,6 +97,62 @@ export class EntryCache {
 		return out;
 	}
 
+	/**
+	 * An array whose elements are made on first access: returning a 100k-entry path costs one index walk.
+	 * It is a real Array underneath (Array.isArray, length, iteration, map/filter, JSON all behave).
+	 */
+	lazyViews(indices: ArrayLike<number>): SessionEntry[] {
+		const n = indices.length;
+		const target: SessionEntry[] = new Array(n);
+		let filled = 0;
+		const fill = (k: number): void => {
+			if (target[k] === undefined) {
+				target[k] = this.view(indices[k]);
+				filled++;
+			}
+		};
+		const fillAll = (): void => {
+			if (filled < n) for (let k = 0; k < n; k++) fill(k);
+		};
+		const asIndex = (prop: string | symbol): number => {
+			if (typeof prop !== "string") return -1;
+			const k = Number(prop);
+			return Number.isInteger(k) && k >= 0 && k < target.length && String(k) === prop ? k : -1;
+		};
+		return new Proxy(target, {
+			get(t, prop, receiver) {
+				const k = asIndex(prop);
+				if (k >= 0 && k < n) fill(k);
+				return Reflect.get(t, prop, receiver);
+			},
+			has(t, prop) {
+				const k = asIndex(prop);
+				if (k >= 0 && k < n) return true;
+				return Reflect.has(t, prop);
+			},
+			ownKeys(t) {
+				fillAll();
+				return Reflect.ownKeys(t);
+			},
+			getOwnPropertyDescriptor(t, prop) {
+				const k = asIndex(prop);
+				if (k >= 0 && k < n) fill(k);
+				return Reflect.getOwnPropertyDescriptor(t, prop);
+			},
+			set(t, prop, value) {
+				// Writers (push, sort, splice...) see every element first, then an ordinary array.
+				fillAll();
+				filled = Number.POSITIVE_INFINITY;
+				return Reflect.set(t, prop, value);
+			},
+			deleteProperty(t, prop) {
+				fillAll();
+				filled = Number.POSITIVE_INFINITY;
+				return Reflect.deleteProperty(t, prop);
+			},
+		});
+	}
+
 	/** Structure-only answers for the lazy stand-in (no parse needed). */
 	quick(i: number, prop: string): { value: unknown } | undefined {
 		const c = this.#cols;

@@ -533,7 +533,7 @@ export class SessionManager {
 	 * on first use (large files), so walking 100k entries costs the walk, not a parse of every body.
 	 */
 	#entriesAt(indices: ArrayLike<number>): SessionEntry[] {
-		return this.#lazy ? this.#cache.views(indices) : this.#cache.getMany(indices);
+		return this.#lazy ? this.#cache.lazyViews(indices) : this.#cache.getMany(indices);
 	}
 
 	/** Entry at a file-order index (skeleton index). */

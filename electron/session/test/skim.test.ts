@@ -140,6 +140,28 @@ describe("lazy (large-file) and eager loading give the same session", () => {
 		compare(generated(800, "lz2", ["--profile", "fixture", "--compaction-every", "60"]));
 	});
 
+	it("a lazily filled path behaves as an ordinary array", () => {
+		const f = generated(200, "lz4", ["--branch-every", "0"]);
+		const lazy = SessionManager.open(f, { lazy: true });
+		const eager = SessionManager.open(f, { lazy: false });
+		const p = lazy.getBranch();
+		const q = eager.getBranch();
+		const id = (e: unknown) => (e as { id: string }).id;
+		expect(Array.isArray(p)).toBe(true);
+		expect(p.length).toBe(q.length);
+		expect(p.map(id)).toEqual(q.map(id));
+		expect([...p].map(id)).toEqual(q.map(id));
+		expect(p.slice(-3).map(id)).toEqual(q.slice(-3).map(id));
+		expect(p.at(-1)).toEqual(q.at(-1));
+		expect(Object.keys(p).length).toBe(q.length);
+		expect(p.findIndex((e) => id(e) === id(q[5]))).toBe(5);
+		expect(JSON.stringify(p)).toBe(JSON.stringify(q));
+		p.push(q[0]);
+		p.reverse();
+		expect(p.length).toBe(q.length + 1);
+		expect(id(p[1])).toBe(id(q.at(-1)));
+	});
+
 	it("lazy entries become cloneable plain objects with toPlain (structuredClone rejects the stand-ins)", () => {
 		const f = generated(300, "lz3");
 		const lazy = SessionManager.open(f, { lazy: true });
