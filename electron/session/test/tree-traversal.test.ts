@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../index";
 import { HEADER, msg, writeSession } from "./helpers";
@@ -56,6 +57,16 @@ describe("tree traversal", () => {
 		expect(sm.getLeafId()).toBeNull();
 		expect(sm.getBranch()).toEqual([]);
 		expect(sm.buildSessionContext().messages).toEqual([]);
+	});
+
+	it("open reports read progress up to the file size", () => {
+		const f = writeSession([msg("a", null, "user", "hi"), msg("b", "a", "assistant", "yo")]);
+		const seen: [number, number][] = [];
+		SessionManager.open(f, { onProgress: (done, total) => seen.push([done, total]) });
+		expect(seen.length).toBeGreaterThan(0);
+		const [done, total] = seen[seen.length - 1];
+		expect(done).toBe(total);
+		expect(total).toBe(statSync(f).size);
 	});
 
 	it("a 100k-deep chain is walked without recursion", () => {
