@@ -27,14 +27,27 @@ export async function cardIds(page: Page, selector = ""): Promise<string[]> {
 	);
 }
 
-/** Expands every "+N" segment so each visible entry has its own card (small sessions only). */
+/**
+ * Expands every "+N" segment so each visible entry has its own card (small sessions only).
+ * Progress is read from the graph's `data-segments` (closed segments in the whole graph): the number of
+ * mounted pills depends on the viewport (culling; the app opens centred on the leaf at zoom 1, and an
+ * expansion re-lays out and shifts things), so counting pills on screen can neither tell "done" nor
+ * "this click worked".
+ */
 export async function expandAllSegments(page: Page): Promise<void> {
+	const graph = page.getByTestId("arbor-graph");
+	const closed = async (): Promise<number> => Number((await graph.getAttribute("data-segments")) ?? "0");
+	const pills = page.locator('[data-testid="arbor-segment"]');
 	for (let i = 0; i < 200; i++) {
-		const seg = page.locator('[data-testid="arbor-segment"]').first();
-		if ((await seg.count()) === 0) break;
-		await seg.click();
-		await page.waitForTimeout(50);
+		const n = await closed();
+		if (n === 0) break;
+		// Fit first, so a pill is on screen (small sessions stay above the overview zoom at Fit).
+		await page.getByTestId("fit-button").click();
+		await expect(pills.first(), `${n} closed segment(s) but none drawn after Fit`).toBeVisible();
+		await pills.first().click();
+		await expect.poll(closed, { timeout: 5_000 }).toBe(n - 1);
 	}
+	expect(await closed()).toBe(0);
 	await page.getByTestId("fit-button").click();
 	await page.waitForTimeout(300);
 }

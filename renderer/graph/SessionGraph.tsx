@@ -36,7 +36,7 @@ import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { activePathMask } from "../../shared/tree-view";
 import { CanvasOverview, OVERVIEW_ZOOM } from "./CanvasOverview";
 import { buildGraphModel } from "./compress";
-import { cullNodes, viewRect } from "./cull";
+import { cullNodes, MOUNT_BUDGET, viewRect } from "./cull";
 import { createLayoutRunner } from "./layoutRunner";
 import { Minimap } from "./Minimap";
 import { GraphNodeKind, type Direction, type GraphLayout, type GraphModel, type GraphTreeInput } from "./model";
@@ -79,7 +79,14 @@ const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
 /** Level of detail: cards with text, cards without text (unreadable anyway), canvas overview. */
 type Lod = "near" | "far" | "overview";
 const FAR_ZOOM = 0.5;
-const lodOf = (zoom: number): Lod => (zoom < OVERVIEW_ZOOM ? "overview" : zoom < FAR_ZOOM ? "far" : "near");
+/**
+ * Graphs up to this many nodes stay cards at any zoom: they mount whole within the budget, and a few
+ * hundred small boxes show the tree better than the overview's dots (a 40-entry session with every
+ * segment open only fits the pane below the overview zoom).
+ */
+const SMALL_GRAPH = MOUNT_BUDGET / 2;
+const lodOf = (zoom: number, nodes: number): Lod =>
+	zoom < OVERVIEW_ZOOM && nodes > SMALL_GRAPH ? "overview" : zoom < FAR_ZOOM ? "far" : "near";
 const MAX_ZOOM = 2;
 /** Extra flow-space margin (in screen px) mounted around the view so short pans show no gaps. */
 const CULL_MARGIN_PX = 160;
@@ -158,7 +165,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	// ---- viewport and culling. Pan/zoom frames do not re-render this component: React Flow moves the
 	// pane itself; we only re-render when the set of mounted nodes or the level of detail changes.
 	const [initialViewport] = useState<Viewport>(() => graphStore.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
-	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom));
+	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom, Infinity));
 	const [mounted, setMounted] = useState<number[]>([]);
 	const mountedRef = useRef<number[]>([]);
 	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
@@ -175,7 +182,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	cullInputs.current = { laid, overrides, paneWidth, paneHeight };
 	const recull = useCallback((v: Viewport) => {
 		const { laid: l, overrides: o, paneWidth: w, paneHeight: h } = cullInputs.current;
-		const nextLod = lodOf(v.zoom);
+		const nextLod = lodOf(v.zoom, l ? l.model.n : Infinity);
 		setLod(nextLod);
 		let next: number[] = [];
 		if (l && nextLod !== "overview") {
@@ -300,7 +307,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		if (!inside || cur.zoom < OVERVIEW_ZOOM) centerOn(laid, pendingReveal, Math.max(cur.zoom, 0.6), 200);
+		if (!inside || lodOf(cur.zoom, laid.model.n) === "overview") centerOn(laid, pendingReveal, Math.max(cur.zoom, 0.6), 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
@@ -426,9 +433,17 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		[rf, setViewport, paneWidth, paneHeight],
 	);
 
+	// Closed "+N" segments in the whole graph, not just the mounted ones: e2e specs wait on this number,
+	// because what is mounted depends on the viewport (culling) and says nothing about expansion.
+	const segments = useMemo(() => {
+		if (!laid) return 0;
+		let c = 0;
+		for (let g = 0; g < laid.model.n; g++) if (laid.model.kind[g] === GraphNodeKind.segment) c++;
+		return c;
+	}, [laid]);
 	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
 	return (
-		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length}>
+		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length} data-segments={segments}>
 			<ReactFlow<GraphFlowNode>
 				nodes={nodes}
 				edges={edges}

@@ -161,6 +161,36 @@ describe("SessionGraph", () => {
 		expect(cardOf(5).querySelector(".arbor-marker--error")).not.toBeNull();
 	});
 
+	it("counts the closed segments of the whole graph on data-segments, one fewer per clicked pill", async () => {
+		// Opened on the leaf at zoom 1, most pills are culled: the count must not depend on what is mounted.
+		const big = generateSkeleton(3000, 7);
+		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
+		const graph = container.querySelector<HTMLElement>("[data-testid=arbor-graph]") as HTMLElement;
+		const closed = (): number => Number(graph.dataset.segments);
+		const pills = (): HTMLElement[] => Array.from(container.querySelectorAll<HTMLElement>("[data-testid=arbor-segment]"));
+		const before = closed();
+		expect(pills().length).toBeGreaterThan(0);
+		expect(before).toBeGreaterThan(pills().length);
+		// An expansion re-lays out and keeps the leaf in place, so the next pill may have left the view.
+		let clicked = 0;
+		while (clicked < 3 && pills().length > 0) {
+			await act(async () => {
+				pills()[0].closest(".react-flow__node")?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+			});
+			clicked++;
+			await waitFor(() => closed() === before - clicked);
+			expect(closed()).toBe(before - clicked);
+		}
+		expect(clicked).toBeGreaterThan(0);
+	});
+
+	it("keeps a small graph as cards below the overview zoom, so Fit shows every card", async () => {
+		graphStore.setState({ viewports: { s1: { x: 0, y: 0, zoom: 0.1 } } });
+		await mount();
+		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
+		expect(cards().map((c) => Number(c.dataset.entry)).sort()).toEqual([0, 6, 7, 8]);
+	});
+
 	it("opens the segment that holds the selection", async () => {
 		await mount({ selectedIndex: 3 });
 		await act(async () => {
