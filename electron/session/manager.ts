@@ -906,6 +906,8 @@ export class SessionManager {
 	// ---------------------------------------------------------------- branch to a new file
 
 	createBranchedSession(leafId: string): string | undefined {
+		// Raw line bytes are copied by offset: make sure the index still describes the file on disk.
+		if (this.#persistent && this.#disk) this.#catchUp(false);
 		const leafIndex = typeof leafId === "string" ? this.#byId.get(leafId) : undefined;
 		if (leafIndex === undefined) throw new Error(`Entry ${leafId} not found`);
 		const c = this.#cols;
