@@ -7,6 +7,14 @@ import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { selectTreeView } from "../store/selectors";
 
+const SHOWN_QUERY_CHARS = 10;
+
+/** The query as the count area shows it while searching (the full text is in the title). */
+function shortQuery(query: string): string {
+	const q = query.trim();
+	return q.length > SHOWN_QUERY_CHARS ? `${q.slice(0, SHOWN_QUERY_CHARS - 1)}…` : q;
+}
+
 export function SearchBar() {
 	const { run, deps } = useServices();
 	const query = useApp((s) => s.search.query);
@@ -65,7 +73,7 @@ export function SearchBar() {
 				<span className="search-count" data-testid="search-count">
 					{pending ? (
 						<span className="search-pending" title={`searching “${query.trim()}”…`}>
-							<span className="spinner" aria-hidden /> searching “<span className="search-pending-query">{query.trim()}</span>”…
+							<span className="spinner" aria-hidden /> searching “{shortQuery(query)}”…
 						</span>
 					) : error ? <span className="error-text" title={error}>error</span> : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
 					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
