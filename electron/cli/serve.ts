@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
+import { describeError, installCrashGuard } from "../hosts/crash-guard";
 
 /** Exit codes shared with the other `arbor` commands (docs/cli.md). */
 const EXIT_USAGE = 1;
@@ -100,6 +101,9 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		await host.close();
 		return EXIT_BAD_FILE;
 	}
+	const guard = installCrashGuard((kind, err) => {
+		process.stderr.write(`arbor serve: ${kind} (probably from an extension), still serving: ${describeError(err)}\n`);
+	});
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
 	if (args.open) openInBrowser(host.url);
 
@@ -112,6 +116,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		process.on("SIGINT", stop);
 		process.on("SIGTERM", stop);
 	});
+	guard.dispose();
 	await host.close();
 	return 0;
 }

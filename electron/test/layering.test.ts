@@ -53,7 +53,7 @@ const rules: Rule[] = [
 	{ folder: "electron/session", mayImport: ["shared"], forbidElectron: true },
 	{ folder: "electron/services", mayImport: ["shared", "electron/session"], forbidElectron: true },
 	{ folder: "electron/api", mayImport: ["shared", "electron/services"], forbidElectron: true },
-	{ folder: "electron/cli", mayImport: ["shared", "electron/session", "electron/services", "electron/api", "electron/hosts/browser", "package.json"], forbidElectron: true },
+	{ folder: "electron/cli", mayImport: ["shared", "electron/session", "electron/services", "electron/api", "electron/hosts/browser", "electron/hosts/crash-guard", "package.json"], forbidElectron: true },
 	{ folder: "renderer", mayImport: ["shared"], forbidElectron: true },
 ];
 

@@ -17,6 +17,7 @@ import { registerIpc } from "./ipc";
 import { buildMenuTemplate } from "./menu";
 import { ELECTRON_CSP, hardenSession, hardenWebContents } from "./security";
 import { fitToDisplays, loadWindowState, saveWindowState, type WindowState } from "./window-state";
+import { describeError, installCrashGuard } from "../crash-guard";
 
 export interface ElectronAppOptions {
 	/** Defaults to process.argv. */
@@ -83,6 +84,8 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	}
 	app.on("web-contents-created", (_event, contents) => hardenWebContents(contents));
 
+	// An extension's detached callback that throws must not quit the app (see crash-guard.ts).
+	installCrashGuard((kind, err) => console.error(`Arbor: ${kind} (probably from an extension), still running: ${describeError(err)}`));
 	await app.whenReady();
 	const appRoot = app.getAppPath();
 	const stateFile = options.windowStateFile ?? join(homedir(), ".arbor", "window-state.json");

@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { buildCli, copyFixture, repo, tempDir } from "./helpers";
+
+// An extension may schedule its own callbacks; the extension host cannot wrap those, so the serving
+// process has a last-resort guard. Proven on the real built command with a real extension file.
+describe("arbor serve survives an extension that throws outside any handler", () => {
+	let stop: (() => void) | undefined;
+	beforeAll(() => buildCli());
+	afterEach(() => stop?.());
+
+	it("keeps serving after an uncaught exception and an unhandled rejection, and says so on stderr", async () => {
+		const dir = tempDir();
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl", dir);
+		const ext = join(dir, "careless.js");
+		writeFileSync(ext, [
+			"export default function (pi) {",
+			"  setTimeout(() => { throw new Error('careless extension timer'); }, 50);",
+			"  setTimeout(() => { Promise.reject(new Error('careless extension promise')); }, 80);",
+			"}",
+		].join("\n"));
+		const proc = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open", "--extension", ext], {
+			env: { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "pi") },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		stop = () => proc.kill("SIGTERM");
+		let out = "";
+		let err = "";
+		proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+		proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
+		const url = await new Promise<string>((ok, fail) => {
+			const t = setInterval(() => {
+				const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+				if (m) { clearInterval(t); ok(m[0]); }
+				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve exited: ${err}`)); }
+			}, 20);
+		});
+		await new Promise<void>((ok, fail) => {
+			const t = setInterval(() => {
+				if (/careless extension timer/.test(err) && /careless extension promise/.test(err)) { clearInterval(t); ok(); }
+				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve died: ${err}`)); }
+			}, 20);
+		});
+		expect(err).toMatch(/uncaughtException .*still serving/);
+		expect(err).toMatch(/unhandledRejection .*still serving/);
+		const res = await fetch(url);
+		expect(res.status).toBe(200);
+		expect(proc.exitCode).toBeNull();
+	});
+});
