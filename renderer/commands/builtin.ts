@@ -363,6 +363,8 @@ export function builtinCommands(): Command[] {
 			label: "Settings…",
 			category: "View",
 			keys: ["Ctrl+,"],
+			// One dialog at a time: replacing a running navigation (a menu-bar click) would orphan its summary.
+			when: (ctx) => ctx.state.dialog?.kind !== "navigate",
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "settings" }),
 		},
 		{

@@ -85,6 +85,20 @@ describe("settings dialog: opening it", () => {
 		expect(view.byTestId("settings-dialog")).not.toBeNull();
 	});
 
+	it("does not replace a navigation in progress (a menu-bar click while summarizing)", async () => {
+		const client = new FakeClient();
+		client.on("previewNavigation", () => ({
+			targetId: "u2", oldLeafId: "a3", commonAncestorId: "a1", entriesToSummarize: ["u3", "a3"], newLeafId: "a1", isNoop: false, estimatedTokens: 10,
+		}));
+		const { h, view } = await mountApp(client);
+		await settle(() => h.run("navigate.here", { targetId: "a2" }));
+		expect(view.byTestId("navigate-dialog")).not.toBeNull();
+		expect(await h.run("settings.open", { source: "menu" })).toBe(false);
+		await settle();
+		expect(view.byTestId("settings-dialog")).toBeNull();
+		expect(view.byTestId("navigate-dialog")).not.toBeNull();
+	});
+
 	it("the status bar's \"no model\" opens the settings dialog", async () => {
 		const { view } = await mountApp(new FakeClient());
 		const status = view.byTestId("status-model");
