@@ -93,7 +93,13 @@ export function createRouter(options: RouterOptions): ArborRouter {
 	});
 
 	const openChecked = async (path: string): Promise<SessionSummary> => {
-		const allowed = await policy.check(path);
+		let allowed = await policy.check(path);
+		// Recent files were opened by the user in an earlier run (setSettings only accepts files this
+		// process allowed), so reopening one is the user's choice too.
+		if (allowed === null && (await services.getSettings({})).recentFiles.includes(path)) {
+			await policy.allowFile(path);
+			allowed = await policy.check(path);
+		}
 		if (allowed === null) throw new RouteError("forbidden", `not allowed to open ${path}: open it with File ▸ Open, the command line or the session library first`);
 		const summary = await services.openSession({ path: allowed });
 		remember(summary);

@@ -56,6 +56,16 @@ describe("path policy: openSession opens only files the user chose", () => {
 		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: true });
 	});
 
+	it("reopens a recent file from an earlier run (recentFiles only ever holds files the user opened)", async () => {
+		const fake = fakeServices({
+			openSession: (p: { path: string }) => summary(`id:${p.path}`, p.path),
+			getSettings: () => ({ recentFiles: [chosen] }),
+		});
+		const router = createRouter({ services: fake.services, log: () => {} });
+		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: true });
+		expect(await router.handle("openSession", { path: secret })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+	});
+
 	it("refuses relative paths", async () => {
 		const { router } = setup();
 		await router.allowPath(chosen);

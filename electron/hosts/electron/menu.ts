@@ -34,6 +34,7 @@ export const MENU_COMMANDS = {
 	palette: "palette.open",
 	back: "history.back",
 	forward: "history.forward",
+	settings: "settings.open",
 } as const;
 
 export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
@@ -57,6 +58,8 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 				{ type: "separator" },
 				{ label: "Reveal in Folder", click: run(MENU_COMMANDS.reveal) },
 				{ label: "Save Position for pi", click: run(MENU_COMMANDS.savePosition) },
+				{ type: "separator" },
+				{ label: platform === "darwin" ? "Preferences…" : "Settings…", accelerator: "CmdOrCtrl+,", click: run(MENU_COMMANDS.settings) },
 				{ type: "separator" },
 				{ label: "Close Session", click: run(MENU_COMMANDS.close) },
 				...(platform === "darwin" ? [] : [{ type: "separator" } as const, { label: "Quit", click: () => actions.quit() }]),

@@ -224,7 +224,7 @@ describe("Electron host: menus", () => {
 		const ids = [
 			MENU_COMMANDS.open, MENU_COMMANDS.library, MENU_COMMANDS.reveal, MENU_COMMANDS.savePosition, MENU_COMMANDS.close,
 			...MENU_COMMANDS.filters.map(([id]) => id), MENU_COMMANDS.zoomToLeaf, MENU_COMMANDS.fit, MENU_COMMANDS.zoomIn,
-			MENU_COMMANDS.zoomOut, MENU_COMMANDS.palette, MENU_COMMANDS.back, MENU_COMMANDS.forward,
+			MENU_COMMANDS.zoomOut, MENU_COMMANDS.palette, MENU_COMMANDS.back, MENU_COMMANDS.forward, MENU_COMMANDS.settings,
 		];
 		for (const id of ids) expect(registry, id).toContain(`"${id}"`);
 	});
