@@ -5,7 +5,7 @@
 //   node scripts/reliability.mjs             full run (the issue's counts; ~30+ min, needs ~3 GB disk)
 //   node scripts/reliability.mjs --bounded   reduced counts for CI (a few minutes)
 //   options: --only fuzz,concurrency,...  --seed S  --keep (keep the temp dir)  --verbose
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWorkers } from "../bench/reliability/build.mjs";
@@ -72,6 +72,12 @@ for (const r of results) {
 	process.stdout.write(`${bad ? "✗" : "✓"} ${r.title}${bad ? ` — ${bad} figure(s) off target` : ""}\n`);
 }
 if (missed.length) process.stdout.write(`\nOff target:\n${missed.map((m) => `  ${m}`).join("\n")}\n`);
+// Every figure and every detail line, also the ones the console view cuts short.
+const reportDir = join(import.meta.dirname, "..", "bench", ".cache", "reliability");
+mkdirSync(reportDir, { recursive: true });
+const reportFile = join(reportDir, `last-${bounded ? "bounded" : "full"}-${selected.join("+")}.json`);
+writeFileSync(reportFile, JSON.stringify({ bounded, seed, sections: results }, null, 2));
+process.stdout.write(`all details: ${reportFile}\n`);
 if (!flag("--keep")) rmSync(tmp, { recursive: true, force: true });
 else process.stdout.write(`temp dir kept: ${tmp}\n`);
 process.exit(missed.length ? 1 : 0);
