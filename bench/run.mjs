@@ -8,7 +8,7 @@
 //   node bench/run.mjs --quick    small sizes only (for development)
 //   node bench/run.mjs --big      also the 1M-entry / ~1.3 GB fixture-profile file (pi cannot open it)
 //   node bench/run.mjs --json     also print the raw results as JSON
-//   node bench/run.mjs --only deep,branch   only some sections (open, deep, branch, big)
+//   node bench/run.mjs --only deep,branch   only some sections (open, deep, branch, search, big)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -158,6 +158,23 @@ for (const src of want("branch") ? branchSrcs : []) {
 	else {
 		const piPart = p.ok ? ` | pi ${s(p.median)} (no fsync)` : ` | pi failed: ${p.error}`;
 		out(`branch to new file from a 10k-deep path (${src.key}, ${size(a.bytes)} written, incl. fsync): arbor ${s(a.median)} (cpu ${s(a.cpuMs)})${piPart}  target <=100 ms: ${verdict(a.median <= 100)}`);
+	}
+}
+
+if (want("search")) {
+	// The 100k brief file (10k with --quick): first query per scope, another word, the word typed further.
+	const sess = sessions.find((x) => x.key === (quick ? "10k brief" : "100k brief"));
+	const file = sessionFile(sess);
+	const a = measure("arbor-search", file);
+	results.search = { session: sess.key, arbor: a };
+	out("");
+	if (!a.ok) out(`search ${sess.key}: arbor FAILED: ${a.error}`);
+	else {
+		for (const scope of ["pi", "full"]) {
+			const r = a[scope];
+			const f = (x) => `${s(x.ms)} (cpu ${s(x.cpuMs)}, ${x.hits} hits)`;
+			out(`search ${sess.key}, ${scope} scope: first query ${f(r.first)} | another word ${f(r.other)} | typed further ${f(r.narrowed)}`);
+		}
 	}
 }
 

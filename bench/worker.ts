@@ -1,7 +1,7 @@
 // One measurement per process (bench/run.mjs spawns this, bundled by esbuild), so peak RSS
 // (process.resourceUsage().maxRSS) belongs to that measurement alone. Prints one JSON line.
 //   node worker.mjs <task> <file> [arg]
-// Tasks: baseline | floor | arbor-open | pi-open | arbor-deep | pi-deep | arbor-branch | pi-branch
+// Tasks: baseline | floor | arbor-open | pi-open | arbor-deep | pi-deep | arbor-branch | pi-branch | arbor-search
 import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { SessionManager } from "../electron/session/index";
@@ -178,6 +178,21 @@ async function main(): Promise<Record<string, unknown>> {
 			times.sort((a, b) => a - b);
 			cpus.sort((a, b) => a - b);
 			return { depth, median: times[1], min: times[0], cpuMs: cpus[1], bytes: written };
+		}
+		case "arbor-search": {
+			// What a user typing does: a first query per scope (builds/reads everything), another word, then
+			// the same word typed further (narrowing).
+			const sm = SessionManager.open(file);
+			const run = (q: string, scope: "pi" | "full") => {
+				const c = cpu();
+				const t = now();
+				const hits = sm.search(q, scope).length;
+				return { ms: now() - t, cpuMs: cpu() - c, hits };
+			};
+			return {
+				pi: { first: run("read", "pi"), other: run("error", "pi"), narrowed: run("error t", "pi") },
+				full: { first: run("read", "full"), other: run("error", "full"), narrowed: run("error t", "full") },
+			};
 		}
 		default:
 			throw new Error(`unknown task ${task}`);

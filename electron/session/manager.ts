@@ -9,7 +9,7 @@ import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
 import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionHeader, TitleSlot, ToolCallBlock } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
-import { fullText, matchesQuery, previewText, queryTokens, searchableText } from "../../shared/preview";
+import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
 import { factsOf } from "./classify";
 import { buildContextFromPath } from "./context";
@@ -19,6 +19,7 @@ import { createSessionId, generateEntryId, projectDirName, sessionFileName } fro
 import { isPlainObject, recoverGlued, scanLines } from "./jsonl";
 import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
+import { SearchIndex } from "./search";
 import { Columns } from "./store";
 import { appendBytes, type DiskState as WrittenState, writeNewFile, writeReplacingFile } from "./write";
 
@@ -118,12 +119,27 @@ export class SessionManager {
 	#hasLoops = false;
 	#toolCallIndex: Map<string, number> | undefined;
 	#toolCallIndexCount = 0;
+	#search!: SearchIndex;
 
 	private constructor(persistent: boolean, cwd: string, dir: string) {
 		this.#persistent = persistent;
 		this.#cwd = cwd;
 		this.#dir = dir;
 		this.#cache = new EntryCache(this.#cols);
+		this.#search = this.#newSearchIndex();
+	}
+
+	#newSearchIndex(): SearchIndex {
+		return new SearchIndex({
+			count: () => this.#cols.count,
+			entries: (indices) => this.#cache.getMany(indices),
+			label: (i) => this.#labelsById.get(this.#cols.ids[i])?.label,
+			// Labels and session_info's "title" word are not in the entry's own bytes.
+			alwaysCandidate: (i) => this.#cols.kind[i] === EntryKind.sessionInfo || this.#labelsById.has(this.#cols.ids[i]),
+			offset: (i) => this.#cols.offset[i],
+			scanRaw: (indices, visit) => this.#cache.scanRaw(indices, visit),
+			lazy: () => this.#lazy,
+		});
 	}
 
 	// ---------------------------------------------------------------- construction
@@ -168,6 +184,7 @@ export class SessionManager {
 	#resetIndex(): void {
 		this.#cols = new Columns();
 		this.#cache = new EntryCache(this.#cols);
+		this.#search = this.#newSearchIndex();
 		this.#byId = new Map();
 		this.#leafId = null;
 		this.#labelsById = new Map();
@@ -400,6 +417,7 @@ export class SessionManager {
 
 	#applyLabel(targetId: unknown, label: unknown, timestamp: unknown): void {
 		if (typeof targetId !== "string") return;
+		this.#search.labelVersion++;
 		// pi: a truthy label sets, anything else clears; the latest label entry in file order wins.
 		if (label) this.#labelsById.set(targetId, { label: String(label), timestamp: typeof timestamp === "string" ? timestamp : undefined });
 		else this.#labelsById.delete(targetId);
@@ -612,11 +630,15 @@ export class SessionManager {
 	getTree(): SessionTreeNode[] {
 		const c = this.#cols;
 		const n = c.count;
-		const entries = this.getEntries();
+		// Stand-ins straight from the cache: going through getEntries' lazily filled array costs a Proxy trap
+		// per element.
+		const all = this.#lazy ? undefined : this.#cache.getMany(Array.from({ length: n }, (_, i) => i));
+		const cache = this.#cache;
+		const labels = this.#labelsById;
 		const nodes: SessionTreeNode[] = new Array(n);
 		for (let i = 0; i < n; i++) {
-			const st = this.#labelsById.get(c.ids[i]);
-			nodes[i] = { entry: entries[i], children: [], label: st?.label, labelTimestamp: st?.timestamp };
+			const st = labels.size > 0 ? labels.get(c.ids[i]) : undefined;
+			nodes[i] = { entry: all ? all[i] : cache.view(i), children: [], label: st?.label, labelTimestamp: st?.timestamp };
 		}
 		const childIdx: number[][] = new Array(n);
 		const roots: number[] = [];
@@ -1115,68 +1137,35 @@ export class SessionManager {
 
 	getPreviews(indices: number[], opts: { homeDir?: string } = {}): string[] {
 		const homeDir = opts.homeDir ?? process.env.HOME ?? process.env.USERPROFILE ?? "";
+		const c = this.#cols;
+		const valid = indices.filter((i) => i >= 0 && i < c.count);
+		// One batch (sorted by offset, neighbouring lines in one positional read) for the rows and the assistant
+		// entries their tool results name, instead of a read per entry.
+		const want = new Set<number>(valid);
+		for (const i of valid) {
+			if (c.kind[i] !== EntryKind.toolResult) continue;
+			let j = c.parent[i];
+			for (let hops = 0; j >= 0 && hops < 64; hops++, j = c.parent[j]) {
+				if (c.kind[j] === EntryKind.assistant && c.flags[j] & EntryFlag.hasToolCalls) {
+					want.add(j);
+					break;
+				}
+			}
+		}
+		const batch = [...want];
+		const got = this.#cache.getMany(batch);
+		const byIndex = new Map<number, SessionEntry>();
+		batch.forEach((i, k) => byIndex.set(i, got[k]));
 		return indices.map((i) => {
-			const e = this.getEntryAt(i);
+			const e = byIndex.get(i);
 			if (!e) return "";
 			return previewText(e, (id) => this.#findToolCall(i, id), { homeDir });
 		});
 	}
 
+	/** pi's query rules over pi's searchable text ("pi") or all text ("full"); matching indices ascending. */
 	search(query: string, scope: SearchScope): number[] {
-		const tokens = queryTokens(query);
-		const c = this.#cols;
-		const n = c.count;
-		if (tokens.length === 0) return Array.from({ length: n }, (_, i) => i);
-		const labelled = new Set<number>();
-		for (const t of this.#labelsById.keys()) {
-			const i = this.#byId.get(t);
-			if (i !== undefined) labelled.add(i);
-		}
-		const check = (i: number): boolean => {
-			const e = this.#cache.get(i);
-			const label = this.#labelsById.get(c.ids[i])?.label;
-			return matchesQuery(scope === "full" ? fullText(e, label) : searchableText(e, label), tokens);
-		};
-		// Large files: every token must occur (case-insensitively) in the raw line bytes before the entry is
-		// parsed. Only sound for plain ASCII tokens without quote/backslash (those appear unescaped in JSON).
-		const prefilter = this.#lazy && tokens.every((t) => /^[\x21-\x7e]+$/.test(t) && !t.includes('"') && !t.includes("\\"));
-		if (!prefilter) {
-			const out: number[] = [];
-			for (let i = 0; i < n; i++) if (check(i)) out.push(i);
-			return out;
-		}
-		const candidates = new Uint8Array(n);
-		const onDisk: number[] = [];
-		for (let i = 0; i < n; i++) {
-			// Labels and session_info's "title" word are not in the entry's own bytes.
-			if (c.offset[i] < 0 || labelled.has(i) || c.kind[i] === EntryKind.sessionInfo) candidates[i] = 1;
-			else onDisk.push(i);
-		}
-		onDisk.sort((a, b) => c.offset[a] - c.offset[b]);
-		this.#cache.scanRaw(onDisk, (chunk, lines) => {
-			// One lower-cased latin1 view per chunk: positions equal byte offsets, ASCII tokens match as text.
-			const text = chunk.toString("latin1").toLowerCase();
-			const hits = tokens.map((t) => {
-				const pos: number[] = [];
-				for (let k = text.indexOf(t); k >= 0; k = text.indexOf(t, k + 1)) pos.push(k);
-				return pos;
-			});
-			const ptr = new Int32Array(tokens.length);
-			for (const [i, s, e] of lines) {
-				let all = true;
-				for (let t = 0; t < tokens.length && all; t++) {
-					const pos = hits[t];
-					let k = ptr[t];
-					while (k < pos.length && pos[k] < s) k++;
-					ptr[t] = k;
-					all = k < pos.length && pos[k] + tokens[t].length <= e;
-				}
-				if (all) candidates[i] = 1;
-			}
-		});
-		const out: number[] = [];
-		for (let i = 0; i < n; i++) if (candidates[i] && check(i)) out.push(i);
-		return out;
+		return this.#search.search(query, scope);
 	}
 }
 

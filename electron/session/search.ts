@@ -1,0 +1,197 @@
+// Search over a session (pi's query rules, shared/preview.ts): users type incrementally, so repeated queries
+// must not re-parse the file. The "pi" scope keeps one lower-cased searchable string per entry (built on the
+// first query, extended as entries are appended); the "full" scope streams raw line bytes and parses only
+// lines that contain every token, caching the decoded text of those. Labels change, so they are never baked
+// into the cached strings: each entry's label is matched separately at query time.
+
+import type { SearchScope } from "../../shared/api";
+import type { SessionEntry } from "../../shared/entries";
+import { fullText, queryTokens, searchableText } from "../../shared/preview";
+
+export interface SearchSource {
+	count(): number;
+	/** Entries [from, to) in batches (plain objects). */
+	entries(indices: number[]): SessionEntry[];
+	/** Current label of entry i (undefined when none). */
+	label(i: number): string | undefined;
+	/** True for entries whose full text may hold words that are not in their raw line bytes. */
+	alwaysCandidate(i: number): boolean;
+	/** Byte offset of the entry's line (-1 = only in memory). */
+	offset(i: number): number;
+	/** Streams raw lines of the given on-disk entries (file order): [index, start, end] within `chunk`. */
+	scanRaw(indices: number[], visit: (chunk: Buffer, lines: [number, number, number][]) => void): void;
+	/** Entry bodies stay on disk (large file): use the raw-byte prefilter for the full scope. */
+	lazy(): boolean;
+}
+
+const BATCH = 4096;
+/** Decoded full texts kept for repeated queries (chars); beyond it, hits are re-parsed per query. */
+const FULL_CACHE_CHARS = 64 * 1024 * 1024;
+
+interface LastQuery { scope: SearchScope; tokens: string[]; count: number; labels: number; result: number[] }
+
+export class SearchIndex {
+	readonly #src: SearchSource;
+	/** Lower-cased pi searchable text per entry, without the label. */
+	#pi: string[] = [];
+	#full = new Map<number, string>();
+	#fullChars = 0;
+	#last: LastQuery | undefined;
+	/** Bumped by the manager whenever a label changes (a refinement of the last query is then not safe). */
+	labelVersion = 0;
+
+	constructor(src: SearchSource) {
+		this.#src = src;
+	}
+
+	search(query: string, scope: SearchScope): number[] {
+		const tokens = queryTokens(query);
+		const n = this.#src.count();
+		if (tokens.length === 0) return Array.from({ length: n }, (_, i) => i);
+		// Typing "foo" then "foob": every old token is inside a new one, so only the old hits (and entries
+		// appended since) can match.
+		const last = this.#last;
+		let subset: number[] | undefined;
+		if (last && last.scope === scope && last.labels === this.labelVersion && last.count <= n &&
+			last.tokens.every((o) => tokens.some((t) => t.includes(o)))) {
+			subset = last.result.slice();
+			for (let i = last.count; i < n; i++) subset.push(i);
+		}
+		const result = scope === "full" ? this.#searchFull(tokens, n, subset) : this.#searchPi(tokens, n, subset);
+		this.#last = { scope, tokens, count: n, labels: this.labelVersion, result };
+		return result.slice();
+	}
+
+	#matches(i: number, text: string, tokens: string[]): boolean {
+		const label = this.#src.label(i);
+		const l = label ? label.toLowerCase() : "";
+		// A token holds no whitespace, so in "label text" it lies wholly in one of the two parts.
+		for (const t of tokens) if (!text.includes(t) && !(l && l.includes(t))) return false;
+		return true;
+	}
+
+	#extendPi(n: number): void {
+		const pi = this.#pi;
+		for (let from = pi.length; from < n; from += BATCH) {
+			const idx: number[] = [];
+			for (let i = from; i < Math.min(n, from + BATCH); i++) idx.push(i);
+			const es = this.#src.entries(idx);
+			for (let k = 0; k < idx.length; k++) pi[idx[k]] = searchableText(es[k]).toLowerCase();
+		}
+	}
+
+	#searchPi(tokens: string[], n: number, subset: number[] | undefined): number[] {
+		this.#extendPi(n);
+		const pi = this.#pi;
+		const out: number[] = [];
+		if (subset) {
+			for (const i of subset) if (this.#matches(i, pi[i], tokens)) out.push(i);
+		} else {
+			for (let i = 0; i < n; i++) if (this.#matches(i, pi[i], tokens)) out.push(i);
+		}
+		return out;
+	}
+
+	#fullTexts(indices: number[]): string[] {
+		const out: string[] = new Array(indices.length);
+		const missing: number[] = [];
+		for (let k = 0; k < indices.length; k++) {
+			const t = this.#full.get(indices[k]);
+			if (t !== undefined) out[k] = t;
+			else missing.push(k);
+		}
+		for (let b = 0; b < missing.length; b += BATCH) {
+			const part = missing.slice(b, b + BATCH);
+			const es = this.#src.entries(part.map((k) => indices[k]));
+			part.forEach((k, j) => {
+				const t = fullText(es[j]).toLowerCase();
+				out[k] = t;
+				if (this.#fullChars + t.length <= FULL_CACHE_CHARS) {
+					this.#full.set(indices[k], t);
+					this.#fullChars += t.length;
+				}
+			});
+		}
+		return out;
+	}
+
+	#searchFull(tokens: string[], n: number, subset: number[] | undefined): number[] {
+		let candidates: number[];
+		if (subset) candidates = subset;
+		else if (!this.#src.lazy() || !tokens.every(rawSearchable)) candidates = Array.from({ length: n }, (_, i) => i);
+		else candidates = this.#prefilter(tokens, n);
+		const texts = this.#fullTexts(candidates);
+		const out: number[] = [];
+		for (let k = 0; k < candidates.length; k++) if (this.#matches(candidates[k], texts[k], tokens)) out.push(candidates[k]);
+		return out;
+	}
+
+	/** Entries whose raw line bytes could hold every token (a superset of the matches), ascending. */
+	#prefilter(tokens: string[], n: number): number[] {
+		const src = this.#src;
+		const mark = new Uint8Array(n);
+		const onDisk: number[] = [];
+		for (let i = 0; i < n; i++) {
+			// Cached texts answer without the disk; labels and fixed words ("title") are not in the raw bytes.
+			if (this.#full.has(i) || src.offset(i) < 0 || src.alwaysCandidate(i)) mark[i] = 1;
+			else onDisk.push(i);
+		}
+		onDisk.sort((a, b) => src.offset(a) - src.offset(b));
+		const ascii = tokens.filter((t) => /^[\x00-\x7f]*$/.test(t));
+		const wide = tokens.filter((t) => !/^[\x00-\x7f]*$/.test(t));
+		const slash = tokens.some((t) => t.includes("/"));
+		src.scanRaw(onDisk, (chunk, lines) => {
+			// Latin-1 keeps string positions equal to byte offsets. Only ASCII tokens can be matched this way;
+			// the two characters whose lower case is ASCII (U+0130 "İ" → "i̇", U+212A Kelvin → "k") are mapped
+			// first so "i"/"k" still find them.
+			const text = chunk.toString("latin1").toLowerCase().replace(/\u00e4\u00b0/g, "i\u0000").replace(/\u00e2\u0084\u00aa/g, "k\u0000\u0000");
+			const hits = ascii.map((t) => positions(text, t));
+			let escapes = positions(text, "\\u");
+			if (slash) {
+				// Other writers may escape "/" as "\/" (JSON allows it; JSON.stringify never does).
+				escapes = escapes.concat(positions(text, "\\/")).sort((a, b) => a - b);
+			}
+			const ptr = new Int32Array(ascii.length);
+			let ep = 0;
+			for (const [i, s, e] of lines) {
+				// A \uXXXX escape can spell any character: such lines must be parsed to be judged.
+				while (ep < escapes.length && escapes[ep] < s) ep++;
+				if (ep < escapes.length && escapes[ep] < e) {
+					mark[i] = 1;
+					continue;
+				}
+				let all = true;
+				for (let t = 0; t < ascii.length && all; t++) {
+					const pos = hits[t];
+					let k = ptr[t];
+					while (k < pos.length && pos[k] < s) k++;
+					ptr[t] = k;
+					all = k < pos.length && pos[k] + ascii[t].length <= e;
+				}
+				if (all && wide.length > 0) {
+					const line = chunk.toString("utf8", s, e).toLowerCase();
+					all = wide.every((t) => line.includes(t));
+				}
+				if (all) mark[i] = 1;
+			}
+		});
+		const out: number[] = [];
+		for (let i = 0; i < n; i++) if (mark[i]) out.push(i);
+		return out;
+	}
+}
+
+/**
+ * Tokens that appear verbatim in a JSON line whenever they appear in a decoded string (lines with escapes
+ * that could spell them are parsed anyway): no quote or backslash (written as escapes, and re-escaped in the
+ * full text's JSON of tool arguments), no control characters.
+ */
+function rawSearchable(t: string): boolean {
+	return !/["\\\x00-\x1f\x7f]/.test(t);
+}
+
+function positions(text: string, t: string): number[] {
+	const pos: number[] = [];
+	for (let k = text.indexOf(t); k >= 0; k = text.indexOf(t, k + 1)) pos.push(k);
+	return pos;
+}
