@@ -2,7 +2,7 @@
 // ExtensionCommandContext, reduced to what makes sense without a terminal UI or a running agent.
 
 import type { Api, Model } from "@mariozechner/pi-ai";
-import type { SessionManager } from "../../session";
+import { type SessionManager, toPlain } from "../../session";
 import type { ResolvedModel } from "../models";
 
 export interface ContextDeps {
@@ -23,7 +23,8 @@ export interface CommandDeps extends ContextDeps {
 
 /**
  * Read methods only: extensions see the session, they write through Arbor's flows. Objects are copies, so
- * an extension that edits what it was given cannot change the core's cached entries.
+ * an extension that edits what it was given cannot change the core's cached entries. Lists and trees are
+ * copied with the core's toPlain: on large files they hold lazy stand-ins that structuredClone rejects.
  */
 function readonlySession(m: SessionManager): Record<string, unknown> {
 	return {
@@ -35,11 +36,11 @@ function readonlySession(m: SessionManager): Record<string, unknown> {
 		getLeafId: () => m.getLeafId(),
 		getLeafEntry: () => structuredClone(m.getLeafEntry()),
 		getEntry: (id: string) => structuredClone(m.getEntry(id)),
-		getEntries: () => structuredClone(m.getEntries()),
-		getChildren: (id: string) => structuredClone(m.getChildren(id)),
+		getEntries: () => toPlain(m.getEntries()),
+		getChildren: (id: string) => toPlain(m.getChildren(id)),
 		getLabel: (id: string) => m.getLabel(id),
-		getBranch: (fromId?: string) => structuredClone(m.getBranch(fromId)),
-		getTree: () => structuredClone(m.getTree()),
+		getBranch: (fromId?: string) => toPlain(m.getBranch(fromId)),
+		getTree: () => toPlain(m.getTree()),
 		buildSessionContext: () => structuredClone(m.buildSessionContext()),
 	};
 }
