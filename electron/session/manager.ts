@@ -44,6 +44,11 @@ export interface SessionTreeNode {
 	labelTimestamp?: string;
 }
 
+export interface BranchOptions {
+	/** Folder for the new file (default: the current session's folder). */
+	sessionDir?: string;
+}
+
 export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
 
 type DiskState = WrittenState;
@@ -927,7 +932,11 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- branch to a new file
 
-	createBranchedSession(leafId: string): string | undefined {
+	/**
+	 * `options.sessionDir`: write the new file there instead of the current folder (like pi's
+	 * `open(path, sessionDir)`); the temp file, fsync and no-clobber link all happen in that folder.
+	 */
+	createBranchedSession(leafId: string, options: BranchOptions = {}): string | undefined {
 		// Raw line bytes are copied by offset: make sure the index still describes the file on disk.
 		if (this.#persistent && this.#disk) this.#catchUp(false);
 		const leafIndex = typeof leafId === "string" ? this.#byId.get(leafId) : undefined;
@@ -977,7 +986,8 @@ export class SessionManager {
 			return undefined;
 		}
 
-		const newFile = join(this.#dir, sessionFileName(timestamp, sessionId));
+		const dir = options.sessionDir !== undefined ? resolve(options.sessionDir) : this.#dir;
+		const newFile = join(dir, sessionFileName(timestamp, sessionId));
 		const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");
 		const parts: Buffer[] = [headerBytes];
 		const NL = Buffer.from("\n");
@@ -1006,10 +1016,11 @@ export class SessionManager {
 			labelPlaced.push({ obj: l, offset: pos, length: line.length - 1 });
 			pos += line.length;
 		}
-		mkdirSync(this.#dir, { recursive: true });
+		mkdirSync(dir, { recursive: true });
 		// One buffer, one write: thousands of small writes cost more than the copy.
 		const disk = writeNewFile(newFile, [Buffer.concat(parts, pos)]);
 		this.#adoptBranchFile(newFile, header, disk, placed, labelPlaced);
+		this.#dir = dir;
 		return newFile;
 	}
 
