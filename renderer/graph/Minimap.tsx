@@ -30,20 +30,29 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 	// getComputedStyle forces a style recalculation: read the colours once per layout, not per pan frame.
 	const colors = useRef<DrawColors | null>(null);
 
+	// Redrawing 25k nodes costs tens of ms: after the first picture, wait until re-layouts settle (walking
+	// into segments with the arrow keys re-lays out on every step) instead of blocking each step.
+	const drawn = useRef(false);
 	useEffect(() => {
 		const canvas = base.current;
 		const ctx = canvas?.getContext("2d");
 		if (!canvas || !ctx || !skeleton) return;
-		const dpr = window.devicePixelRatio || 1;
-		canvas.width = Math.round(width * dpr);
-		canvas.height = Math.round(height * dpr);
-		ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-		const leafNode = skeleton.leaf >= 0 && skeleton.leaf < model.nodeOfEntry.length ? model.nodeOfEntry[skeleton.leaf] : -1;
-		colors.current = readColors(canvas);
-		drawGraph(ctx, {
-			model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
-			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: colors.current,
-		});
+		const draw = (): void => {
+			drawn.current = true;
+			const dpr = window.devicePixelRatio || 1;
+			canvas.width = Math.round(width * dpr);
+			canvas.height = Math.round(height * dpr);
+			ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+			const leafNode = skeleton.leaf >= 0 && skeleton.leaf < model.nodeOfEntry.length ? model.nodeOfEntry[skeleton.leaf] : -1;
+			colors.current = readColors(canvas);
+			drawGraph(ctx, {
+				model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
+				tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: colors.current,
+			});
+		};
+		if (!drawn.current) return draw();
+		const t = setTimeout(draw, 250);
+		return () => clearTimeout(t);
 	}, [model, layout, skeleton, activePath, fit, width, height]);
 
 	useEffect(() => {

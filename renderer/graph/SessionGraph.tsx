@@ -35,7 +35,7 @@ import {
 import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { activePathMask } from "../../shared/tree-view";
 import { CanvasOverview, OVERVIEW_ZOOM } from "./CanvasOverview";
-import { buildGraphModel } from "./compress";
+import { buildGraphModel, expandSegments } from "./compress";
 import { cullNodes, MOUNT_BUDGET, viewRect } from "./cull";
 import { createLayoutRunner } from "./layoutRunner";
 import { Minimap } from "./Minimap";
@@ -70,7 +70,8 @@ interface Laid {
 	model: GraphModel;
 	layout: GraphLayout;
 	index: SpatialIndex;
-	idToNode: Map<string, number>;
+	/** React Flow id -> graph node; built on first use (only dragged positions need it). */
+	nodeById(id: string): number | undefined;
 	/** Session it was computed for: another session's layout is never drawn with this one's skeleton. */
 	key: string;
 }
@@ -130,7 +131,22 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	// ---- model: visible tree -> compressed graph
 	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
 	const compress = props.compress ?? true;
-	const model = useMemo(() => buildGraphModel(skeleton, view, { expanded, matches, compress }), [skeleton, view, expanded, matches, compress]);
+	// Opening segments (a click, or the selection walking into one) patches the previous model; only a
+	// new skeleton, view, search or a collapse re-runs compression over the whole visible tree.
+	const modelMemo = useRef<{ skeleton: Skeleton; view: GraphTreeInput; matches: ReadonlySet<number> | null; compress: boolean; expanded: ReadonlySet<string>; model: GraphModel } | null>(null);
+	const model = useMemo(() => {
+		const prev = modelMemo.current;
+		let next: GraphModel;
+		if (prev && prev.skeleton === skeleton && prev.view === view && prev.matches === matches && prev.compress === compress && containsAll(expanded, prev.expanded)) {
+			const added = new Set<string>();
+			for (const id of expanded) if (!prev.expanded.has(id)) added.add(id);
+			next = added.size > 0 ? expandSegments(skeleton, prev.model, added) : prev.model;
+		} else {
+			next = buildGraphModel(skeleton, view, { expanded, matches, compress });
+		}
+		modelMemo.current = { skeleton, view, matches, compress, expanded, model: next };
+		return next;
+	}, [skeleton, view, expanded, matches, compress]);
 
 	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
 	useEffect(() => {
@@ -151,9 +167,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		const prev = laidRef.current;
 		const install = (layout: GraphLayout, index: SpatialIndex): void => {
 			if (seq !== layoutSeq.current) return;
-			const idToNode = new Map<string, number>();
-			for (let g = 0; g < model.n; g++) idToNode.set(model.ids[g], g);
-			setLaid({ model, layout, index, idToNode, key: sessionKey });
+			setLaid({ model, layout, index, nodeById: lazyIdIndex(model), key: sessionKey });
 		};
 		if (prev && prev.layout.direction === direction && sameStructure(prev.model, model)) {
 			install(prev.layout, prev.index);
@@ -173,7 +187,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		const out = new Map<number, XY>();
 		if (!laid) return out;
 		for (const [id, p] of positions) {
-			const g = laid.idToNode.get(id);
+			const g = laid.nodeById(id);
 			if (g !== undefined) out.set(g, p);
 		}
 		return out;
@@ -197,7 +211,11 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 
 	const rafRef = useRef(0);
 	const onMove = useCallback(
-		(_: unknown, next: Viewport) => {
+		(ev: unknown, next: Viewport) => {
+			// No source event: one of our own animated moves (fit, reveal, zoom to leaf). setViewport already
+			// mounted the destination; re-culling every frame of the flight would mount and drop up to a
+			// thousand cards per frame along the way (F3 across a 100k session). onMoveEnd re-culls.
+			if (ev === null || ev === undefined) return;
 			cancelAnimationFrame(rafRef.current);
 			rafRef.current = requestAnimationFrame(() => recull(next));
 		},
@@ -313,27 +331,23 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 
 	const overview = lod === "overview";
 
-	// ---- React Flow nodes and edges for the mounted set (node objects cached per layout)
-	const nodeCache = useRef<{ laid: Laid | null; overrides: Map<number, XY>; map: Map<number, GraphFlowNode> }>({ laid: null, overrides, map: new Map() });
+	// ---- React Flow nodes and edges for the mounted set. Node objects are kept by id across layouts and
+	// reused while their position, size and data are unchanged, so after a re-layout (a segment opened,
+	// an append) React Flow and the memoized cards only redo the nodes that actually moved.
+	const nodeCache = useRef<Map<string, GraphFlowNode>>(new Map());
 	const nodes = useMemo(() => {
 		if (!laid) return [];
 		const cache = nodeCache.current;
-		if (cache.laid !== laid || cache.overrides !== overrides) {
-			// Positions may have changed: keep only objects whose position is still right.
-			const keep = cache.laid === laid ? cache.map : new Map<number, GraphFlowNode>();
-			for (const g of overrides.keys()) keep.delete(g);
-			for (const g of cache.overrides.keys()) keep.delete(g);
-			nodeCache.current = { laid, overrides, map: keep };
-		}
-		const map = nodeCache.current.map;
-		return mounted.map((g) => {
-			let node = map.get(g);
-			if (!node) {
-				node = makeNode(laid, g, overrides.get(g), direction);
-				map.set(g, node);
-			}
+		const next = new Map<string, GraphFlowNode>();
+		const out = mounted.map((g) => {
+			const fresh = makeNode(laid, g, overrides.get(g), direction);
+			const old = cache.get(fresh.id);
+			const node = old && sameNode(old, fresh) ? old : fresh;
+			next.set(node.id, node);
 			return node;
 		});
+		nodeCache.current = next;
+		return out;
 	}, [laid, mounted, overrides, direction]);
 
 	const edges = useMemo(() => {
@@ -479,6 +493,23 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	);
 }
 
+function lazyIdIndex(model: GraphModel): (id: string) => number | undefined {
+	let map: Map<string, number> | null = null;
+	return (id) => {
+		if (!map) {
+			map = new Map();
+			for (let g = 0; g < model.n; g++) map.set(model.ids[g], g);
+		}
+		return map.get(id);
+	};
+}
+
+function containsAll(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+	if (a.size < b.size) return false;
+	for (const x of b) if (!a.has(x)) return false;
+	return true;
+}
+
 /** Same parents and node kinds in the same order: the previous positions still fit (ids may differ). */
 function sameStructure(a: GraphModel, b: GraphModel): boolean {
 	if (a.n !== b.n) return false;
@@ -498,6 +529,11 @@ function nodeCenter(l: Laid, entry: number, s?: Skeleton): XY | null {
 	return null;
 }
 
+function sameNode(a: GraphFlowNode, b: GraphFlowNode): boolean {
+	return a.type === b.type && a.position.x === b.position.x && a.position.y === b.position.y && a.width === b.width && a.height === b.height
+		&& a.data.entry === b.data.entry && a.data.count === b.data.count && a.handles?.[0]?.position === b.handles?.[0]?.position;
+}
+
 function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direction): GraphFlowNode {
 	const { model: m, layout } = l;
 	const w = layout.w[g];
@@ -515,7 +551,7 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 		id: m.ids[g],
 		type: KIND_TYPE[kind] ?? "entry",
 		position: override ?? { x: layout.x[g], y: layout.y[g] },
-		data: { g, entry: m.entry[g], count: kind === GraphNodeKind.entry ? m.childCount[g] : m.count[g] },
+		data: { entry: m.entry[g], count: kind === GraphNodeKind.entry ? m.childCount[g] : m.count[g] },
 		width: w,
 		height: h,
 		measured: { width: w, height: h },

@@ -167,6 +167,110 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 }
 
 /**
+ * The model `buildGraphModel` would return with `firstIds` added to `expanded`, patched from `model` in
+ * one linear copy instead of re-running folds and compression over the whole visible tree: opening a
+ * segment only replaces its node by its member entries, in place (pre-order keeps a run contiguous).
+ * Runs do not depend on expansions, so an id that starts no segment of `model` changes nothing.
+ * Returns `model` itself when nothing opens.
+ */
+export function expandSegments(s: Skeleton, model: GraphModel, firstIds: ReadonlySet<string>): GraphModel {
+	const opened = openedSegments(s, model, firstIds);
+	if (opened.length === 0) return model;
+	let extra = 0;
+	for (const g of opened) extra += model.count[g] - 1;
+	const n = model.n + extra;
+	// Old node -> new node; an opened segment maps to its last member, the parent of the segment's child.
+	const moved = new Int32Array(model.n);
+	for (let g = 0, k = 0, shift = 0; g < model.n; g++) {
+		if (k < opened.length && opened[k] === g) {
+			shift += model.count[g] - 1;
+			k++;
+		}
+		moved[g] = g + shift;
+	}
+	const kind = new Uint8Array(n);
+	const entry = new Int32Array(n);
+	const count = new Int32Array(n);
+	const parent = new Int32Array(n);
+	const segStart = new Int32Array(n);
+	const ids: string[] = [];
+	const nodeId = duplicateSafeIds(s);
+	// Copy the untouched stretches between opened segments in bulk, then write each segment's members.
+	let from = 0;
+	const copyUpTo = (end: number): void => {
+		if (end <= from) return;
+		const to = from === 0 ? 0 : moved[from - 1] + 1;
+		kind.set(model.kind.subarray(from, end), to);
+		entry.set(model.entry.subarray(from, end), to);
+		count.set(model.count.subarray(from, end), to);
+		// Segments keep pointing into the same segMembers; opened ones' slots are simply no longer read.
+		segStart.set(model.segStart.subarray(from, end), to);
+		for (let g = from; g < end; g++) {
+			const p = model.parent[g];
+			parent[to + g - from] = p >= 0 ? moved[p] : -1;
+			ids.push(model.ids[g]);
+		}
+	};
+	for (const g of opened) {
+		copyUpTo(g);
+		const first = moved[g] - (model.count[g] - 1);
+		const p = model.parent[g];
+		const start = model.segStart[g];
+		for (let j = 0; j < model.count[g]; j++) {
+			const e = model.segMembers[start + j];
+			const k = first + j;
+			kind[k] = GraphNodeKind.entry;
+			entry[k] = e;
+			count[k] = 1;
+			parent[k] = j === 0 ? (p >= 0 ? moved[p] : -1) : k - 1;
+			segStart[k] = -1;
+			ids.push(nodeId(e));
+		}
+		from = g + 1;
+	}
+	copyUpTo(model.n);
+	const nodeOfEntry = new Int32Array(model.nodeOfEntry.length);
+	for (let e = 0; e < nodeOfEntry.length; e++) {
+		const g = model.nodeOfEntry[e];
+		nodeOfEntry[e] = g >= 0 ? moved[g] : -1;
+	}
+	for (const g of opened) {
+		const first = moved[g] - (model.count[g] - 1);
+		const start = model.segStart[g];
+		for (let j = 0; j < model.count[g]; j++) nodeOfEntry[model.segMembers[start + j]] = first + j;
+	}
+	const childCount = new Int32Array(n);
+	for (let g = 0; g < n; g++) if (parent[g] >= 0) childCount[parent[g]]++;
+	return { n, kind, entry, count, parent, ids, segStart, segMembers: model.segMembers, nodeOfEntry, childCount };
+}
+
+const idIndexes = new WeakMap<readonly string[], Map<string, number[]>>();
+
+/** Segment nodes of `model` whose first entry's id is in `firstIds`, ascending. */
+function openedSegments(s: Skeleton, model: GraphModel, firstIds: ReadonlySet<string>): number[] {
+	// Every entry carrying the id (a damaged file can repeat one; `expanded` holds plain ids, so a
+	// segment starting at any of them opens, exactly as in buildGraphModel).
+	let byId = idIndexes.get(s.ids);
+	if (!byId) {
+		byId = new Map();
+		for (let i = 0; i < s.count; i++) {
+			const list = byId.get(s.ids[i]);
+			if (list) list.push(i);
+			else byId.set(s.ids[i], [i]);
+		}
+		idIndexes.set(s.ids, byId);
+	}
+	const out: number[] = [];
+	for (const id of firstIds) {
+		for (const e of byId.get(id) ?? []) {
+			const g = e < model.nodeOfEntry.length ? model.nodeOfEntry[e] : -1;
+			if (g >= 0 && model.kind[g] === GraphNodeKind.segment && model.entry[g] === e) out.push(g);
+		}
+	}
+	return out.sort((a, b) => a - b);
+}
+
+/**
  * Entries that always get their own card: roots, branch points and branch ends, folded entries, the leaf,
  * where pi resumes, labelled entries, user messages (the turns people navigate by), compactions and
  * branch summaries (context boundaries), search matches and the selection.

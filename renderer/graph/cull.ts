@@ -23,8 +23,8 @@ export function viewRect(vp: { x: number; y: number; zoom: number }, width: numb
 
 /**
  * Graph nodes to mount, ascending (pre-order). Nearest-to-centre nodes win when the view holds more than
- * the budget; then parents of mounted nodes are added (within the budget) so edges entering the view
- * from off-screen parents are drawn.
+ * the budget; then the parents and children of those nodes are added (within the budget), so every
+ * edge with one end in view is drawn whole.
  */
 export function cullNodes(index: SpatialIndex, model: GraphModel, view: Rect, opts: CullOptions = {}): number[] {
 	const budget = opts.budget ?? MOUNT_BUDGET;
@@ -46,13 +46,38 @@ export function cullNodes(index: SpatialIndex, model: GraphModel, view: Rect, op
 		found.sort((a, b) => dist(a) - dist(b));
 		found.length = inView;
 	}
+	// Both ends of every edge that touches the view: off-screen parents first (edges entering from
+	// above), then off-screen children, so an edge leaving the view is drawn to its real end instead of
+	// stopping at the last mounted card (the tree would look cut while panning).
 	const mounted = new Set(found);
 	for (const i of found) {
 		if (mounted.size >= budget) break;
 		const p = model.parent[i];
 		if (p >= 0 && !mounted.has(p)) mounted.add(p);
 	}
+	const kids = childIndex(model);
+	for (const i of found) {
+		for (let k = kids.start[i]; k < kids.start[i + 1] && mounted.size < budget; k++) mounted.add(kids.list[k]);
+		if (mounted.size >= budget) break;
+	}
 	return Array.from(mounted).sort((a, b) => a - b);
+}
+
+const childIndexes = new WeakMap<GraphModel, { start: Int32Array; list: Int32Array }>();
+
+/** Children of every graph node (CSR, pre-order), built once per model. */
+function childIndex(model: GraphModel): { start: Int32Array; list: Int32Array } {
+	let c = childIndexes.get(model);
+	if (c) return c;
+	const start = new Int32Array(model.n + 1);
+	for (let g = 0; g < model.n; g++) if (model.parent[g] >= 0) start[model.parent[g] + 1]++;
+	for (let g = 0; g < model.n; g++) start[g + 1] += start[g];
+	const fill = start.slice(0, model.n);
+	const list = new Int32Array(start[model.n]);
+	for (let g = 0; g < model.n; g++) if (model.parent[g] >= 0) list[fill[model.parent[g]]++] = g;
+	c = { start, list };
+	childIndexes.set(model, c);
+	return c;
 }
 
 function applyOverrides(found: number[], layout: GraphLayout, r: Rect, overrides: ReadonlyMap<number, { x: number; y: number }>): number[] {

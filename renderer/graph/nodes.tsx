@@ -5,12 +5,10 @@ import { memo } from "react";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
 import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
 import { entriesOfNode } from "./compress";
-import { NODE_SIZE } from "./model";
+import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { useGraphStore, type GraphState } from "./store";
 
 export interface GraphNodeData extends Record<string, unknown> {
-	/** Graph node index in the model the node object was built from. */
-	g: number;
 	/** Entry index (a segment's first entry; a stub's folded entry). */
 	entry: number;
 	/** Segments: entries inside; stubs: hidden entries; entries: graph children (>= 2 = branch point). */
@@ -91,19 +89,31 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 	);
 });
 
+/**
+ * The segment node that starts at `entry` in the current model, -1 when there is none (yet): node objects
+ * carry entry indices, not node indices, so they survive a re-layout that shifts node numbers.
+ */
+function segmentAt(model: GraphModel | null, entry: number): number {
+	if (!model || entry < 0 || entry >= model.nodeOfEntry.length) return -1;
+	const g = model.nodeOfEntry[entry];
+	return g >= 0 && model.kind[g] === GraphNodeKind.segment && model.entry[g] === entry ? g : -1;
+}
+
 export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFlowNode>) {
 	const sk = useGraphStore((s) => s.skeleton);
 	const model = useGraphStore((s) => s.model);
 	const active = useGraphStore((s) => s.activePath !== null && s.activePath[data.entry] === 1);
 	const abandoned = useGraphStore((s) => {
-		if (s.abandoned === null || s.skeleton === null || s.model === null || s.model.entry[data.g] !== data.entry) return false;
-		const members = entriesOfNode(s.model, data.g);
+		const g = segmentAt(s.model, data.entry);
+		if (s.abandoned === null || s.skeleton === null || s.model === null || g < 0) return false;
+		const members = entriesOfNode(s.model, g);
 		for (let k = 0; k < members.length; k++) if (s.abandoned.has(s.skeleton.ids[members[k]])) return true;
 		return false;
 	});
 	const dimmed = useGraphStore((s) => s.matches !== null);
-	if (!sk || !model || model.entry[data.g] !== data.entry) return null;
-	const members = entriesOfNode(model, data.g);
+	const g = segmentAt(model, data.entry);
+	if (!sk || !model || g < 0) return null;
+	const members = entriesOfNode(model, g);
 	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
 		<div className={cls} style={SEG_STYLE} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>

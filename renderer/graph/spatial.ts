@@ -30,23 +30,24 @@ export function buildSpatialIndex(layout: GraphLayout, minCell = 512): SpatialIn
 	const rows = Math.max(1, Math.ceil(height / cell));
 	const originX = n > 0 ? layout.minX : 0;
 	const originY = n > 0 ? layout.minY : 0;
-	const cellsOf = (i: number): [number, number, number, number] => [
-		clamp(Math.floor((layout.x[i] - originX) / cell), 0, cols - 1),
-		clamp(Math.floor((layout.y[i] - originY) / cell), 0, rows - 1),
-		clamp(Math.floor((layout.x[i] + layout.w[i] - originX) / cell), 0, cols - 1),
-		clamp(Math.floor((layout.y[i] + layout.h[i] - originY) / cell), 0, rows - 1),
-	];
+	// Cell span per node, computed once (no per-node allocation: this runs on every re-layout of 25k nodes).
+	const c0 = new Int32Array(n);
+	const r0 = new Int32Array(n);
+	const c1 = new Int32Array(n);
+	const r1 = new Int32Array(n);
 	const start = new Int32Array(cols * rows + 1);
 	for (let i = 0; i < n; i++) {
-		const [c0, r0, c1, r1] = cellsOf(i);
-		for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) start[r * cols + c + 1]++;
+		c0[i] = clamp(Math.floor((layout.x[i] - originX) / cell), 0, cols - 1);
+		r0[i] = clamp(Math.floor((layout.y[i] - originY) / cell), 0, rows - 1);
+		c1[i] = clamp(Math.floor((layout.x[i] + layout.w[i] - originX) / cell), 0, cols - 1);
+		r1[i] = clamp(Math.floor((layout.y[i] + layout.h[i] - originY) / cell), 0, rows - 1);
+		for (let r = r0[i]; r <= r1[i]; r++) for (let c = c0[i]; c <= c1[i]; c++) start[r * cols + c + 1]++;
 	}
 	for (let c = 0; c < cols * rows; c++) start[c + 1] += start[c];
 	const fill = start.slice(0, cols * rows);
 	const items = new Int32Array(start[cols * rows]);
 	for (let i = 0; i < n; i++) {
-		const [c0, r0, c1, r1] = cellsOf(i);
-		for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) items[fill[r * cols + c]++] = i;
+		for (let r = r0[i]; r <= r1[i]; r++) for (let c = c0[i]; c <= c1[i]; c++) items[fill[r * cols + c]++] = i;
 	}
 	return { cell, cols, rows, originX, originY, start, items, stamp: new Uint32Array(n), generation: 0, layout };
 }

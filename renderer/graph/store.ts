@@ -90,11 +90,21 @@ export function positionsOf(s: GraphState): ReadonlyMap<string, XY> {
 	return s.positions[s.sessionKey] ?? EMPTY_MAP;
 }
 
+/** Keyed by the ids array: a leaf move copies the skeleton object but shares its ids. */
+const idIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
 function entryIndex(s: GraphState, entryId: string): number {
 	const sk = s.skeleton;
 	if (!sk) return -1;
-	// Later duplicates win, as in pi.
-	return sk.ids.lastIndexOf(entryId);
+	// One map per skeleton: reveal() runs on every arrow key and F3, and a scan of 100k ids is not free.
+	let m = idIndexes.get(sk.ids);
+	if (!m) {
+		m = new Map();
+		// Later duplicates win, as in pi.
+		for (let i = 0; i < sk.ids.length; i++) m.set(sk.ids[i], i);
+		idIndexes.set(sk.ids, m);
+	}
+	return m.get(entryId) ?? -1;
 }
 
 /** Graph node showing an entry (itself or its "+N" segment), -1 when not drawn. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EntryFlag, EntryKind } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
-import { buildGraphModel, entriesOfNode } from "../compress";
+import { buildGraphModel, entriesOfNode, expandSegments } from "../compress";
 import { GraphNodeKind, type GraphModel } from "../model";
 import { generateSkeleton, piDefaultVisible, skeletonOf, visibleTreeOf } from "./helpers";
 
@@ -193,5 +193,53 @@ describe("with shared/tree-view as input", () => {
 		const m = buildGraphModel(s, computeTreeView(s, { filter: "user-only" }));
 		expect(m.ids).toEqual(["e0", "e7"]);
 		expect(m.parent[1]).toBe(0);
+	});
+});
+
+describe("opening segments in place", () => {
+	/** Everything a consumer reads, with segment members resolved (segMembers may keep unread slots). */
+	const view = (m: GraphModel) => ({
+		n: m.n, kind: Array.from(m.kind), entry: Array.from(m.entry), count: Array.from(m.count), parent: Array.from(m.parent),
+		ids: m.ids, nodeOfEntry: Array.from(m.nodeOfEntry), childCount: Array.from(m.childCount),
+		members: segmentsOf(m).map((g) => Array.from(entriesOfNode(m, g))),
+	});
+
+	it("gives exactly the model a full rebuild with the larger expanded set gives", () => {
+		const s = generateSkeleton(6000, 21);
+		const tree = visibleTreeOf(s, piDefaultVisible(s));
+		const base = buildGraphModel(s, tree);
+		const segs = segmentsOf(base);
+		expect(segs.length).toBeGreaterThan(20);
+		// First, last, a few in between, and an id that starts no segment (changes nothing).
+		const pick = [segs[0], segs[5], segs[Math.floor(segs.length / 2)], segs[segs.length - 1]];
+		const ids = new Set(pick.map((g) => s.ids[base.entry[g]]));
+		ids.add(s.ids[s.leaf]);
+		const patched = expandSegments(s, base, ids);
+		expect(view(patched)).toEqual(view(buildGraphModel(s, tree, { expanded: ids })));
+		expect(segmentsOf(patched).length).toBe(segs.length - pick.length);
+		// Patching a patched model again (one more segment) still equals the full rebuild.
+		const more = new Set([s.ids[base.entry[segs[3]]]]);
+		const twice = expandSegments(s, patched, more);
+		expect(view(twice)).toEqual(view(buildGraphModel(s, tree, { expanded: new Set([...ids, ...more]) })));
+	});
+
+	it("returns the same model when no segment starts at the given ids", () => {
+		const s = chain();
+		const m = buildGraphModel(s, visibleTreeOf(s));
+		expect(expandSegments(s, m, new Set(["e3", "nope"]))).toBe(m);
+	});
+
+	it("opens every segment starting at a repeated id, as the full rebuild does", () => {
+		// Two chains whose first entries share an id (a damaged file).
+		const s = skeletonOf([
+			{ kind: U, parent: -1 }, { kind: A, parent: 0 }, { kind: T, parent: 1 }, { kind: U, parent: 2 },
+			{ kind: A, parent: 3, flags: EntryFlag.duplicateId }, { kind: T, parent: 4 }, { kind: U, parent: 5 },
+			{ kind: A, parent: 6, flags: EntryFlag.duplicateId }, { kind: T, parent: 7 }, { kind: U, parent: 8 },
+		]);
+		s.ids[7] = s.ids[4];
+		const tree = visibleTreeOf(s);
+		const base = buildGraphModel(s, tree);
+		const ids = new Set([s.ids[4]]);
+		expect(view(expandSegments(s, base, ids))).toEqual(view(buildGraphModel(s, tree, { expanded: ids })));
 	});
 });

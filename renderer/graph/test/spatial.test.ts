@@ -61,7 +61,7 @@ describe("culling", () => {
 		expect(mounted.length).toBeGreaterThan(MOUNT_BUDGET * 0.8);
 	});
 
-	it("mounts what a 1920x1080 view at zoom 0.25 shows around the leaf, plus off-screen parents", () => {
+	it("mounts what a 1920x1080 view at zoom 0.25 shows around the leaf, plus off-screen parents and children", () => {
 		const leafNode = m.nodeOfEntry[s.leaf];
 		const vp = { x: -(l.x[leafNode] * 0.25) + 960, y: -(l.y[leafNode] * 0.25) + 540, zoom: 0.25 };
 		const view = viewRect(vp, 1920, 1080);
@@ -70,7 +70,26 @@ describe("culling", () => {
 		expect(mounted.length).toBeLessThanOrEqual(MOUNT_BUDGET);
 		expect(mounted).toContain(leafNode);
 		for (const i of inView) expect(mounted).toContain(i);
-		for (const i of mounted) if (!inView.includes(i)) expect(inView.some((c) => m.parent[c] === i)).toBe(true);
+		for (const i of mounted) if (!inView.includes(i)) expect(inView.some((c) => m.parent[c] === i || m.parent[i] === c)).toBe(true);
+	});
+
+	it("mounts both ends of every edge that touches the view, so no edge stops at the culling margin", () => {
+		// A view whose bottom edge cuts through the tree: children just below it must be mounted too.
+		const leafNode = m.nodeOfEntry[s.leaf];
+		for (const margin of [0, 40]) {
+			const view = { x: l.x[leafNode] - 800, y: l.y[leafNode] - 1200, w: 1600, h: 1000 };
+			const mounted = new Set(cullNodes(index, m, view, { margin }));
+			const touching = new Set(brute(l, { x: view.x - margin, y: view.y - margin, w: view.w + 2 * margin, h: view.h + 2 * margin }));
+			let cut = 0;
+			for (let g = 0; g < m.n; g++) {
+				const p = m.parent[g];
+				if (p >= 0 && (touching.has(g) || touching.has(p)) && !(mounted.has(g) && mounted.has(p))) cut++;
+			}
+			expect(cut).toBe(0);
+			const below = brute(l, { x: view.x - margin, y: view.y + view.h + margin, w: view.w + 2 * margin, h: 400 }).filter((g) => !touching.has(g) && touching.has(m.parent[g]));
+			expect(below.length).toBeGreaterThan(0);
+			for (const g of below) expect(mounted.has(g)).toBe(true);
+		}
 	});
 
 	it("follows a dragged node to where it was dropped", () => {
