@@ -1,11 +1,18 @@
 // Figure 1: hostile session files. Every file of the seeded corpus (fuzz-gen.mjs) goes through every core
 // call in a worker process (workers/fuzz-worker.ts) under a time bound scaled by file size.
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha256File } from "./util.mjs";
 import { generateCorpus } from "./fuzz-gen.mjs";
 import { runPool } from "./pool.mjs";
 import { workerPath } from "./build.mjs";
+
+function countLines(file) {
+	const b = readFileSync(file);
+	let n = 0;
+	for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) n++;
+	return n;
+}
 
 export async function run(ctx) {
 	const { bounded, seed, tmp, log } = ctx;
@@ -20,8 +27,9 @@ export async function run(ctx) {
 	let tried = 0, unsendable = 0, crashes = 0, hangs = 0, changed = 0, violations = 0, calls = 0, typed = 0, opened = 0;
 	const details = [];
 	const jobs = corpus.map((f, i) => ({ file: f.path, recipe: f.recipe, workDir: join(tmp, "fuzz-work", String(i)), seed }));
-	// Time bound per file (all ~360 calls): generous for a loaded 2-core machine but finite, scaled by size.
-	const timeoutMs = (job) => 90_000 + Math.ceil(statSync(job.file).size / 1e6) * 5_000;
+	// Time bound per file (all ~360 calls): generous for a loaded 2-core machine but finite, scaled by size
+	// and by line count (10^6 lines of "{}" are only 3 MB but take ~4 min of calls on the loaded machine).
+	const timeoutMs = (job) => 90_000 + Math.ceil(statSync(job.file).size / 1e6) * 5_000 + Math.ceil(countLines(job.file) * 0.3);
 	await runPool({
 		script, jobs, size: 2, timeoutMs, execArgv: ["--max-old-space-size=3072"],
 		onResult(job, outcome) {
