@@ -249,6 +249,51 @@ export class EntryCache {
 		}
 	}
 
+	/**
+	 * Copies on-disk lines into `out`: `items` are [entry index, position in out] in path order, each line
+	 * followed by "\n". Lines that follow each other in the file are read together straight into `out` (one
+	 * positional read per run, the "\n" between them included), so no per-line buffers are made.
+	 * Returns false if the file ended early (it changed under the session).
+	 */
+	copyLinesInto(items: ArrayLike<number>, positions: ArrayLike<number>, out: Buffer): boolean {
+		const c = this.#cols;
+		const file = this.#file;
+		if (items.length === 0) return true;
+		if (!file) return false;
+		let fd: number;
+		try {
+			fd = openSync(file, "r");
+		} catch (err) {
+			throw ioError(file, err, "reading entries");
+		}
+		try {
+			let k = 0;
+			while (k < items.length) {
+				const first = items[k];
+				const start = c.offset[first];
+				let end = start + c.length[first] + 1;
+				let m = k + 1;
+				while (m < items.length && c.offset[items[m]] === end && positions[m] === positions[k] + (end - start) && end - start < 64 * 1024 * 1024) {
+					end += c.length[items[m]] + 1;
+					m++;
+				}
+				// The last line of a run may be the file's final line without "\n": read it alone, add the "\n".
+				const want = end - start - 1;
+				let got = 0;
+				while (got < want) {
+					const n = readSync(fd, out, positions[k] + got, want - got, start + got);
+					if (n <= 0) return false;
+					got += n;
+				}
+				out[positions[k] + want] = 10;
+				k = m;
+			}
+		} finally {
+			closeSync(fd);
+		}
+		return true;
+	}
+
 	/** Raw line bytes (without "\n") of on-disk entries, read with as few positional reads as possible. */
 	readRawLines(indices: number[]): Map<number, Buffer> {
 		const out = new Map<number, Buffer>();

@@ -989,36 +989,46 @@ export class SessionManager {
 		const dir = options.sessionDir !== undefined ? resolve(options.sessionDir) : this.#dir;
 		const newFile = join(dir, sessionFileName(timestamp, sessionId));
 		const headerBytes = Buffer.from(`${JSON.stringify(header)}\n`, "utf8");
-		const parts: Buffer[] = [headerBytes];
-		const NL = Buffer.from("\n");
-		const raw = this.#cache.readRawLines(kept.filter((i) => !reparent.has(i) && c.offset[i] >= 0));
-		// Where each copied entry lands in the new file, so the index can be carried over instead of re-read.
+		// Lay the new file out first (only re-parented and in-memory entries are serialized), then fill one
+		// buffer: copied lines are read from the source straight into place, runs of neighbouring lines at once.
 		const placed: { i: number; offset: number; length: number; obj: Loose | undefined }[] = [];
+		const rewritten: Buffer[] = [];
+		const copyIdx: number[] = [];
+		const copyPos: number[] = [];
 		let pos = headerBytes.length;
 		for (const i of kept) {
-			const bytes = raw.get(i);
-			if (bytes) {
-				parts.push(bytes, NL);
-				placed.push({ i, offset: pos, length: bytes.length, obj: undefined });
-				pos += bytes.length + 1;
+			if (!reparent.has(i) && c.offset[i] >= 0) {
+				copyIdx.push(i);
+				copyPos.push(pos);
+				placed.push({ i, offset: pos, length: c.length[i], obj: undefined });
+				pos += c.length[i] + 1;
 				continue;
 			}
 			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
 			const line = Buffer.from(`${JSON.stringify(e)}\n`, "utf8");
-			parts.push(line);
+			rewritten.push(line);
 			placed.push({ i, offset: pos, length: line.length - 1, obj: e });
 			pos += line.length;
 		}
 		const labelPlaced: { obj: Loose; offset: number; length: number }[] = [];
+		const labelLines: Buffer[] = [];
 		for (const l of labelEntries) {
 			const line = Buffer.from(`${JSON.stringify(l)}\n`, "utf8");
-			parts.push(line);
+			labelLines.push(line);
 			labelPlaced.push({ obj: l, offset: pos, length: line.length - 1 });
 			pos += line.length;
 		}
+		const content = Buffer.allocUnsafe(pos);
+		headerBytes.copy(content, 0);
+		let r = 0;
+		for (const p of placed) if (p.obj) rewritten[r++].copy(content, p.offset);
+		labelLines.forEach((line, k) => line.copy(content, labelPlaced[k].offset));
+		if (!this.#cache.copyLinesInto(copyIdx, copyPos, content)) {
+			throw new SessionFileError("conflict", this.#file ?? "(memory)", "the file changed under the open session (it is shorter than indexed); reload it");
+		}
 		mkdirSync(dir, { recursive: true });
 		// One buffer, one write: thousands of small writes cost more than the copy.
-		const disk = writeNewFile(newFile, [Buffer.concat(parts, pos)]);
+		const disk = writeNewFile(newFile, [content]);
 		this.#adoptBranchFile(newFile, header, disk, placed, labelPlaced);
 		this.#dir = dir;
 		return newFile;
