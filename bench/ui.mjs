@@ -11,6 +11,9 @@
 //   node bench/ui.mjs --build            rebuild Arbor first (also done when dist/ is missing or stale)
 //   node bench/ui.mjs --no-build         never rebuild; measure dist/ as it is
 //   node bench/ui.mjs --json             also print the raw results as JSON
+//   node bench/ui.mjs --arbor-only       skip the baseline and the floor (quick renderer experiments)
+//   node bench/ui.mjs --arbor-css 'CSS'  add a style sheet to Arbor's page (what-if experiments, e.g.
+//                                        '.react-flow__viewport { will-change: transform }')
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -32,6 +35,8 @@ const opt = (name, def) => {
 const sizes = String(opt("sizes", "100000,10000")).split(",").map(Number).filter((n) => n > 0);
 const baselineTimeoutS = Number(opt("timeout", "90"));
 const FIRST_GRAPH_TIMEOUT_ARBOR_S = 120;
+const arborOnly = argv.includes("--arbor-only");
+const arborCss = opt("arbor-css", "");
 const VIEWPORT = { width: 1440, height: 900 };
 // Same flags as playwright.config.ts (CHROMIUM_ARGS); that file is TypeScript, so they are repeated here.
 const CHROMIUM_ARGS = [
@@ -217,6 +222,7 @@ const INSTRUMENT = () => {
 	window.__drive = {
 		async pan(drags, steps, budgetMs) {
 			const end = performance.now() + budgetMs;
+			let events = 0;
 			for (const [dx, dy] of drags) {
 				if (performance.now() > end) break;
 				const p = panPoint();
@@ -228,20 +234,25 @@ const INSTRUMENT = () => {
 					x = p.x + (dx * k) / steps;
 					y = p.y + (dy * k) / steps;
 					mouse(p.el, "mousemove", x, y, 1);
+					events++;
 				}
 				mouse(p.el, "mouseup", x, y, 0);
 				await frame();
 			}
+			return { events, planned: drags.length * steps };
 		},
 		async zoom(phases, budgetMs) {
 			const end = performance.now() + budgetMs;
 			const p = panPoint();
+			let events = 0;
 			for (const [ticks, deltaY] of phases) {
 				for (let k = 0; k < ticks && performance.now() <= end; k++) {
 					await frame();
 					p.el.dispatchEvent(new WheelEvent("wheel", { bubbles: true, cancelable: true, view: window, clientX: p.x, clientY: p.y, deltaY, deltaMode: 0 }));
+					events++;
 				}
 			}
+			return { events, planned: phases.reduce((a, [t]) => a + t, 0) };
 		},
 	};
 };
@@ -261,13 +272,13 @@ async function record(page, gesture) {
 		window.__bench.counts = [];
 		window.__bench.rec = true;
 	});
-	await gesture();
+	const done = await gesture();
 	// Let the last frame after the gesture land (a mount/unmount after a move can take longer than one frame).
 	await page.waitForTimeout(300);
 	return page.evaluate(() => {
 		window.__bench.rec = false;
 		return { frames: window.__bench.frames, counts: window.__bench.counts };
-	});
+	}).then((r) => ({ ...r, ...done }));
 }
 const panGesture = (page) => page.evaluate(([d, s, b]) => window.__drive.pan(d, s, b), [DRAGS, DRAG_STEPS, GESTURE_BUDGET_MS]);
 const zoomGesture = (page) => page.evaluate(([w, b]) => window.__drive.zoom(w, b), [WHEEL, GESTURE_BUDGET_MS]);
@@ -278,7 +289,8 @@ function frameStats(frames) {
 	if (d.length === 0) return null;
 	d.sort((a, b) => a - b);
 	const q = (p) => d[Math.min(d.length - 1, Math.floor(p * d.length))];
-	return { n: d.length, p50: q(0.5), p95: q(0.95), max: d[d.length - 1], over50: d.filter((x) => x > 50).length };
+	const span = frames[frames.length - 1] - frames[0];
+	return { n: d.length, p50: q(0.5), p95: q(0.95), max: d[d.length - 1], over50: d.filter((x) => x > 50).length, fps: (d.length * 1000) / span };
 }
 
 /** Rejects after `ms` even when the promise never settles (a page stuck in one long task may not answer). */
@@ -292,7 +304,7 @@ function within(promise, ms, what) {
  * The browser is killed afterwards (not closed politely): a page that never finished rendering does not
  * answer a close.
  */
-async function measurePage(url, timeoutS) {
+async function measurePage(url, timeoutS, css = "") {
 	const server = await chromium.launchServer({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 	const errors = [];
 	const result = { errors };
@@ -300,6 +312,15 @@ async function measurePage(url, timeoutS) {
 		const browser = await chromium.connect(server.wsEndpoint());
 		const context = await browser.newContext({ viewport: VIEWPORT });
 		await context.addInitScript(INSTRUMENT);
+		if (css) {
+			await context.addInitScript((text) => {
+				document.addEventListener("DOMContentLoaded", () => {
+					const style = document.createElement("style");
+					style.textContent = text;
+					document.head.append(style);
+				});
+			}, css);
+		}
 		const page = await context.newPage();
 		page.on("pageerror", (e) => errors.push(e.message));
 		await page.goto(url, { waitUntil: "commit" });
@@ -318,7 +339,7 @@ async function measurePage(url, timeoutS) {
 		for (const [what, gesture] of [["pan", panGesture], ["zoom", zoomGesture]]) {
 			try {
 				const r = await within(record(page, () => gesture(page)), GESTURE_BUDGET_MS + 60_000, what);
-				result[what] = frameStats(r.frames);
+				result[what] = { ...frameStats(r.frames), events: r.events, planned: r.planned };
 				counts.push(...r.counts);
 			} catch {
 				// One frame took longer than the whole budget (the page is stuck in a long task): say so.
@@ -350,19 +371,22 @@ try {
 		let arbor;
 		try {
 			log(`n=${n}: Arbor: first graph, pan, zoom ...`);
-			arbor = await measurePage(host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S);
+			arbor = await measurePage(host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S, arborCss);
 			arbor.hostReadyMs = host.readyMs;
 		} finally {
 			await host.stop();
 		}
 
-		log(`n=${n}: baseline: first graph (timeout ${baselineTimeoutS} s), pan, zoom ...`);
-		const baseline = await measurePage(`${baselineOrigin}/index.html?data=data-${n}.json`, baselineTimeoutS);
+		let baseline = { errors: [], skipped: true };
+		if (!arborOnly) {
+			log(`n=${n}: baseline: first graph (timeout ${baselineTimeoutS} s), pan, zoom ...`);
+			baseline = await measurePage(`${baselineOrigin}/index.html?data=data-${n}.json`, baselineTimeoutS);
+		}
 		results.push({ n, bytes: statSync(file).size, node, arbor, baseline });
 	}
 	// The environment's floor: the same page and gestures with only 50 nodes. Frames here cost what the
 	// machine (software compositing, no GPU, shared cores) charges for any React Flow pane at all.
-	if (results.length > 0) {
+	if (results.length > 0 && !arborOnly) {
 		log(`floor: plain React Flow with ${FLOOR_NODES} nodes, pan, zoom ...`);
 		floor = await measurePage(`${baselineOrigin}/index.html?data=data-${results[results.length - 1].n}.json&limit=${FLOOR_NODES}`, 60);
 	}
@@ -372,25 +396,32 @@ try {
 
 // ---------------------------------------------------------------- report
 const ms = (x) => (x == null ? "—" : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
+/** Always "how many times better Arbor is": callers pass (baseline, Arbor) for times, (Arbor, baseline) for rates. */
 const ratio = (base, ours) => (base == null || ours == null || ours <= 0 ? "" : `${(base / ours).toFixed(1)}x`);
 const frames = (f) => (!f ? "—" : f.stuckS ? `gesture did not finish within ${f.stuckS} s` : `${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.max)} (${f.n})`);
+/** A gesture cut short by its time budget: percentiles over its few frames say little, the frame rate does. */
+const complete = (f) => f?.n > 0 && f.events === f.planned;
+const fpsText = (f) => (!f || f.stuckS ? "—" : `${f.fps.toFixed(1)} fps, ${f.events}/${f.planned} events${complete(f) ? "" : ` (stopped after ${GESTURE_BUDGET_MS / 1000} s)`}`);
 const pad = (s, w) => String(s).padEnd(w);
-const row = (a, b, c, d, e = "") => console.log(`  ${pad(a, 30)}${pad(b, 34)}${pad(c, 42)}${pad(d, 10)}${e}`);
+const row = (a, b, c, d, e = "") => console.log(`  ${pad(a, 30)}${pad(b, 36)}${pad(c, 50)}${pad(d, 8)}${e}`);
 const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split(" built")[0];
 console.log(`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`);
 const la = (l) => l.map((x) => x.toFixed(1)).join(", ");
 console.log(`load average (1/5/15 min) at start ${la(loadAtStart)}, at end ${la(loadavg())}: other work on the machine slows every number here`);
+if (arborCss) console.log(`Arbor's page got extra CSS (--arbor-css): ${arborCss}`);
 console.log(`baseline = plain React Flow: every entry a default node, d3-hierarchy layout, no culling (bench/ui-baseline/)`);
 for (const r of results) {
 	const { node: p, arbor: a, baseline: b } = r;
-	const baseFirst = b.firstMs == null ? `did not render within ${b.timedOutS} s` : ms(b.firstMs);
-	const firstRatio = b.firstMs == null ? (a.firstMs ? `> ${(b.timedOutS * 1000 / a.firstMs).toFixed(0)}x` : "") : ratio(b.firstMs, a.firstMs);
+	const baseFirst = b.skipped ? "(skipped: --arbor-only)" : b.firstMs == null ? `did not render within ${b.timedOutS} s` : ms(b.firstMs);
+	const firstRatio = b.skipped ? "" : b.firstMs == null ? (a.firstMs ? `> ${(b.timedOutS * 1000 / a.firstMs).toFixed(0)}x` : "") : ratio(b.firstMs, a.firstMs);
 	console.log(`\n${r.n.toLocaleString("en")}-entry generated session (gen-session --seed ui, ${(r.bytes / 1e6).toFixed(0)} MB): Arbor draws ${p.visibleRows.toLocaleString("en")} visible rows as ${p.graphNodes.toLocaleString("en")} graph nodes (${p.segments.toLocaleString("en")} "+N" segments); the baseline draws all ${p.entries.toLocaleString("en")} entries`);
 	row("", "Arbor", "plain React Flow", "ratio", "target");
 	row("host start (opens the file)", ms(a.hostReadyMs), "(prepared JSON, not timed)", "");
 	row("time to first graph", ms(a.firstMs), baseFirst, firstRatio);
-	row("pan frames p50/p95/max (N)", frames(a.pan), frames(b.pan), b.pan?.p95 ? ratio(b.pan.p95, a.pan?.p95) : "", "p95 ≤ 16.7 ms");
-	row("zoom frames p50/p95/max (N)", frames(a.zoom), frames(b.zoom), b.zoom?.p95 ? ratio(b.zoom.p95, a.zoom?.p95) : "", "p95 ≤ 16.7 ms");
+	row("pan frames p50/p95/max (N)", frames(a.pan), frames(b.pan), complete(b.pan) ? ratio(b.pan.p95, a.pan?.p95) : "", "p95 ≤ 16.7 ms");
+	row("pan frame rate", fpsText(a.pan), fpsText(b.pan), b.pan?.fps ? ratio(a.pan?.fps, b.pan.fps) : "", "60 fps");
+	row("zoom frames p50/p95/max (N)", frames(a.zoom), frames(b.zoom), complete(b.zoom) ? ratio(b.zoom.p95, a.zoom?.p95) : "", "p95 ≤ 16.7 ms");
+	row("zoom frame rate", fpsText(a.zoom), fpsText(b.zoom), b.zoom?.fps ? ratio(a.zoom?.fps, b.zoom.fps) : "", "60 fps");
 	row("frames > 50 ms (pan + zoom)", a.pan?.n ? a.pan.over50 + (a.zoom?.over50 ?? 0) : "—", b.pan?.n ? b.pan.over50 + (b.zoom?.over50 ?? 0) : "—", "");
 	row("mounted nodes (start / max)", a.mountedAtStart == null ? "—" : `${a.mountedAtStart} / ${a.mountedMax}`, b.mountedAtStart == null ? `— (${p.entries.toLocaleString("en")} would be)` : `${b.mountedAtStart} / ${b.mountedMax ?? "—"}`, b.mountedAtStart == null ? "" : ratio(b.mountedMax, a.mountedMax), "≤ ~1000");
 	row("layout, Node CPU", `${ms(p.layoutMs)} (computeGraphLayout)`, `${ms(p.baselineLayoutMs)} (stratify + tree)`, ratio(p.baselineLayoutMs, p.layoutMs), "≤ 50 ms");
