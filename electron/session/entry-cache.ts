@@ -9,6 +9,8 @@ import { SessionFileError, ioError } from "./errors";
 import type { Columns } from "./store";
 
 const LRU_MAX_ENTRIES = 4096;
+/** Entries read at once when a stand-in of a path is first used (kept under the LRU's batch limit). */
+const READAHEAD = 512;
 /** Entry type per EntryKind code (unknown types need a parse). */
 const TYPE_OF_KIND: (string | undefined)[] = [
 	"message", "message", "message", "message", "message", "message", "compaction", "branch_summary", "custom_message",
@@ -26,6 +28,9 @@ export class EntryCache {
 	#views: (SessionEntry | undefined)[] = [];
 	#handler: LazyEntry | undefined;
 	#lruBytes = 0;
+	/** The latest list of indices handed out as stand-ins, and each index's position in it (read-ahead). */
+	#path: ArrayLike<number> | undefined;
+	#pathPos: Int32Array | undefined;
 
 	constructor(cols: Columns) {
 		this.#cols = cols;
@@ -70,7 +75,21 @@ export class EntryCache {
 	}
 
 	get(i: number): SessionEntry {
-		return this.#cached(i) ?? this.getMany([i])[0];
+		const hit = this.#cached(i);
+		if (hit) return hit;
+		// A stand-in of the latest handed-out path is being read: callers walk paths in order, so read the next
+		// stretch of it in one batch (one positional read for neighbouring lines) instead of a read per entry.
+		const path = this.#path;
+		const at = this.#pathPos && i < this.#pathPos.length ? this.#pathPos[i] : -1;
+		if (path && at >= 0 && at < path.length && path[at] === i) {
+			const want = [i];
+			for (let k = at + 1; k < path.length && want.length < READAHEAD; k++) {
+				const j = path[k];
+				if (!this.#resident[j] && !this.#lru.has(j)) want.push(j);
+			}
+			return this.getMany(want)[0];
+		}
+		return this.getMany([i])[0];
 	}
 
 	/**
@@ -103,6 +122,7 @@ export class EntryCache {
 	 */
 	lazyViews(indices: ArrayLike<number>): SessionEntry[] {
 		const n = indices.length;
+		this.#notePath(indices);
 		const target: SessionEntry[] = new Array(n);
 		let filled = 0;
 		const fill = (k: number): void => {
@@ -151,6 +171,15 @@ export class EntryCache {
 				return Reflect.deleteProperty(t, prop);
 			},
 		});
+	}
+
+	/** Remembers the latest list handed out (a path, a child list, all entries) for read-ahead. */
+	#notePath(indices: ArrayLike<number>): void {
+		const count = this.#cols.count;
+		if (!this.#pathPos || this.#pathPos.length < count) this.#pathPos = new Int32Array(Math.max(count, 1024) * 2);
+		const pos = this.#pathPos;
+		for (let k = 0; k < indices.length; k++) pos[indices[k]] = k;
+		this.#path = indices;
 	}
 
 	/** Structure-only answers for the lazy stand-in (no parse needed). */

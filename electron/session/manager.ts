@@ -629,7 +629,11 @@ export class SessionManager {
 		if (!start) return [];
 		const i = this.#byId.get(start);
 		if (i === undefined) return [];
-		return Array.from(this.pathIndices(i), (j) => this.#cols.ids[j]);
+		const path = this.pathIndices(i);
+		const ids = this.#cols.ids;
+		const out: string[] = new Array(path.length);
+		for (let k = 0; k < path.length; k++) out[k] = ids[path[k]];
+		return out;
 	}
 
 	getTree(): SessionTreeNode[] {
