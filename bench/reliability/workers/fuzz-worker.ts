@@ -73,7 +73,8 @@ function runJob(job: FuzzJob): FuzzResult {
 	const w = call("open copy", () => SessionManager.open(copy));
 	if (w) {
 		let upgraded = false;
-		if (call("needsUpgrade", () => w.needsUpgrade())) {
+		const legacy = call("needsUpgrade", () => w.needsUpgrade()) === true;
+		if (legacy) {
 			// The first write to a legacy file must be refused until the user opts in.
 			res.calls++;
 			try {
@@ -124,8 +125,8 @@ function runJob(job: FuzzJob): FuzzResult {
 			const before = originalEntries;
 			if (after.length < before.length) res.violations.push(`reopened copy has ${after.length} entries, original had ${before.length}`);
 			else {
-				// An upgrade writes the in-memory migration: v1 ids are minted at load, so compare without ids.
-				const key = upgraded ? withoutIds : (s: string) => s;
+				// v1 ids are minted at each load (and an upgrade writes them): compare legacy files without ids.
+				const key = upgraded || legacy ? withoutIds : (s: string) => s;
 				for (let i = 0; i < before.length; i++) {
 					const synthetic = (originalSkeleton && originalSkeleton.flags[i]! & EntryFlag.syntheticId) || (reSk && reSk.flags[i]! & EntryFlag.syntheticId);
 					if (!synthetic && key(before[i]!) !== key(after[i]!)) {
