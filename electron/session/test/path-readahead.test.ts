@@ -9,7 +9,7 @@ afterAll(cleanupTempDirs);
 
 describe("read-ahead along paths", () => {
 	it("paths, entry lists and child lists read in interleaved orders equal the eagerly loaded entries", () => {
-		const file = copyToTemp(generatedSession({ n: 6000, seed: "readahead", branchEvery: 40 }), "readahead");
+		const file = copyToTemp(generatedSession({ n: 3000, seed: "readahead", branchEvery: 40 }), "readahead");
 		const eager = SessionManager.open(file, { lazy: false });
 		const lazy = SessionManager.open(file, { lazy: true });
 		const ids = eager.getEntries().map((e) => e.id as string);
