@@ -432,6 +432,6 @@ for (const r of results) {
 		if (x.failed) console.log(`  ${who} run failed: ${x.failed}`);
 	}
 }
-if (floor) console.log(`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, zoom ${frames(floor.zoom)} (p50/p95/max (N))`);
+if (floor) console.log(`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, ${fpsText(floor.pan)}; zoom ${frames(floor.zoom)}, ${fpsText(floor.zoom)} (p50/p95/max (N))`);
 console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks), one input event per frame; headless Chromium on shared cores without a GPU is a pessimistic environment.`);
 if (argv.includes("--json")) console.log(JSON.stringify({ results, floor }, null, 2));
