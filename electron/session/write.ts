@@ -2,7 +2,7 @@
 // same folder, fsync and a no-clobber link, so a crash or a name clash never damages an existing file.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync, existsSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, renameSync, unlinkSync, writeSync, existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SessionFileError, ioError } from "./errors";
 
@@ -99,13 +99,26 @@ export function appendBytes(path: string, parts: Buffer[], expectedSize: number)
 	} catch (err) {
 		throw ioError(path, err, "opening the session file for appending");
 	}
+	let before = -1;
+	let written = 0;
 	try {
 		const total = parts.reduce((s, b) => s + b.length, 0);
+		const line = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+		before = fstatSync(fd).size;
 		// One buffer, one write: O_APPEND then places the whole line atomically for regular files.
-		writeAll(fd, [parts.length === 1 ? parts[0] : Buffer.concat(parts, total)]);
+		while (written < line.length) written += writeSync(fd, line, written, line.length - written);
 		const state = stateOf(fd);
 		return { state, raced: state.size !== expectedSize + total };
 	} catch (err) {
+		// A full disk can take part of the line before failing: cut our partial line off again, so the file
+		// ends exactly as it did (only when nobody else appended meanwhile; their bytes are not ours to cut).
+		if (written > 0 && before >= 0) {
+			try {
+				if (fstatSync(fd).size === before + written) ftruncateSync(fd, before);
+			} catch {
+				// Nothing more can be done; the error below still tells the user the append failed.
+			}
+		}
 		throw ioError(path, err, "appending to the session file");
 	} finally {
 		closeSync(fd);
