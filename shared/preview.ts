@@ -29,7 +29,7 @@ function extractContent(content: unknown): string {
 		for (const c of content) {
 			const b = rec(c);
 			if (b && b.type === "text") {
-				result += String(b.text);
+				result += safeString(b.text);
 				if (result.length >= PI_TEXT_MAX) return result.slice(0, PI_TEXT_MAX);
 			}
 		}
@@ -44,12 +44,25 @@ function allText(content: unknown): string {
 	return content
 		.map((c) => rec(c))
 		.filter((b): b is Loose => b !== undefined && b.type === "text")
-		.map((b) => String(b.text))
+		.map((b) => safeString(b.text))
 		.join("");
 }
 
+/**
+ * String() of a value from an untrusted file. A hostile line can hold a 20,000-deep array where a string
+ * belongs; String() then recurses until the stack overflows. Same text as String() otherwise (pi's rows).
+ */
+function safeString(v: unknown): string {
+	if (typeof v === "string") return v;
+	try {
+		return String(v);
+	} catch {
+		return "[unreadable value]";
+	}
+}
+
 function str(v: unknown, fallback = ""): string {
-	return v === undefined || v === null ? fallback : String(v);
+	return v === undefined || v === null ? fallback : safeString(v);
 }
 
 /** pi's one-line description of a tool call, used for toolResult rows. */
@@ -59,7 +72,7 @@ export function formatToolCall(name: string, args: Record<string, unknown>, opts
 	const a = rec(args) ?? {};
 	switch (name) {
 		case "read": {
-			let display = shorten(String(a.path || a.file_path || ""));
+			let display = shorten(safeString(a.path || a.file_path || ""));
 			const offset = a.offset;
 			const limit = a.limit;
 			if (offset !== undefined || limit !== undefined) {
@@ -70,20 +83,20 @@ export function formatToolCall(name: string, args: Record<string, unknown>, opts
 			return `[read: ${display}]`;
 		}
 		case "write":
-			return `[write: ${shorten(String(a.path || a.file_path || ""))}]`;
+			return `[write: ${shorten(safeString(a.path || a.file_path || ""))}]`;
 		case "edit":
-			return `[edit: ${shorten(String(a.path || a.file_path || ""))}]`;
+			return `[edit: ${shorten(safeString(a.path || a.file_path || ""))}]`;
 		case "bash": {
-			const raw = String(a.command || "");
+			const raw = safeString(a.command || "");
 			const cmd = raw.replace(/[\n\t]/g, " ").trim().slice(0, 50);
 			return `[bash: ${cmd}${raw.length > 50 ? "..." : ""}]`;
 		}
 		case "grep":
-			return `[grep: /${String(a.pattern || "")}/ in ${shorten(String(a.path || "."))}]`;
+			return `[grep: /${safeString(a.pattern || "")}/ in ${shorten(safeString(a.path || "."))}]`;
 		case "find":
-			return `[find: ${String(a.pattern || "")} in ${shorten(String(a.path || "."))}]`;
+			return `[find: ${safeString(a.pattern || "")} in ${shorten(safeString(a.path || "."))}]`;
 		case "ls":
-			return `[ls: ${shorten(String(a.path || "."))}]`;
+			return `[ls: ${shorten(safeString(a.path || "."))}]`;
 		default: {
 			const json = JSON.stringify(args) ?? "undefined";
 			return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? "..." : ""}]`;
@@ -108,12 +121,12 @@ export function previewText(
 				const text = normalize(extractContent(m.content));
 				if (text) return `assistant: ${text}`;
 				if (m.stopReason === "aborted") return "assistant: (aborted)";
-				if (m.errorMessage) return `assistant: ${normalize(String(m.errorMessage)).slice(0, 80)}`;
+				if (m.errorMessage) return `assistant: ${normalize(safeString(m.errorMessage)).slice(0, 80)}`;
 				return "assistant: (no content)";
 			}
 			if (role === "toolResult") {
 				const call = typeof m.toolCallId === "string" && m.toolCallId ? findToolCall(m.toolCallId) : undefined;
-				if (call) return formatToolCall(String(call.name), rec(call.arguments) ?? {}, opts);
+				if (call) return formatToolCall(safeString(call.name), rec(call.arguments) ?? {}, opts);
 				return `[${str(m.toolName, "tool")}]`;
 			}
 			if (role === "bashExecution") return `[bash]: ${normalize(str(m.command))}`;
@@ -134,9 +147,9 @@ export function previewText(
 		case "custom":
 			return `[custom: ${str(e.customType)}]`;
 		case "label":
-			return `[label: ${e.label ? String(e.label) : "(cleared)"}]`;
+			return `[label: ${e.label ? safeString(e.label) : "(cleared)"}]`;
 		case "session_info":
-			return e.name ? `[title: ${String(e.name)}]` : "[title: empty]";
+			return e.name ? `[title: ${safeString(e.name)}]` : "[title: empty]";
 		default:
 			return "";
 	}
@@ -183,7 +196,7 @@ export function searchableText(entry: SessionEntry, label?: string): string {
 			parts.push("label", e.label ?? "");
 			break;
 	}
-	return parts.map((p) => (p === undefined || p === null ? "" : String(p))).join(" ");
+	return parts.map((p) => (p === undefined || p === null ? "" : safeString(p))).join(" ");
 }
 
 const JSON_CAP = 20_000;
@@ -258,7 +271,7 @@ export function fullText(entry: SessionEntry, label?: string): string {
 		default:
 			parts.push(capJson(e));
 	}
-	return parts.join(" ");
+	return parts.map((p) => safeString(p)).join(" ");
 }
 
 /** pi's query rule: lower-case, split on whitespace; every token must be a substring (AND, any order). */

@@ -424,7 +424,7 @@ export class SessionManager {
 		if (typeof targetId !== "string") return;
 		this.#search.labelVersion++;
 		// pi: a truthy label sets, anything else clears; the latest label entry in file order wins.
-		if (label) this.#labelsById.set(targetId, { label: String(label), timestamp: typeof timestamp === "string" ? timestamp : undefined });
+		if (label) this.#labelsById.set(targetId, { label: labelText(label), timestamp: typeof timestamp === "string" ? timestamp : undefined });
 		else this.#labelsById.delete(targetId);
 	}
 
@@ -1201,4 +1201,18 @@ function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCa
 		if (isPlainObject(b) && b.type === "toolCall" && b.id === toolCallId) return b as unknown as ToolCallBlock;
 	}
 	return undefined;
+}
+
+/**
+ * pi treats any truthy `label` as a label. A hostile file can put an object or a 20,000-deep array there,
+ * where String() would recurse until the stack overflows; show such a value as bounded JSON instead.
+ */
+function labelText(label: unknown): string {
+	if (typeof label === "string") return label;
+	if (typeof label !== "object" || label === null) return String(label);
+	try {
+		return JSON.stringify(label).slice(0, 200);
+	} catch {
+		return "[unreadable label]";
+	}
 }

@@ -3,7 +3,18 @@
 
 import type { AgentMessage } from "../../../shared/entries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+import { writeJson } from "../../../shared/tree-text";
 import { openSession, Output, reportWarnings } from "../io";
+
+/** String() of an untrusted value; a 20,000-deep array would overflow the stack in String(). */
+function text(v: unknown): string {
+	if (typeof v === "string") return v;
+	try {
+		return String(v);
+	} catch {
+		return "[unreadable value]";
+	}
+}
 
 export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--json]
 
@@ -29,15 +40,15 @@ function blocksText(content: unknown): string[] {
 		else if (b.type === "image") out.push("(image)");
 		else if (b.type === "toolCall") {
 			const args = JSON.stringify(b.arguments ?? {});
-			out.push(`→ ${String(b.name)} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`);
-		} else out.push(`(${String(b.type)} block)`);
+			out.push(`→ ${text(b.name)} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`);
+		} else out.push(`(${text(b.type)} block)`);
 	}
 	return out;
 }
 
 function messageText(m: AgentMessage): { title: string; body: string[] } {
 	const x = m as Loose;
-	const role = String(x.role);
+	const role = text(x.role);
 	switch (role) {
 		case "assistant": {
 			const model = typeof x.model === "string" ? ` (${typeof x.provider === "string" ? `${x.provider}/` : ""}${x.model})` : "";
@@ -47,16 +58,16 @@ function messageText(m: AgentMessage): { title: string; body: string[] } {
 			return { title: `assistant${model}${stop}`, body };
 		}
 		case "toolResult":
-			return { title: `toolResult ${String(x.toolName ?? "")}${x.isError ? " [error]" : ""}`, body: blocksText(x.content) };
+			return { title: `toolResult ${text(x.toolName ?? "")}${x.isError ? " [error]" : ""}`, body: blocksText(x.content) };
 		case "bashExecution":
-			return { title: `bashExecution${typeof x.exitCode === "number" && x.exitCode !== 0 ? ` [exit ${x.exitCode}]` : ""}`, body: [`$ ${String(x.command ?? "")}`, String(x.output ?? "")] };
+			return { title: `bashExecution${typeof x.exitCode === "number" && x.exitCode !== 0 ? ` [exit ${x.exitCode}]` : ""}`, body: [`$ ${text(x.command ?? "")}`, text(x.output ?? "")] };
 		case "branchSummary":
-			return { title: "branchSummary", body: [String(x.summary ?? "")] };
+			return { title: "branchSummary", body: [text(x.summary ?? "")] };
 		case "compactionSummary":
-			return { title: `compactionSummary (${String(x.tokensBefore ?? "?")} tokens before)`, body: [String(x.summary ?? "")] };
+			return { title: `compactionSummary (${text(x.tokensBefore ?? "?")} tokens before)`, body: [text(x.summary ?? "")] };
 		case "custom":
 		case "hookMessage":
-			return { title: `${role} ${String(x.customType ?? "")}${x.display === false ? " (hidden)" : ""}`, body: blocksText(x.content) };
+			return { title: `${role} ${text(x.customType ?? "")}${x.display === false ? " (hidden)" : ""}`, body: blocksText(x.content) };
 		default:
 			return { title: role, body: blocksText(x.content) };
 	}
@@ -76,7 +87,18 @@ export async function contextCommand(argv: string[]): Promise<number> {
 		if (leaf !== undefined && sm.indexOf(leaf) < 0) throw new UsageError(`no entry "${leaf}" in ${sm.getSessionFile()}`, contextUsage);
 		const ctx = sm.buildSessionContext(leaf ?? sm.getLeafId());
 		const out = new Output();
-		if (flag(args, "json")) out.line(JSON.stringify(ctx));
+		if (flag(args, "json")) {
+			// JSON.stringify gives pi's exact bytes; only a hostile, absurdly nested value makes it overflow the
+			// stack, and then the iterative writer prints the same JSON.
+			let json: string | null = null;
+			try {
+				json = JSON.stringify(ctx);
+			} catch {
+				writeJson(ctx, (chunk) => out.write(chunk));
+				out.line();
+			}
+			if (json !== null) out.line(json);
+		}
 		else {
 			const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
 			out.line(`leaf: ${leaf ?? sm.getLeafId() ?? "none"}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
