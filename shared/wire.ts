@@ -59,6 +59,14 @@ function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
 
 const STRING_LIST_MIN = 64;
 
+/**
+ * Session files may hold values nested thousands deep (JSON.parse accepts them); encoding them recursively
+ * would overflow the stack and the request would fail. Deeper parts are replaced by a placeholder text, so
+ * the entry still reaches the UI; a peer sending a deeper message is refused.
+ */
+export const MAX_DEPTH = 1000;
+export const TOO_DEEP = "[nested too deeply to display]";
+
 function isPlainStringList(v: unknown[]): v is string[] {
 	for (const item of v) if (typeof item !== "string" || item.includes("\0")) return false;
 	return true;
@@ -71,7 +79,8 @@ export function encodeWire(message: WireMessage): Uint8Array {
 	const attachments: { view: TypedArray; offset: number }[] = [];
 	let attachBytes = 0;
 
-	const walk = (v: unknown): unknown => {
+	const walk = (v: unknown, depth = 0): unknown => {
+		if (depth > MAX_DEPTH) return TOO_DEEP;
 		if (typeof v === "number") {
 			if (Number.isFinite(v)) return v;
 			return { [MARKER]: "num", v: Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity" };
@@ -88,7 +97,7 @@ export function encodeWire(message: WireMessage): Uint8Array {
 				return { [MARKER]: "strs", o: offset, b: block.byteLength, n: v.length };
 			}
 			const out = new Array<unknown>(v.length);
-			for (let i = 0; i < v.length; i++) out[i] = walk(v[i]);
+			for (let i = 0; i < v.length; i++) out[i] = walk(v[i], depth + 1);
 			return out;
 		}
 		if (isView(v)) {
@@ -104,7 +113,7 @@ export function encodeWire(message: WireMessage): Uint8Array {
 		for (const key of Object.keys(v)) {
 			const value = (v as Record<string, unknown>)[key];
 			if (value === undefined || typeof value === "function") continue;
-			setOwn(out, key.startsWith("$") ? "$" + key : key, walk(value));
+			setOwn(out, key.startsWith("$") ? "$" + key : key, walk(value, depth + 1));
 		}
 		return out;
 	};
@@ -144,12 +153,13 @@ export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
 	// Views must start at a multiple of their element size; a Node Buffer may sit anywhere in its pool.
 	const aligned = (bytes.byteOffset & 7) === 0;
 
-	const walk = (v: unknown): unknown => {
+	const walk = (v: unknown, depth = 0): unknown => {
 		if (v === null || typeof v !== "object") return v;
+		if (depth > MAX_DEPTH + 1) throw new WireError("message nested too deeply");
 		if (Array.isArray(v)) {
 			for (let i = 0; i < v.length; i++) {
 				const item: unknown = v[i];
-				if (item !== null && typeof item === "object") v[i] = walk(item);
+				if (item !== null && typeof item === "object") v[i] = walk(item, depth + 1);
 			}
 			return v;
 		}
@@ -157,7 +167,7 @@ export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
 		if (Object.hasOwn(obj, MARKER)) return readMarker(obj);
 		const out: Record<string, unknown> = {};
 		for (const key of Object.keys(obj)) {
-			const value = walk(obj[key]);
+			const value = walk(obj[key], depth + 1);
 			setOwn(out, key.startsWith("$$") ? key.slice(1) : key, value);
 		}
 		return out;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ArborEvent } from "../api";
 import type { Skeleton } from "../skeleton";
-import { decodeWire, encodeWire, WireError, type WireMessage } from "../wire";
+import { decodeWire, encodeWire, MAX_DEPTH, TOO_DEEP, WireError, type WireMessage } from "../wire";
 
 function makeSkeleton(n: number): Skeleton {
 	const parent = new Int32Array(n);
@@ -44,6 +44,28 @@ describe("wire codec", () => {
 		expect(r.ids).toEqual(s.ids);
 		expect(r.count).toBe(1000);
 		expect(r.leaf).toBe(999);
+	});
+
+	it("sends an entry nested 20,000 deep with the deep part replaced by a placeholder, and refuses such a message from a peer", () => {
+		let deep: unknown = "bottom";
+		for (let i = 0; i < 20_000; i++) deep = [deep];
+		const frame = encodeWire({ t: "res", id: 1, ok: true, result: { type: "message", content: deep } } as never);
+		const back = decodeWire(frame) as unknown as { result: { type: string; content: unknown } };
+		expect(back.result.type).toBe("message");
+		let v: unknown = back.result.content;
+		let depth = 0;
+		while (Array.isArray(v)) {
+			v = v[0];
+			depth++;
+		}
+		expect(v).toBe(TOO_DEEP);
+		expect(depth).toBeLessThanOrEqual(MAX_DEPTH);
+		const hostile = new TextEncoder().encode(`${"[".repeat(5000)}${"]".repeat(5000)}`);
+		const raw = new Uint8Array(8 + hostile.byteLength);
+		new DataView(raw.buffer).setUint32(0, new DataView(frame.buffer, frame.byteOffset).getUint32(0, true), true);
+		new DataView(raw.buffer).setUint32(4, hostile.byteLength, true);
+		raw.set(hostile, 8);
+		expect(() => decodeWire(raw)).toThrow(WireError);
 	});
 
 	it("keeps NaN and infinities that JSON cannot express", () => {
