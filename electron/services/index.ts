@@ -418,7 +418,13 @@ export class ArborServices {
 		const s = this.#session(params.sessionId);
 		this.#entry(s, params.entryId);
 		const label = params.label?.trim() ? params.label.trim() : undefined;
-		this.#write(s, (m) => m.appendLabelChange(params.entryId, label));
+		this.#write(s, (m) => {
+			// The write catches up with the file first; another program may have replaced it meanwhile.
+			if (m.getEntry(params.entryId) === undefined) {
+				throw new ArborServiceError("conflict", `Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`);
+			}
+			return m.appendLabelChange(params.entryId, label);
+		});
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {

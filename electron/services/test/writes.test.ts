@@ -26,6 +26,16 @@ describe("labels, saved position, composer", () => {
 		expect(t.of("session_appended").map((e) => e.delta.start)).toEqual([8, 9]);
 	});
 
+	it("refuses (conflict, nothing written) to label an entry that vanished because the file was replaced on disk", async () => {
+		const { sessionId, file } = await open();
+		const replacement = `${JSON.stringify({ type: "session", version: 3, id: "other", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" })}\n`;
+		const tmp = `${file}.tmp`;
+		fs.writeFileSync(tmp, replacement);
+		fs.renameSync(tmp, file);
+		await expect(t.services.setLabel({ sessionId, entryId: "u2", label: "gone" })).rejects.toMatchObject({ code: "conflict" });
+		expect(fs.readFileSync(file, "utf8")).toBe(replacement);
+	});
+
 	it("saves the in-app position as an arbor.position custom entry under the leaf, where pi resumes", async () => {
 		const { sessionId, file } = await open();
 		await t.services.navigate({ sessionId, targetId: "a4" });
