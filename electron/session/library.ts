@@ -319,26 +319,47 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	}
 }
 
-function jsonlIn(dir: string): string[] {
+function jsonlIn(dir: string, realRoot: string): string[] {
 	let list: Dirent[];
 	try {
 		list = readdirSync(dir, { withFileTypes: true });
 	} catch {
 		return [];
 	}
-	return list.filter((d) => (d.isFile() || d.isSymbolicLink()) && d.name.endsWith(".jsonl")).map((d) => join(dir, d.name));
+	return list
+		.filter((d) => d.name.endsWith(".jsonl") && (d.isFile() || (d.isSymbolicLink() && linksInside(join(dir, d.name), realRoot))))
+		.map((d) => join(dir, d.name));
+}
+
+/**
+ * A symlinked session file is listed only when it points inside the folder being listed: listing a
+ * folder must not read (and show the first message of) a file elsewhere that a link happens to name.
+ */
+function linksInside(link: string, realRoot: string): boolean {
+	try {
+		const target = realpathSync(link);
+		return target.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+	} catch {
+		return false;
+	}
 }
 
 /** Session files in a root: `*.jsonl` directly in it and one folder level down (pi/omp project folders). */
 export function sessionFilesIn(root: string): string[] {
-	const files = jsonlIn(root);
+	let realRoot = root;
+	try {
+		realRoot = realpathSync(root);
+	} catch {
+		return [];
+	}
+	const files = jsonlIn(root, realRoot);
 	let list: Dirent[];
 	try {
 		list = readdirSync(root, { withFileTypes: true });
 	} catch {
 		return files;
 	}
-	for (const d of list) if (d.isDirectory()) files.push(...jsonlIn(join(root, d.name)));
+	for (const d of list) if (d.isDirectory()) files.push(...jsonlIn(join(root, d.name), realRoot));
 	return files;
 }
 

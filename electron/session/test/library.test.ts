@@ -141,3 +141,21 @@ describe("a library of 3,000 sessions", () => {
 		expect(groups.map((g) => [g.project, g.sessions.length])).toEqual([["/home/me/code/c", 1000], ["/home/me/b", 1000], ["/home/me/a", 1000]]);
 	});
 });
+
+describe("symlinks in a listed folder", () => {
+	it("lists a link to a session inside the folder, but not a link to a file outside it (that file is never read)", () => {
+		const base = mkdtempSync(join(tmpdir(), "arbor-lib-links-"));
+		const served = join(base, "served");
+		const outside = join(base, "outside");
+		mkdirSync(join(served, "--proj--"), { recursive: true });
+		mkdirSync(outside);
+		const inside = write(join(served, "--proj--", "a.jsonl"), [header("in"), user("u1", null, "inside message")]);
+		const secret = write(join(outside, "secret.jsonl"), [header("out"), user("u1", null, "SECRET first message")]);
+		symlinkSync(inside, join(served, "link-in.jsonl"));
+		symlinkSync(secret, join(served, "--proj--", "link-out.jsonl"));
+		const items = listSessions([served]);
+		const paths = items.map((i) => i.path).sort();
+		expect(paths).toEqual([join(served, "--proj--", "a.jsonl"), join(served, "link-in.jsonl")].sort());
+		expect(JSON.stringify(items)).not.toContain("SECRET");
+	});
+});
