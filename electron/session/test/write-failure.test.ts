@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 const failing = { armed: false };
 vi.mock("node:fs", async (importOriginal) => {
 	const real = await importOriginal<typeof import("node:fs")>();
-	const writeSync = ((fd: number, buf: Buffer, off = 0, len = buf.length - off, ...rest: unknown[]) => {
+	const writeSync = ((fd: number, buf: Buffer, off: number = 0, len: number = buf.length - off, ...rest: unknown[]) => {
 		if (!failing.armed) return (real.writeSync as (...a: unknown[]) => number)(fd, buf, off, len, ...rest);
 		if (len > 1) {
 			const half = Math.floor(len / 2);
