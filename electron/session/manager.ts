@@ -617,7 +617,8 @@ export class SessionManager {
 
 	getBranch(fromId?: string): SessionEntry[] {
 		const start = fromId ?? this.#leafId;
-		if (!start) return [];
+		// "" is a (hostile but possible) id, not "no leaf".
+		if (start === null || start === undefined) return [];
 		const i = this.#byId.get(start);
 		if (i === undefined) return [];
 		return this.#entriesAt(this.pathIndices(i));
@@ -626,7 +627,7 @@ export class SessionManager {
 	/** Ids on the path root→entry (no parsing). */
 	getBranchIds(fromId?: string): string[] {
 		const start = fromId ?? this.#leafId;
-		if (!start) return [];
+		if (start === null || start === undefined) return [];
 		const i = this.#byId.get(start);
 		if (i === undefined) return [];
 		const path = this.pathIndices(i);

@@ -81,3 +81,23 @@ describe("tree traversal", () => {
 		expect(depth).toBe(99_999);
 	});
 });
+
+describe("an entry whose id is the empty string", () => {
+	it("is an ordinary id: getBranch walks to it and through it", async () => {
+		const { mkdtempSync, writeFileSync } = await import("node:fs");
+		const { tmpdir } = await import("node:os");
+		const { join } = await import("node:path");
+		const { SessionManager } = await import("../index");
+		const file = join(mkdtempSync(join(tmpdir(), "arbor-empty-id-")), "s.jsonl");
+		const lines = [
+			{ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" },
+			{ type: "message", id: "", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "first" } },
+			{ type: "message", id: "b", parentId: "", timestamp: "2026-01-01T00:00:02.000Z", message: { role: "user", content: "second" } },
+		];
+		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const sm = SessionManager.open(file);
+		expect(sm.getBranch().map((e) => e.id)).toEqual(["", "b"]);
+		expect(sm.getBranch("").map((e) => e.id)).toEqual([""]);
+		expect(sm.getBranchIds("")).toEqual([""]);
+	});
+});
