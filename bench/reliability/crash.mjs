@@ -54,7 +54,7 @@ export async function run(ctx) {
 	const legacy = join(tmp, "legacy-v1.jsonl");
 	makeLegacyV1(legacy, bounded ? 4 : 10);
 	const r = makeRng(`crash:${seed}`);
-	const counts = { trials: 0, violations: 0, strayTemps: 0, failed: 0 };
+	const counts = { trials: 0, violations: 0, strayTemps: 0, failed: 0, repaired: 0 };
 	const perOpViolations = {};
 	const details = [];
 
@@ -113,6 +113,18 @@ export async function run(ctx) {
 				details.push(`${op} #${t}: the operation failed before the kill: ${failed}`);
 			}
 			const problems = [];
+			if (op === "append" || op === "label") {
+				// A kill can tear a write of more than a page (the kernel stops it part-way). The next open
+				// of the file by Arbor cuts off the torn line using Arbor's append record; check after it.
+				const killed = readFileSync(file);
+				const rw = await forkWorker(script);
+				try {
+					await rw.ask({ op: "reopen", file, seed, log: logFile }, "opened", 120_000);
+				} finally {
+					rw.kill();
+				}
+				if (readFileSync(file).length < killed.length) counts.repaired++;
+			}
 			const now = readFileSync(file);
 			if (op === "append" || op === "label") {
 				const v = appendOnlyViolation(original, now);
@@ -161,6 +173,7 @@ export async function run(ctx) {
 		figures: [
 			{ label: "trials", value: counts.trials, ok: counts.trials === perOp * 4 },
 			{ label: "violations", value: counts.violations, target: 0 },
+			{ label: "torn appends (killed mid-write) cut off by Arbor's next open", value: counts.repaired, info: true },
 			...Object.entries(perOpViolations).map(([op, n]) => ({ label: `  of which during ${op}`, value: n, info: true })),
 			{ label: "trials where the operation failed before the kill (harness could not exercise it)", value: counts.failed, target: 0 },
 			{ label: "leftover temp files (not under a final name; harmless)", value: counts.strayTemps, info: true },

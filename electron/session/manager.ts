@@ -21,7 +21,7 @@ import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
-import { appendBytes, type DiskState as WrittenState, writeNewFile, writeReplacingFile } from "./write";
+import { appendBytes, type DiskState as WrittenState, repairTornAppend, writeNewFile, writeReplacingFile } from "./write";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -154,6 +154,9 @@ export class SessionManager {
 		const sm = new SessionManager(true, process.cwd(), dirname(file));
 		sm.#file = file;
 		sm.#lazyOption = options.lazy;
+		// The one write an open may do: cut off a line Arbor's own killed append left half-written
+		// (write.ts appendMarkerPath); nothing else of the file is touched.
+		repairTornAppend(file);
 		sm.#loadFile(options);
 		const cwd = sm.#header.cwd;
 		if (typeof cwd === "string") sm.#cwd = cwd;

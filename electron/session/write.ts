@@ -2,7 +2,7 @@
 // same folder, fsync and a no-clobber link, so a crash or a name clash never damages an existing file.
 
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, renameSync, unlinkSync, writeSync, existsSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, linkSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync, writeSync, existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SessionFileError, ioError } from "./errors";
 
@@ -89,6 +89,59 @@ export function writeReplacingFile(path: string, parts: Buffer[]): DiskState {
 }
 
 /**
+ * Where an append in progress is recorded. Linux may stop a write of more than a page part-way when the
+ * process is killed (kill -9, OOM), leaving a torn last line that pi would later glue its next entry to.
+ * The marker names the size before the append and the line's length, so the next open can cut exactly
+ * those bytes off again. A dot-file next to the session: no session lister reads it.
+ */
+export function appendMarkerPath(path: string): string {
+	return join(dirname(path), `.${basename(path)}.arbor-append`);
+}
+
+/**
+ * Repairs a torn append Arbor itself left (see appendMarkerPath): when the marker exists and the file ends
+ * with a partial line starting at the recorded size, the partial bytes are removed. Bytes anyone else
+ * wrote, or a complete line, are never touched. Returns the number of bytes removed.
+ */
+export function repairTornAppend(path: string): number {
+	const marker = appendMarkerPath(path);
+	let text: string;
+	try {
+		text = readFileSync(marker, "utf8");
+	} catch {
+		return 0;
+	}
+	let removed = 0;
+	const [sizeText, lengthText] = text.trim().split(" ");
+	const before = Number(sizeText);
+	const length = Number(lengthText);
+	if (Number.isSafeInteger(before) && Number.isSafeInteger(length) && before >= 0 && length > 0) {
+		let fd = -1;
+		try {
+			fd = openSync(path, "r+");
+			const size = fstatSync(fd).size;
+			if (size > before && size < before + length) {
+				const tail = Buffer.alloc(size - before);
+				readSync(fd, tail, 0, tail.length, before);
+				// Only our partial line: pi and omp always end their lines with "\n".
+				if (!tail.includes(0x0a)) {
+					ftruncateSync(fd, before);
+					fsyncSync(fd);
+					removed = tail.length;
+				}
+			}
+		} catch {
+			// Unreadable now: leave both file and marker for the next attempt.
+			if (fd >= 0) closeSync(fd);
+			return 0;
+		}
+		closeSync(fd);
+	}
+	try { unlinkSync(marker); } catch { /* already gone */ }
+	return removed;
+}
+
+/**
  * Appends the parts (one write per part, each a whole line or a lone "\n"). `raced` is true when the file
  * size afterwards is not `expectedSize` + our bytes: another writer appended at the same moment.
  */
@@ -101,12 +154,24 @@ export function appendBytes(path: string, parts: Buffer[], expectedSize: number)
 	}
 	let before = -1;
 	let written = 0;
+	const marker = appendMarkerPath(path);
+	let markerWritten = false;
 	try {
 		const total = parts.reduce((s, b) => s + b.length, 0);
 		const line = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
 		before = fstatSync(fd).size;
+		// Best effort: a folder we may not create files in still takes the append, just without the record.
+		try {
+			writeFileSync(marker, `${before} ${line.length}\n`);
+			markerWritten = true;
+		} catch {
+			markerWritten = false;
+		}
 		// One buffer, one write: O_APPEND then places the whole line atomically for regular files.
 		while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+		if (markerWritten) {
+			try { unlinkSync(marker); } catch { /* gone */ }
+		}
 		const state = stateOf(fd);
 		return { state, raced: state.size !== expectedSize + total };
 	} catch (err) {
@@ -114,7 +179,10 @@ export function appendBytes(path: string, parts: Buffer[], expectedSize: number)
 		// ends exactly as it did (only when nobody else appended meanwhile; their bytes are not ours to cut).
 		if (written > 0 && before >= 0) {
 			try {
-				if (fstatSync(fd).size === before + written) ftruncateSync(fd, before);
+				if (fstatSync(fd).size === before + written) {
+					ftruncateSync(fd, before);
+					if (markerWritten) unlinkSync(marker);
+				}
 			} catch {
 				// Nothing more can be done; the error below still tells the user the append failed.
 			}

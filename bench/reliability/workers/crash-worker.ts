@@ -10,12 +10,17 @@ import { EntryKind } from "../../../shared/skeleton";
 import { SessionManager } from "../../../electron/session/index";
 import { rng } from "./common";
 
-interface Job { op: "append" | "label" | "branch" | "upgrade"; file: string; seed: string; log: string }
+interface Job { op: "append" | "label" | "branch" | "upgrade" | "reopen"; file: string; seed: string; log: string }
 
 function loop(job: Job): void {
 	const r = rng(job.seed);
 	const logFd = openSync(job.log, "a");
 	const sm = SessionManager.open(job.file);
+	// "reopen": what the user's next start of Arbor does after the crash (opening repairs a torn append).
+	if (job.op === "reopen") {
+		process.send?.({ opened: true });
+		return;
+	}
 	const sk = sm.getSkeleton();
 	const ids = sk.ids;
 	// Branch points are never label entries: a branched file drops labels, so the intent could not be matched.

@@ -50,3 +50,38 @@ describe("appending on a full disk", () => {
 		expect(readFileSync(file, "utf8")).toBe("a\nb\n");
 	});
 });
+
+describe("a torn append left by a killed Arbor", () => {
+	it("is cut off on the next open using Arbor's append record; complete lines and others' bytes are kept", async () => {
+		const { appendMarkerPath } = await import("../write");
+		const { SessionManager } = await import("../index");
+		const dir = mkdtempSync(join(tmpdir(), "arbor-torn-"));
+		const file = join(dir, "s.jsonl");
+		const header = '{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}\n';
+		const first = '{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}\n';
+		const original = header + first;
+		const line = `{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"${"z".repeat(9000)}"}}\n`;
+		// What a kill in the middle of the write leaves: the record, and part of the line.
+		writeFileSync(file, original + line.slice(0, 5000));
+		writeFileSync(appendMarkerPath(file), `${Buffer.byteLength(original)} ${Buffer.byteLength(line)}\n`);
+		const sm = SessionManager.open(file);
+		expect(readFileSync(file, "utf8")).toBe(original);
+		expect(fs.existsSync(appendMarkerPath(file))).toBe(false);
+		expect(sm.getWarningCount()).toBe(0);
+		sm.appendMessage({ role: "user", content: "after", timestamp: 1 });
+		expect(readFileSync(file, "utf8").startsWith(original)).toBe(true);
+		expect(readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).id)).toEqual(["x", "a", expect.any(String)]);
+		expect(fs.existsSync(appendMarkerPath(file))).toBe(false);
+
+		// A record whose line did complete, and a tail another writer finished with "\n", are left alone.
+		writeFileSync(file, original + line);
+		writeFileSync(appendMarkerPath(file), `${Buffer.byteLength(original)} ${Buffer.byteLength(line)}\n`);
+		SessionManager.open(file);
+		expect(readFileSync(file, "utf8")).toBe(original + line);
+		const other = '{"type":"custom","customType":"pi","id":"c","parentId":"a","timestamp":"t"}\n';
+		writeFileSync(file, original + other);
+		writeFileSync(appendMarkerPath(file), `${Buffer.byteLength(original)} ${Buffer.byteLength(line)}\n`);
+		SessionManager.open(file);
+		expect(readFileSync(file, "utf8")).toBe(original + other);
+	});
+});
