@@ -918,18 +918,19 @@ export class SessionManager {
 		if (!this.#legacy) throw new SessionFileError("bad_file", file, "file is already at the current version; nothing to upgrade");
 		if (this.#writeBlock) throw this.#writeBlock;
 		this.catchUp();
+		// Serialize first: an entry that cannot be written (nested too deep) must fail before any file exists.
+		const parts: Buffer[] = [];
+		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
+		parts.push(Buffer.from(`${serializeForRewrite(this.#header, file)}\n`, "utf8"));
+		for (let i = 0; i < this.#cols.count; i++) {
+			parts.push(Buffer.from(`${serializeForRewrite(this.#forWriting(i, this.#cache.get(i) as Loose), file)}\n`, "utf8"));
+		}
 		let bak = `${file}.bak`;
 		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
 		try {
 			copyFileSync(file, bak, fsConstants.COPYFILE_EXCL);
 		} catch (err) {
 			throw ioError(bak, err, "writing the backup copy");
-		}
-		const parts: Buffer[] = [];
-		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
-		parts.push(Buffer.from(`${JSON.stringify(this.#header)}\n`, "utf8"));
-		for (let i = 0; i < this.#cols.count; i++) {
-			parts.push(Buffer.from(`${JSON.stringify(this.#forWriting(i, this.#cache.get(i) as Loose))}\n`, "utf8"));
 		}
 		writeReplacingFile(file, parts);
 		const leaf = this.#leafId;
@@ -1013,7 +1014,7 @@ export class SessionManager {
 				continue;
 			}
 			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
-			const line = Buffer.from(`${JSON.stringify(e)}\n`, "utf8");
+			const line = Buffer.from(`${serializeForRewrite(e, this.#file ?? "session")}\n`, "utf8");
 			rewritten.push(line);
 			placed.push({ i, offset: pos, length: line.length - 1, obj: e });
 			pos += line.length;
@@ -1218,5 +1219,20 @@ function labelText(label: unknown): string {
 		return JSON.stringify(label).slice(0, 200);
 	} catch {
 		return "[unreadable label]";
+	}
+}
+
+/**
+ * JSON of an entry Arbor must write again (legacy upgrade, a re-parented line of a branched file).
+ * JSON.parse accepts values nested far deeper than JSON.stringify can write back; such an entry is a
+ * typed error before any file is created, not a crash.
+ */
+function serializeForRewrite(entry: unknown, file: string): string {
+	try {
+		return JSON.stringify(entry);
+	} catch (err) {
+		const raw = typeof entry === "object" && entry !== null ? (entry as { id?: unknown }).id : undefined;
+		const id = typeof raw === "string" ? ` ${raw.slice(0, 40)}` : "";
+		throw new SessionFileError("bad_file", file, `entry${id} is nested too deeply to be written again; nothing was changed`, undefined, { cause: err });
 	}
 }

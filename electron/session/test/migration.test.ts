@@ -92,3 +92,28 @@ describe("migrations", () => {
 		expect(existsSync(`${f}.bak.1`)).toBe(false);
 	});
 });
+
+describe("upgrading a legacy file that holds an entry nested 20,000 deep", () => {
+	it("fails with a typed bad_file error before writing anything (no .bak, file unchanged)", async () => {
+		const fs = await import("node:fs");
+		const { tmpdir } = await import("node:os");
+		const { join } = await import("node:path");
+		const { SessionManager, SessionFileError } = await import("../index");
+		const dir = fs.mkdtempSync(join(tmpdir(), "arbor-deep-upgrade-"));
+		const file = join(dir, "v1.jsonl");
+		const deep = "[".repeat(20000) + "]".repeat(20000);
+		const text = `{"type":"session","id":"s","timestamp":"2025-11-01T00:00:00.000Z","cwd":"/"}\n{"type":"message","timestamp":"2025-11-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}\n{"type":"message","timestamp":"2025-11-01T00:00:02.000Z","message":{"role":"user","content":${deep}}}\n`;
+		fs.writeFileSync(file, text);
+		const sm = SessionManager.open(file);
+		let caught: unknown;
+		try {
+			sm.upgradeLegacy();
+		} catch (err) {
+			caught = err;
+		}
+		expect(caught).toBeInstanceOf(SessionFileError);
+		expect((caught as InstanceType<typeof SessionFileError>).code).toBe("bad_file");
+		expect(fs.readFileSync(file, "utf8")).toBe(text);
+		expect(fs.readdirSync(dir)).toEqual(["v1.jsonl"]);
+	});
+});
