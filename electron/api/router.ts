@@ -92,11 +92,20 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		emit(event);
 	});
 
+	const isRecentFile = async (path: string): Promise<boolean> => {
+		try {
+			return (await services.getSettings({})).recentFiles.includes(path);
+		} catch {
+			// Unreadable settings only mean no recent files; the request is still judged by the policy.
+			return false;
+		}
+	};
+
 	const openChecked = async (path: string): Promise<SessionSummary> => {
 		let allowed = await policy.check(path);
 		// Recent files were opened by the user in an earlier run (setSettings only accepts files this
 		// process allowed), so reopening one is the user's choice too.
-		if (allowed === null && (await services.getSettings({})).recentFiles.includes(path)) {
+		if (allowed === null && (await isRecentFile(path))) {
 			await policy.allowFile(path);
 			allowed = await policy.check(path);
 		}
