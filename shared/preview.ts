@@ -52,7 +52,7 @@ function allText(content: unknown): string {
  * String() of a value from an untrusted file. A hostile line can hold a 20,000-deep array where a string
  * belongs; String() then recurses until the stack overflows. Same text as String() otherwise (pi's rows).
  */
-function safeString(v: unknown): string {
+export function safeString(v: unknown): string {
 	if (typeof v === "string") return v;
 	try {
 		return String(v);

@@ -3,18 +3,9 @@
 
 import type { AgentMessage } from "../../../shared/entries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+import { safeString as text } from "../../../shared/preview";
 import { writeJson } from "../../../shared/tree-text";
 import { openSession, Output, reportWarnings } from "../io";
-
-/** String() of an untrusted value; a 20,000-deep array would overflow the stack in String(). */
-function text(v: unknown): string {
-	if (typeof v === "string") return v;
-	try {
-		return String(v);
-	} catch {
-		return "[unreadable value]";
-	}
-}
 
 export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--json]
 
