@@ -246,8 +246,7 @@ export class EntryCache {
 		const c = this.#cols;
 		const file = this.#file;
 		if (!file || indices.length === 0) return;
-		const fd = openSync(file, "r");
-		try {
+		withFile(file, (fd) => {
 			let k = 0;
 			while (k < indices.length) {
 				const start = c.offset[indices[k]];
@@ -258,12 +257,7 @@ export class EntryCache {
 					m++;
 				}
 				const buf = Buffer.allocUnsafe(end - start);
-				let got = 0;
-				while (got < buf.length) {
-					const r = readSync(fd, buf, got, buf.length - got, start + got);
-					if (r <= 0) break;
-					got += r;
-				}
+				const got = readFully(fd, buf, 0, buf.length, start);
 				const lines: [number, number, number][] = [];
 				for (let q = k; q < m; q++) {
 					const i = indices[q];
@@ -273,9 +267,7 @@ export class EntryCache {
 				visit(buf.subarray(0, got), lines);
 				k = m;
 			}
-		} finally {
-			closeSync(fd);
-		}
+		});
 	}
 
 	/**
@@ -289,13 +281,7 @@ export class EntryCache {
 		const file = this.#file;
 		if (items.length === 0) return true;
 		if (!file) return false;
-		let fd: number;
-		try {
-			fd = openSync(file, "r");
-		} catch (err) {
-			throw ioError(file, err, "reading entries");
-		}
-		try {
+		return withFile(file, (fd) => {
 			let k = 0;
 			while (k < items.length) {
 				const first = items[k];
@@ -308,19 +294,12 @@ export class EntryCache {
 				}
 				// The last line of a run may be the file's final line without "\n": read it alone, add the "\n".
 				const want = end - start - 1;
-				let got = 0;
-				while (got < want) {
-					const n = readSync(fd, out, positions[k] + got, want - got, start + got);
-					if (n <= 0) return false;
-					got += n;
-				}
+				if (readFully(fd, out, positions[k], want, start) < want) return false;
 				out[positions[k] + want] = 10;
 				k = m;
 			}
-		} finally {
-			closeSync(fd);
-		}
-		return true;
+			return true;
+		});
 	}
 
 	/** Raw line bytes (without "\n") of on-disk entries, read with as few positional reads as possible. */
@@ -331,13 +310,7 @@ export class EntryCache {
 		if (onDisk.length === 0) return out;
 		const file = this.#file;
 		if (!file) return out;
-		let fd: number;
-		try {
-			fd = openSync(file, "r");
-		} catch (err) {
-			throw ioError(file, err, "reading entries");
-		}
-		try {
+		withFile(file, (fd) => {
 			let k = 0;
 			while (k < onDisk.length) {
 				// Coalesce neighbouring lines (a linear path is usually contiguous in the file).
@@ -349,12 +322,7 @@ export class EntryCache {
 					m++;
 				}
 				const buf = Buffer.allocUnsafe(end - start);
-				let got = 0;
-				while (got < buf.length) {
-					const n = readSync(fd, buf, got, buf.length - got, start + got);
-					if (n <= 0) break;
-					got += n;
-				}
+				const got = readFully(fd, buf, 0, buf.length, start);
 				for (let q = k; q < m; q++) {
 					const i = onDisk[q];
 					const s = c.offset[i] - start;
@@ -362,11 +330,35 @@ export class EntryCache {
 				}
 				k = m;
 			}
-		} finally {
-			closeSync(fd);
-		}
+		});
 		return out;
 	}
+}
+
+/** Runs `fn` with the session file open for reading; an open failure is an io error naming the file. */
+function withFile<T>(file: string, fn: (fd: number) => T): T {
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch (err) {
+		throw ioError(file, err, "reading entries");
+	}
+	try {
+		return fn(fd);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/** Reads up to `length` bytes at `position` into `buf` at `offset`; returns how many arrived (less at EOF). */
+function readFully(fd: number, buf: Buffer, offset: number, length: number, position: number): number {
+	let got = 0;
+	while (got < length) {
+		const n = readSync(fd, buf, offset + got, length - got, position + got);
+		if (n <= 0) break;
+		got += n;
+	}
+	return got;
 }
 
 /** Where a stand-in's target keeps its entry index (one shared handler serves every stand-in). */
