@@ -24,7 +24,7 @@ function cachedSession(n) {
 }
 
 /** A pi-style agent folder with `files` sessions in 30 project folders (a few of them large). */
-function makeLibrary(root, files, tmp) {
+export function makeLibrary(root, files, tmp) {
 	const sessions = join(root, "sessions");
 	const small = [40, 15, 120].map((n, i) => {
 		const p = join(tmp, `lib-src-${i}.jsonl`);

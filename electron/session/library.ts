@@ -144,6 +144,23 @@ interface Scan {
 	complete: boolean;
 }
 
+// One scratch buffer per read kind: listing is synchronous, and thousands of files would otherwise allocate
+// thousands of 16 KiB buffers.
+let prefixScratch = Buffer.allocUnsafe(0);
+let tailScratch = Buffer.allocUnsafe(0);
+
+function scratch(which: "prefix" | "tail", bytes: number): Buffer {
+	if (which === "prefix") {
+		if (prefixScratch.length < bytes) prefixScratch = Buffer.allocUnsafe(bytes);
+		return prefixScratch;
+	}
+	if (tailScratch.length < bytes) tailScratch = Buffer.allocUnsafe(bytes);
+	return tailScratch;
+}
+
+const USER_BYTES = Buffer.from('"user"');
+const SESSION_INFO_BYTES = Buffer.from('"session_info"');
+
 /** Read complete lines from the start of the file until the first user message is known (bounded). */
 function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions, "prefixBytes" | "maxScanBytes">>): Scan {
 	const scan: Scan = { entryLines: 0, bytes: 0, complete: false };
@@ -153,11 +170,14 @@ function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions
 	while (offset < size) {
 		const want = offset === 0 ? opts.prefixBytes : Math.min(opts.prefixBytes, opts.maxScanBytes - offset);
 		if (want <= 0) break;
-		const chunk = Buffer.allocUnsafe(Math.min(want, size - offset));
-		const got = readSync(fd, chunk, 0, chunk.length, offset);
+		const chunk = scratch("prefix", want);
+		const got = readSync(fd, chunk, 0, Math.min(want, size - offset), offset);
 		if (got <= 0) break;
 		offset += got;
 		const buf = pending.length ? Buffer.concat([pending, chunk.subarray(0, got)]) : chunk.subarray(0, got);
+		// The two markers are looked up once per chunk, not once per line: most lines carry neither.
+		let nextUser = scan.firstUserMessage === undefined ? buf.indexOf(USER_BYTES) : -1;
+		let nextInfo = buf.indexOf(SESSION_INFO_BYTES);
 		let start = 0;
 		for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
 			const line = buf.subarray(start, nl);
@@ -165,8 +185,13 @@ function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions
 			start = nl + 1;
 			if (isBlank(line)) continue;
 			lineNo++;
-			handleLine(scan, line, lineNo);
+			const hasUser = nextUser >= 0 && nextUser < nl;
+			const hasInfo = nextInfo >= 0 && nextInfo < nl;
+			handleLine(scan, line, lineNo, hasUser, hasInfo);
+			if (hasUser) nextUser = scan.firstUserMessage === undefined ? buf.indexOf(USER_BYTES, start) : -1;
+			if (hasInfo) nextInfo = buf.indexOf(SESSION_INFO_BYTES, start);
 		}
+		// Copied: the chunk is the scratch buffer the next read overwrites.
 		pending = Buffer.from(buf.subarray(start));
 		if (scan.headerError !== undefined || (scan.header !== undefined && scan.firstUserMessage !== undefined)) break;
 	}
@@ -174,7 +199,7 @@ function scanPrefix(fd: number, size: number, opts: Required<Pick<LibraryOptions
 		// The last line may lack its "\n" (pi does not fsync mid-line, crashes cut lines).
 		if (pending.length > 0) {
 			scan.bytes += pending.length;
-			if (!isBlank(pending)) handleLine(scan, pending, ++lineNo);
+			if (!isBlank(pending)) handleLine(scan, pending, ++lineNo, pending.indexOf(USER_BYTES) >= 0, pending.indexOf(SESSION_INFO_BYTES) >= 0);
 		}
 		scan.complete = true;
 	}
@@ -189,11 +214,9 @@ function isBlank(line: Buffer): boolean {
 	return true;
 }
 
-const USER_BYTES = Buffer.from('"user"');
-const SESSION_INFO_BYTES = Buffer.from('"session_info"');
-
 // Lines stay bytes unless they may matter: most lines are assistant turns and tool results that only count.
-function handleLine(scan: Scan, line: Buffer, lineNo: number): void {
+// `hasUser` / `hasInfo`: the line contains the `"user"` / `"session_info"` marker.
+function handleLine(scan: Scan, line: Buffer, lineNo: number, hasUser: boolean, hasInfo: boolean): void {
 	if (scan.header === undefined && scan.headerError === undefined) {
 		const obj = parseObject(line.toString("utf8"));
 		if (lineNo === 1 && obj?.type === "title") {
@@ -205,12 +228,12 @@ function handleLine(scan: Scan, line: Buffer, lineNo: number): void {
 		return;
 	}
 	scan.entryLines++;
-	if (scan.firstUserMessage === undefined && line.indexOf(USER_BYTES) >= 0) {
+	if (scan.firstUserMessage === undefined && hasUser) {
 		const obj = parseObject(line.toString("utf8"));
 		const msg = obj?.type === "message" && typeof obj.message === "object" && obj.message !== null ? (obj.message as Loose) : undefined;
 		if (msg?.role === "user") scan.firstUserMessage = oneLine(userText(msg.content));
 	}
-	if (line.indexOf(SESSION_INFO_BYTES) >= 0) {
+	if (hasInfo) {
 		const obj = parseObject(line.toString("utf8"));
 		if (obj?.type === "session_info") scan.sessionName = typeof obj.name === "string" ? obj.name.trim() : "";
 	}
@@ -226,7 +249,7 @@ interface TailScan {
 
 function scanTail(fd: number, size: number, tailBytes: number): TailScan {
 	const len = Math.min(tailBytes, size);
-	const buf = Buffer.allocUnsafe(len);
+	const buf = scratch("tail", len);
 	const got = readSync(fd, buf, 0, len, size - len);
 	const tail = buf.subarray(0, got);
 	const first = tail.indexOf(10);
@@ -236,15 +259,12 @@ function scanTail(fd: number, size: number, tailBytes: number): TailScan {
 		out.bytes = tail.length - first - 1;
 		if (tail[tail.length - 1] !== 10 && out.bytes > 0) out.lines++;
 	}
-	if (tail.indexOf(SESSION_INFO_BYTES) < 0) return out;
-	const text = tail.toString("utf8");
-	let from = 0;
-	for (let at = text.indexOf('"session_info"', from); at >= 0; at = text.indexOf('"session_info"', from)) {
-		from = at + 1;
-		const lineStart = text.lastIndexOf("\n", at) + 1;
-		const lineEnd = text.indexOf("\n", at);
+	// Only the lines that name "session_info" are decoded: the rest of the tail stays bytes.
+	for (let at = tail.indexOf(SESSION_INFO_BYTES); at >= 0; at = tail.indexOf(SESSION_INFO_BYTES, at + 1)) {
+		const lineStart = at === 0 ? 0 : tail.lastIndexOf(10, at - 1) + 1;
 		if (lineStart === 0 && size > len) continue; // cut line
-		const obj = parseObject(text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+		const lineEnd = tail.indexOf(10, at);
+		const obj = parseObject(tail.toString("utf8", lineStart, lineEnd < 0 ? tail.length : lineEnd));
 		if (obj?.type === "session_info") out.name = typeof obj.name === "string" ? obj.name.trim() : "";
 	}
 	return out;

@@ -100,6 +100,19 @@ describe("one file", () => {
 		expect(bounded.firstUserMessage).toBeNull();
 		expect(bounded.error).toBeUndefined();
 	});
+	it("is not fooled by the markers in other lines: a quoted \"user\" in assistant text, several names in one chunk", () => {
+		const info = (id: string, name: string) => JSON.stringify({ type: "session_info", id, parentId: null, timestamp: "t", name });
+		const lines = [
+			header("m", { note: "\"user\"" }), assistant("a0", null, 'the "user" said "session_info"'), info("i1", "first"), assistant("a1", "i1", '"user"'),
+			info("i2", "second"), user("u1", "i2", "the real one"), user("u2", "u1", "not this"), info("i3", "third"),
+		];
+		for (const prefixBytes of [64, 300, 16 * 1024]) {
+			const item = describeSessionFile(write(join(dir, `markers-${prefixBytes}.jsonl`), lines, false), "pi", { prefixBytes });
+			expect(item, `prefix ${prefixBytes}`).toMatchObject({ firstUserMessage: "the real one", title: "third" });
+			// A small prefix stops reading at the first user message; the count is then estimated.
+			if (prefixBytes > 1024) expect(item).toMatchObject({ entryCount: 7, entryCountExact: true });
+		}
+	});
 	it("lists unreadable, empty and header-less files with an error instead of failing", () => {
 		expect(describeSessionFile(write(join(dir, "nohdr.jsonl"), [user("u", null, "x")]), "pi").error).toMatch(/line 1: not a session header/);
 		writeFileSync(join(dir, "empty.jsonl"), "");
