@@ -49,8 +49,7 @@ const MESSAGE_KINDS: ReadonlySet<number> = new Set([
  * everything after it. Decided from skeleton kinds; only compactions and branch summaries are read.
  */
 export function contextEntryIds(m: SessionManager, pathIds: string[]): { ids: string[]; compactionId: string | null } {
-	const sk = m.getSkeleton();
-	const kindOf = (id: string): number => sk.kind[m.indexOf(id)] ?? EntryKind.unknown;
+	const kindOf = (id: string): number => m.kindAt(m.indexOf(id));
 	const produces = (id: string): boolean => {
 		const k = kindOf(id);
 		if (MESSAGE_KINDS.has(k)) return true;

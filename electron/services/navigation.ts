@@ -4,7 +4,7 @@
 
 import type { NavigationPreview } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
-import { EntryFlag, EntryKind, type Skeleton } from "../../shared/skeleton";
+import { EntryFlag, EntryKind } from "../../shared/skeleton";
 import { entryText, type SessionManager } from "../session";
 import { ArborServiceError } from "./errors";
 import { estimateTokensOfText, RESERVE_TOKENS, renderEntry } from "./summarizer";
@@ -36,29 +36,31 @@ export function isComposerTarget(entry: SessionEntry): boolean {
 }
 
 /**
- * Deepest entry on both the old leaf's path and the target's path. Uses the target's path (not the new
- * leaf's) as pi does, so selecting a user message counts that message itself.
+ * Index of the deepest entry on both the old leaf's path and the target's path (-1: none). Uses the
+ * target's path (not the new leaf's) as pi does, so selecting a user message counts that message itself.
+ * Works on file-order indices: a 100k-deep path costs two walks and a byte per entry, no id strings.
  */
-function commonAncestor(oldPath: string[], targetPath: string[]): string | null {
-	const onOld = new Set(oldPath);
-	for (let i = targetPath.length - 1; i >= 0; i--) {
-		const id = targetPath[i] as string;
-		if (onOld.has(id)) return id;
+function commonAncestorIndex(count: number, oldPath: Int32Array, targetPath: Int32Array): number {
+	const onOld = new Uint8Array(count);
+	for (let k = 0; k < oldPath.length; k++) onOld[oldPath[k] as number] = 1;
+	for (let k = targetPath.length - 1; k >= 0; k--) {
+		const i = targetPath[k] as number;
+		if (onOld[i]) return i;
 	}
-	return null;
+	return -1;
 }
 
 /**
  * Old leaf back to (not including) the common ancestor, oldest first. A compaction ends the walk: it is
  * included, and its summary stands for everything older, which the model already saw condensed.
  */
-function abandoned(m: SessionManager, sk: Skeleton, oldPath: string[], commonAncestorId: string | null): string[] {
+function abandoned(m: SessionManager, oldPath: Int32Array, commonAncestor: number): string[] {
 	const out: string[] = [];
-	for (let i = oldPath.length - 1; i >= 0; i--) {
-		const id = oldPath[i] as string;
-		if (id === commonAncestorId) break;
-		out.push(id);
-		if (sk.kind[m.indexOf(id)] === EntryKind.compaction) break;
+	for (let k = oldPath.length - 1; k >= 0; k--) {
+		const i = oldPath[k] as number;
+		if (i === commonAncestor) break;
+		out.push(m.idAt(i));
+		if (m.kindAt(i) === EntryKind.compaction) break;
 	}
 	return out.reverse();
 }
@@ -72,10 +74,12 @@ export function planNavigation(m: SessionManager, targetId: string): NavigationP
 	}
 	let commonAncestorId: string | null = null;
 	let abandonedIds: string[] = [];
-	if (oldLeafId !== null) {
-		const oldPath = m.getBranchIds(oldLeafId);
-		commonAncestorId = commonAncestor(oldPath, m.getBranchIds(targetId));
-		abandonedIds = abandoned(m, m.getSkeleton(), oldPath, commonAncestorId);
+	const leafIndex = oldLeafId === null ? -1 : m.indexOf(oldLeafId);
+	if (leafIndex >= 0) {
+		const oldPath = m.pathIndices(leafIndex);
+		const ca = commonAncestorIndex(m.getEntryCount(), oldPath, m.pathIndices(m.indexOf(targetId)));
+		commonAncestorId = ca >= 0 ? m.idAt(ca) : null;
+		abandonedIds = abandoned(m, oldPath, ca);
 	}
 	let newLeafId: string | null = targetId;
 	let editorText: string | undefined;
@@ -104,15 +108,14 @@ export function loadEntries(m: SessionManager, ids: string[]): SessionEntry[] {
  * in full.
  */
 export function entriesForSummary(m: SessionManager, ids: string[], budgetTokens: number): SessionEntry[] {
-	const sk = m.getSkeleton();
 	const out: SessionEntry[] = [];
 	let tokens = 0;
 	for (let i = ids.length - 1; i >= 0; i--) {
 		const id = ids[i] as string;
 		const idx = m.indexOf(id);
 		const inBudget = tokens <= budgetTokens;
-		const kind = sk.kind[idx];
-		const carriesFiles = (sk.flags[idx] ?? 0) & EntryFlag.hasToolCalls || kind === EntryKind.branchSummary || kind === EntryKind.compaction;
+		const kind = m.kindAt(idx);
+		const carriesFiles = m.flagsAt(idx) & EntryFlag.hasToolCalls || kind === EntryKind.branchSummary || kind === EntryKind.compaction;
 		if (!inBudget && !carriesFiles) continue;
 		const e = m.getEntry(id);
 		if (!e) continue;

@@ -572,6 +572,21 @@ export class SessionManager {
 		return this.#byId.get(id) ?? -1;
 	}
 
+	/** Id at a file-order index ("" outside the file). No copy of the columns, unlike getSkeleton. */
+	idAt(index: number): string {
+		return index >= 0 && index < this.#cols.count ? this.#cols.ids[index] : "";
+	}
+
+	/** Skeleton kind at a file-order index (EntryKind.unknown outside the file). */
+	kindAt(index: number): number {
+		return index >= 0 && index < this.#cols.count ? this.#cols.kind[index] : EntryKind.unknown;
+	}
+
+	/** Skeleton flags at a file-order index (0 outside the file). */
+	flagsAt(index: number): number {
+		return index >= 0 && index < this.#cols.count ? this.#cols.flags[index] : 0;
+	}
+
 	getEntries(): SessionEntry[] {
 		const n = this.#cols.count;
 		return this.#entriesAt(Array.from({ length: n }, (_, i) => i));
