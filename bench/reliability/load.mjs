@@ -137,6 +137,7 @@ export async function run(ctx) {
 		],
 		details: [
 			`events during the live phase: ${JSON.stringify(liveRes.events)}`,
+			`append -> session_appended delays (ms, in append order): ${delays.map((d) => (Number.isFinite(d) ? d : "lost")).join(" ")}`,
 			...Object.entries(liveRes.perRequest).map(([k, v]) => `${k}: n=${v.n} p50=${v.p50.toFixed(0)} p99=${v.p99.toFixed(0)} max=${v.max.toFixed(0)} ms`),
 		],
 	};
