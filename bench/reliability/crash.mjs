@@ -173,8 +173,8 @@ export async function run(ctx) {
 		figures: [
 			{ label: "trials", value: counts.trials, ok: counts.trials === perOp * 4 },
 			{ label: "violations", value: counts.violations, target: 0 },
-			{ label: "torn appends (killed mid-write) cut off by Arbor's next open", value: counts.repaired, info: true },
 			...Object.entries(perOpViolations).map(([op, n]) => ({ label: `  of which during ${op}`, value: n, info: true })),
+			{ label: "torn appends (killed mid-write) cut off by Arbor's next open", value: counts.repaired, info: true },
 			{ label: "trials where the operation failed before the kill (harness could not exercise it)", value: counts.failed, target: 0 },
 			{ label: "leftover temp files (not under a final name; harmless)", value: counts.strayTemps, info: true },
 			{ label: "for comparison, pi 0.73.1 appending under the same kills: trials with a partial last line", value: `${piPartial}/${piTrials}`, info: true },

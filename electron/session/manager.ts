@@ -3,7 +3,7 @@
 // (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, copyFileSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
@@ -942,11 +942,15 @@ export class SessionManager {
 		}
 		let bak = `${file}.bak`;
 		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
+		// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
+		// middle of the copy must not leave a partial .bak that looks like the original.
+		let original: Buffer;
 		try {
-			copyFileSync(file, bak, fsConstants.COPYFILE_EXCL);
+			original = readFileSync(file);
 		} catch (err) {
-			throw ioError(bak, err, "writing the backup copy");
+			throw ioError(file, err, "reading the file for its backup copy");
 		}
+		writeNewFile(bak, [original]);
 		writeReplacingFile(file, parts);
 		const leaf = this.#leafId;
 		this.#loadFile({});
