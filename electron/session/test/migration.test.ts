@@ -119,57 +119,31 @@ describe("upgrading a legacy file that holds an entry nested 20,000 deep", () =>
 });
 
 describe("upgrading when the process is killed part-way through its writes", () => {
-	// The child's write primitives are wrapped so that, once `budget` bytes are written, the write in
-	// progress stops part-way and the process kills itself with SIGKILL: a kill -9 at a chosen byte of the
-	// backup copy or of the rewrite, deterministic where a timed kill is a lottery.
-	const killAfter = (bundle: string) => `
-import fs from "node:fs";
-import { syncBuiltinESMExports } from "node:module";
-let budget = Number(process.env.BUDGET);
-const write = fs.writeSync;
-fs.writeSync = (fd, buf, off = 0, len = buf.length - off, pos = null) => {
-	if (len <= budget) { budget -= len; return write(fd, buf, off, len, pos); }
-	if (budget > 0) write(fd, buf, off, budget, pos);
-	process.kill(process.pid, "SIGKILL");
-};
-fs.copyFileSync = (src, dst, mode = 0) => {
-	const data = fs.readFileSync(src);
-	const fd = fs.openSync(dst, mode & fs.constants.COPYFILE_EXCL ? "wx" : "w");
-	try { fs.writeSync(fd, data, 0, data.length); } finally { fs.closeSync(fd); }
-};
-syncBuiltinESMExports();
-const { SessionManager } = await import(${JSON.stringify(bundle)});
-SessionManager.open(process.env.F).upgradeLegacy();
-`;
-
 	it("a kill at any byte leaves the original or a whole v3 rewrite, and every .bak equal to the original", async () => {
-		const { spawnSync } = await import("node:child_process");
 		const fs = await import("node:fs");
 		const { join } = await import("node:path");
-		const { coreBundle } = await import("./helpers/probe");
+		const { runKilledAfter } = await import("./helpers/probe");
 		const size = readFileSync(fixtureCopy("pi-mono__large-session.v1.jsonl")).length;
 		// Inside the backup copy (0 .. size) and inside the rewrite that follows it.
 		const budgets = [0, 1, 4096, Math.floor(size / 2), size - 1, size, size + 1, Math.floor(size * 1.5), size * 2 - 100];
 		let killed = 0;
 		for (const budget of budgets) {
 			const f = fixtureCopy("pi-mono__large-session.v1.jsonl");
+			const dir = join(f, "..");
 			const original = readFileSync(f);
-			const r = spawnSync(process.execPath, ["--input-type=module", "-e", killAfter(coreBundle())], { env: { ...process.env, F: f, BUDGET: String(budget) }, encoding: "utf8" });
-			if (r.signal === "SIGKILL") killed++;
+			const r = runKilledAfter(f, budget, "sm.upgradeLegacy();");
+			if (r.killed) killed++;
 			else expect(r.status, `budget ${budget}: ${r.stderr}`).toBe(0);
-			const now = readFileSync(f);
-			if (!now.equals(original)) {
+			const baks = fs.readdirSync(dir).filter((n) => n.endsWith(".bak") || /\.bak\.\d+$/.test(n));
+			for (const name of baks) expect(readFileSync(join(dir, name)).equals(original), `budget ${budget}: ${name} differs from the original`).toBe(true);
+			if (!readFileSync(f).equals(original)) {
 				const reopened = SessionManager.open(f);
 				expect(reopened.getFileVersion(), `budget ${budget}: a rewritten file is a whole v3 file`).toBe(3);
-				expect(reopened.getEntries().length).toBe(SessionManager.open(join(f, "..", fs.readdirSync(join(f, "..")).find((n) => n.endsWith(".bak"))!)).getEntries().length);
-			}
-			const dir = join(f, "..");
-			for (const name of fs.readdirSync(dir)) {
-				if (name.endsWith(".bak") || /\.bak\.\d+$/.test(name)) expect(readFileSync(join(dir, name)).equals(original), `budget ${budget}: ${name} differs from the original`).toBe(true);
+				expect(reopened.getEntries().length).toBe(SessionManager.open(join(dir, baks[0]!)).getEntries().length);
 			}
 			expect(fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")), `budget ${budget}`).toEqual([f.slice(dir.length + 1)]);
 		}
-		// The harness really cut writes short (all budgets but the last lie inside the writes).
+		// The harness really cut writes short (every budget but the last lies inside the writes).
 		expect(killed).toBeGreaterThanOrEqual(budgets.length - 1);
 	});
 });

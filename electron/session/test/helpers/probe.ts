@@ -91,3 +91,47 @@ process.stdout.write(JSON.stringify(out));
 	const parsed = JSON.parse(r.stdout) as { outcome: ProbeOutcome; detail: unknown };
 	return { ...parsed, stderr: r.stderr ?? "" };
 }
+
+export interface KilledRun {
+	/** True when the write budget ran out and the child killed itself (SIGKILL) part-way through a write. */
+	killed: boolean;
+	status: number | null;
+	stderr: string;
+}
+
+/**
+ * Run `ops` (a JS function body that sees `sm`, Arbor's SessionManager on `file`, and `core`) in a child
+ * process whose writes stop after `budget` bytes: the write in progress is cut there and the process kills
+ * itself with SIGKILL. A kill -9 at a chosen byte of whatever the operation writes (temp files, backups,
+ * appends), deterministic where a timed kill is a lottery. copyFileSync is routed through writeSync so a
+ * copy can be cut too.
+ */
+export function runKilledAfter(file: string, budget: number, ops: string, timeoutMs = 60_000): KilledRun {
+	const script = `
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+let budget = Number(process.env.ARBOR_KILL_BUDGET);
+const write = fs.writeSync;
+fs.writeSync = (fd, buf, off = 0, len = buf.length - off, pos = null) => {
+	if (typeof buf === "string") buf = Buffer.from(buf), off = 0, len = buf.length;
+	if (len <= budget) { budget -= len; return write(fd, buf, off, len, pos); }
+	if (budget > 0) write(fd, buf, off, budget, pos);
+	process.kill(process.pid, "SIGKILL");
+};
+fs.copyFileSync = (src, dst, mode = 0) => {
+	const data = fs.readFileSync(src);
+	const fd = fs.openSync(dst, mode & fs.constants.COPYFILE_EXCL ? "wx" : "w");
+	try { fs.writeSync(fd, data, 0, data.length); } finally { fs.closeSync(fd); }
+};
+syncBuiltinESMExports();
+const core = await import(${JSON.stringify(coreBundle())});
+const sm = core.SessionManager.open(process.env.ARBOR_PROBE_FILE);
+await (async (sm, core) => { ${ops} })(sm, core);
+`;
+	const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+		env: { ...process.env, ARBOR_PROBE_FILE: file, ARBOR_KILL_BUDGET: String(budget) },
+		timeout: timeoutMs,
+		encoding: "utf8",
+	});
+	return { killed: r.signal === "SIGKILL", status: r.status, stderr: r.stderr ?? "" };
+}
