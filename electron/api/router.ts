@@ -65,8 +65,11 @@ export function createRouter(options: RouterOptions): ArborRouter {
 	let initialSessions: SessionSummary[] | null = null;
 	const libraryDirs = options.libraryDirs ?? null;
 
+	// Every file a session was opened from in this process: the only new paths Open Recent may list.
+	const openedPaths = new Set<string>();
 	const remember = (s: SessionSummary | null | undefined): void => {
 		if (s && typeof s.sessionId === "string") sessionPaths.set(s.sessionId, s.path);
+		if (s && typeof s.path === "string") openedPaths.add(s.path);
 	};
 
 	const emit = (event: ArborEvent): void => {
@@ -150,11 +153,13 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			return result;
 		},
 		setSettings: async (p: { settings: { recentFiles?: string[] } & Record<string, unknown> }) => {
-			// Open Recent opens these without asking again, so only paths the user already opened may be listed.
+			// Open Recent opens these without asking again, so only paths a session was really opened from may
+			// be listed. Being openable is not enough: the policy admits a file that does not exist yet inside
+			// an allowed folder, and a symlink created there later could point anywhere.
 			if (p.settings.recentFiles) {
 				const current = new Set((await services.getSettings({})).recentFiles);
 				for (const f of p.settings.recentFiles) {
-					if (!current.has(f) && (await policy.check(f)) === null) throw new RouteError("forbidden", `recentFiles: ${f} was not opened by the user`);
+					if (!current.has(f) && !openedPaths.has(f)) throw new RouteError("forbidden", `recentFiles: ${f} was not opened by the user`);
 				}
 			}
 			return services.setSettings(p as never);

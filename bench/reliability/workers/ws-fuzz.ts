@@ -5,6 +5,7 @@
 //
 // IPC: { port, token, count, seed, allowedFiles, canaryPaths, secret } -> { done, ... }.
 
+import { statSync } from "node:fs";
 import WebSocket from "ws";
 import { REQUEST_NAMES, type ArborErrorCode } from "../../../shared/api";
 import { decodeWire, encodeWire } from "../../../shared/wire";
@@ -93,6 +94,16 @@ async function main(job: Job): Promise<void> {
 			}
 		}
 	};
+	// The canary's access times after every answer, so a read is pinned on the request that made it (the
+	// parent's before/after comparison only says that one happened).
+	const atimes = (): number[] => job.canaryPaths.map((p) => {
+		try {
+			return statSync(p).atimeMs;
+		} catch {
+			return Number.NaN;
+		}
+	});
+	let lastAtimes = atimes();
 	const ask = async (name: string, params: unknown): Promise<Answer> => {
 		if (!c.open) {
 			reconnects++;
@@ -100,6 +111,11 @@ async function main(job: Job): Promise<void> {
 		}
 		const a = await c.request(name, params);
 		check(name, params, a);
+		const now = atimes();
+		now.forEach((t, i) => {
+			if (t !== lastAtimes[i]) violations.push(`${name}: ${job.canaryPaths[i]} was read while answering it (params ${safeJson(params).slice(0, 300)})`);
+		});
+		lastAtimes = now;
 		return a;
 	};
 

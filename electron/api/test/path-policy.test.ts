@@ -140,7 +140,19 @@ describe("path policy: openSession opens only files the user chose", () => {
 		const { router } = setup();
 		expect(await router.handle("setSettings", { settings: { recentFiles: [secret] } })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 		await router.allowPath(chosen);
+		// Allowed is not yet opened.
+		expect(await router.handle("setSettings", { settings: { recentFiles: [chosen] } })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(await router.handle("openSession", { path: chosen })).toMatchObject({ ok: true });
 		expect(await router.handle("setSettings", { settings: { recentFiles: [chosen] } })).toMatchObject({ ok: true });
+	});
+
+	it("refuses a not-yet-existing path in an allowed folder as a recent file (a symlink put there later would lead out)", async () => {
+		const { router } = setup();
+		await router.allowDir(allowedDir);
+		const later = join(allowedDir, "later.jsonl");
+		expect(await router.handle("setSettings", { settings: { recentFiles: [later] } })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		symlinkSync(secret, later);
+		expect(await router.handle("openSession", { path: later })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 	});
 
 	it("opens launch files and answers getInitialSessions with them", async () => {
