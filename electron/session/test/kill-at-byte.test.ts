@@ -79,7 +79,7 @@ describe("kill -9 in the middle of a branch to a new file", () => {
 				// Only a finished branch may carry a session file name: it opens with the leaf's whole path.
 				const b = SessionManager.open(join(dir, name));
 				expect(b.getWarnings(), `budget ${budget}: ${name}`).toEqual([]);
-				const entries = (list: { type: string; id: string }[]) => list.filter((e) => e.type !== "label").map((e) => e.id);
+				const entries = (list: { type: string; id?: string }[]) => list.filter((e) => e.type !== "label").map((e) => e.id);
 				expect(entries(b.getBranch()), `budget ${budget}: ${name}`).toEqual(entries(sm.getBranch(leaf)));
 			}
 		}
