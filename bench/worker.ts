@@ -176,7 +176,11 @@ async function main(): Promise<Record<string, unknown>> {
 				let sm: SessionManager | PiLike;
 				if (task === "arbor-branch") sm = SessionManager.open(file);
 				else sm = (await loadPi()).SessionManager.open(file);
-				const target = (sm.getEntries()[depth - 1] as { id: string }).id;
+				// The entry at that depth (file order = depth in a linear chain). Arbor reads its id from the index:
+				// parsing all 10k entries first (getEntries) would leave ~100 MB of objects on the heap that the
+				// app never holds, and the branch would then be timed mostly as garbage collection. pi holds
+				// them anyway.
+				const target = sm instanceof SessionManager ? sm.idAt(depth - 1) : (sm.getEntries()[depth - 1] as { id: string }).id;
 				const c = cpu();
 				const t = now();
 				const out = sm.createBranchedSession(target) as string;
