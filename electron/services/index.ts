@@ -46,6 +46,8 @@ export interface ArborServicesOptions {
 	extensionTimeoutMs?: number;
 	/** Timeout for extension commands, ms (default 10 min). */
 	commandTimeoutMs?: number;
+	/** A search hands the thread back to other requests after this much work, ms (default 20). */
+	searchSliceMs?: number;
 }
 
 type Listener = (e: ArborEvent) => void;
@@ -59,6 +61,7 @@ export class ArborServices {
 	readonly #env: NodeJS.ProcessEnv;
 	readonly #watch: boolean;
 	readonly #pollMs: number;
+	readonly #searchSliceMs: number | undefined;
 	readonly #settings: SettingsStore;
 	readonly #extensions: ExtensionHost;
 	readonly #sessions = new Map<string, OpenSession>();
@@ -76,6 +79,7 @@ export class ArborServices {
 		this.#piAgentDir = options.piAgentDir ?? env.PI_CODING_AGENT_DIR ?? path.join(os.homedir(), ".pi", "agent");
 		this.#watch = options.watch ?? true;
 		this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+		this.#searchSliceMs = options.searchSliceMs;
 		this.#settings = new SettingsStore(this.#settingsDir, this.#piAgentDir);
 		this.#extensions = new ExtensionHost({
 			dirs: [path.join(this.#settingsDir, "extensions")],
@@ -320,6 +324,7 @@ export class ArborServices {
 	}
 
 	#close(s: OpenSession): void {
+		s.closed = true;
 		s.abort?.abort();
 		s.watcher?.close();
 		this.#sessions.delete(s.id);
@@ -362,7 +367,17 @@ export class ArborServices {
 	}
 
 	async search(params: RequestParams<"search">): Promise<RequestResult<"search">> {
-		return this.#session(params.sessionId).manager.search(params.query, params.scope);
+		// A first query parses the whole file (seconds on 100k entries): it runs in slices so the session
+		// keeps answering other requests, and a newer query for the same session supersedes it.
+		const s = this.#session(params.sessionId);
+		const seq = ++s.searchSeq;
+		const manager = s.manager;
+		const result = await manager.searchCooperative(params.query, params.scope, {
+			sliceMs: this.#searchSliceMs,
+			stop: () => s.searchSeq !== seq || s.closed || s.manager !== manager,
+		});
+		if (result === undefined) throw new ArborServiceError("cancelled", "search superseded by a newer query (or the session was closed)");
+		return result;
 	}
 
 	async previewNavigation(params: RequestParams<"previewNavigation">): Promise<RequestResult<"previewNavigation">> {

@@ -21,6 +21,9 @@ export class OpenSession {
 	/** Serialises the async flows (navigate, branch) of one session. */
 	queue: Promise<unknown> = Promise.resolve();
 	title: string | null | undefined;
+	/** Bumped by every search request: a running cooperative search stops when it is no longer the latest. */
+	searchSeq = 0;
+	closed = false;
 
 	constructor(id: string, manager: SessionManager) {
 		this.id = id;

@@ -1216,6 +1216,24 @@ export class SessionManager {
 	search(query: string, scope: SearchScope): number[] {
 		return this.#search.search(query, scope);
 	}
+
+	/**
+	 * search() in slices that hand the thread back between them (SearchIndex.searchCooperative), for a
+	 * process that must keep answering while a first query reads a big file. Resolves undefined when
+	 * `stop()` says so; a reload of the file during the search starts it again on the new index.
+	 */
+	async searchCooperative(query: string, scope: SearchScope, opts: { sliceMs?: number; stop?: () => boolean } = {}): Promise<number[] | undefined> {
+		for (;;) {
+			const index = this.#search;
+			let replaced = false;
+			const result = await index.searchCooperative(query, scope, {
+				sliceMs: opts.sliceMs,
+				stop: () => (replaced = this.#search !== index) || (opts.stop?.() ?? false),
+			});
+			if (!replaced) return result;
+			if (opts.stop?.()) return undefined;
+		}
+	}
 }
 
 function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCallBlock | undefined {

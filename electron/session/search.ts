@@ -24,7 +24,10 @@ export interface SearchSource {
 	lazy(): boolean;
 }
 
-const BATCH = 4096;
+/** Entries parsed per step (a step is what a cooperative search does between two turns). */
+const SLICE = 512;
+/** File bytes streamed per step of the full-text prefilter. */
+const SCAN_SLICE_BYTES = 4 * 1024 * 1024;
 /** Decoded full texts kept for repeated queries (chars); beyond it, hits are re-parsed per query. */
 const FULL_CACHE_CHARS = 64 * 1024 * 1024;
 
@@ -45,20 +48,54 @@ export class SearchIndex {
 	}
 
 	search(query: string, scope: SearchScope): number[] {
+		const steps = this.#run(query, scope);
+		for (;;) {
+			const r = steps.next();
+			if (r.done) return r.value;
+		}
+	}
+
+	/**
+	 * The same search, run in slices of about `sliceMs` with a macrotask turn between them, so a process
+	 * that serves other requests (the app's main process) keeps answering them while a first query parses
+	 * a 300 MB file. `stop()` is asked after every turn: when it says true the search ends early with
+	 * undefined (a newer query superseded it, or the session was reloaded). Work already done (the search
+	 * strings built so far, cached texts) is kept for the next query.
+	 */
+	async searchCooperative(query: string, scope: SearchScope, opts: { sliceMs?: number; stop?: () => boolean } = {}): Promise<number[] | undefined> {
+		const sliceMs = opts.sliceMs ?? 20;
+		const steps = this.#run(query, scope);
+		let sliceStart = performance.now();
+		for (;;) {
+			const r = steps.next();
+			if (r.done) return r.value;
+			if (performance.now() - sliceStart < sliceMs) continue;
+			await new Promise<void>((ok) => setImmediate(ok));
+			if (opts.stop?.()) {
+				steps.return([]);
+				return undefined;
+			}
+			sliceStart = performance.now();
+		}
+	}
+
+	/** The search as steps: each `yield` is a point where a cooperative caller may hand the thread back. */
+	*#run(query: string, scope: SearchScope): Generator<void, number[]> {
 		const tokens = queryTokens(query);
 		const n = this.#src.count();
 		if (tokens.length === 0) return Array.from({ length: n }, (_, i) => i);
+		const labels = this.labelVersion;
 		// Typing "foo" then "foob": every old token is inside a new one, so only the old hits (and entries
 		// appended since) can match.
 		const last = this.#last;
 		let subset: number[] | undefined;
-		if (last && last.scope === scope && last.labels === this.labelVersion && last.count <= n &&
+		if (last && last.scope === scope && last.labels === labels && last.count <= n &&
 			last.tokens.every((o) => tokens.some((t) => t.includes(o)))) {
 			subset = last.result.slice();
 			for (let i = last.count; i < n; i++) subset.push(i);
 		}
-		const result = scope === "full" ? this.#searchFull(tokens, n, subset) : this.#searchPi(tokens, n, subset);
-		this.#last = { scope, tokens, count: n, labels: this.labelVersion, result };
+		const result = scope === "full" ? yield* this.#searchFull(tokens, n, subset) : yield* this.#searchPi(tokens, n, subset);
+		this.#last = { scope, tokens, count: n, labels, result };
 		return result.slice();
 	}
 
@@ -70,18 +107,21 @@ export class SearchIndex {
 		return true;
 	}
 
-	#extendPi(n: number): void {
+	*#extendPi(n: number): Generator<void, void> {
 		const pi = this.#pi;
-		for (let from = pi.length; from < n; from += BATCH) {
+		// pi.length is read again after every step: a cooperative run that was overtaken resumes where the
+		// strings end now, not where it left off.
+		for (let from = pi.length; from < n; from = Math.max(from + SLICE, pi.length)) {
 			const idx: number[] = [];
-			for (let i = from; i < Math.min(n, from + BATCH); i++) idx.push(i);
+			for (let i = from; i < Math.min(n, from + SLICE); i++) idx.push(i);
 			const es = this.#src.entries(idx);
 			for (let k = 0; k < idx.length; k++) pi[idx[k]] = searchableText(es[k]).toLowerCase();
+			yield;
 		}
 	}
 
-	#searchPi(tokens: string[], n: number, subset: number[] | undefined): number[] {
-		this.#extendPi(n);
+	*#searchPi(tokens: string[], n: number, subset: number[] | undefined): Generator<void, number[]> {
+		yield* this.#extendPi(n);
 		const pi = this.#pi;
 		const out: number[] = [];
 		if (subset) {
@@ -92,7 +132,7 @@ export class SearchIndex {
 		return out;
 	}
 
-	#fullTexts(indices: number[]): string[] {
+	*#fullTexts(indices: number[]): Generator<void, string[]> {
 		const out: string[] = new Array(indices.length);
 		const missing: number[] = [];
 		for (let k = 0; k < indices.length; k++) {
@@ -100,34 +140,35 @@ export class SearchIndex {
 			if (t !== undefined) out[k] = t;
 			else missing.push(k);
 		}
-		for (let b = 0; b < missing.length; b += BATCH) {
-			const part = missing.slice(b, b + BATCH);
+		for (let b = 0; b < missing.length; b += SLICE) {
+			const part = missing.slice(b, b + SLICE);
 			const es = this.#src.entries(part.map((k) => indices[k]));
 			part.forEach((k, j) => {
 				const t = fullText(es[j]).toLowerCase();
 				out[k] = t;
-				if (this.#fullChars + t.length <= FULL_CACHE_CHARS) {
+				if (this.#fullChars + t.length <= FULL_CACHE_CHARS && !this.#full.has(indices[k])) {
 					this.#full.set(indices[k], t);
 					this.#fullChars += t.length;
 				}
 			});
+			yield;
 		}
 		return out;
 	}
 
-	#searchFull(tokens: string[], n: number, subset: number[] | undefined): number[] {
+	*#searchFull(tokens: string[], n: number, subset: number[] | undefined): Generator<void, number[]> {
 		let candidates: number[];
 		if (subset) candidates = subset;
 		else if (!this.#src.lazy() || !tokens.every(rawSearchable)) candidates = Array.from({ length: n }, (_, i) => i);
-		else candidates = this.#prefilter(tokens, n);
-		const texts = this.#fullTexts(candidates);
+		else candidates = yield* this.#prefilter(tokens, n);
+		const texts = yield* this.#fullTexts(candidates);
 		const out: number[] = [];
 		for (let k = 0; k < candidates.length; k++) if (this.#matches(candidates[k], texts[k], tokens)) out.push(candidates[k]);
 		return out;
 	}
 
 	/** Entries whose raw line bytes could hold every token (a superset of the matches), ascending. */
-	#prefilter(tokens: string[], n: number): number[] {
+	*#prefilter(tokens: string[], n: number): Generator<void, number[]> {
 		const src = this.#src;
 		const mark = new Uint8Array(n);
 		const onDisk: number[] = [];
@@ -140,7 +181,7 @@ export class SearchIndex {
 		const ascii = tokens.filter((t) => /^[\x00-\x7f]*$/.test(t));
 		const wide = tokens.filter((t) => !/^[\x00-\x7f]*$/.test(t));
 		const slash = tokens.some((t) => t.includes("/"));
-		src.scanRaw(onDisk, (chunk, lines) => {
+		const visit = (chunk: Buffer, lines: [number, number, number][]): void => {
 			// Latin-1 keeps string positions equal to byte offsets. Only ASCII tokens can be matched this way;
 			// the two characters whose lower case is ASCII (U+0130 "İ" → "i̇", U+212A Kelvin → "k") are mapped
 			// first so "i"/"k" still find them.
@@ -174,7 +215,16 @@ export class SearchIndex {
 				}
 				if (all) mark[i] = 1;
 			}
-		});
+		};
+		// The file is streamed in slices of about SCAN_SLICE_BYTES, a step each.
+		for (let from = 0; from < onDisk.length;) {
+			let to = from + 1;
+			const base = src.offset(onDisk[from] as number);
+			while (to < onDisk.length && src.offset(onDisk[to] as number) - base < SCAN_SLICE_BYTES) to++;
+			src.scanRaw(onDisk.slice(from, to), visit);
+			from = to;
+			yield;
+		}
 		const out: number[] = [];
 		for (let i = 0; i < n; i++) if (mark[i]) out.push(i);
 		return out;

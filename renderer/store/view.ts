@@ -2,7 +2,7 @@
 // highlight. Filter/search changes keep the selection or fall back to its nearest visible ancestor
 // (pi's tree-selector rule, ../shared/notes/PEERS.md (d) "Selection stability").
 
-import { FILTER_MODES, type FilterMode, type SearchScope } from "../../shared/api";
+import { ArborRequestError, FILTER_MODES, type FilterMode, type SearchScope } from "../../shared/api";
 import { activeSkeleton, indexOfId, selectTreeView } from "./selectors";
 import { initialSelection, isVisible, keepSelection } from "../../shared/tree-view";
 import type { SliceCreator } from "./types";
@@ -38,7 +38,8 @@ export interface ViewSlice {
 	cycleFilter(direction: 1 | -1): void;
 	setSearchQuery(query: string): void;
 	setSearchScope(scope: SearchScope): void;
-	runSearch(): Promise<void>;
+	/** `retry`: ask once more when the main process stopped this search for a newer one from elsewhere. */
+	runSearch(retry?: boolean): Promise<void>;
 	clearSearch(): void;
 	/** Select the next/previous visible match after the selection (wraps). */
 	stepMatch(direction: 1 | -1): void;
@@ -122,7 +123,7 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 			if (get().search.query.trim() !== "") void get().runSearch();
 		},
 
-		async runSearch() {
+		async runSearch(retry = true) {
 			const { activeSessionId, search } = get();
 			const query = search.query;
 			if (!activeSessionId || query.trim() === "") {
@@ -138,6 +139,9 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 				set((s) => ({ search: { ...s.search, matches, pending: false } }));
 			} catch (err) {
 				if (seq !== searchSeq) return;
+				// The main process stops a search when a newer one for the same session arrives; that newer one
+				// came from elsewhere (another window on this session), so this query is simply asked again.
+				if (err instanceof ArborRequestError && err.code === "cancelled" && retry) return get().runSearch(false);
 				set((s) => ({ search: { ...s.search, matches: [], pending: false, error: err instanceof Error ? err.message : String(err) } }));
 			}
 		},

@@ -145,6 +145,30 @@ describe("search", () => {
 		expect(st().search.matches).toEqual([2]);
 	});
 
+	it("asks again once when the main process stopped the query for a newer one from elsewhere", async () => {
+		const client = new FakeClient();
+		let calls = 0;
+		client.on("search", () => {
+			calls++;
+			if (calls === 1) throw new ArborRequestError({ code: "cancelled", message: "search superseded by a newer query (or the session was closed)" });
+			return [1];
+		});
+		const h = await harness(client);
+		const st = h.rt.store.getState;
+		st().setSearchQuery("left");
+		await st().runSearch();
+		expect(st().search).toMatchObject({ matches: [1], pending: false, error: null });
+		// Twice in a row: the second refusal is shown, not retried forever.
+		calls = 0;
+		client.on("search", () => {
+			calls++;
+			throw new ArborRequestError({ code: "cancelled", message: "search superseded" });
+		});
+		await st().runSearch();
+		expect(calls).toBe(2);
+		expect(st().search.error).toMatch(/superseded/);
+	});
+
 	it("an empty query clears the matches without asking", async () => {
 		const h = await harness();
 		h.rt.store.getState().setSearchQuery("   ");

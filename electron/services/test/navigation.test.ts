@@ -172,3 +172,25 @@ describe("reading", () => {
 		await expect(t.services.getEntry({ sessionId, id: "zz" })).rejects.toMatchObject({ code: "not_found" });
 	});
 });
+
+describe("searching a big session", () => {
+	it("keeps answering other requests while a first query runs, and a newer query supersedes an older one", async () => {
+		t = makeServices({ searchSliceMs: 0 });
+		const entries = [user("u0", null, "start")];
+		for (let i = 1; i < 3000; i++) entries.push(i % 2 ? assistant(`a${i}`, entries[i - 1]!.id as string, `answer ${i} about the parser`) : user(`u${i}`, entries[i - 1]!.id as string, `question ${i}`));
+		const file = writeSession(tempDir(), entries);
+		const { sessionId } = await t.services.openSession({ path: file });
+		const order: string[] = [];
+		const first = t.services.search({ sessionId, query: "parser", scope: "full" }).then(
+			(r) => order.push(`first:${r.length}`),
+			(e: { code?: string }) => order.push(`first:${e.code}`),
+		);
+		const entry = t.services.getEntry({ sessionId, id: "u2" }).then(() => order.push("getEntry"));
+		await entry;
+		const second = t.services.search({ sessionId, query: "question", scope: "full" }).then((r) => order.push(`second:${r.length}`));
+		await Promise.all([first, second]);
+		// The entry was answered while the first search was still running; the first search then gave way.
+		expect(order).toEqual(["getEntry", "first:cancelled", "second:1499"]);
+		expect(await t.services.search({ sessionId, query: "parser", scope: "full" })).toHaveLength(1500);
+	});
+});

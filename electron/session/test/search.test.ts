@@ -1,7 +1,7 @@
 // Search results equal the plain rule (every entry's text, label included, checked with shared/preview.ts)
 // whichever path answers: the per-entry pi-scope strings, the raw-byte prefilter of the full scope, the
 // cached decoded texts, and the narrowing of a query typed one character further.
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SearchScope } from "../../../shared/api";
@@ -108,4 +108,54 @@ describe("search index", () => {
 		expect(sm.search("quokka", "full")).toEqual([i]);
 		sm.close();
 	});
+
+	it("the cooperative search answers exactly like search(), hands the thread back between slices, and can be stopped", async () => {
+		const sm = open(true);
+		let turns = 0;
+		let counting = true;
+		const tick = (): void => {
+			turns++;
+			if (counting) setImmediate(tick);
+		};
+		setImmediate(tick);
+		for (const scope of ["pi", "full"] as const) {
+			for (const q of ["read", "read src", "error", "zebra", "nope-nothing"]) {
+				const before = turns;
+				// sliceMs 0: a turn after every step, so even this small file is searched in several slices.
+				expect(await sm.searchCooperative(q, scope, { sliceMs: 0 }), `${scope} ${q}`).toEqual(reference(sm, q, scope));
+				if (q === "read") expect(turns - before, `${scope}: other tasks ran during the first query`).toBeGreaterThan(1);
+			}
+		}
+		counting = false;
+
+		// Stopped at its first turn: undefined, and the next query (sync or not) is still exact.
+		const fresh = open(true);
+		expect(await fresh.searchCooperative("read", "pi", { sliceMs: 0, stop: () => true })).toBeUndefined();
+		expect(await fresh.searchCooperative("read", "full", { sliceMs: 0, stop: () => true })).toBeUndefined();
+		expect(fresh.search("read", "pi")).toEqual(reference(fresh, "read", "pi"));
+		expect(await fresh.searchCooperative("read src", "full", { sliceMs: 0 })).toEqual(reference(fresh, "read src", "full"));
+		sm.close();
+		fresh.close();
+	});
+
+	it("a cooperative search overtaken by another one, or by a reload of the file, still answers exactly", async () => {
+		const sm = open(true);
+		const first = sm.searchCooperative("read", "pi", { sliceMs: 0 });
+		const second = sm.searchCooperative("error", "pi", { sliceMs: 0 });
+		const [a, b] = await Promise.all([first, second]);
+		expect(a).toEqual(reference(sm, "read", "pi"));
+		expect(b).toEqual(reference(sm, "error", "pi"));
+
+		// The file is replaced by a different session while a search runs: it restarts on the new index.
+		const file = sm.getSessionFile() as string;
+		const other = readFileSync(generatedSession({ n: 300, seed: "search-other" }), "utf8");
+		const running = sm.searchCooperative("read", "full", { sliceMs: 0 });
+		writeFileSync(`${file}.new`, other);
+		renameSync(`${file}.new`, file);
+		sm.catchUp();
+		expect(await running).toEqual(reference(sm, "read", "full"));
+		expect(sm.getEntryCount()).toBe(other.trimEnd().split("\n").length - 1);
+		sm.close();
+	});
 });
+
