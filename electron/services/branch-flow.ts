@@ -42,18 +42,17 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 		if (parentId === null) {
 			newPath = createChildSessionFile(m.getSessionDir(), m.getCwd(), previousFile);
 		} else {
-			// A second manager does the extraction so the open session stays on its own file.
-			const extractor = SessionManager.open(previousFile);
+			// Written from the open session's own index (no second read of a file that may be 300 MB); the
+			// session stays on its file. Caught up first so the core's own catch-up finds nothing new.
+			host.catchUp(s);
 			try {
-				newPath = extractor.createBranchedSession(parentId) ?? null;
+				newPath = m.createBranchedSession(parentId, { adopt: false }) ?? null;
 			} catch (err) {
 				throw toServiceError(err);
-			} finally {
-				extractor.close();
 			}
 			if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
 		}
-		target = host.openPath(newPath);
+		target = await host.openPath(newPath);
 	}
 	const session = host.summary(target);
 	if (target !== s) host.emit({ type: "session_loaded", session });

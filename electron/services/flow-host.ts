@@ -21,7 +21,7 @@ export interface FlowHost {
 	resolveModel(): Promise<ModelResolution>;
 	entry(s: OpenSession, id: string): SessionEntry;
 	register(m: SessionManager): OpenSession;
-	openPath(file: string): OpenSession;
+	openPath(file: string): Promise<OpenSession>;
 	summary(s: OpenSession): SessionSummary;
 	reloaded(s: OpenSession, reason: string): void;
 }

@@ -46,8 +46,11 @@ export interface ArborServicesOptions {
 	extensionTimeoutMs?: number;
 	/** Timeout for extension commands, ms (default 10 min). */
 	commandTimeoutMs?: number;
-	/** A search hands the thread back to other requests after this much work, ms (default 20). */
-	searchSliceMs?: number;
+	/**
+	 * Opening a file and searching hand the thread back to other requests after this much work, ms
+	 * (default 20): a 1 GB open or a first search of seconds never stops the other sessions.
+	 */
+	sliceMs?: number;
 }
 
 type Listener = (e: ArborEvent) => void;
@@ -61,7 +64,9 @@ export class ArborServices {
 	readonly #env: NodeJS.ProcessEnv;
 	readonly #watch: boolean;
 	readonly #pollMs: number;
-	readonly #searchSliceMs: number | undefined;
+	readonly #sliceMs: number | undefined;
+	/** Files being opened: a second request for one waits for the same open. */
+	readonly #opening = new Map<string, Promise<OpenSession>>();
 	readonly #settings: SettingsStore;
 	readonly #extensions: ExtensionHost;
 	readonly #sessions = new Map<string, OpenSession>();
@@ -79,7 +84,7 @@ export class ArborServices {
 		this.#piAgentDir = options.piAgentDir ?? env.PI_CODING_AGENT_DIR ?? path.join(os.homedir(), ".pi", "agent");
 		this.#watch = options.watch ?? true;
 		this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-		this.#searchSliceMs = options.searchSliceMs;
+		this.#sliceMs = options.sliceMs;
 		this.#settings = new SettingsStore(this.#settingsDir, this.#piAgentDir);
 		this.#extensions = new ExtensionHost({
 			dirs: [path.join(this.#settingsDir, "extensions")],
@@ -251,16 +256,34 @@ export class ArborServices {
 		return s;
 	}
 
-	#openPath(file: string): OpenSession {
+	/**
+	 * Opens a file as a session, or returns the session already open on it. The file is read in slices
+	 * (SessionManager.openCooperative), so a 1 GB file does not stop the other sessions from answering;
+	 * a second request for a file still being opened waits for the same open.
+	 */
+	async #openPath(file: string): Promise<OpenSession> {
 		const abs = path.resolve(file);
 		for (const s of this.#sessions.values()) {
 			if (s.manager.getSessionFile() === abs) return s;
 		}
+		const pending = this.#opening.get(abs);
+		if (pending) return pending;
+		const opening = this.#openFresh(abs);
+		this.#opening.set(abs, opening);
+		try {
+			return await opening;
+		} finally {
+			this.#opening.delete(abs);
+		}
+	}
+
+	async #openFresh(abs: string): Promise<OpenSession> {
 		if (!fs.existsSync(abs)) throw new ArborServiceError("not_found", `No such file: ${abs}`, abs);
 		let lastReport = 0;
 		let m: SessionManager;
 		try {
-			m = SessionManager.open(abs, {
+			m = await SessionManager.openCooperative(abs, {
+				sliceMs: this.#sliceMs,
 				onProgress: (done: number, total: number) => {
 					const now = Date.now();
 					if (now - lastReport < 100 && done < total) return;
@@ -270,6 +293,10 @@ export class ArborServices {
 			});
 		} catch (err) {
 			throw toServiceError(err);
+		}
+		if (this.#disposed) {
+			m.close();
+			throw new ArborServiceError("cancelled", "Arbor is shutting down.", abs);
 		}
 		const s = this.#register(m);
 		try {
@@ -308,7 +335,7 @@ export class ArborServices {
 	// ---------------------------------------------------------------- requests
 
 	async openSession(params: RequestParams<"openSession">): Promise<RequestResult<"openSession">> {
-		return this.#summary(this.#openPath(params.path));
+		return this.#summary(await this.#openPath(params.path));
 	}
 
 	/** Arbor extra (CLI, tests, extension flows): a new in-memory session, not backed by a file. */
@@ -373,7 +400,7 @@ export class ArborServices {
 		const seq = ++s.searchSeq;
 		const manager = s.manager;
 		const result = await manager.searchCooperative(params.query, params.scope, {
-			sliceMs: this.#searchSliceMs,
+			sliceMs: this.#sliceMs,
 			stop: () => s.searchSeq !== seq || s.closed || s.manager !== manager,
 		});
 		if (result === undefined) throw new ArborServiceError("cancelled", "search superseded by a newer query (or the session was closed)");

@@ -2,6 +2,7 @@
 // and handed to a sink as byte ranges. Also the lenient recovery of lines that hold more than one record.
 
 import { readSync } from "node:fs";
+import { runSteps } from "./steps";
 
 export interface LineSink {
 	/** `start`/`end` index into `buf` (end excludes the "\n"); `offset` is the file position of `start`. */
@@ -27,6 +28,14 @@ export function scanLines(
 	fd: number, from: number, to: number, firstLineNo: number, sink: LineSink,
 	opts: { completeLinesOnly?: boolean; onProgress?: (done: number, total: number) => void } = {},
 ): ScanResult {
+	return runSteps(scanLinesSteps(fd, from, to, firstLineNo, sink, opts));
+}
+
+/** scanLines as steps (steps.ts): one step per chunk read. */
+export function* scanLinesSteps(
+	fd: number, from: number, to: number, firstLineNo: number, sink: LineSink,
+	opts: { completeLinesOnly?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): Generator<void, ScanResult> {
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(64, to - from)));
 	let filled = 0; // bytes valid in buf
 	let bufOffset = from; // file offset of buf[0]
@@ -62,6 +71,7 @@ export function scanLines(
 			filled -= pos;
 			bufOffset += pos;
 		}
+		yield;
 	}
 	if (filled > 0 && !opts.completeLinesOnly) {
 		sink(buf, 0, filled, bufOffset, lineNo++, false);

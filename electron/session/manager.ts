@@ -16,7 +16,8 @@ import { buildContextFromPath } from "./context";
 import { EntryCache, SMALL_FILE_BYTES } from "./entry-cache";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, projectDirName, sessionFileName } from "./ids";
-import { isPlainObject, recoverGlued, scanLines } from "./jsonl";
+import { isPlainObject, recoverGlued, scanLines, scanLinesSteps } from "./jsonl";
+import { runSteps, runStepsCooperatively } from "./steps";
 import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
@@ -47,6 +48,11 @@ export interface SessionTreeNode {
 export interface BranchOptions {
 	/** Folder for the new file (default: the current session's folder). */
 	sessionDir?: string;
+	/**
+	 * false: only write the new file and stay on the current one (Arbor's branch-to-file, which opens the
+	 * new file as another session). Default true: switch to the new file, as pi does.
+	 */
+	adopt?: boolean;
 }
 
 export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
@@ -150,17 +156,37 @@ export class SessionManager {
 	// ---------------------------------------------------------------- construction
 
 	static open(path: string, options: OpenOptions = {}): SessionManager {
+		const sm = SessionManager.#forFile(path, options);
+		runSteps(sm.#openSteps(options));
+		return sm;
+	}
+
+	/**
+	 * open() in slices of about `sliceMs` that hand the thread back between them (steps.ts), for the app's
+	 * main process: opening a 1 GB file takes seconds, and the other open sessions keep answering meanwhile.
+	 * The same manager as open() when it resolves.
+	 */
+	static async openCooperative(path: string, options: OpenOptions & { sliceMs?: number } = {}): Promise<SessionManager> {
+		const sm = SessionManager.#forFile(path, options);
+		await runStepsCooperatively(sm.#openSteps(options), options.sliceMs ?? 20);
+		return sm;
+	}
+
+	static #forFile(path: string, options: OpenOptions): SessionManager {
 		const file = resolve(path);
 		const sm = new SessionManager(true, process.cwd(), dirname(file));
 		sm.#file = file;
 		sm.#lazyOption = options.lazy;
+		return sm;
+	}
+
+	*#openSteps(options: OpenOptions): Generator<void, void> {
 		// The one write an open may do: cut off a line Arbor's own killed append left half-written
 		// (write.ts appendMarkerPath); nothing else of the file is touched.
-		repairTornAppend(file);
-		sm.#loadFile(options);
-		const cwd = sm.#header.cwd;
-		if (typeof cwd === "string") sm.#cwd = cwd;
-		return sm;
+		repairTornAppend(this.#file as string);
+		yield* this.#loadFileSteps(options);
+		const cwd = this.#header.cwd;
+		if (typeof cwd === "string") this.#cwd = cwd;
 	}
 
 	static create(cwd: string, sessionDir?: string, options: CreateOptions = {}): SessionManager {
@@ -222,6 +248,11 @@ export class SessionManager {
 	// ---------------------------------------------------------------- loading
 
 	#loadFile(options: OpenOptions): void {
+		runSteps(this.#loadFileSteps(options));
+	}
+
+	/** Loading as steps (steps.ts): one per chunk of the file scanned. */
+	*#loadFileSteps(options: OpenOptions): Generator<void, void> {
 		const file = this.#file as string;
 		this.#resetIndex();
 		let pre;
@@ -285,7 +316,7 @@ export class SessionManager {
 				else this.#ingest(obj, exact ? offset : -1, length, lineNo, !this.#lazy, exact);
 			};
 			const total = st.size;
-			const res = scanLines(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
+			const res = yield* scanLinesSteps(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
 			}, { onProgress: options.onProgress });
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
@@ -1057,6 +1088,7 @@ export class SessionManager {
 		mkdirSync(dir, { recursive: true });
 		// One buffer, one write: thousands of small writes cost more than the copy.
 		const disk = writeNewFile(newFile, [content]);
+		if (options.adopt === false) return newFile;
 		this.#adoptBranchFile(newFile, header, disk, placed, labelPlaced);
 		this.#dir = dir;
 		return newFile;

@@ -7,6 +7,7 @@
 import type { SearchScope } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { fullText, queryTokens, searchableText } from "../../shared/preview";
+import { runSteps, runStepsCooperatively } from "./steps";
 
 export interface SearchSource {
 	count(): number;
@@ -48,11 +49,7 @@ export class SearchIndex {
 	}
 
 	search(query: string, scope: SearchScope): number[] {
-		const steps = this.#run(query, scope);
-		for (;;) {
-			const r = steps.next();
-			if (r.done) return r.value;
-		}
+		return runSteps(this.#run(query, scope));
 	}
 
 	/**
@@ -62,21 +59,8 @@ export class SearchIndex {
 	 * undefined (a newer query superseded it, or the session was reloaded). Work already done (the search
 	 * strings built so far, cached texts) is kept for the next query.
 	 */
-	async searchCooperative(query: string, scope: SearchScope, opts: { sliceMs?: number; stop?: () => boolean } = {}): Promise<number[] | undefined> {
-		const sliceMs = opts.sliceMs ?? 20;
-		const steps = this.#run(query, scope);
-		let sliceStart = performance.now();
-		for (;;) {
-			const r = steps.next();
-			if (r.done) return r.value;
-			if (performance.now() - sliceStart < sliceMs) continue;
-			await new Promise<void>((ok) => setImmediate(ok));
-			if (opts.stop?.()) {
-				steps.return([]);
-				return undefined;
-			}
-			sliceStart = performance.now();
-		}
+	searchCooperative(query: string, scope: SearchScope, opts: { sliceMs?: number; stop?: () => boolean } = {}): Promise<number[] | undefined> {
+		return runStepsCooperatively(this.#run(query, scope), opts.sliceMs ?? 20, opts.stop);
 	}
 
 	/** The search as steps: each `yield` is a point where a cooperative caller may hand the thread back. */

@@ -175,7 +175,7 @@ describe("reading", () => {
 
 describe("searching a big session", () => {
 	it("keeps answering other requests while a first query runs, and a newer query supersedes an older one", async () => {
-		t = makeServices({ searchSliceMs: 0 });
+		t = makeServices({ sliceMs: 0 });
 		const entries = [user("u0", null, "start")];
 		for (let i = 1; i < 3000; i++) entries.push(i % 2 ? assistant(`a${i}`, entries[i - 1]!.id as string, `answer ${i} about the parser`) : user(`u${i}`, entries[i - 1]!.id as string, `question ${i}`));
 		const file = writeSession(tempDir(), entries);
