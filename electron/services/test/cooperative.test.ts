@@ -3,6 +3,7 @@
 // same as the one-piece calls; the order of answers shows the slicing.
 import { afterEach, describe, expect, it } from "vitest";
 import { SessionManager } from "../../session";
+import { countTurns } from "../../session/test/helpers/turns";
 import { assistant, tempDir, user, writeSession } from "./helpers/entries";
 import { makeServices, type TestServices } from "./helpers/services";
 
@@ -22,16 +23,10 @@ function bigSession(n: number): string {
 describe("opening in slices", () => {
 	it("SessionManager.openCooperative builds the same session as open() and hands the thread back while reading", async () => {
 		const file = bigSession(20_000);
-		let turns = 0;
-		let counting = true;
-		const tick = (): void => {
-			turns++;
-			if (counting) setImmediate(tick);
-		};
-		setImmediate(tick);
+		const turns = countTurns();
 		const coop = await SessionManager.openCooperative(file, { sliceMs: 0 });
-		counting = false;
-		expect(turns).toBeGreaterThan(1);
+		turns.stop();
+		expect(turns.count).toBeGreaterThan(1);
 		const plain = SessionManager.open(file);
 		expect(coop.getSkeleton()).toEqual(plain.getSkeleton());
 		expect(coop.getWarnings()).toEqual(plain.getWarnings());

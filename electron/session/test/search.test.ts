@@ -10,6 +10,7 @@ import { fullText, matchesQuery, queryTokens, searchableText } from "../../../sh
 import { SessionManager } from "../manager";
 import { cleanupTempDirs, tempDir } from "./helpers/files";
 import { generatedSession } from "./helpers/gen";
+import { countTurns } from "./helpers/turns";
 
 afterAll(cleanupTempDirs);
 
@@ -111,22 +112,16 @@ describe("search index", () => {
 
 	it("the cooperative search answers exactly like search(), hands the thread back between slices, and can be stopped", async () => {
 		const sm = open(true);
-		let turns = 0;
-		let counting = true;
-		const tick = (): void => {
-			turns++;
-			if (counting) setImmediate(tick);
-		};
-		setImmediate(tick);
+		const turns = countTurns();
 		for (const scope of ["pi", "full"] as const) {
 			for (const q of ["read", "read src", "error", "zebra", "nope-nothing"]) {
-				const before = turns;
+				const before = turns.count;
 				// sliceMs 0: a turn after every step, so even this small file is searched in several slices.
 				expect(await sm.searchCooperative(q, scope, { sliceMs: 0 }), `${scope} ${q}`).toEqual(reference(sm, q, scope));
-				if (q === "read") expect(turns - before, `${scope}: other tasks ran during the first query`).toBeGreaterThan(1);
+				if (q === "read") expect(turns.count - before, `${scope}: other tasks ran during the first query`).toBeGreaterThan(1);
 			}
 		}
-		counting = false;
+		turns.stop();
 
 		// Stopped at its first turn: undefined, and the next query (sync or not) is still exact.
 		const fresh = open(true);
