@@ -110,12 +110,6 @@ export class EntryCache {
 		return v;
 	}
 
-	views(indices: ArrayLike<number>): SessionEntry[] {
-		const out: SessionEntry[] = new Array(indices.length);
-		for (let k = 0; k < indices.length; k++) out[k] = this.view(indices[k]);
-		return out;
-	}
-
 	/**
 	 * An array whose elements are made on first access: returning a 100k-entry path costs one index walk.
 	 * It is a real Array underneath (Array.isArray, length, iteration, map/filter, JSON all behave).

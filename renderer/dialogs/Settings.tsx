@@ -4,7 +4,7 @@
 // the summary prompt) and the layout direction. The main process never returns a stored key, only
 // `apiKeySet`; an empty key field keeps it and "Clear key" sends "".
 
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { FILTER_MODES, type ActiveModelInfo, type ArborSettings, type FilterMode, type ModelSettings } from "../../shared/api";
 import { useAppStore, useApp } from "../store";
 import { errorText } from "../store/dialogs";
@@ -103,6 +103,16 @@ export function settingsPatch(f: SettingsForm): Partial<ArborSettings> {
 		skipSummaryPrompt: f.skipSummaryPrompt,
 		layoutDirection: f.layoutDirection,
 	};
+}
+
+/** One labelled control of the form: the label text, then the control, in the dialog's two columns. */
+function Row({ label, children }: { label: string; children: ReactNode }) {
+	return (
+		<label className="settings-row">
+			<span>{label}</span>
+			{children}
+		</label>
+	);
 }
 
 function hasArborModel(s: ArborSettings | null): boolean {
@@ -243,8 +253,7 @@ export function SettingsDialog() {
 								</button>
 							))}
 						</div>
-						<label className="settings-row">
-							<span>Provider</span>
+						<Row label="Provider">
 							<input
 								autoFocus
 								data-testid="settings-provider"
@@ -253,35 +262,32 @@ export function SettingsDialog() {
 								placeholder="anthropic, openai, google, ollama… (any name for a custom server)"
 								onChange={(e) => edit({ provider: e.target.value })}
 							/>
-						</label>
+						</Row>
 						<datalist id="settings-providers">
 							{PROVIDERS.map((p) => <option key={p} value={p} />)}
 						</datalist>
-						<label className="settings-row">
-							<span>Model id</span>
+						<Row label="Model id">
 							<input
 								data-testid="settings-model"
 								value={form.modelId}
 								placeholder="claude-sonnet-4-5, gpt-4.1-mini, llama3.1:8b…"
 								onChange={(e) => edit({ modelId: e.target.value })}
 							/>
-						</label>
-						<label className="settings-row">
-							<span>API</span>
+						</Row>
+						<Row label="API">
 							<select data-testid="settings-api" value={form.api} onChange={(e) => edit({ api: e.target.value })}>
 								{MODEL_APIS.map((a) => <option key={a.id} value={a.id}>{a.label}</option>)}
 								{!apiKnown && <option value={form.api}>{form.api}</option>}
 							</select>
-						</label>
-						<label className="settings-row">
-							<span>Base URL</span>
+						</Row>
+						<Row label="Base URL">
 							<input
 								data-testid="settings-base-url"
 								value={form.baseUrl}
 								placeholder="Empty for the provider's own; http://127.0.0.1:11434/v1 for Ollama"
 								onChange={(e) => edit({ baseUrl: e.target.value })}
 							/>
-						</label>
+						</Row>
 						<div className="settings-row">
 							<label htmlFor="settings-api-key">API key</label>
 							<div className="settings-key">
@@ -307,8 +313,7 @@ export function SettingsDialog() {
 
 					<fieldset>
 						<legend>Tree (as in pi)</legend>
-						<label className="settings-row">
-							<span>Double Escape</span>
+						<Row label="Double Escape">
 							<select
 								data-testid="settings-double-escape"
 								value={form.doubleEscapeAction}
@@ -317,9 +322,8 @@ export function SettingsDialog() {
 								<option value="tree">opens the tree (/tree)</option>
 								<option value="branch">opens the user-message list (/branch)</option>
 							</select>
-						</label>
-						<label className="settings-row">
-							<span>Initial filter</span>
+						</Row>
+						<Row label="Initial filter">
 							<select
 								data-testid="settings-filter"
 								value={form.treeFilterMode}
@@ -327,7 +331,7 @@ export function SettingsDialog() {
 							>
 								{FILTER_MODES.map((m) => <option key={m} value={m}>{FILTER_TEXT[m]}</option>)}
 							</select>
-						</label>
+						</Row>
 						<label className="checkbox settings-check">
 							<input
 								type="checkbox"
@@ -337,8 +341,7 @@ export function SettingsDialog() {
 							/>
 							Skip the summary prompt: navigating moves at once, without a summary
 						</label>
-						<label className="settings-row">
-							<span>Layout</span>
+						<Row label="Layout">
 							<select
 								data-testid="settings-layout"
 								value={form.layoutDirection}
@@ -347,7 +350,7 @@ export function SettingsDialog() {
 								<option value="TB">top-down</option>
 								<option value="LR">left-to-right</option>
 							</select>
-						</label>
+						</Row>
 					</fieldset>
 
 					{error && <p className="error-text" role="alert" data-testid="settings-error">{error}</p>}
