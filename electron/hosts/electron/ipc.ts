@@ -7,8 +7,10 @@ import type { ArborRouter } from "../../api/router";
 import { APP_ORIGIN, DROP_REQUEST, REQUEST_CHANNEL } from "./channels";
 
 export interface IpcOptions {
-	/** Called after a request succeeded (the host refreshes Open Recent after setSettings). */
-	afterRequest?: (name: string) => void;
+	/** Called after a request succeeded (the host refreshes Open Recent after setSettings, records recent documents). */
+	afterRequest?: (name: string, response: RouterResponse) => void;
+	/** Wraps the handling of a request (the host orders getInitialSessions with its own opens). */
+	around?: (name: string, run: () => Promise<RouterResponse>) => Promise<RouterResponse>;
 }
 
 export function isTrustedSender(event: Pick<IpcMainInvokeEvent, "senderFrame">): boolean {
@@ -23,10 +25,14 @@ export function registerIpc(ipcMain: IpcMain, router: ArborRouter, options: IpcO
 			const path = (params as { path?: unknown } | null)?.path;
 			if (typeof path !== "string" || path.length === 0 || path.length > 4096) return { ok: false, error: { code: "bad_request", message: "dropped file has no path" } };
 			await router.allowPath(path);
-			return router.handle("openSession", { path });
+			const opened = await router.handle("openSession", { path });
+			if (opened.ok) options.afterRequest?.(DROP_REQUEST, opened);
+			return opened;
 		}
-		const response = await router.handle(typeof name === "string" ? name : "", params);
-		if (response.ok && typeof name === "string") options.afterRequest?.(name);
+		const requestName = typeof name === "string" ? name : "";
+		const run = (): Promise<RouterResponse> => router.handle(requestName, params);
+		const response = await (options.around ? options.around(requestName, run) : run());
+		if (response.ok && requestName) options.afterRequest?.(requestName, response);
 		return response;
 	});
 }

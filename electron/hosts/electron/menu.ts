@@ -5,11 +5,15 @@
 import { basename } from "node:path";
 import type { MenuItemConstructorOptions } from "electron";
 
+export type Appearance = "system" | "light" | "dark";
+
 export interface MenuActions {
 	/** Run a renderer command by id. */
 	command(id: string): void;
 	openRecent(path: string): void;
 	clearRecent(): void;
+	/** View ▸ Appearance: nativeTheme.themeSource, which the page follows through prefers-color-scheme. */
+	setAppearance(appearance: Appearance): void;
 	quit(): void;
 }
 
@@ -37,10 +41,14 @@ export const MENU_COMMANDS = {
 	settings: "settings.open",
 } as const;
 
-export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform): MenuItemConstructorOptions[] {
+export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform, appearance: Appearance = "system"): MenuItemConstructorOptions[] {
 	const run = (id: string) => () => actions.command(id);
 	// No accelerators on renderer commands: the page's keyboard handler owns those keys (pi's bindings),
 	// and a menu accelerator would swallow the key before the page sees it.
+	// macOS keeps the list itself (app.addRecentDocument; a pick arrives as open-file); elsewhere Arbor's own.
+	const recentItem: MenuItemConstructorOptions = platform === "darwin"
+		? { label: "Open Recent", role: "recentDocuments", submenu: [{ role: "clearRecentDocuments" }] }
+		: { label: "Open Recent", submenu: [] };
 	const recent: MenuItemConstructorOptions[] = recentFiles.length === 0
 		? [{ label: "No Recent Files", enabled: false }]
 		: [
@@ -53,7 +61,7 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 			label: "&File",
 			submenu: [
 				{ label: "Open…", click: run(MENU_COMMANDS.open) },
-				{ label: "Open Recent", submenu: recent },
+				platform === "darwin" ? recentItem : { ...recentItem, submenu: recent },
 				{ label: "Session Library…", click: run(MENU_COMMANDS.library) },
 				{ type: "separator" },
 				{ label: "Reveal in Folder", click: run(MENU_COMMANDS.reveal) },
@@ -81,6 +89,15 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 				{ type: "separator" },
 				{ label: "Command Palette…", click: run(MENU_COMMANDS.palette) },
 				{ type: "separator" },
+				{
+					label: "Appearance",
+					submenu: (["system", "light", "dark"] as const).map((a): MenuItemConstructorOptions => ({
+						label: a === "system" ? "Use System Setting" : a === "light" ? "Light" : "Dark",
+						type: "radio",
+						checked: appearance === a,
+						click: () => actions.setAppearance(a),
+					})),
+				},
 				{ role: "togglefullscreen" },
 			],
 		},

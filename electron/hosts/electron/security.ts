@@ -46,4 +46,38 @@ export function hardenWebContents(contents: WebContents): void {
 	contents.setWindowOpenHandler(() => ({ action: "deny" }));
 }
 
+/** Link schemes that may leave the app for the system's handler; everything else is refused. */
+const EXTERNAL_PROTOCOLS: ReadonlySet<string> = new Set(["http:", "https:", "mailto:"]);
+
+/** The link as a URL the system may open, or null (javascript:, file:, arbor:, malformed, …). */
+export function externalLink(url: string): string | null {
+	let u: URL;
+	try {
+		u = new URL(url);
+	} catch {
+		return null;
+	}
+	if (!EXTERNAL_PROTOCOLS.has(u.protocol)) return null;
+	if (u.protocol !== "mailto:" && u.username + u.password !== "") return null; // https://bank.example@evil.example/
+	return u.href;
+}
+
+export interface ExternalOpener {
+	confirm(message: string, detail: string): Promise<boolean>;
+	openExternal(url: string): Promise<void>;
+}
+
+/** A link from session content: ask first, then hand it to the system (never to the app's window). */
+export async function confirmAndOpenExternal(url: string, opener: ExternalOpener): Promise<boolean> {
+	const href = externalLink(url);
+	if (href === null) return false;
+	if (!(await opener.confirm("Open this link outside Arbor?", href))) return false;
+	try {
+		await opener.openExternal(href);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 export { APP_SCHEME };

@@ -233,7 +233,8 @@ describe("Electron host: menus", () => {
 		const recent = copyFixture("kimchi-dev__statsuline.v3.jsonl");
 		mkdirSync(join(home, ".arbor"), { recursive: true });
 		writeFileSync(join(home, ".arbor", "settings.json"), JSON.stringify({ recentFiles: [recent] }));
-		const { win } = await start();
+		const { win, call } = await start();
+		await call("getInitialSessions"); // the page has subscribed: later opens arrive as events
 		const template = rec.menuTemplates.at(-1) as MenuItem[];
 		const item = findItem(template, basename(recent));
 		expect(item).toBeDefined();
@@ -251,8 +252,11 @@ describe("Electron host: launch", () => {
 		const paths = (r as { result: SessionSummary[] }).result.map((s) => s.path ?? "");
 		expect(paths).toHaveLength(1);
 		expect(basename(paths[0])).toBe("sample-session.jsonl");
-		// A copy: trying writes on the sample never touches the app's own file.
-		expect(paths[0].startsWith(appRoot)).toBe(false);
+		// A copy: trying writes on the sample never touches the app's own file. The same copy in the user
+		// data folder every launch (no temp folder per launch), and not listed in Open Recent.
+		expect(paths[0]).toBe(join(rec.paths.get("userData") ?? "", "sample", "sample-session.jsonl"));
+		expect(JSON.parse(readFileSync(join(home, ".arbor", "settings.json"), "utf8")).recentFiles).toEqual([]);
+		expect(rec.recentDocuments).toEqual([]);
 	});
 
 	it("tells the user when a file from the command line cannot be opened", async () => {
@@ -273,7 +277,8 @@ describe("Electron host: launch", () => {
 
 	it("hands the second launch's files to the first instance (single-instance lock)", async () => {
 		const file = copyFixture("kimchi-dev__statsuline.v3.jsonl");
-		const { win } = await start();
+		const { win, call } = await start();
+		await call("getInitialSessions");
 		rec.app.fire("second-instance", ["electron", "dist/main.cjs"], home, { files: [file] });
 		await vi.waitFor(() => expect(win.webContents.sent.some(([, e]) => (e as ArborEvent).type === "session_loaded")).toBe(true));
 	});

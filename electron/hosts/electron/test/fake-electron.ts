@@ -1,6 +1,8 @@
 // A recording stand-in for the `electron` module (no Electron binary can run here). Tests swap it in
 // with vi.mock("electron") and inspect what the host asked Electron to do.
 
+import { join } from "node:path";
+
 type Fn = (...args: never[]) => unknown;
 
 export class FakeEmitter {
@@ -30,6 +32,7 @@ export class FakeWebContents extends FakeEmitter {
 	send(channel: string, payload: unknown): void {
 		this.sent.push([channel, payload]);
 	}
+	reload(): void {}
 }
 
 export const rec = {
@@ -53,6 +56,11 @@ export const rec = {
 	dialogResult: { canceled: true, filePaths: [] as string[] },
 	revealed: [] as string[],
 	messageBoxes: [] as { message: string; detail?: string }[],
+	name: "Electron",
+	paths: new Map<string, string>(),
+	recentDocuments: [] as string[],
+	opened: [] as string[],
+	messageBoxResponse: 0,
 };
 
 export function resetFake(appPath: string): void {
@@ -75,6 +83,11 @@ export function resetFake(appPath: string): void {
 	rec.deviceHandler = null;
 	rec.revealed = [];
 	rec.messageBoxes = [];
+	rec.name = "Electron";
+	rec.paths = new Map([["appData", join(appPath, "appData")], ["userData", join(appPath, "appData", "Electron")]]);
+	rec.recentDocuments = [];
+	rec.opened = [];
+	rec.messageBoxResponse = 0;
 }
 
 export class FakeBrowserWindow extends FakeEmitter {
@@ -135,6 +148,25 @@ export const app = {
 		rec.calls.push("ready");
 	},
 	getAppPath: () => rec.appPath,
+	setName(name: string): void {
+		rec.name = name;
+	},
+	getName: () => rec.name,
+	setPath(name: string, value: string): void {
+		rec.paths.set(name, value);
+	},
+	getPath(name: string): string {
+		const p = rec.paths.get(name);
+		if (!p) throw new Error(`no path ${name}`);
+		return p;
+	},
+	isReady: () => rec.calls.includes("ready"),
+	addRecentDocument(path: string): void {
+		rec.recentDocuments.push(path);
+	},
+	clearRecentDocuments(): void {
+		rec.recentDocuments = [];
+	},
 	quit(): void {
 		rec.quit++;
 	},
@@ -197,9 +229,9 @@ export const dialog = {
 		return rec.dialogResult;
 	},
 	showErrorBox(): void {},
-	async showMessageBox(_win: unknown, options: { message: string; detail?: string }): Promise<{ response: number }> {
-		rec.messageBoxes.push(options);
-		return { response: 0 };
+	async showMessageBox(win: unknown, options?: { message: string; detail?: string }): Promise<{ response: number }> {
+		rec.messageBoxes.push((options ?? win) as { message: string; detail?: string });
+		return { response: rec.messageBoxResponse };
 	},
 };
 
@@ -207,6 +239,11 @@ export const shell = {
 	showItemInFolder(path: string): void {
 		rec.revealed.push(path);
 	},
+	async openExternal(url: string): Promise<void> {
+		rec.opened.push(url);
+	},
 };
+
+export const nativeTheme = { themeSource: "system", shouldUseDarkColors: false };
 
 export { FakeBrowserWindow as BrowserWindow };
