@@ -270,6 +270,8 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		},
 	});
 
+	void refreshMenu();
+
 	const state = fitToDisplays(loadWindowState(stateFile), screen.getAllDisplays().map((d) => d.workArea));
 	win = new BrowserWindow({
 		...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
@@ -346,13 +348,12 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		}
 	}
 	const initial = fromLaunch.length > 0 ? fromLaunch : sample ? [sample] : [];
-	const failedAtLaunch = await serial(async () => {
+	const launchOpened = serial(async () => {
 		const { opened, failed } = await activeRouter.openInitial(initial);
 		for (const s of opened) recordRecent(s);
 		if (sample) await forgetSample();
 		return failed;
 	});
-	const failedLater: { path: string; message: string }[] = [];
 	openFromHost = (path) => serial(async () => {
 		if (!pageSubscribed) {
 			// Not subscribed yet: the page's getInitialSessions (queued behind this) will include it.
@@ -371,10 +372,11 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		focusWindow();
 	});
 	const showOpenError = (path: string, message: string): void => {
+		logError(`could not open ${path}: ${message}`);
 		if (win && !win.isDestroyed()) void dialog.showMessageBox(win, { type: "error", message: `Arbor could not open ${path}`, detail: message });
-		else failedLater.push({ path, message });
 	};
 	for (const f of early.splice(0)) void openFromHost(f);
+	const failedAtLaunch = await launchOpened;
 
 	await refreshMenu();
 	await loaded;
