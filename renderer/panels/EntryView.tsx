@@ -5,11 +5,12 @@
 import { memo, useMemo, type ReactNode } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { blocksOf, isRecord, str } from "./entry-text";
+import { onContentLinkClick } from "./links";
 import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
 
 export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
 	const html = useMemo(() => renderMarkdown(text), [text]);
-	return <div className="markdown" data-testid={testId} dangerouslySetInnerHTML={{ __html: html }} />;
+	return <div className="markdown" data-testid={testId} onClick={onContentLinkClick} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 export function CodeBlock({ code, lang }: { code: string; lang?: string }) {

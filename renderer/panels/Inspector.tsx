@@ -1,5 +1,5 @@
 // Inspector panel: the selected entry in full, fetched on demand (getEntry) — the skeleton only holds
-// one-line previews. Links inside content never navigate: a click copies the address instead.
+// one-line previews. Links inside content open outside the app (links.ts), never in its own window.
 
 import { useEffect, useState, type MouseEvent } from "react";
 import type { SessionEntry } from "../../shared/entries";
@@ -49,12 +49,9 @@ export function Inspector() {
 		void deps.clipboard(text).then(() => deps.store.getState().toast("info", `Copied ${what}`));
 	};
 
+	// A link outside the markdown (none today) must not navigate the app either.
 	const onClick = (e: MouseEvent): void => {
-		const a = (e.target as HTMLElement).closest?.("a");
-		if (!a) return;
-		e.preventDefault();
-		const href = a.getAttribute("href");
-		if (href) copy(href, "link address");
+		if ((e.target as HTMLElement).closest?.("a")) e.preventDefault();
 	};
 
 	if (!selectedId) return <div className="panel-empty" data-testid="inspector">Select an entry to see it in full.</div>;

@@ -127,19 +127,52 @@ describe("inspector", () => {
 		expect(view.byTestId("inspector-usage")?.textContent).toContain("$0.0123");
 	});
 
-	it("copy buttons copy the text and the id; a link click copies its address and never navigates", async () => {
-		const client = new FakeClient([{ id: "u1", parent: null, kind: "user", text: "see [docs](https://example.com/a)" }]);
+	it("copy buttons copy the text and the id; a link click opens it outside the app (new window, noopener) and never navigates", async () => {
+		const client = new FakeClient([{ id: "u1", parent: null, kind: "user", text: "see [docs](https://example.com/a) or [mail](mailto:a@example.com)" }]);
+		const opened: unknown[][] = [];
+		const realOpen = window.open;
+		window.open = ((...args: unknown[]) => {
+			opened.push(args);
+			return null;
+		}) as typeof window.open;
 		const h = await harness(client);
 		h.rt.store.getState().select("u1");
 		view = await render(<Inspector />, h.rt);
 		await waitFor(() => view?.byTestId("inspector-body"));
 		await click(view.byTestId("inspector-copy-text"));
 		await click(view.byTestId("inspector-copy-id"));
-		const link = view.container.querySelector(".markdown a");
-		const ev = new MouseEvent("click", { bubbles: true, cancelable: true });
-		await settle(() => link?.dispatchEvent(ev));
-		expect(ev.defaultPrevented).toBe(true);
-		expect(h.copied).toEqual(["see [docs](https://example.com/a)", "u1", "https://example.com/a"]);
+		const links = [...view.container.querySelectorAll(".markdown a")];
+		const before = window.location.href;
+		for (const link of links) {
+			const ev = new MouseEvent("click", { bubbles: true, cancelable: true });
+			await settle(() => link.dispatchEvent(ev));
+			expect(ev.defaultPrevented).toBe(true);
+		}
+		window.open = realOpen;
+		expect(window.location.href).toBe(before);
+		expect(opened).toEqual([["https://example.com/a", "_blank", "noopener,noreferrer"], ["mailto:a@example.com", "_blank", "noopener,noreferrer"]]);
+		expect(h.copied).toEqual(["see [docs](https://example.com/a) or [mail](mailto:a@example.com)", "u1"]);
+	});
+
+	it("a link without a safe address (javascript:, file:) opens nothing", async () => {
+		const client = new FakeClient([{ id: "u1", parent: null, kind: "user", text: "[x](javascript:alert(1)) [f](file:///etc/passwd)" }]);
+		const opened: unknown[][] = [];
+		const realOpen = window.open;
+		window.open = ((...args: unknown[]) => {
+			opened.push(args);
+			return null;
+		}) as typeof window.open;
+		const h = await harness(client);
+		h.rt.store.getState().select("u1");
+		view = await render(<Inspector />, h.rt);
+		await waitFor(() => view?.byTestId("inspector-body"));
+		for (const link of view.container.querySelectorAll(".markdown a")) {
+			const ev = new MouseEvent("click", { bubbles: true, cancelable: true });
+			await settle(() => link.dispatchEvent(ev));
+			expect(ev.defaultPrevented).toBe(true);
+		}
+		window.open = realOpen;
+		expect(opened).toEqual([]);
 	});
 
 	it("a failed getEntry is shown in the panel", async () => {
