@@ -314,7 +314,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	current.webContents.setWindowOpenHandler(({ url }) => {
 		void confirmAndOpenExternal(url, {
 			confirm: async (message, detail) => (await dialog.showMessageBox(current, { type: "question", buttons: ["Open", "Cancel"], defaultId: 0, cancelId: 1, message, detail })).response === 0,
-			openExternal: (u) => shell.openExternal(u),
+			openExternal: (u) => shell.openExternal(u), // eng-disable OPEN_EXTERNAL_JS_CHECK -- only http/https/mailto (externalLink), after the user confirmed
 		});
 		return { action: "deny" };
 	});

@@ -73,7 +73,7 @@ export async function confirmAndOpenExternal(url: string, opener: ExternalOpener
 	if (href === null) return false;
 	if (!(await opener.confirm("Open this link outside Arbor?", href))) return false;
 	try {
-		await opener.openExternal(href);
+		await opener.openExternal(href); // eng-disable OPEN_EXTERNAL_JS_CHECK -- href passed externalLink (http/https/mailto) and the user confirmed
 		return true;
 	} catch {
 		return false;

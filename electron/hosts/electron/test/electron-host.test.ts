@@ -303,3 +303,20 @@ describe("Electron host: launch", () => {
 		expect(second.win.options).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
 	});
 });
+
+describe("Electron host: links leaving the app", () => {
+	it("lets only http, https and mailto out, never URLs with credentials that disguise the host", async () => {
+		const { externalLink, confirmAndOpenExternal } = await import("../security");
+		expect(externalLink("https://example.com/a?b#c")).toBe("https://example.com/a?b#c");
+		expect(externalLink("mailto:a@example.com")).toBe("mailto:a@example.com");
+		for (const bad of ["javascript:alert(1)", "file:///etc/passwd", "arbor://app/index.html", "data:text/html,x", "smb://host/share", "https://bank.example@evil.example/", "not a url"]) {
+			expect(externalLink(bad), bad).toBeNull();
+		}
+		const opened: string[] = [];
+		const opener = (answer: boolean) => ({ confirm: async () => answer, openExternal: async (u: string) => void opened.push(u) });
+		expect(await confirmAndOpenExternal("https://example.com/", opener(false))).toBe(false);
+		expect(await confirmAndOpenExternal("file:///etc/passwd", opener(true))).toBe(false);
+		expect(await confirmAndOpenExternal("https://example.com/", opener(true))).toBe(true);
+		expect(opened).toEqual(["https://example.com/"]);
+	});
+});
