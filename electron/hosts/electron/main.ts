@@ -1,10 +1,20 @@
 // electron/hosts/electron: the desktop app's main process. Thin on purpose: app.ts wires the router and
 // services to a hardened window; everything Arbor does lives below electron/hosts.
 
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { app, dialog } from "electron";
+import { describeError } from "../crash-guard";
 import { startElectronApp } from "./app";
 
 startElectronApp().catch((err: unknown) => {
+	try {
+		const logs = join(app.getPath("userData"), "logs");
+		mkdirSync(logs, { recursive: true });
+		appendFileSync(join(logs, "main.log"), `${new Date().toISOString()} could not start: ${describeError(err)}\n`);
+	} catch {
+		// the dialog below still tells the user
+	}
 	dialog.showErrorBox("Arbor could not start", err instanceof Error ? err.message : String(err));
 	app.exit(1);
 });

@@ -3,7 +3,7 @@
 // - dev: `electron dist/main.cjs [FILE]` → app.getAppPath() is <repo>/dist;
 // - packaged: app.getAppPath() is the app root (here a folder shaped like app.asar's contents; the
 //   electron-builder test in build/test/packaging.test.ts runs the real app.asar the same way).
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -93,6 +93,18 @@ describe.each(layouts)("built dist/main.cjs, %s layout", (layout) => {
 		// No white flash: a background colour before the page paints, shown only once painted.
 		expect(w.options.backgroundColor).toMatch(/^#[0-9a-f]{6}$/i);
 		expect(w.options.show).toBe(false);
+	});
+
+	it("a window that was maximized is maximized once painted, not while hidden (no empty flash)", async () => {
+		const home = tempDir("arbor-bm-home-");
+		mkdirSync(join(home, ".arbor"), { recursive: true });
+		writeFileSync(join(home, ".arbor", "window-state.json"), JSON.stringify({ width: 900, height: 700, maximized: true }));
+		const d = launch(layout, { home });
+		await d.ready();
+		const s = await d.until(windowLoaded, "loaded the window");
+		expect(s.calls).toContain("maximize");
+		expect(s.calls).not.toContain("maximize (before ready-to-show)");
+		expect(s.calls.indexOf("loadURL arbor://app/index.html")).toBeLessThan(s.calls.indexOf("maximize"));
 	});
 
 	it(`runs under its own name and data folder (${userDataName}), and takes the single-instance lock there`, async () => {

@@ -326,6 +326,7 @@ class BrowserWindow extends Emitter {
 		}
 		this.webContents.loaded = this.preloadProblems.length === 0;
 		this.webContents.fire("did-finish-load");
+		this.painted = true;
 		this.fire("ready-to-show");
 	}
 	show() {
@@ -333,7 +334,8 @@ class BrowserWindow extends Emitter {
 		this.shown = true;
 	}
 	maximize() {
-		rec.calls.push(this.shown ? "maximize" : "maximize (hidden)");
+		// Electron shows a hidden window to maximize it: before the page painted, that is an empty window.
+		rec.calls.push(this.painted ? "maximize" : "maximize (before ready-to-show)");
 		this.maximized = true;
 		this.shown = true;
 	}

@@ -219,6 +219,20 @@ describe("Electron host: menus", () => {
 		expect(findItem(template, "Open Recent")?.submenu).toBeDefined();
 	});
 
+	it("on macOS, Open Recent is the system's recentDocuments menu; elsewhere Arbor's list; Appearance has three choices", async () => {
+		const { buildMenuTemplate } = await import("../menu");
+		const actions = { command: () => {}, openRecent: () => {}, clearRecent: () => {}, setAppearance: () => {}, quit: () => {} };
+		const mac = buildMenuTemplate(actions, ["/a.jsonl"], "darwin") as MenuItem[];
+		expect(findItem(mac, "Open Recent")).toMatchObject({ role: "recentDocuments", submenu: [{ role: "clearRecentDocuments" }] });
+		const linux = buildMenuTemplate(actions, ["/a.jsonl"], "linux", "dark") as MenuItem[];
+		expect(findItem(linux, "Open Recent")?.submenu?.map((i) => i.label)).toEqual(["a.jsonl", undefined, "Clear Recent"]);
+		expect(findItem(linux, "Appearance")?.submenu).toEqual([
+			expect.objectContaining({ label: "Use System Setting", checked: false }),
+			expect.objectContaining({ label: "Light", checked: false }),
+			expect.objectContaining({ label: "Dark", checked: true }),
+		]);
+	});
+
 	it("uses only command ids the renderer's registry declares", () => {
 		const registry = readFileSync(join(repoRoot, "renderer", "commands", "builtin.ts"), "utf8");
 		const ids = [
