@@ -260,6 +260,8 @@ describe("built dist/main.cjs: second instance", () => {
 		await d.loaded;
 		const s = await d.until((st) => st.calls.includes("quit"), "quit");
 		expect(s.lockData).toEqual({ files: [file] });
+		// The lock asked for is Arbor's own (dev), not the one of every unpackaged Electron app.
+		expect(s.lockUserData).toBe(join(appDataOf(d.home), "Arbor Dev"));
 		expect(s.windows).toEqual([]);
 		expect(s.violations).toEqual([]);
 	});
