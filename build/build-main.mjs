@@ -24,5 +24,5 @@ await build({
 	sourcemap: true,
 	logLevel: "warning",
 	// Runtime dependencies stay external (installed in node_modules / packaged by electron-builder).
-	external: ["electron", "@mariozechner/pi-ai", "jiti", "ws", "zod", "bufferutil", "utf-8-validate"],
+	external: ["electron", "@earendil-works/pi-ai", "@mariozechner/pi-ai", "jiti", "ws", "zod", "bufferutil", "utf-8-validate"],
 });

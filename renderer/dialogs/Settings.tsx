@@ -29,8 +29,9 @@ export const PRESETS: Record<string, { label: string; provider: string; api: str
 };
 
 const SOURCE_TEXT: Record<ActiveModelInfo["source"], string> = {
-	arbor: "Arbor's settings (~/.arbor/settings.json)",
-	pi: "pi's configuration (~/.pi/agent)",
+	"arbor-settings": "Arbor's settings (~/.arbor/settings.json)",
+	"pi-settings": "pi's saved default (~/.pi/agent/settings.json)",
+	"pi-automatic": "pi's automatic choice (first provider with credentials)",
 	env: "an API key in the environment",
 };
 

@@ -33,12 +33,14 @@ describe("navigate with a summary from a real (loopback) model", () => {
 	it("writes a branch_summary with file details at the new position, moves the leaf, and streams progress", async () => {
 		server.setScenario({ kind: "stream", chunks: ["## Goal\n", "Tokenizer fix.", "\n## Open items\n- none"] });
 		const { sessionId, file } = await openWithModel();
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor", baseUrl: server.baseUrl });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true, label: "tokenizer attempt" });
 		expect(r.cancelled).toBe(false);
 		const lines = readLines(file);
 		const summary = lines.find((l) => l.type === "branch_summary");
-		expect(summary).toMatchObject({ parentId: "a4", fromId: "a4", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] } });
+		// pi 1.6: fromId is the leaf left behind, and the summary call's usage is kept.
+		expect(summary).toMatchObject({ parentId: "a4", fromId: "a3", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] }, usage: { input: 11, output: 7 } });
+		expect(Object.keys(summary ?? {})).toEqual(["type", "id", "parentId", "timestamp", "fromId", "summary", "details", "usage", "fromHook"]);
 		expect(summary?.summary).toMatch(/^## Goal\nTokenizer fix\./);
 		expect(summary?.summary).toContain("<modified-files>\nsrc/b.ts\n</modified-files>");
 		expect(summary?.fromHook).toBeFalsy();
@@ -146,11 +148,11 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		fs.writeFileSync(path.join(t.piAgentDir, "settings.json"), JSON.stringify({ defaultProvider: "lab", defaultModel: "m1" }));
 		fs.writeFileSync(
 			path.join(t.piAgentDir, "models.json"),
-			JSON.stringify({ providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "LOCAL_LLM_KEY", models: [{ id: "m1" }] } } }),
+			JSON.stringify({ providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "$LOCAL_LLM_KEY", models: [{ id: "m1" }] } } }),
 		);
 		const file = writeSession(tempDir(), branchySession());
 		const { sessionId } = await t.services.openSession({ path: file });
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "lab", modelId: "m1", source: "pi", baseUrl: server.baseUrl });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "lab", modelId: "m1", source: "pi-settings", auth: "env" });
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
 		expect(r.summaryEntryId).toBeDefined();
 		expect(server.requests.at(-1)?.authorization).toBe("Bearer k-123");
