@@ -308,7 +308,8 @@ export function SettingsDialog() {
 						</div>
 						<p className="muted settings-note" data-testid="settings-key-state">
 							{keySet ? "A key is stored in ~/.arbor/settings.json (readable only by you). " : ""}
-							Without a key here, Arbor looks in pi's auth.json, then the provider's environment variable.
+							Without a key here, Arbor uses pi's credentials for the provider (auth.json, OAuth login, environment), except
+							at a custom base URL: that server only ever receives the key set here.
 						</p>
 					</fieldset>
 
