@@ -140,13 +140,13 @@ function mergeCompat(base: unknown, over: unknown): Record<string, unknown> | un
 // ---------------------------------------------------------------- refreshed catalogs (models-store.json)
 
 /** pi's refreshed catalog overlay, read offline: Arbor never fetches catalogs itself. */
-function withStoredCatalog(provider: Provider, entry: unknown, generatedAt: number | undefined): Provider {
+function withStoredCatalog(provider: Provider, entry: unknown, generatedAt: number | undefined, replaces = provider.id === "openrouter" || provider.id === "radius"): Provider {
 	if (!isRecord(entry) || !Array.isArray(entry.models)) return provider;
 	const stored = entry.models.filter((m): m is Model<Api> => isRecord(m) && typeof m.id === "string" && (m.type === undefined || m.type === "chat")).map((m) => ({ ...m, provider: provider.id }));
 	if (stored.length === 0) return provider;
 	let models: Model<Api>[];
-	if (provider.id === "openrouter") {
-		// pi keeps OpenRouter's personalized list as a replacement of the catalog.
+	if (replaces) {
+		// OpenRouter's personalized list and a Radius gateway's catalog replace the built-in one.
 		models = stored;
 	} else {
 		const lastModified = typeof entry.lastModified === "number" ? entry.lastModified : undefined;
@@ -220,9 +220,11 @@ function applyOverride(model: Model<Api>, o: Record<string, unknown>, env: Env):
 /** One provider of models.json layered over the built-in one of that id (if any), as pi composes them. */
 async function composeProvider(id: string, base: Provider | undefined, cfg: ProviderConfig, env: Env): Promise<Provider> {
 	const baseModels = base ? [...base.getModels()] : [];
+	const radius = cfg.raw.oauth === "radius";
 	const models: Model<Api>[] = baseModels.map((m) => {
 		const compat = mergeCompat((m as { compat?: unknown }).compat, cfg.raw.compat);
-		return { ...m, baseUrl: cfg.baseUrl ?? m.baseUrl, ...(compat ? { compat } : {}) } as Model<Api>;
+		// A Radius gateway's models keep their own endpoint; baseUrl names the gateway.
+		return { ...m, baseUrl: radius ? m.baseUrl : (cfg.baseUrl ?? m.baseUrl), ...(compat ? { compat } : {}) } as Model<Api>;
 	});
 	for (const def of Array.isArray(cfg.raw.models) ? cfg.raw.models : []) {
 		if (!isRecord(def) || typeof def.id !== "string" || !def.id) continue;
@@ -354,6 +356,12 @@ export async function buildPiCatalog(agentDir: string, env: Env): Promise<PiCata
 		} else configError = 'models.json has no "providers" object';
 	} else if (!mj.missing) configError = `models.json could not be read (${mj.error ?? "unknown error"})`;
 
+	// models.json providers with `"oauth": "radius"` are Radius gateways (pi's configureRadiusProviders).
+	for (const [id, cfg] of config) {
+		if (cfg.raw.oauth !== "radius" || !cfg.baseUrl) continue;
+		const gateway = cfg.baseUrl.replace(/\/v1\/?$/u, "");
+		builtins.set(id, withStoredCatalog(all.radiusProvider({ id, name: str(cfg.raw.name) ?? id, gateway }), store[id], generatedAt, true));
+	}
 	for (const [id, p] of builtins) if (!config.has(id)) models.setProvider(p);
 	for (const [id, cfg] of config) {
 		try {

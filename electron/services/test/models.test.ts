@@ -198,6 +198,28 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 		expect(req?.headers["x-api-key"]).toBe("sk-ant-proxy");
 	});
 
+	it("OAuth with refresh, end to end: a Radius gateway in models.json, its expired token refreshed at the gateway (loopback) and saved", async () => {
+		const gatewayModel = { id: "balanced", name: "Balanced", api: "pi-messages", provider: "lab-radius", baseUrl: server.baseUrl, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 200_000, maxTokens: 32_000 };
+		const { agent } = home({
+			"settings.json": { defaultProvider: "lab-radius", defaultModel: "balanced" },
+			"models.json": { providers: { "lab-radius": { oauth: "radius", baseUrl: server.baseUrl } } },
+			"models-store.json": { "lab-radius": { models: [gatewayModel], checkedAt: Date.now() } },
+			"auth.json": { "lab-radius": { type: "oauth", access: "expired-access", refresh: "radius-refresh-1", expires: 1 } },
+		});
+		const r = ok(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env: {} }));
+		expect(r.info).toEqual({ provider: "lab-radius", modelId: "balanced", source: "pi-settings", auth: "oauth" });
+		// Resolving the model did not refresh (pi checks auth without refreshing at startup).
+		expect(server.requests).toHaveLength(0);
+		const auth = await r.models.getAuth(r.model);
+		const tokenReq = server.requests.find((q) => q.path === "/v1/oauth/token");
+		expect(tokenReq?.method).toBe("POST");
+		expect(auth?.auth.apiKey).toMatch(/^fresh-access-\d+$/);
+		const saved = JSON.parse(fs.readFileSync(path.join(agent, "auth.json"), "utf8")) as Record<string, Record<string, unknown>>;
+		expect(saved["lab-radius"]).toMatchObject({ type: "oauth", access: auth?.auth.apiKey, refresh: expect.stringMatching(/^fresh-refresh-/) });
+		expect(saved["lab-radius"]?.expires as number).toBeGreaterThan(Date.now());
+		expect(fs.existsSync(path.join(agent, "auth.json.lock"))).toBe(false);
+	});
+
 	it("an expired OAuth token is refreshed through the provider, written back to auth.json under pi's lock, and the new token sent", async () => {
 		const { agent } = home({ "auth.json": { anthropic: { type: "api_key", key: "unrelated" }, lab: { type: "oauth", access: "old-access", refresh: "old-refresh", expires: 1 } } });
 		const { buildPiCatalog } = await import("../models");
@@ -231,9 +253,9 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 		expect(answer.stopReason).toBe("stop");
 		const tokenReq = server.requests.find((q) => q.path.endsWith("/oauth/token"));
 		expect(tokenReq?.body).toEqual({ refresh_token: "old-refresh" });
-		expect(server.requests.at(-1)?.authorization).toBe("Bearer fresh-access-1");
 		const saved = JSON.parse(fs.readFileSync(path.join(agent, "auth.json"), "utf8")) as Record<string, Record<string, unknown>>;
-		expect(saved.lab).toMatchObject({ type: "oauth", access: "fresh-access-1", refresh: "fresh-refresh-1" });
+		expect(saved.lab).toMatchObject({ type: "oauth", access: expect.stringMatching(/^fresh-access-\d+$/), refresh: expect.stringMatching(/^fresh-refresh-\d+$/) });
+		expect(server.requests.at(-1)?.authorization).toBe(`Bearer ${String(saved.lab?.access)}`);
 		expect(saved.anthropic).toEqual({ type: "api_key", key: "unrelated" });
 		expect(fs.existsSync(path.join(agent, "auth.json.lock"))).toBe(false);
 	});
