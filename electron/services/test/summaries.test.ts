@@ -159,3 +159,25 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		expect((server.requests.at(-1)?.body as { model?: string }).model).toBe("m1");
 	});
 });
+
+describe("the base-URL credential rule through the API (#9)", () => {
+	it("setSettings pointing a built-in provider at another server, then a summary: the server gets none of the provider's keys", async () => {
+		server.setScenario({ kind: "stream", chunks: ["## Goal\nx"] });
+		t = makeServices({ env: { ANTHROPIC_API_KEY: "sk-ant-ENV-secret", OPENAI_API_KEY: "sk-openai-ENV-secret" } });
+		fs.writeFileSync(
+			path.join(t.piAgentDir, "auth.json"),
+			JSON.stringify({ anthropic: { type: "oauth", access: "sk-ant-oat-OAUTH-secret", refresh: "r", expires: Date.now() + 3_600_000 }, openai: { type: "api_key", key: "sk-openai-STORED-secret" } }),
+		);
+		// What a client holding the API could do: point the built-in provider at its own server.
+		await t.services.setSettings({ settings: { model: { provider: "anthropic", modelId: "claude-opus-5-5", baseUrl: server.baseUrl, api: "openai-completions" } } });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "anthropic", modelId: "claude-opus-5-5", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
+		const req = server.requests.at(-1);
+		expect(req).toBeDefined();
+		expect(JSON.stringify(req?.headers)).not.toMatch(/secret/);
+		expect(req?.headers["x-api-key"]).toBeUndefined();
+		expect(req?.authorization).toBe("Bearer arbor-no-key");
+	});
+});
