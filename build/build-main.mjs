@@ -24,5 +24,5 @@ await build({
 	sourcemap: true,
 	logLevel: "warning",
 	// Runtime dependencies stay external (installed in node_modules / packaged by electron-builder).
-	external: ["electron", "electron-updater", "@mariozechner/pi-ai", "jiti", "ws", "zod", "bufferutil", "utf-8-validate"],
+	external: ["electron", "electron-updater", "@earendil-works/pi-ai", "jiti", "ws", "zod", "bufferutil", "utf-8-validate"],
 });

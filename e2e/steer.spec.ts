@@ -66,6 +66,7 @@ test("navigate with a summary streams it from the model and appends a branch_sum
 	const file = sample();
 	const settings = await modelSettings();
 	const target = idOf(file, "Found it: `parseForecast`");
+	const leftBehind = (jsonl(file).at(-1) as { id: string }).id;
 	host = await startHost([file], { settings });
 	await openApp(page, host);
 	await select(page, target);
@@ -75,7 +76,8 @@ test("navigate with a summary streams it from the model and appends a branch_sum
 	const summary = jsonl(file).at(-1) as { type: string; parentId: string; summary: string; fromId: string };
 	expect(summary.type).toBe("branch_summary");
 	expect(summary.parentId).toBe(target);
-	expect(summary.fromId).toBe(target);
+	// pi 1.6: fromId is the leaf the move left behind.
+	expect(summary.fromId).toBe(leftBehind);
 	expect(summary.summary).toContain("Units differ; abandoned.");
 	expect(llm?.requests.length).toBe(1);
 	await expect(page.locator(".is-leaf")).toHaveCount(1);

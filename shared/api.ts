@@ -125,9 +125,17 @@ export interface ArborSettings {
 export interface ActiveModelInfo {
 	provider: string;
 	modelId: string;
-	/** Where it came from: Arbor settings, pi settings, environment. */
-	source: "arbor" | "pi" | "env";
+	/**
+	 * Where the choice came from: Arbor's settings, pi's saved default (settings.json), pi's automatic
+	 * choice (first provider with credentials), or that automatic choice made on an environment key.
+	 */
+	source: "arbor-settings" | "pi-settings" | "pi-automatic" | "env";
+	/** Kind of credential: stored key, OAuth login, environment variable, or none (custom endpoint). */
+	auth: "api_key" | "oauth" | "env" | null;
+	/** Set when Arbor's settings point at a custom endpoint. */
 	baseUrl?: string;
+	/** Why pi's saved default was passed over (e.g. a provider pi renamed). */
+	note?: string;
 }
 
 export interface ExtensionCommandInfo {

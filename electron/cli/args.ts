@@ -6,6 +6,8 @@ import { parseArgs } from "node:util";
 export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BAD_FILE = 2;
+/** `arbor model` / `arbor navigate --summarize`: no usable model, the model request failed, or the move was cancelled. */
+export const EXIT_NO_MODEL = 3;
 
 /** A mistake in how the command was called: printed with the command's usage, exit code 1. */
 export class UsageError extends Error {

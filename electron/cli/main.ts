@@ -1,6 +1,7 @@
 // electron/cli — the `arbor` command: headless access to the session core (tree, context, branch, label,
 // info, sessions) and the browser host (serve). Bundled to dist/cli.cjs; run as bin/arbor.cjs.
-// Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file (the message names file and line).
+// Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file (the message names file and line),
+// 3 no usable model / the model failed / the move was cancelled (model, navigate).
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,8 @@ import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
+import { modelCommand } from "./commands/model";
+import { navigateCommand } from "./commands/navigate";
 import { sessionsCommand } from "./commands/sessions";
 import { treeCommand } from "./commands/tree";
 import { BadFileError } from "./io";
@@ -21,18 +24,23 @@ Commands:
   context FILE     print the model context for the leaf (--leaf ID, --json = pi's exact shape)
   branch FILE ID   write the root -> ID path to a new session file and print its path (--dir DIR)
   label FILE ID [TEXT]  set (or, without TEXT, clear) an entry's label
+  navigate FILE ID  move the leaf as pi's /tree does (--summarize [--prompt TEXT], --label, --json)
+  model            the model summaries use and where it came from (--json)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
 
 Run "arbor <command> --help" for a command's options.
-Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file.`;
+Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file, 3 no usable model
+(model, navigate --summarize), the model failed or an extension cancelled the move.`;
 
 const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	tree: treeCommand,
 	context: contextCommand,
 	branch: branchCommand,
 	label: labelCommand,
+	navigate: navigateCommand,
+	model: modelCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
 	serve: async (argv) => {

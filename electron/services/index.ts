@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type {
-	ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
+	ActiveModelInfo, ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
@@ -21,6 +21,7 @@ import type { ExtensionFailure } from "./extensions/types";
 import type { FlowHost } from "./flow-host";
 import { type ModelResolution, type ResolvedModel, resolveActiveModel } from "./models";
 import { navigateFlow } from "./navigate-flow";
+import { piAgentDir } from "./pi-config";
 import { planNavigation, toPreview } from "./navigation";
 import { OpenSession, titleOf } from "./open-session";
 import { SettingsStore } from "./settings";
@@ -81,7 +82,7 @@ export class ArborServices {
 		const env = options.env ?? process.env;
 		this.#env = env;
 		this.#settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
-		this.#piAgentDir = options.piAgentDir ?? env.PI_CODING_AGENT_DIR ?? path.join(os.homedir(), ".pi", "agent");
+		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
 		this.#watch = options.watch ?? true;
 		this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
 		this.#sliceMs = options.sliceMs;
@@ -531,6 +532,12 @@ export class ArborServices {
 	async getActiveModel(_params: RequestParams<"getActiveModel">): Promise<RequestResult<"getActiveModel">> {
 		const r = await this.#resolveModel();
 		return r.ok ? r.resolved.info : null;
+	}
+
+	/** Arbor extra (`arbor model`): the model a summary would use and where it came from, or why there is none. */
+	async modelStatus(): Promise<{ ok: true; info: ActiveModelInfo } | { ok: false; reason: string }> {
+		const r = await this.#resolveModel();
+		return r.ok ? { ok: true, info: r.resolved.info } : { ok: false, reason: r.reason };
 	}
 
 	/** Arbor extra: why no model is active (for the settings dialog), or null when one is. */

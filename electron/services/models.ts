@@ -1,17 +1,26 @@
-// Which model writes summaries: Arbor's settings, else pi's own configuration (settings.json default
-// provider/model, models.json custom providers, auth.json keys), else a provider key in the environment.
+// Which model writes summaries (docs/summaries.md "Which model"): Arbor's own settings when set; otherwise
+// the model pi 1.6 would start with — its saved default (settings.json defaultProvider/defaultModel) when
+// that model exists and its provider has auth, else "automatic": the first provider with auth in pi's
+// per-provider default table. The catalog is pi-ai 1.6's built-in providers, pi's refreshed catalogs
+// (models-store.json) and pi's models.json on top; credentials come from pi's auth.json (API keys, OAuth
+// with refresh), models.json keys and the environment, resolved by pi-ai at request time.
+//
+// The base-URL rule: a base URL set in Arbor's settings that is not the provider's own endpoint is a
+// custom endpoint and receives only the key set with it in Arbor's settings — never a key stored for
+// another endpoint (environment, auth.json, OAuth, models.json).
 
-import { execSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Api, Model } from "@mariozechner/pi-ai";
+import type { Api, AuthContext, AuthResult, Credential, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
 import type { ActiveModelInfo, ModelSettings } from "../../shared/api";
-import { readJsonFile } from "./fs-util";
-import { loadPiAi } from "./pi-ai";
+import { AuthJsonStore } from "./pi-auth";
+import { loadApi, loadPiAi, loadPiAiProviders } from "./pi-ai";
+import { type Env, readPiJson, readPiSettings, resolveConfigValue, templateEnvNames, isCommandValue } from "./pi-config";
 
 export interface ResolvedModel {
 	model: Model<Api>;
-	apiKey: string;
-	headers?: Record<string, string>;
+	/** The collection that streams `model`; it resolves (and refreshes) the credential per request. */
+	models: Models;
 	info: ActiveModelInfo;
 }
 
@@ -20,45 +29,65 @@ export type ModelResolution = { ok: true; resolved: ResolvedModel } | { ok: fals
 export interface ModelSources {
 	arbor: ModelSettings;
 	piAgentDir: string;
-	env: NodeJS.ProcessEnv;
+	env: Env;
 }
 
-/** Provider → environment variables holding its key (first set wins). */
-const ENV_KEYS: Readonly<Record<string, readonly string[]>> = {
-	anthropic: ["ANTHROPIC_API_KEY", "ANTHROPIC_OAUTH_TOKEN"],
-	openai: ["OPENAI_API_KEY"],
-	google: ["GEMINI_API_KEY"],
-	openrouter: ["OPENROUTER_API_KEY"],
-	groq: ["GROQ_API_KEY"],
-	xai: ["XAI_API_KEY"],
-	mistral: ["MISTRAL_API_KEY"],
-	deepseek: ["DEEPSEEK_API_KEY"],
-	cerebras: ["CEREBRAS_API_KEY"],
-	zai: ["ZAI_API_KEY"],
-	fireworks: ["FIREWORKS_API_KEY"],
-};
+/**
+ * pi 1.6's default model per provider, in pi's order: "automatic" takes the first provider in this
+ * order that has auth and offers this model (model-resolver.js `defaultModelPerProvider`).
+ */
+export const PI_DEFAULT_MODEL_PER_PROVIDER: ReadonlyArray<readonly [string, string]> = [
+	["amazon-bedrock", "us.anthropic.claude-opus-5-5"],
+	["ant-ling", "Ring-2.6-1T"],
+	["anthropic", "claude-opus-5-5"],
+	["openai", "gpt-6.2-sol"],
+	["azure", "gpt-6.2-sol"],
+	["openai-codex", "gpt-6.2-sol"],
+	["radius", "balanced"],
+	["nvidia", "nvidia/nemotron-3.5-super-vl-120b-a12b"],
+	["deepseek", "deepseek-v4-pro"],
+	["google", "gemini-4-argon"],
+	["google-vertex", "gemini-4-argon"],
+	["github-copilot", "gpt-6.1-sol"],
+	["openrouter", "moonshotai/kimi-k2.7-code"],
+	["vercel-ai-gateway", "zai/glm-5.3"],
+	["xai", "grok-4.7"],
+	["groq", "openai/gpt-oss-120b"],
+	["cerebras", "gpt-oss-120b"],
+	["zai", "glm-5.3"],
+	["zai-coding-cn", "glm-5.3"],
+	["mistral", "devstral-medium-latest"],
+	["minimax", "MiniMax-M3"],
+	["minimax-cn", "MiniMax-M3"],
+	["moonshotai", "kimi-k2.7-code"],
+	["moonshotai-cn", "kimi-k2.7-code"],
+	["huggingface", "moonshotai/Kimi-K2.7-Code"],
+	["fireworks", "accounts/fireworks/models/kimi-k3"],
+	["together", "moonshotai/Kimi-K3"],
+	["baseten", "zai-org/GLM-5.3"],
+	["opencode", "kimi-k2.7-code"],
+	["opencode-go", "kimi-k3.1-pro"],
+	["kimi-coding", "kimi-for-coding"],
+	["meta", "muse-spark-1.3"],
+	["cloudflare-workers-ai", "@cf/moonshotai/kimi-k2.7-code"],
+	["cloudflare-ai-gateway", "workers-ai/@cf/moonshotai/kimi-k2.7-code"],
+	["qwen-token-plan", "qwen3.8-max"],
+	["qwen-token-plan-cn", "qwen3.8-max"],
+	["qwen-token-plan-individual", "qwen3.8-max"],
+	["qwen-token-plan-individual-cn", "qwen3.8-max"],
+	["xiaomi", "mimo-v2.6-pro"],
+	["xiaomi-token-plan-cn", "mimo-v2.6-pro"],
+	["xiaomi-token-plan-ams", "mimo-v2.6-pro"],
+	["xiaomi-token-plan-sgp", "mimo-v2.6-pro"],
+];
 
-/** Model used when only an environment key is known: a capable, inexpensive one per provider. */
-const ENV_DEFAULT_MODEL: Readonly<Record<string, string>> = {
-	anthropic: "claude-sonnet-4-5",
-	openai: "gpt-4.1-mini",
-	google: "gemini-2.5-flash",
-	openrouter: "anthropic/claude-sonnet-4.5",
-	groq: "llama-3.3-70b-versatile",
-	xai: "grok-3-mini",
-	mistral: "mistral-small-latest",
-	deepseek: "deepseek-v4-flash",
-};
+/** Provider ids pi renamed: the old id no longer exists in pi 1.6 (pi does not migrate it). */
+const RENAMED_PROVIDERS: Readonly<Record<string, string>> = { "azure-openai-responses": "azure" };
 
-const LOCAL_SERVER_COMPAT = {
-	supportsStore: false,
-	supportsDeveloperRole: false,
-	supportsReasoningEffort: false,
-	maxTokensField: "max_tokens",
-};
-
-/** Local OpenAI-compatible servers (Ollama, llama.cpp) ignore the key, but the client needs a non-empty one. */
+/** Local OpenAI-compatible servers ignore the key, but the client refuses to send a request without one. */
 const PLACEHOLDER_KEY = "arbor-no-key";
+
+const LOCAL_SERVER_COMPAT = { supportsStore: false, supportsDeveloperRole: false, supportsReasoningEffort: false, maxTokensField: "max_tokens" };
 
 function isRecord(v: unknown): v is Record<string, unknown> {
 	return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -68,182 +97,433 @@ function str(v: unknown): string | undefined {
 	return typeof v === "string" && v.trim() !== "" ? v : undefined;
 }
 
-function num(v: unknown): number | undefined {
-	return typeof v === "number" && Number.isFinite(v) && v > 0 ? v : undefined;
-}
-
-/**
- * pi's config value rules (models.json, auth.json): "!cmd" runs a command, a name of a set environment
- * variable means its value, anything else is literal.
- */
-export function resolveConfigValue(value: string, env: NodeJS.ProcessEnv): string | undefined {
-	if (value.startsWith("!")) {
-		try {
-			const out = execSync(value.slice(1), { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] }).trim();
-			return out || undefined;
-		} catch {
-			return undefined;
-		}
-	}
-	const fromEnv = env[value];
-	if (/^[A-Z_][A-Z0-9_]*$/.test(value) && fromEnv) return fromEnv;
-	return value;
-}
-
-function envKey(provider: string, env: NodeJS.ProcessEnv): string | undefined {
-	for (const name of ENV_KEYS[provider] ?? []) {
-		const v = env[name];
-		if (v) return v;
-	}
-	return undefined;
-}
-
-/** Key stored by `pi /login` or by hand in auth.json; expired OAuth tokens are not refreshed here. */
-function authJsonKey(piAgentDir: string, provider: string, env: NodeJS.ProcessEnv): string | undefined {
-	const auth = readJsonFile(path.join(piAgentDir, "auth.json"));
-	if (!isRecord(auth)) return undefined;
-	const cred = auth[provider];
-	if (!isRecord(cred)) return undefined;
-	if (cred.type === "api_key" && str(cred.key)) return resolveConfigValue(cred.key as string, env);
-	if (cred.type === "oauth" && str(cred.access)) {
-		const expires = typeof cred.expires === "number" ? cred.expires : Number.POSITIVE_INFINITY;
-		if (expires > Date.now()) return cred.access as string;
-	}
-	return undefined;
-}
-
-function customModel(provider: string, modelId: string, api: string, baseUrl: string, extra?: Record<string, unknown>): Model<Api> {
-	const model: Model<Api> = {
-		id: modelId,
-		name: str(extra?.name) ?? modelId,
-		api: api as Api,
-		provider,
-		baseUrl,
-		reasoning: extra?.reasoning === true,
-		input: ["text"],
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-		contextWindow: num(extra?.contextWindow) ?? 128_000,
-		maxTokens: num(extra?.maxTokens) ?? 16_384,
-	};
-	if (isRecord(extra?.compat)) (model as Model<Api> & { compat?: unknown }).compat = extra.compat;
-	return model;
-}
-
-async function builtinModel(provider: string, modelId: string): Promise<Model<Api> | undefined> {
-	const ai = await loadPiAi();
-	let models: Model<Api>[];
-	try {
-		models = ai.getModels(provider as Parameters<typeof ai.getModels>[0]) as Model<Api>[];
-	} catch {
-		return undefined;
-	}
-	const found = (models ?? []).find((m) => m.id === modelId);
-	return found ? { ...found } : undefined;
-}
-
-function headersFrom(v: unknown, env: NodeJS.ProcessEnv): Record<string, string> | undefined {
+function stringMap(v: unknown): Record<string, string> | undefined {
 	if (!isRecord(v)) return undefined;
 	const out: Record<string, string> = {};
-	for (const [k, raw] of Object.entries(v)) {
-		if (typeof raw !== "string") continue;
-		const val = resolveConfigValue(raw, env);
-		if (val !== undefined) out[k] = val;
-	}
-	return out;
+	for (const [k, val] of Object.entries(v)) if (typeof val === "string") out[k] = val;
+	return Object.keys(out).length ? out : undefined;
 }
 
-async function fromArbor(s: ModelSettings, src: ModelSources): Promise<ModelResolution | undefined> {
-	if (!s.modelId && !s.provider && !s.baseUrl) return undefined;
-	if (!s.modelId) return { ok: false, reason: "Arbor settings name a model provider but no model id (settings: model.modelId)." };
-	const provider = s.provider ?? "custom";
-	let model = await builtinModel(provider, s.modelId);
-	if (model) {
-		if (s.baseUrl) model.baseUrl = s.baseUrl;
-		if (s.api) model.api = s.api as Api;
-	} else if (s.baseUrl) {
-		const api = s.api ?? "openai-completions";
-		// Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) know the classic request fields best.
-		const compat = api === "openai-completions" ? { compat: LOCAL_SERVER_COMPAT } : undefined;
-		model = customModel(provider, s.modelId, api, s.baseUrl, compat);
-	} else {
-		return {
-			ok: false,
-			reason: `Model "${s.modelId}" is not a known ${provider} model; set a base URL (model.baseUrl) to use a custom or local server.`,
-		};
-	}
-	const key = s.apiKey ?? authJsonKey(src.piAgentDir, provider, src.env) ?? envKey(provider, src.env) ?? (s.baseUrl ? PLACEHOLDER_KEY : undefined);
-	if (!key) return { ok: false, reason: `No API key for ${provider}: set one in Arbor's settings or ${ENV_KEYS[provider]?.join(" / ") ?? "the provider's environment variable"}.` };
-	return { ok: true, resolved: { model, apiKey: key, info: { provider, modelId: s.modelId, source: "arbor", ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}) } } };
-}
-
-async function fromPi(src: ModelSources): Promise<ModelResolution | undefined> {
-	const settings = readJsonFile(path.join(src.piAgentDir, "settings.json"));
-	if (!isRecord(settings)) return undefined;
-	const provider = str(settings.defaultProvider);
-	const modelId = str(settings.defaultModel);
-	if (!provider || !modelId) return undefined;
-	let model: Model<Api> | undefined;
-	let headers: Record<string, string> | undefined;
-	let keyFromModels: string | undefined;
-	const modelsJson = readJsonFile(path.join(src.piAgentDir, "models.json"));
-	const prov = isRecord(modelsJson) && isRecord(modelsJson.providers) ? modelsJson.providers[provider] : undefined;
-	if (isRecord(prov)) {
-		const list = Array.isArray(prov.models) ? prov.models : [];
-		const entry = list.find((m): m is Record<string, unknown> => isRecord(m) && m.id === modelId);
-		const baseUrl = str(entry?.baseUrl) ?? str(prov.baseUrl);
-		const api = str(entry?.api) ?? str(prov.api) ?? "openai-completions";
-		if (entry && baseUrl) {
-			const compat = isRecord(prov.compat) || isRecord(entry.compat) ? { ...(isRecord(prov.compat) ? prov.compat : {}), ...(isRecord(entry.compat) ? entry.compat : {}) } : undefined;
-			model = customModel(provider, modelId, api, baseUrl, { ...entry, ...(compat ? { compat } : {}) });
-		}
-		if (str(prov.apiKey)) keyFromModels = resolveConfigValue(prov.apiKey as string, src.env);
-		headers = headersFrom(prov.headers, src.env);
-		if (!model && baseUrl) {
-			// models.json may only override the base URL of a built-in provider.
-			model = await builtinModel(provider, modelId);
-			if (model) model.baseUrl = baseUrl;
-		}
-	}
-	model ??= await builtinModel(provider, modelId);
-	if (!model) return { ok: false, reason: `pi's default model ${provider}/${modelId} is not known to Arbor (add it to pi's models.json or Arbor's settings).` };
-	const key = authJsonKey(src.piAgentDir, provider, src.env) ?? keyFromModels ?? envKey(provider, src.env);
-	if (!key) return { ok: false, reason: `pi's default model is ${provider}/${modelId}, but no API key was found (pi's auth.json or ${ENV_KEYS[provider]?.join(" / ") ?? "environment"}).` };
+function authContext(env: Env): AuthContext {
 	return {
-		ok: true,
-		resolved: {
-			model,
-			apiKey: key,
-			...(headers ? { headers } : {}),
-			info: { provider, modelId, source: "pi", ...(isRecord(prov) && str(prov.baseUrl) ? { baseUrl: model.baseUrl } : {}) },
+		env: async (name) => {
+			const v = env[name];
+			return typeof v === "string" && v.trim() ? v : undefined;
 		},
+		fileExists: async (p) => fs.existsSync(p.startsWith("~") ? path.join(env.HOME ?? "", p.slice(1)) : p),
 	};
 }
 
-async function fromEnv(src: ModelSources): Promise<ModelResolution | undefined> {
-	for (const provider of Object.keys(ENV_DEFAULT_MODEL)) {
-		const key = envKey(provider, src.env);
-		if (!key) continue;
-		const modelId = ENV_DEFAULT_MODEL[provider] as string;
-		const model = await builtinModel(provider, modelId);
-		if (!model) continue;
-		return { ok: true, resolved: { model, apiKey: key, info: { provider, modelId, source: "env" } } };
+/** Headers with pi's value templates resolved; a header whose value does not resolve is an error, as in pi. */
+function resolveHeaders(raw: Record<string, string> | undefined, env: Env, where: string, scoped?: Env): Record<string, string> | undefined {
+	if (!raw) return undefined;
+	const out: Record<string, string> = {};
+	for (const [k, v] of Object.entries(raw)) {
+		const r = resolveConfigValue(v, env, scoped);
+		if (r === undefined) throw new Error(`Failed to resolve ${where} header "${k}"`);
+		out[k] = r;
 	}
-	return undefined;
+	return Object.keys(out).length ? out : undefined;
 }
 
-/** First configured source wins; a configured but unusable source is reported rather than skipped. */
-export async function resolveActiveModel(src: ModelSources): Promise<ModelResolution> {
-	const arbor = await fromArbor(src.arbor, src);
-	if (arbor) return arbor;
-	const pi = await fromPi(src);
-	if (pi?.ok) return pi;
-	const env = await fromEnv(src);
-	if (env) return env;
-	if (pi) return pi;
+function mergeCompat(base: unknown, over: unknown): Record<string, unknown> | undefined {
+	if (!isRecord(over)) return isRecord(base) ? base : undefined;
+	const merged: Record<string, unknown> = { ...(isRecord(base) ? base : {}), ...over };
+	for (const k of ["openRouterRouting", "vercelGatewayRouting", "chatTemplateKwargs", "chatTemplateArgs"]) {
+		const b = isRecord(base) ? base[k] : undefined;
+		const o = over[k];
+		if (isRecord(b) || isRecord(o)) merged[k] = { ...(isRecord(b) ? b : {}), ...(isRecord(o) ? o : {}) };
+	}
+	return merged;
+}
+
+// ---------------------------------------------------------------- refreshed catalogs (models-store.json)
+
+/** pi's refreshed catalog overlay, read offline: Arbor never fetches catalogs itself. */
+function withStoredCatalog(provider: Provider, entry: unknown, generatedAt: number | undefined, replaces = provider.id === "openrouter" || provider.id === "radius"): Provider {
+	if (!isRecord(entry) || !Array.isArray(entry.models)) return provider;
+	const stored = entry.models.filter((m): m is Model<Api> => isRecord(m) && typeof m.id === "string" && (m.type === undefined || m.type === "chat")).map((m) => ({ ...m, provider: provider.id }));
+	if (stored.length === 0) return provider;
+	let models: Model<Api>[];
+	if (replaces) {
+		// OpenRouter's personalized list and a Radius gateway's catalog replace the built-in one.
+		models = stored;
+	} else {
+		const lastModified = typeof entry.lastModified === "number" ? entry.lastModified : undefined;
+		const newer = generatedAt === undefined || (lastModified !== undefined && lastModified > generatedAt);
+		if (!newer) return provider;
+		const byId = new Map<string, Model<Api>>();
+		for (const m of [...provider.getModels(), ...stored]) byId.set(m.id, m);
+		models = [...byId.values()];
+	}
+	return { ...provider, getModels: () => models, getAllModels: () => models };
+}
+
+// ---------------------------------------------------------------- models.json
+
+interface ProviderConfig {
+	raw: Record<string, unknown>;
+	baseUrl?: string;
+	api?: string;
+	apiKey?: string;
+	headers?: Record<string, string>;
+	authHeader: boolean;
+}
+
+function providerConfig(raw: Record<string, unknown>): ProviderConfig {
+	const c: ProviderConfig = { raw, authHeader: raw.authHeader === true };
+	if (str(raw.baseUrl)) c.baseUrl = raw.baseUrl as string;
+	if (str(raw.api)) c.api = raw.api as string;
+	if (typeof raw.apiKey === "string" && raw.apiKey !== "") c.apiKey = raw.apiKey;
+	const h = stringMap(raw.headers);
+	if (h) c.headers = h;
+	return c;
+}
+
+function modelFromDefinition(providerId: string, def: Record<string, unknown>, cfg: ProviderConfig, defaults: Model<Api> | undefined, env: Env): Model<Api> {
+	const api = str(def.api) ?? cfg.api ?? defaults?.api;
+	if (!api) throw new Error(`models.json: provider ${providerId}, model ${String(def.id)}: no "api" set (set it on the provider or the model).`);
+	const baseUrl = str(def.baseUrl) ?? cfg.baseUrl ?? defaults?.baseUrl;
+	if (!baseUrl) throw new Error(`models.json: provider ${providerId}: "baseUrl" is required when defining custom models.`);
+	const positive = (v: unknown, d: number): number => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : d);
+	const headers = resolveHeaders(stringMap(def.headers), env, `model "${providerId}/${String(def.id)}"`);
+	const compat = mergeCompat(cfg.raw.compat, def.compat);
+	return {
+		id: def.id as string,
+		name: str(def.name) ?? (def.id as string),
+		api: api as Api,
+		provider: providerId,
+		baseUrl,
+		reasoning: def.reasoning === true,
+		input: Array.isArray(def.input) ? (def.input as Model<Api>["input"]) : ["text"],
+		cost: isRecord(def.cost) ? (def.cost as Model<Api>["cost"]) : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: positive(def.contextWindow, 128_000),
+		maxTokens: positive(def.maxTokens, 16_384),
+		...(headers ? { headers } : {}),
+		...(compat ? { compat } : {}),
+	} as Model<Api>;
+}
+
+function applyOverride(model: Model<Api>, o: Record<string, unknown>, env: Env): Model<Api> {
+	const out: Record<string, unknown> = { ...model };
+	if (str(o.name)) out.name = o.name;
+	if (typeof o.reasoning === "boolean") out.reasoning = o.reasoning;
+	if (Array.isArray(o.input)) out.input = o.input;
+	for (const k of ["contextWindow", "maxTokens"] as const) if (typeof o[k] === "number" && (o[k] as number) > 0) out[k] = o[k];
+	if (isRecord(o.cost)) out.cost = { ...model.cost, ...o.cost };
+	if (isRecord(o.compat)) out.compat = mergeCompat((model as { compat?: unknown }).compat, o.compat);
+	const headers = resolveHeaders(stringMap(o.headers), env, `model "${model.provider}/${model.id}"`);
+	if (headers) out.headers = { ...(model as { headers?: Record<string, string> }).headers, ...headers };
+	return out as unknown as Model<Api>;
+}
+
+/** One provider of models.json layered over the built-in one of that id (if any), as pi composes them. */
+async function composeProvider(id: string, base: Provider | undefined, cfg: ProviderConfig, env: Env): Promise<Provider> {
+	const baseModels = base ? [...base.getModels()] : [];
+	const radius = cfg.raw.oauth === "radius";
+	const models: Model<Api>[] = baseModels.map((m) => {
+		const compat = mergeCompat((m as { compat?: unknown }).compat, cfg.raw.compat);
+		// A Radius gateway's models keep their own endpoint; baseUrl names the gateway.
+		return { ...m, baseUrl: radius ? m.baseUrl : (cfg.baseUrl ?? m.baseUrl), ...(compat ? { compat } : {}) } as Model<Api>;
+	});
+	for (const def of Array.isArray(cfg.raw.models) ? cfg.raw.models : []) {
+		if (!isRecord(def) || typeof def.id !== "string" || !def.id) continue;
+		const wanted = str(def.api) ?? cfg.api;
+		const defaults = models.find((m) => m.id === def.id) ?? (wanted ? models.find((m) => m.api === wanted) : undefined) ?? models.find((m) => m.api === "openai-completions") ?? models[0];
+		const model = modelFromDefinition(id, def, cfg, defaults, env);
+		const i = models.findIndex((m) => m.id === def.id);
+		if (i >= 0) models[i] = model;
+		else models.push(model);
+	}
+	const overrides = isRecord(cfg.raw.modelOverrides) ? cfg.raw.modelOverrides : {};
+	const final = models.map((m) => (isRecord(overrides[m.id]) ? applyOverride(m, overrides[m.id] as Record<string, unknown>, env) : m));
+
+	const inherited = base?.auth.apiKey;
+	const raw = cfg.apiKey;
+	const withHeaders = (result: AuthResult): AuthResult => {
+		const scoped = result.env as Env | undefined;
+		let headers = cfg.headers || result.auth.headers ? { ...result.auth.headers, ...resolveHeaders(cfg.headers, env, `provider "${id}"`, scoped) } : undefined;
+		if (cfg.authHeader) {
+			if (!result.auth.apiKey) throw new Error(`No API key found for "${id}"`);
+			headers = { ...headers, Authorization: `Bearer ${result.auth.apiKey}` };
+		}
+		return { ...result, auth: { ...result.auth, ...(headers ? { headers } : {}) } };
+	};
+	const apiKeyAuth: NonNullable<Provider["auth"]["apiKey"]> | undefined =
+		!inherited && raw === undefined && base?.auth.oauth
+			? undefined
+			: {
+					name: inherited?.name ?? "API key",
+					check: async (input) => {
+						if (input.credential) {
+							if (inherited?.check) return inherited.check(input);
+							if (input.credential.key) return { type: "api_key", source: "stored credential" };
+							const r = await inherited?.resolve(input);
+							return r ? { type: "api_key", source: r.source } : undefined;
+						}
+						if (raw !== undefined) {
+							if (isCommandValue(raw)) return { type: "api_key", source: "configured API key" };
+							for (const n of templateEnvNames(raw)) if ((await input.ctx.env(n)) === undefined) return undefined;
+							return { type: "api_key", source: "configured API key" };
+						}
+						if (inherited?.check) return inherited.check(input);
+						const r = await inherited?.resolve(input);
+						return r ? { type: "api_key", source: r.source } : undefined;
+					},
+					resolve: async (input) => {
+						let result: AuthResult | undefined;
+						if (input.credential) {
+							result = inherited
+								? await inherited.resolve(input)
+								: input.credential.key
+									? { auth: { apiKey: input.credential.key }, ...(input.credential.env ? { env: input.credential.env } : {}), source: "stored credential" }
+									: undefined;
+						} else if (raw !== undefined) {
+							const key = resolveConfigValue(raw, env);
+							if (key === undefined) throw new Error(`Failed to resolve the API key of provider "${id}" (models.json)`);
+							result = inherited ? await inherited.resolve({ ...input, credential: { type: "api_key", key } }) : { auth: { apiKey: key }, source: "configured API key" };
+						} else {
+							result = await inherited?.resolve(input);
+						}
+						return result ? withHeaders(result) : undefined;
+					},
+				};
+	const oauth = base?.auth.oauth
+		? {
+				...base.auth.oauth,
+				toAuth: async (c: Parameters<NonNullable<Provider["auth"]["oauth"]>["toAuth"]>[0]) => withHeaders({ auth: await base.auth.oauth!.toAuth(c) }).auth,
+			}
+		: undefined;
+	if (!apiKeyAuth && !oauth) throw new Error(`models.json: provider ${id}: no authentication method configured.`);
+
+	const apis = new Map<string, ProviderStreams>();
+	for (const api of new Set(final.map((m) => m.api as string))) {
+		if (base?.getModels().some((m) => m.api === api)) continue;
+		const impl = await loadApi(api);
+		if (impl) apis.set(api, impl);
+	}
+	const ai = await loadPiAi();
+	type Ctx = Parameters<Provider["stream"]>[1];
+	type Opts = Parameters<Provider["streamSimple"]>[2];
+	const streamWith = (model: Model<Api>, context: Ctx, options: Opts, simple: boolean) => {
+		if (base?.getModels().some((m) => m.api === model.api)) return simple ? base.streamSimple(model, context, options) : base.stream(model, context, options);
+		const impl = apis.get(model.api);
+		if (!impl) return ai.lazyStream(model, async () => Promise.reject(new Error(`Arbor cannot call the "${model.api}" API.`)));
+		return simple ? impl.streamSimple(model, context, options) : impl.stream(model, context, options);
+	};
+	return {
+		id,
+		name: str(cfg.raw.name) ?? base?.name ?? id,
+		...(cfg.baseUrl ?? base?.baseUrl ? { baseUrl: cfg.baseUrl ?? base?.baseUrl } : {}),
+		...(base?.headers ? { headers: base.headers } : {}),
+		auth: { ...(apiKeyAuth ? { apiKey: apiKeyAuth } : {}), ...(oauth ? { oauth } : {}) },
+		getModels: () => final,
+		getAllModels: () => final,
+		...(base?.filterModels ? { filterModels: base.filterModels.bind(base) } : {}),
+		stream: (model: Model<Api>, context: Ctx, options?: unknown) => streamWith(model, context, options as Opts, false),
+		streamSimple: (model: Model<Api>, context: Ctx, options?: Opts) => streamWith(model, context, options, true),
+	} as Provider;
+}
+
+// ---------------------------------------------------------------- pi's collection
+
+export interface PiCatalog {
+	models: MutableModels;
+	credentials: AuthJsonStore;
+	/** models.json provider configs by id, and its load problem if any. */
+	config: Map<string, ProviderConfig>;
+	configError?: string;
+}
+
+/** pi 1.6's model collection for an agent folder: built-ins + models-store.json + models.json. */
+export async function buildPiCatalog(agentDir: string, env: Env): Promise<PiCatalog> {
+	const ai = await loadPiAi();
+	const all = await loadPiAiProviders();
+	const credentials = new AuthJsonStore(path.join(agentDir, "auth.json"), env);
+	const models = ai.createModels({ credentials, authContext: authContext(env) });
+	const storeRead = readPiJson(path.join(agentDir, "models-store.json"));
+	const store = storeRead.ok && isRecord(storeRead.value) ? storeRead.value : {};
+	const generatedAt = all.getBuiltinModelDataGeneratedAt();
+	const builtins = new Map<string, Provider>();
+	for (const p of all.builtinProviders()) builtins.set(p.id, withStoredCatalog(p, store[p.id], generatedAt));
+
+	const config = new Map<string, ProviderConfig>();
+	let configError: string | undefined;
+	const mj = readPiJson(path.join(agentDir, "models.json"), true);
+	if (mj.ok) {
+		if (isRecord(mj.value) && isRecord(mj.value.providers)) {
+			for (const [id, raw] of Object.entries(mj.value.providers)) if (isRecord(raw)) config.set(id, providerConfig(raw));
+		} else configError = 'models.json has no "providers" object';
+	} else if (!mj.missing) configError = `models.json could not be read (${mj.error ?? "unknown error"})`;
+
+	// models.json providers with `"oauth": "radius"` are Radius gateways (pi's configureRadiusProviders).
+	for (const [id, cfg] of config) {
+		if (cfg.raw.oauth !== "radius" || !cfg.baseUrl) continue;
+		const gateway = cfg.baseUrl.replace(/\/v1\/?$/u, "");
+		builtins.set(id, withStoredCatalog(all.radiusProvider({ id, name: str(cfg.raw.name) ?? id, gateway }), store[id], generatedAt, true));
+	}
+	for (const [id, p] of builtins) if (!config.has(id)) models.setProvider(p);
+	for (const [id, cfg] of config) {
+		try {
+			models.setProvider(await composeProvider(id, builtins.get(id), cfg, env));
+		} catch (err) {
+			// pi keeps the built-in provider when its models.json layer is broken.
+			const b = builtins.get(id);
+			if (b) models.setProvider(b);
+			configError ??= err instanceof Error ? err.message : String(err);
+		}
+	}
+	return { models, credentials, config, ...(configError ? { configError } : {}) };
+}
+
+/** Where the credential of a provider comes from, without resolving it ("auth" of `arbor model`). */
+function authKind(cat: PiCatalog, provider: string): "api_key" | "oauth" | "env" {
+	const stored = cat.credentials.raw(provider);
+	if (stored?.type === "oauth") return "oauth";
+	if (stored?.type === "api_key" && stored.key) return templateEnvNames(stored.key).length ? "env" : "api_key";
+	const raw = cat.config.get(provider)?.apiKey;
+	if (raw !== undefined) return templateEnvNames(raw).length ? "env" : "api_key";
+	return "env";
+}
+
+async function hasAuth(models: Models, provider: string): Promise<boolean> {
+	try {
+		return (await models.checkAuth(provider)) !== undefined;
+	} catch {
+		return false;
+	}
+}
+
+/** pi 1.6's startup choice (saved default, then automatic), or why there is none. */
+export async function resolvePiModel(cat: PiCatalog, agentDir: string): Promise<ModelResolution> {
+	const settings = readPiSettings(agentDir);
+	const provider = str(settings.defaultProvider);
+	const modelId = str(settings.defaultModel);
+	let note: string | undefined;
+	if (provider && modelId) {
+		const found = cat.models.getModel(provider, modelId);
+		if (found && (await hasAuth(cat.models, found.provider))) {
+			return { ok: true, resolved: { model: found, models: cat.models, info: { provider, modelId, source: "pi-settings", auth: authKind(cat, provider) } } };
+		}
+		const renamed = RENAMED_PROVIDERS[provider];
+		note = renamed
+			? `pi's saved default names provider "${provider}", which pi 1.6 renamed to "${renamed}" (rename it in settings.json and auth.json)`
+			: found
+				? `pi's saved default ${provider}/${modelId} has no credentials`
+				: `pi's saved default ${provider}/${modelId} is not a model pi knows`;
+	}
+	const available = [...(await cat.models.getAvailable())];
+	let chosen: Model<Api> | undefined;
+	for (const [p, id] of PI_DEFAULT_MODEL_PER_PROVIDER) {
+		chosen = available.find((m) => m.provider === p && m.id === id);
+		if (chosen) break;
+	}
+	chosen ??= available[0];
+	if (chosen) {
+		const auth = authKind(cat, chosen.provider);
+		return {
+			ok: true,
+			resolved: {
+				model: chosen,
+				models: cat.models,
+				info: { provider: chosen.provider, modelId: chosen.id, source: auth === "env" ? "env" : "pi-automatic", auth, ...(note ? { note } : {}) },
+			},
+		};
+	}
 	return {
 		ok: false,
 		reason:
-			"No model is configured for summaries. Set one in Arbor's settings (provider, model id, and a base URL for local servers), " +
-			"or configure pi (defaultProvider/defaultModel in ~/.pi/agent/settings.json), or set a provider key such as ANTHROPIC_API_KEY or OPENAI_API_KEY.",
+			"No model for summaries: " + (note ? `${note}, and no other provider has credentials. ` : "no provider has credentials. ") +
+			"Log in with pi (/login), set a provider key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, add a provider to pi's models.json, or set a model in Arbor's settings." +
+			(cat.configError ? ` (pi's ${cat.configError})` : ""),
 	};
+}
+
+// ---------------------------------------------------------------- Arbor's settings
+
+function sameEndpoint(a: string, b: string | undefined): boolean {
+	if (!b) return false;
+	const norm = (u: string): string => {
+		try {
+			const x = new URL(u);
+			return `${x.protocol}//${x.host.toLowerCase()}${x.pathname.replace(/\/+$/, "")}`;
+		} catch {
+			return u.replace(/\/+$/, "");
+		}
+	};
+	return norm(a) === norm(b);
+}
+
+/** A custom endpoint: its own collection holding one provider whose only credential is Arbor's key. */
+async function customEndpoint(provider: string, template: Model<Api> | undefined, s: ModelSettings & { modelId: string; baseUrl: string }): Promise<ModelResolution> {
+	const ai = await loadPiAi();
+	const api = s.api ?? template?.api ?? "openai-completions";
+	const impl = await loadApi(api);
+	if (!impl) return { ok: false, reason: `Arbor's settings name the API "${api}", which Arbor cannot call for a custom base URL.` };
+	const model = {
+		...(template ?? {
+			name: s.modelId,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 128_000,
+			maxTokens: 16_384,
+			// Local OpenAI-compatible servers (llama.cpp, Ollama, vLLM) know the classic request fields best.
+			...(api === "openai-completions" ? { compat: LOCAL_SERVER_COMPAT } : {}),
+		}),
+		id: s.modelId,
+		api,
+		provider,
+		baseUrl: s.baseUrl,
+		headers: undefined,
+	} as Model<Api>;
+	const key = s.apiKey || undefined;
+	const p = ai.createProvider({
+		id: provider,
+		baseUrl: s.baseUrl,
+		auth: { apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key ?? PLACEHOLDER_KEY }, source: key ? "Arbor settings" : "none" }) } },
+		models: [model],
+		api: impl,
+	});
+	// No credential store and an empty environment: nothing stored for another endpoint can reach it.
+	const models = ai.createModels({ authContext: authContext({}) });
+	models.setProvider(p);
+	return { ok: true, resolved: { model, models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: key ? "api_key" : null, baseUrl: s.baseUrl } } };
+}
+
+async function fromArbor(s: ModelSettings, cat: () => Promise<PiCatalog>): Promise<ModelResolution | undefined> {
+	if (!s.modelId && !s.provider && !s.baseUrl) return undefined;
+	if (!s.modelId) return { ok: false, reason: "Arbor settings name a model provider but no model id (settings: model.modelId)." };
+	const provider = s.provider ?? "custom";
+	const c = await cat();
+	const known = c.models.getModel(provider, s.modelId);
+	if (s.baseUrl && !sameEndpoint(s.baseUrl, known?.baseUrl ?? c.models.getProvider(provider)?.baseUrl)) {
+		return customEndpoint(provider, known, { ...s, modelId: s.modelId, baseUrl: s.baseUrl });
+	}
+	if (!known) {
+		return { ok: false, reason: `Model "${s.modelId}" is not a known ${provider} model; set a base URL (model.baseUrl) to use a custom or local server.` };
+	}
+	const model = (s.api ? { ...known, api: s.api } : known) as Model<Api>;
+	if (s.apiKey) {
+		// A key set in Arbor's settings for the provider's own endpoint: a collection with only that key.
+		const ai = await loadPiAi();
+		const base = c.models.getProvider(provider) as Provider;
+		const key = s.apiKey;
+		const models = ai.createModels({ authContext: authContext({}) });
+		models.setProvider({ ...base, auth: { apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key }, source: "Arbor settings" }) } } });
+		return { ok: true, resolved: { model, models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: "api_key" } } };
+	}
+	if (!(await hasAuth(c.models, provider))) {
+		return { ok: false, reason: `No credentials for ${provider}: set a key in Arbor's settings, log in with pi (/login ${provider}), or set the provider's environment variable.` };
+	}
+	return { ok: true, resolved: { model, models: c.models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: authKind(c, provider) } } };
+}
+
+/** Arbor's settings first; a configured but unusable Arbor model is reported, not skipped. */
+export async function resolveActiveModel(src: ModelSources): Promise<ModelResolution> {
+	let catalog: Promise<PiCatalog> | undefined;
+	const cat = (): Promise<PiCatalog> => (catalog ??= buildPiCatalog(src.piAgentDir, src.env));
+	const arbor = await fromArbor(src.arbor, cat);
+	if (arbor) return arbor;
+	return resolvePiModel(await cat(), src.piAgentDir);
 }

@@ -71,6 +71,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 
 		let summaryText: string | undefined;
 		let summaryDetails: unknown;
+		let summaryUsage: unknown;
 		let fromExtension = false;
 		if (extensionSummary) {
 			summaryText = extensionSummary.summary;
@@ -99,6 +100,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 			host.emit({ type: "summary_progress", sessionId: s.id, phase: "done", text: outcome.summary });
 			summaryText = outcome.summary;
 			summaryDetails = outcome.details;
+			summaryUsage = outcome.usage;
 		}
 		if (controller.signal.aborted) return cancelled("aborted");
 		// The file may have changed while the model was writing: catch up, then the plan must still hold.
@@ -111,7 +113,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 		const trimmedLabel = label?.trim() ? label.trim() : undefined;
 		host.write(s, (mm) => {
 			if (summaryText !== undefined) {
-				summaryEntryId = mm.branchWithSummary(plan.newLeafId, summaryText, summaryDetails, fromExtension);
+				summaryEntryId = mm.branchWithSummary(plan.newLeafId, summaryText, summaryDetails, fromExtension, summaryUsage);
 				if (trimmedLabel) mm.appendLabelChange(summaryEntryId, trimmedLabel);
 			} else if (plan.newLeafId === null) {
 				mm.resetLeaf();

@@ -1,12 +1,13 @@
 // Branch summaries with a real model: the abandoned entries are turned into a transcript (newest first
 // within a token budget, long tool output cut), sent with our structured prompt through pi-ai, and the
-// streamed text is returned with the files the branch read and modified (docs/summaries.md).
+// streamed text is returned with the files the branch read and modified and the usage the model
+// reported (docs/summaries.md). The request goes through the resolved model's pi-ai 1.6 collection, which
+// resolves the credential (and refreshes an expired OAuth token) at request time.
 
-import type { Api, AssistantMessage, Context, Model } from "@mariozechner/pi-ai";
+import type { Api, AssistantMessage, Context, Model, Usage } from "@earendil-works/pi-ai";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { ArborServiceError, errorMessage } from "./errors";
 import type { ResolvedModel } from "./models";
-import { loadPiAi } from "./pi-ai";
 
 export interface SummaryDetails {
 	readFiles: string[];
@@ -22,7 +23,7 @@ export interface SummaryRequest {
 	onDelta?: (text: string) => void;
 }
 
-export type SummaryOutcome = { aborted: true } | { aborted: false; summary: string; details: SummaryDetails };
+export type SummaryOutcome = { aborted: true } | { aborted: false; summary: string; details: SummaryDetails; usage?: Usage };
 
 /** Tokens kept free for the prompt and the answer (pi's branchSummary.reserveTokens default). */
 export const RESERVE_TOKENS = 16_384;
@@ -250,16 +251,13 @@ export async function generateSummary(req: SummaryRequest): Promise<SummaryOutco
 		messages: [{ role: "user", content: [{ type: "text", text: buildPrompt(transcript, req.customInstructions, req.replaceInstructions) }], timestamp: Date.now() }],
 	};
 	if (req.signal.aborted) return { aborted: true };
-	const ai = await loadPiAi();
 	let final: AssistantMessage;
 	try {
-		const s = ai.stream(model, context, {
-			apiKey: resolved.apiKey,
+		const s = resolved.models.stream(model, context, {
 			signal: req.signal,
 			maxTokens: Math.min(ANSWER_MAX_TOKENS, model.maxTokens || ANSWER_MAX_TOKENS),
 			// One retry for a transient 5xx/429; more would keep the user waiting on a dead endpoint.
 			maxRetries: 1,
-			...(resolved.headers ? { headers: resolved.headers } : {}),
 		});
 		for await (const ev of s) {
 			if (ev.type === "text_delta") req.onDelta?.(ev.delta);
@@ -278,5 +276,5 @@ export async function generateSummary(req: SummaryRequest): Promise<SummaryOutco
 	}
 	const text = answerText(final);
 	if (!text) throw new ArborServiceError("llm_error", `${resolved.info.provider}/${resolved.info.modelId} returned an empty summary.`);
-	return { aborted: false, summary: `${text}${fileListSection(details)}`, details };
+	return { aborted: false, summary: `${text}${fileListSection(details)}`, details, ...(final.usage ? { usage: final.usage } : {}) };
 }

@@ -3,7 +3,7 @@
 // thousands of sessions (some of them hundreds of MB) lists in well under a second.
 // Folder rules: ../shared/format/SESSION-FORMAT.md §16.
 
-import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SessionListItem } from "../../shared/api";
@@ -45,12 +45,27 @@ function isDir(p: string): boolean {
 	}
 }
 
+/** The `sessionDir` of pi's global settings.json (BOM allowed), if it names one. */
+function piSessionDirSetting(piAgent: string): string | undefined {
+	try {
+		const text = readFileSync(join(piAgent, "settings.json"), "utf8");
+		const v = (JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as { sessionDir?: unknown }).sessionDir;
+		return typeof v === "string" && v.trim() ? v : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** pi's and omp's session roots that exist on this machine, pi first, without duplicates. */
 export function defaultSessionRoots(options: LibraryOptions = {}): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const home = options.home ?? homedir();
 	const candidates: SessionRoot[] = [];
 	const piAgent = env.PI_CODING_AGENT_DIR ? expandHome(env.PI_CODING_AGENT_DIR, home) : join(home, ".pi", "agent");
+	// pi 1.6 keeps new sessions in $PI_CODING_AGENT_SESSION_DIR, else its `sessionDir` setting; the default
+	// folder stays listed for the sessions written before either was set.
+	const configured = env.PI_CODING_AGENT_SESSION_DIR || piSessionDirSetting(piAgent);
+	if (configured) candidates.push({ dir: resolve(expandHome(configured, home)), source: "pi" });
 	candidates.push({ dir: join(piAgent, "sessions"), source: "pi" });
 	// omp: ~/.omp/agent (config dir name from $PI_CONFIG_DIR), the same $PI_CODING_AGENT_DIR override (already
 	// listed as pi's when set), omp5's $OMP_CODING_AGENT_DIR, the XDG data dir, and named profiles.

@@ -729,13 +729,15 @@ export class SessionManager {
 		this.#leafId = null;
 	}
 
-	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
+	/** pi 1.6: `fromId` is the leaf being left behind ("root" when there was none); `usage` is the summary call's. */
+	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: unknown): string {
 		if (branchFromId !== null && !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
 		this.#assertWritable();
+		const fromId = this.#leafId ?? "root";
 		this.#leafId = branchFromId;
 		return this.#append({
 			type: "branch_summary", id: this.#newId(), parentId: branchFromId, timestamp: new Date().toISOString(),
-			fromId: branchFromId ?? "root", summary, details, fromHook,
+			fromId, summary, details, usage, fromHook,
 		});
 	}
 

@@ -29,8 +29,9 @@ export const PRESETS: Record<string, { label: string; provider: string; api: str
 };
 
 const SOURCE_TEXT: Record<ActiveModelInfo["source"], string> = {
-	arbor: "Arbor's settings (~/.arbor/settings.json)",
-	pi: "pi's configuration (~/.pi/agent)",
+	"arbor-settings": "Arbor's settings (~/.arbor/settings.json)",
+	"pi-settings": "pi's saved default (~/.pi/agent/settings.json)",
+	"pi-automatic": "pi's automatic choice (first provider with credentials)",
 	env: "an API key in the environment",
 };
 
@@ -307,7 +308,8 @@ export function SettingsDialog() {
 						</div>
 						<p className="muted settings-note" data-testid="settings-key-state">
 							{keySet ? "A key is stored in ~/.arbor/settings.json (readable only by you). " : ""}
-							Without a key here, Arbor looks in pi's auth.json, then the provider's environment variable.
+							Without a key here, Arbor uses pi's credentials for the provider (auth.json, OAuth login, environment), except
+							at a custom base URL: that server only ever receives the key set here.
 						</p>
 					</fieldset>
 

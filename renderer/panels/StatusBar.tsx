@@ -53,7 +53,7 @@ export function StatusBar() {
 				type="button"
 				className={`status-model${model ? " muted" : " warn"}`}
 				data-testid="status-model"
-				title={model ? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor" ? "Arbor settings" : model.source === "pi" ? "pi's configuration" : "the environment"}). Click to change.` : "No model for summaries: click to set one"}
+				title={model ? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor-settings" ? "Arbor settings" : model.source === "env" ? "the environment" : "pi's configuration"}). Click to change.` : "No model for summaries: click to set one"}
 				onClick={() => void run("settings.open", { source: "button" })}
 			>
 				{model ? `${model.provider}/${model.modelId}` : "no model"}

@@ -135,7 +135,7 @@ describe("settings dialog: the active model", () => {
 	it("shows the model summaries use and where it comes from", async () => {
 		const client = new FakeClient();
 		const server = new SettingsServer(client);
-		server.active = { provider: "anthropic", modelId: "claude-sonnet-4-5", source: "env" };
+		server.active = { provider: "anthropic", modelId: "claude-sonnet-4-5", source: "env", auth: "env" };
 		const { h, view } = await mountApp(client);
 		await openSettings(h, view);
 		const active = view.byTestId("settings-active-model");
@@ -178,7 +178,7 @@ describe("settings dialog: saving", () => {
 		expect(input(view, "settings-base-url").value).toBe("http://127.0.0.1:11434/v1");
 		await typeInto(view.byTestId("settings-model"), "llama3.1:8b");
 		await typeInto(view.byTestId("settings-api-key"), "  sk-secret  ");
-		server.active = { provider: "ollama", modelId: "llama3.1:8b", source: "arbor", baseUrl: "http://127.0.0.1:11434/v1" };
+		server.active = { provider: "ollama", modelId: "llama3.1:8b", source: "arbor-settings", auth: null, baseUrl: "http://127.0.0.1:11434/v1" };
 		const asked = client.callsOf("getActiveModel").length;
 		await click(view.byTestId("settings-save"));
 

@@ -1,7 +1,7 @@
 // The `ctx` objects handed to extension handlers and commands: pi's ExtensionContext and
 // ExtensionCommandContext, reduced to what makes sense without a terminal UI or a running agent.
 
-import type { Api, Model } from "@mariozechner/pi-ai";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import { type SessionManager, toPlain } from "../../session";
 import type { ResolvedModel } from "../models";
 
@@ -73,10 +73,12 @@ function modelRegistry(resolved: ResolvedModel | undefined): Record<string, unkn
 		getAvailable: () => (resolved ? [resolved.model] : []),
 		find: (provider: string, modelId: string) => (resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined),
 		hasConfiguredAuth: (m: unknown) => matches(m),
-		getApiKey: async (m: unknown) => (matches(m) ? resolved?.apiKey : undefined),
-		getApiKeyForProvider: async (p: string) => (resolved && resolved.model.provider === p ? resolved.apiKey : undefined),
-		getApiKeyAndHeaders: async (m: unknown) =>
-			matches(m) && resolved ? { ok: true, apiKey: resolved.apiKey, ...(resolved.headers ? { headers: resolved.headers } : {}) } : { ok: false, error: "Arbor has no key for this model" },
+		getApiKey: async (m: unknown) => (matches(m) && resolved ? (await resolved.models.getAuth(resolved.model))?.auth.apiKey : undefined),
+		getApiKeyForProvider: async (p: string) => (resolved && resolved.model.provider === p ? (await resolved.models.getAuth(resolved.model))?.auth.apiKey : undefined),
+		getApiKeyAndHeaders: async (m: unknown) => {
+			const auth = matches(m) && resolved ? (await resolved.models.getAuth(resolved.model))?.auth : undefined;
+			return auth ? { ok: true, apiKey: auth.apiKey, ...(auth.headers ? { headers: auth.headers } : {}) } : { ok: false, error: "Arbor has no key for this model" };
+		},
 	};
 }
 

@@ -33,12 +33,14 @@ describe("navigate with a summary from a real (loopback) model", () => {
 	it("writes a branch_summary with file details at the new position, moves the leaf, and streams progress", async () => {
 		server.setScenario({ kind: "stream", chunks: ["## Goal\n", "Tokenizer fix.", "\n## Open items\n- none"] });
 		const { sessionId, file } = await openWithModel();
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor", baseUrl: server.baseUrl });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true, label: "tokenizer attempt" });
 		expect(r.cancelled).toBe(false);
 		const lines = readLines(file);
 		const summary = lines.find((l) => l.type === "branch_summary");
-		expect(summary).toMatchObject({ parentId: "a4", fromId: "a4", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] } });
+		// pi 1.6: fromId is the leaf left behind, and the summary call's usage is kept.
+		expect(summary).toMatchObject({ parentId: "a4", fromId: "a3", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] }, usage: { input: 11, output: 7 } });
+		expect(Object.keys(summary ?? {})).toEqual(["type", "id", "parentId", "timestamp", "fromId", "summary", "details", "usage", "fromHook"]);
 		expect(summary?.summary).toMatch(/^## Goal\nTokenizer fix\./);
 		expect(summary?.summary).toContain("<modified-files>\nsrc/b.ts\n</modified-files>");
 		expect(summary?.fromHook).toBeFalsy();
@@ -146,14 +148,36 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		fs.writeFileSync(path.join(t.piAgentDir, "settings.json"), JSON.stringify({ defaultProvider: "lab", defaultModel: "m1" }));
 		fs.writeFileSync(
 			path.join(t.piAgentDir, "models.json"),
-			JSON.stringify({ providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "LOCAL_LLM_KEY", models: [{ id: "m1" }] } } }),
+			JSON.stringify({ providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "$LOCAL_LLM_KEY", models: [{ id: "m1" }] } } }),
 		);
 		const file = writeSession(tempDir(), branchySession());
 		const { sessionId } = await t.services.openSession({ path: file });
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "lab", modelId: "m1", source: "pi", baseUrl: server.baseUrl });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "lab", modelId: "m1", source: "pi-settings", auth: "env" });
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
 		expect(r.summaryEntryId).toBeDefined();
 		expect(server.requests.at(-1)?.authorization).toBe("Bearer k-123");
 		expect((server.requests.at(-1)?.body as { model?: string }).model).toBe("m1");
+	});
+});
+
+describe("the base-URL credential rule through the API (#9)", () => {
+	it("setSettings pointing a built-in provider at another server, then a summary: the server gets none of the provider's keys", async () => {
+		server.setScenario({ kind: "stream", chunks: ["## Goal\nx"] });
+		t = makeServices({ env: { ANTHROPIC_API_KEY: "sk-ant-ENV-secret", OPENAI_API_KEY: "sk-openai-ENV-secret" } });
+		fs.writeFileSync(
+			path.join(t.piAgentDir, "auth.json"),
+			JSON.stringify({ anthropic: { type: "oauth", access: "sk-ant-oat-OAUTH-secret", refresh: "r", expires: Date.now() + 3_600_000 }, openai: { type: "api_key", key: "sk-openai-STORED-secret" } }),
+		);
+		// What a client holding the API could do: point the built-in provider at its own server.
+		await t.services.setSettings({ settings: { model: { provider: "anthropic", modelId: "claude-opus-5-5", baseUrl: server.baseUrl, api: "openai-completions" } } });
+		expect(await t.services.getActiveModel({})).toEqual({ provider: "anthropic", modelId: "claude-opus-5-5", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
+		const file = writeSession(tempDir(), branchySession());
+		const { sessionId } = await t.services.openSession({ path: file });
+		await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
+		const req = server.requests.at(-1);
+		expect(req).toBeDefined();
+		expect(JSON.stringify(req?.headers)).not.toMatch(/secret/);
+		expect(req?.headers["x-api-key"]).toBeUndefined();
+		expect(req?.authorization).toBe("Bearer arbor-no-key");
 	});
 });

@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Api, Model } from "@mariozechner/pi-ai";
-import type { ResolvedModel } from "../models";
+import type { Api, Model } from "@earendil-works/pi-ai";
+import { type ResolvedModel, resolveActiveModel } from "../models";
 import { buildInstructions, collectFileDetails, generateSummary, serializeForSummary, SUMMARY_PROMPT } from "../summarizer";
-import { assistant, branchySession, toolResult, user } from "./helpers/entries";
+import { assistant, branchySession, tempDir, toolResult, user } from "./helpers/entries";
 import { type LlmServer, startLlmServer } from "./helpers/llm-server";
 
 let server: LlmServer;
 
-function localModel(baseUrl: string): ResolvedModel {
-	const model: Model<Api> = {
-		id: "test-model", name: "test-model", api: "openai-completions", provider: "local", baseUrl, reasoning: false,
-		input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128_000, maxTokens: 4096,
-	};
-	return { model, apiKey: "test-key", info: { provider: "local", modelId: "test-model", source: "arbor", baseUrl } };
+let localResolved: ResolvedModel;
+
+/** The loopback server as a custom endpoint from Arbor's settings (key "test-key"), with a 4,096-token answer cap. */
+function localModel(_baseUrl: string): ResolvedModel {
+	const model: Model<Api> = { ...localResolved.model, maxTokens: 4096 };
+	return { ...localResolved, model };
 }
 
 beforeAll(async () => {
 	server = await startLlmServer();
+	const r = await resolveActiveModel({ arbor: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "test-key" }, piAgentDir: tempDir("arbor-pi-"), env: {} });
+	if (!r.ok) throw new Error(r.reason);
+	localResolved = r.resolved;
 });
 afterAll(async () => {
 	await server.close();

@@ -19,6 +19,8 @@ export interface RecordedRequest {
 	method: string;
 	path: string;
 	authorization: string | undefined;
+	/** Every request header as received (names lower-cased). */
+	headers: Record<string, string | string[] | undefined>;
 	body: unknown;
 	/** True when the client closed the connection before the answer ended (an abort). */
 	aborted: boolean;
@@ -41,6 +43,7 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
 
 export async function startLlmServer(initial: LlmScenario = { kind: "stream", chunks: ["## Goal\nTest summary."] }): Promise<LlmServer> {
 	let scenario = initial;
+	let tokenSeq = 0;
 	const requests: RecordedRequest[] = [];
 	const sockets = new Set<import("node:net").Socket>();
 
@@ -54,7 +57,7 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 			} catch {
 				body = undefined;
 			}
-			const rec: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", authorization: req.headers.authorization, body, aborted: false };
+			const rec: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", authorization: req.headers.authorization, headers: { ...req.headers }, body, aborted: false };
 			requests.push(rec);
 			let finished = false;
 			res.on("close", () => {
@@ -62,7 +65,29 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 			});
 			const model = typeof (body as { model?: unknown })?.model === "string" ? (body as { model: string }).model : "test-model";
 			const s = scenario;
-			if (!(req.url ?? "").endsWith("/chat/completions")) {
+			const url = (req.url ?? "").split("?")[0] as string;
+			if (url.endsWith("/oauth/token")) {
+				// An OAuth token endpoint: hands out a fresh access token for any refresh token.
+				finished = true;
+				tokenSeq++;
+				res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `fresh-access-${tokenSeq}`, refresh_token: `fresh-refresh-${tokenSeq}`, expires_in: 3600 }));
+				return;
+			}
+			if (url.endsWith("/messages") && s.kind === "stream") {
+				// Anthropic's Messages API as SSE.
+				res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+				const ev = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+				res.write(ev("message_start", { message: { id: "msg_test", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 11, output_tokens: 0 } } }));
+				res.write(ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
+				for (const c of s.chunks) res.write(ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: c } }));
+				res.write(ev("content_block_stop", { index: 0 }));
+				res.write(ev("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 7 } }));
+				res.write(ev("message_stop", {}));
+				finished = true;
+				res.end();
+				return;
+			}
+			if (!url.endsWith("/chat/completions")) {
 				finished = true;
 				res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
 				return;
@@ -95,6 +120,7 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				const c = chunks.shift();
 				if (c === undefined) {
 					res.write(chunk(model, {}, "stop"));
+					res.write(`data: ${JSON.stringify({ id: "chatcmpl-arbor-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`);
 					res.write("data: [DONE]\n\n");
 					finished = true;
 					res.end();

@@ -1,7 +1,8 @@
 // Files Arbor writes must load in pi with the same tree and context: appends of every kind, labels,
 // branch summaries, createBranchedSession outputs, upgraded legacy files, appends after another writer.
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionFileError, SessionManager } from "../index";
@@ -63,8 +64,10 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		arbor.appendMessage(userMessage("a second root"));
 		const rootSummary = arbor.branchWithSummary(null, "summary from root");
 
-		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, fromId: earlyId, summary: "summary of the abandoned branch" });
-		expect(arbor.getEntry(rootSummary)).toMatchObject({ type: "branch_summary", parentId: null, fromId: "root" });
+		// pi 1.6: fromId is the leaf left behind.
+		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, summary: "summary of the abandoned branch" });
+		expect((arbor.getEntry(summaryId) as { fromId?: string }).fromId).not.toBe(earlyId);
+		expect(arbor.getEntry(rootSummary)).toMatchObject({ type: "branch_summary", parentId: null });
 		expect(arbor.getLabel(u)).toBe("mark");
 		expect(arbor.getLabel(midId)).toBeUndefined();
 
@@ -181,13 +184,17 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : v)));
 	}
 
-	it("every append kind, key order and absent optional keys included", () => {
+	it("every append kind, key order and absent optional keys included", async () => {
 		const source = copyFixture("kimchi-dev__statsuline.v3.jsonl", "src");
 		const prefix = readFileSync(source);
 		const arborFile = copyToTemp(source, "arbor");
 		const piFile = copyToTemp(source, "pi");
 		const arbor = SessionManager.open(arborFile);
-		const pi = PiSessionManager.open(piFile);
+		// branch_summary follows pi 1.6 (fromId = leaf left behind, usage): compared with pi 1.6's own writer.
+		// pi 1.6's SessionManager (its main entry does not load on Node 20; the core module does).
+		const pi16 = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "core", "session-manager.js");
+		const { SessionManager: Pi16 } = (await import(pathToFileURL(pi16).href)) as { SessionManager: { open(p: string): unknown } };
+		const pi = Pi16.open(piFile);
 		const a = canonicalTail(arborFile, prefix, script(arbor as unknown as Writer));
 		const p = canonicalTail(piFile, prefix, script(pi as unknown as Writer));
 		expect(a.length).toBe(p.length);

@@ -40,6 +40,26 @@ describe("default roots", () => {
 		const custom = defaultSessionRoots({ home, env: { PI_CODING_AGENT_DIR: "~/custom" } });
 		expect(custom[0]).toEqual({ dir: join(home, "custom", "sessions"), source: "pi" });
 	});
+	it("honours pi 1.6's PI_CODING_AGENT_SESSION_DIR before its sessionDir setting, and keeps the default folder listed", () => {
+		const home = tmp();
+		const agent = join(home, ".pi", "agent");
+		mkdirSync(join(agent, "sessions"), { recursive: true });
+		mkdirSync(join(home, "from-setting"), { recursive: true });
+		mkdirSync(join(home, "from-env"), { recursive: true });
+		writeFileSync(join(agent, "settings.json"), `\ufeff${JSON.stringify({ sessionDir: "~/from-setting" })}`);
+		expect(defaultSessionRoots({ home, env: {} }).filter((r) => r.source === "pi")).toEqual([
+			{ dir: join(home, "from-setting"), source: "pi" },
+			{ dir: join(agent, "sessions"), source: "pi" },
+		]);
+		expect(defaultSessionRoots({ home, env: { PI_CODING_AGENT_SESSION_DIR: join(home, "from-env") } }).filter((r) => r.source === "pi")).toEqual([
+			{ dir: join(home, "from-env"), source: "pi" },
+			{ dir: join(agent, "sessions"), source: "pi" },
+		]);
+		// A flat folder of pi 1.6 sessions (pi writes them straight into the configured folder) is listed.
+		write(join(home, "from-env", "2026-01-01T00-00-00-000Z_abc.jsonl"), [JSON.stringify({ type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w/app" })]);
+		const items = listSessions(undefined, { home, env: { PI_CODING_AGENT_SESSION_DIR: join(home, "from-env") } });
+		expect(items.map((i) => i.path)).toEqual([join(home, "from-env", "2026-01-01T00-00-00-000Z_abc.jsonl")]);
+	});
 	it("lists nothing when no folder exists", () => {
 		expect(defaultSessionRoots({ home: tmp(), env: {} })).toEqual([]);
 	});

@@ -1,0 +1,48 @@
+// `arbor model [--json]`: the model a summary would use, resolved exactly as the app resolves it (Arbor's
+// settings, else pi 1.6's startup choice), and where each part came from. Never prints a key.
+
+import { ArborServices } from "../../services";
+import { EXIT_NO_MODEL, flag, parseCommandArgs, positionals } from "../args";
+
+export const modelUsage = `Usage: arbor model [--json]
+
+Print the model Arbor's summaries would use and where it came from:
+  source  arbor-settings (~/.arbor/settings.json), pi-settings (pi's saved default),
+          pi-automatic (pi's first provider with credentials), env (that choice, on an environment key)
+  auth    api_key (a stored or configured key), oauth (pi's /login), env (an environment variable),
+          none (a custom endpoint without a key)
+Without a usable model, prints the reason on stderr and exits with code 3.
+
+Options:
+  --json      print {"provider","modelId","source","auth"} (plus "baseUrl" / "note" when set)
+  -h, --help  show this help`;
+
+export async function modelCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, modelUsage);
+	if (flag(args, "help")) {
+		process.stdout.write(`${modelUsage}\n`);
+		return 0;
+	}
+	positionals(args, [], 0, modelUsage);
+	const services = new ArborServices({ watch: false });
+	try {
+		const r = await services.modelStatus();
+		if (!r.ok) {
+			if (flag(args, "json")) process.stdout.write(`${JSON.stringify({ provider: null, modelId: null, source: null, auth: null, reason: r.reason })}\n`);
+			process.stderr.write(`arbor model: ${r.reason}\n`);
+			return EXIT_NO_MODEL;
+		}
+		const i = r.info;
+		if (flag(args, "json")) {
+			process.stdout.write(`${JSON.stringify({ provider: i.provider, modelId: i.modelId, source: i.source, auth: i.auth, ...(i.baseUrl ? { baseUrl: i.baseUrl } : {}), ...(i.note ? { note: i.note } : {}) })}\n`);
+		} else {
+			const lines = [`${i.provider}/${i.modelId}`, `source: ${i.source}`, `auth: ${i.auth ?? "none"}`];
+			if (i.baseUrl) lines.push(`base URL: ${i.baseUrl}`);
+			if (i.note) lines.push(`note: ${i.note}`);
+			process.stdout.write(`${lines.join("\n")}\n`);
+		}
+		return 0;
+	} finally {
+		services.dispose();
+	}
+}

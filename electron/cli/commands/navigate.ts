@@ -1,0 +1,107 @@
+// `arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT]] [--label TEXT] [--json]`: pi's /tree move,
+// headless, through the same service as the app (extensions' session_before_tree / session_tree fire; a
+// summary is written as pi 1.6 writes it: a branch_summary at the target whose fromId is the leaf left
+// behind, with the model's usage).
+
+import { resolve } from "node:path";
+import type { NavigateResult } from "../../../shared/api";
+import { ArborServices } from "../../services";
+import { EXIT_BAD_FILE, EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+
+export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--json]
+
+Move FILE's leaf to ENTRY_ID as pi's /tree does and print the new leaf (and the summary entry).
+Selecting a user message puts the leaf on its parent (the message's text is printed as "editor text").
+Without --summarize or --label nothing is written: like pi, the moved leaf only lasts until the next
+entry, so the file's leaf stays where it was. With --summarize, a branch_summary of the branch being
+left is written at ENTRY_ID and becomes the leaf; --label labels it (or, without a summary, ENTRY_ID).
+
+Options:
+  --summarize        summarize the branch being left with the model \`arbor model\` shows
+  --prompt TEXT      extra instructions for the summary (with --replace-prompt: the whole prompt)
+  --replace-prompt   use --prompt instead of Arbor's summary prompt
+  --label TEXT       label the summary entry (or ENTRY_ID when there is no summary)
+  --extension PATH   load a pi-style extension file or folder (repeatable)
+  --json             print {"newLeafId","oldLeafId","summaryEntryId","cancelled",...}
+  -h, --help         show this help
+Exit codes: 0 moved (or already there), 1 usage, 2 bad file, 3 no model, the model failed, or an
+extension cancelled the move (nothing written).`;
+
+export async function navigateCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(
+		argv,
+		{
+			summarize: { type: "boolean" },
+			prompt: { type: "string" },
+			"replace-prompt": { type: "boolean" },
+			label: { type: "string" },
+			extension: { type: "string", multiple: true },
+			json: { type: "boolean" },
+		},
+		navigateUsage,
+	);
+	if (flag(args, "help")) {
+		process.stdout.write(`${navigateUsage}\n`);
+		return 0;
+	}
+	const [file, entryId] = positionals(args, ["FILE", "ENTRY_ID"], 0, navigateUsage);
+	const prompt = stringOption(args, "prompt");
+	if (prompt !== undefined && !flag(args, "summarize")) throw new UsageError("--prompt needs --summarize", navigateUsage);
+	if (flag(args, "replace-prompt") && prompt === undefined) throw new UsageError("--replace-prompt needs --prompt", navigateUsage);
+	const ext = args.values.extension;
+	const services = new ArborServices({ watch: false, extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [] });
+	const json = flag(args, "json");
+	const fail = (code: number, message: string): number => {
+		if (json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+		process.stderr.write(`arbor navigate: ${message}\n`);
+		return code;
+	};
+	try {
+		let sessionId: string;
+		try {
+			sessionId = (await services.openSession({ path: resolve(file as string) })).sessionId;
+		} catch (err) {
+			return fail(EXIT_BAD_FILE, err instanceof Error ? err.message : String(err));
+		}
+		let r: NavigateResult;
+		try {
+			r = await services.navigate({
+				sessionId,
+				targetId: entryId as string,
+				...(flag(args, "summarize") ? { summarize: true } : {}),
+				...(prompt !== undefined ? { customInstructions: prompt } : {}),
+				...(flag(args, "replace-prompt") ? { replaceInstructions: true } : {}),
+				...(stringOption(args, "label") !== undefined ? { label: stringOption(args, "label") } : {}),
+			});
+		} catch (err) {
+			const code = (err as { code?: unknown }).code;
+			const message = err instanceof Error ? err.message : String(err);
+			if (code === "not_found" || code === "bad_request") throw new UsageError(message, navigateUsage);
+			if (code === "no_model" || code === "llm_error" || code === "cancelled") return fail(EXIT_NO_MODEL, message);
+			return fail(EXIT_BAD_FILE, message);
+		}
+		if (json) {
+			process.stdout.write(
+				`${JSON.stringify({
+					newLeafId: r.newLeafId,
+					oldLeafId: r.oldLeafId,
+					summaryEntryId: r.summaryEntryId ?? null,
+					cancelled: r.cancelled,
+					...(r.reason ? { reason: r.reason } : {}),
+					...(r.noop ? { noop: true } : {}),
+					...(r.editorText !== undefined ? { editorText: r.editorText } : {}),
+				})}\n`,
+			);
+		} else if (r.cancelled) {
+			process.stderr.write(`arbor navigate: cancelled (${r.reason ?? "no reason given"}); nothing was written\n`);
+		} else {
+			const lines = [`leaf: ${r.newLeafId ?? "(before the first entry)"}${r.noop ? " (already there)" : ""}`];
+			if (r.summaryEntryId) lines.push(`summary: ${r.summaryEntryId}`);
+			if (r.editorText !== undefined) lines.push(`editor text: ${r.editorText}`);
+			process.stdout.write(`${lines.join("\n")}\n`);
+		}
+		return r.cancelled ? EXIT_NO_MODEL : 0;
+	} finally {
+		services.dispose();
+	}
+}

@@ -1,0 +1,200 @@
+// Where pi 1.6 keeps its configuration and how it reads configured values (docs/summaries.md):
+// the agent folder, settings.json, the sessions folder, and the value templates of models.json and
+// auth.json ("$VAR", "${VAR}", "$$", "$!", "!command"). Arbor's own implementation of pi's published rules.
+
+import { execSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** pi's path rule for configured folders: "~" and "~/x" are under the home folder. */
+export function expandHome(p: string, home = os.homedir()): string {
+	if (p === "~") return home;
+	if (p.startsWith("~/") || p.startsWith("~\\")) return path.join(home, p.slice(2));
+	return p;
+}
+
+/** pi's agent folder: `$PI_CODING_AGENT_DIR` (with "~" expanded) or `~/.pi/agent`. */
+export function piAgentDir(env: Env, home = os.homedir()): string {
+	const dir = env.PI_CODING_AGENT_DIR;
+	return dir ? path.resolve(expandHome(dir, home)) : path.join(home, ".pi", "agent");
+}
+
+function stripBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Remove `//` and `/* *\/` comments outside strings, and trailing commas before `}` / `]`
+ * (pi reads models.json this way).
+ */
+export function stripJsonComments(text: string): string {
+	let out = "";
+	let i = 0;
+	while (i < text.length) {
+		const c = text[i] as string;
+		if (c === '"') {
+			let j = i + 1;
+			while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+			out += text.slice(i, j + 1);
+			i = j + 1;
+		} else if (c === "/" && text[i + 1] === "/") {
+			while (i < text.length && text[i] !== "\n") i++;
+		} else if (c === "/" && text[i + 1] === "*") {
+			const end = text.indexOf("*/", i + 2);
+			i = end < 0 ? text.length : end + 2;
+		} else {
+			out += c;
+			i++;
+		}
+	}
+	return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+export type JsonRead = { ok: true; value: unknown } | { ok: false; missing: boolean; error?: string };
+
+/** A pi config file: BOM dropped, comments allowed when `comments`; a missing file is not an error. */
+export function readPiJson(file: string, comments = false): JsonRead {
+	let text: string;
+	try {
+		text = fs.readFileSync(file, "utf8");
+	} catch (err) {
+		const code = (err as NodeJS.ErrnoException).code;
+		return { ok: false, missing: code === "ENOENT" || code === "ENOTDIR", error: code };
+	}
+	try {
+		const body = stripBom(text);
+		return { ok: true, value: JSON.parse(comments ? stripJsonComments(body) : body) as unknown };
+	} catch (err) {
+		return { ok: false, missing: false, error: err instanceof Error ? err.message : String(err) };
+	}
+}
+
+/** pi's global settings (`<agentDir>/settings.json`), or {} when missing or unreadable. */
+export function readPiSettings(agentDir: string): Record<string, unknown> {
+	const r = readPiJson(path.join(agentDir, "settings.json"));
+	return r.ok && isRecord(r.value) ? r.value : {};
+}
+
+/**
+ * The folder pi 1.6 keeps sessions in when one is configured: `$PI_CODING_AGENT_SESSION_DIR`, else the
+ * `sessionDir` setting (both with "~" expanded), else undefined (pi's default `<agentDir>/sessions`).
+ * pi's `--session-dir` flag would come first; Arbor has no such flag.
+ */
+export function piConfiguredSessionDir(env: Env, agentDir: string, home = os.homedir()): string | undefined {
+	const fromEnv = env.PI_CODING_AGENT_SESSION_DIR;
+	if (fromEnv) return path.resolve(expandHome(fromEnv, home));
+	const s = readPiSettings(agentDir).sessionDir;
+	// Like pi, a relative setting is relative to the working folder.
+	if (typeof s === "string" && s.trim()) return path.resolve(expandHome(s, home));
+	return undefined;
+}
+
+// ---------------------------------------------------------------- value templates
+
+type Part = { kind: "text"; text: string } | { kind: "env"; name: string };
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+function parseTemplate(value: string): Part[] {
+	const parts: Part[] = [];
+	const text = (t: string): void => {
+		if (!t) return;
+		const last = parts[parts.length - 1];
+		if (last?.kind === "text") last.text += t;
+		else parts.push({ kind: "text", text: t });
+	};
+	let i = 0;
+	while (i < value.length) {
+		const d = value.indexOf("$", i);
+		if (d < 0) {
+			text(value.slice(i));
+			break;
+		}
+		text(value.slice(i, d));
+		const next = value[d + 1];
+		if (next === "$" || next === "!") {
+			text(next);
+			i = d + 2;
+		} else if (next === "{") {
+			const close = value.indexOf("}", d + 2);
+			const name = close < 0 ? "" : value.slice(d + 2, close);
+			if (close < 0) {
+				text("$");
+				i = d + 1;
+			} else if (NAME.test(name) && (name.match(NAME)?.[0] ?? "") === name) {
+				parts.push({ kind: "env", name });
+				i = close + 1;
+			} else {
+				text(value.slice(d, close + 1));
+				i = close + 1;
+			}
+		} else {
+			const m = value.slice(d + 1).match(NAME);
+			if (m) {
+				parts.push({ kind: "env", name: m[0] });
+				i = d + 1 + m[0].length;
+			} else {
+				text("$");
+				i = d + 1;
+			}
+		}
+	}
+	return parts;
+}
+
+export function isCommandValue(value: string): boolean {
+	return value.startsWith("!");
+}
+
+/** Environment variable names a template value reads (none for "!command" values). */
+export function templateEnvNames(value: string): string[] {
+	if (isCommandValue(value)) return [];
+	return [...new Set(parseTemplate(value).flatMap((p) => (p.kind === "env" ? [p.name] : [])))];
+}
+
+const commandCache = new Map<string, string | undefined>();
+
+function runCommand(command: string): string | undefined {
+	if (commandCache.has(command)) return commandCache.get(command);
+	let out: string | undefined;
+	try {
+		out = execSync(command, { encoding: "utf8", timeout: 10_000, stdio: ["ignore", "pipe", "ignore"] }).trim() || undefined;
+	} catch {
+		out = undefined;
+	}
+	commandCache.set(command, out);
+	return out;
+}
+
+/** For tests: forget cached "!command" results. */
+export function clearCommandCache(): void {
+	commandCache.clear();
+}
+
+/**
+ * pi 1.6's value rule: "!cmd" is the trimmed output of a shell command (cached for the process);
+ * otherwise "$NAME" / "${NAME}" are replaced by environment values ("$$" is "$", "$!" is "!") and
+ * every other character is literal — a plain "LAB_KEY" is the key "LAB_KEY". `scoped` (an auth.json
+ * credential's `env` map) is read before the process environment. Undefined when a variable is unset
+ * or empty, or the command fails.
+ */
+export function resolveConfigValue(value: string, env: Env, scoped?: Env): string | undefined {
+	if (isCommandValue(value)) return runCommand(value.slice(1));
+	let out = "";
+	for (const p of parseTemplate(value)) {
+		if (p.kind === "text") out += p.text;
+		else {
+			const v = scoped?.[p.name] || env[p.name] || undefined;
+			if (v === undefined) return undefined;
+			out += v;
+		}
+	}
+	return out;
+}
