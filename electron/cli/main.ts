@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
+import { extensionsCommand } from "./commands/extensions";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
 import { sessionsCommand } from "./commands/sessions";
@@ -23,10 +24,11 @@ Commands:
   label FILE ID [TEXT]  set (or, without TEXT, clear) an entry's label
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
+  extensions [PATH...]  list the extensions found and loaded, with each load error (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
 
 Run "arbor <command> --help" for a command's options.
-Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file.`;
+Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file, 3 an extension failed to load (extensions).`;
 
 const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	tree: treeCommand,
@@ -35,6 +37,7 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	label: labelCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
+	extensions: extensionsCommand,
 	serve: async (argv) => {
 		const result: unknown = await runServe(argv);
 		return typeof result === "number" ? result : 0;

@@ -4,6 +4,7 @@
 
 import type { Api, Model } from "@mariozechner/pi-ai";
 import type { AgentMessage, SessionEntry } from "../../../shared/entries";
+import { EntryKind } from "../../../shared/skeleton";
 import { type SessionManager, toPlain } from "../../session";
 // Not re-exported by electron/session/index.ts.
 import { toContextMessage } from "../../session/context";
@@ -81,13 +82,12 @@ function projectionOf(m: SessionManager): Loose {
 export function sessionNameOf(m: SessionManager): string | undefined {
 	const own = (m as unknown as { getSessionName?: () => string | undefined }).getSessionName;
 	if (typeof own === "function") return own.call(m);
-	const entries = m.getEntries();
-	for (let i = entries.length - 1; i >= 0; i--) {
-		const e = entries[i] as Loose;
-		if (e.type === "session_info") {
-			const name = typeof e.name === "string" ? e.name.trim() : "";
-			return name === "" ? undefined : name;
-		}
+	// Found through the index's kinds: a 100k-entry file is not parsed entry by entry.
+	for (let i = m.getEntryCount() - 1; i >= 0; i--) {
+		if (m.kindAt(i) !== EntryKind.sessionInfo) continue;
+		const e = m.getEntryAt(i) as Loose | undefined;
+		const name = typeof e?.name === "string" ? e.name.trim() : "";
+		return name === "" ? undefined : name;
 	}
 	return undefined;
 }
