@@ -1,6 +1,7 @@
 // electron/services: the flows on top of the session core (open, navigate, branch, label, summaries,
 // extensions, live files). One async method per Arbor API request; results and typed events. Plain Node.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -76,7 +77,11 @@ export class ArborServices {
 	readonly #listeners = new Set<Listener>();
 	#nextId = 1;
 	/** Session whose extension handler / command is running (target of pi.appendEntry, pi.setLabel). */
-	#active: OpenSession | undefined;
+	readonly #activeStore = new AsyncLocalStorage<OpenSession>();
+	/** Follows each handler and command through its awaits: two sessions' handlers can run at once. */
+	get #active(): OpenSession | undefined {
+		return this.#activeStore.getStore();
+	}
 	#disposed = false;
 	/** A session was opened already: the next one "resumes" (pi's session_start reasons). */
 	#started = false;
@@ -477,13 +482,7 @@ export class ArborServices {
 	async #emitExtension(s: OpenSession, event: Parameters<ExtensionHost["emit"]>[0], ctx: unknown): Promise<Record<string, unknown> | undefined> {
 		await this.#extensions.ready();
 		if (!this.#extensions.hasHandlers(event.type)) return undefined;
-		const prev = this.#active;
-		this.#active = s;
-		try {
-			return await this.#extensions.emit(event, ctx);
-		} finally {
-			this.#active = prev;
-		}
+		return this.#activeStore.run(s, () => this.#extensions.emit(event, ctx));
 	}
 
 	/**
@@ -622,15 +621,11 @@ export class ArborServices {
 				this.#emit({ type: "commands_changed" });
 			},
 		});
-		const prev = this.#active;
-		this.#active = s;
 		try {
-			await this.#extensions.runCommand(command, params.args ?? "", ctx);
+			await this.#activeStore.run(s, () => this.#extensions.runCommand(command, params.args ?? "", ctx));
 		} catch (err) {
 			if (err instanceof ArborServiceError) throw err;
 			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
-		} finally {
-			this.#active = prev;
 		}
 	}
 

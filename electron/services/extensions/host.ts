@@ -254,7 +254,7 @@ export class ExtensionHost {
 				getSettings: () => structuredClone(b.getPiSettings?.() ?? {}),
 				getCommands: () => this.listCommands(),
 				getAllTools: () =>
-					[...loaded, ext].flatMap((e) =>
+					[...new Set([...loaded, ext])].flatMap((e) =>
 						[...e.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, sourceInfo: { path: e.path } })),
 					),
 			}, bus);

@@ -1,42 +1,78 @@
-// pi 1.6.0's own example extensions, loaded from the installed package into Arbor's host: every one must load.
+// pi 1.6.0's own example extensions, from the installed package, in Arbor's host: every one loads.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { ExtensionHost, type HostBindings } from "../extensions/host";
 import type { ExtensionFailure } from "../extensions/types";
+import { tempDir } from "./helpers/entries";
+import { makeServices, type TestServices } from "./helpers/services";
 
-const EXAMPLES = path.resolve(__dirname, "../../../node_modules/@earendil-works/pi-coding-agent/examples/extensions");
+const ROOT = path.resolve(__dirname, "../../..");
+const EXAMPLES = path.join(ROOT, "node_modules/@earendil-works/pi-coding-agent/examples/extensions");
 
-const noBindings: HostBindings = {
-	appendEntry: () => {},
-	setLabel: () => {},
-	setSessionName: () => {},
-	getSessionName: () => undefined,
-	notify: () => {},
-};
+const noBindings: HostBindings = { appendEntry: () => {}, setLabel: () => {}, setSessionName: () => {}, getSessionName: () => undefined, notify: () => {} };
 
-/** Each example as pi counts them: a top-level module file, or a folder (its index / package.json `pi.extensions`). */
+/** Each example as pi's README counts them: a top-level module file, or a folder. */
 function examples(): string[] {
 	return fs.readdirSync(EXAMPLES).filter((n) => n.endsWith(".ts") || fs.statSync(path.join(EXAMPLES, n)).isDirectory()).sort();
 }
 
-describe("pi 1.6.0 example extensions", () => {
-	it("are all there (78 in the 1.6.0 package)", () => {
+/** The npm dependencies three examples declare in their package.json, as `npm install` in their folder gives them. */
+function installDependencies(examplesDir: string): void {
+	const link = (example: string, name: string): void => {
+		const dest = path.join(examplesDir, example, "node_modules", name);
+		fs.mkdirSync(path.dirname(dest), { recursive: true });
+		fs.symlinkSync(path.join(ROOT, "node_modules", name), dest, "dir");
+	};
+	link("with-deps", "ms");
+	link("custom-provider-anthropic", "@anthropic-ai/sdk");
+	// @earendil-works/gondolin (a micro-VM) is not in Arbor's tree: a stand-in package with its two classes.
+	const gondolin = path.join(examplesDir, "gondolin", "node_modules", "@earendil-works", "gondolin");
+	fs.mkdirSync(gondolin, { recursive: true });
+	fs.writeFileSync(path.join(gondolin, "package.json"), JSON.stringify({ name: "@earendil-works/gondolin", version: "0.14.0", main: "index.js" }));
+	fs.writeFileSync(path.join(gondolin, "index.js"), "class VM {}\nclass RealFSProvider {}\nmodule.exports = { VM, RealFSProvider };\n");
+}
+
+let t: TestServices | undefined;
+afterEach(() => t?.services.dispose());
+
+describe("pi 1.6.0's 78 example extensions", () => {
+	it("are all there", () => {
 		expect(examples().length).toBe(78);
 	});
 
-	it("every one loads in Arbor's host without an error", async () => {
+	it("load from the installed package; the one whose npm dependency is not installed says so", async () => {
 		const failures: ExtensionFailure[] = [];
-		const host = new ExtensionHost({
-			dirs: [],
-			paths: examples().map((n) => path.join(EXAMPLES, n)),
-			onFailure: (f) => failures.push(f),
-			bindings: noBindings,
-		});
+		const host = new ExtensionHost({ dirs: [], paths: examples().map((n) => path.join(EXAMPLES, n)), onFailure: (f) => failures.push(f), bindings: noBindings });
 		await host.ready();
-		const report = failures.map((f) => `${path.relative(EXAMPLES, f.extension)}: ${f.message.split("\n")[0]}`);
-		expect(report).toEqual([]);
-		expect(host.extensions.length).toBe(78);
+		expect(failures.map((f) => `${path.relative(EXAMPLES, f.extension)}: ${f.message}`)).toEqual([
+			`gondolin/index.ts: its dependency @earendil-works/gondolin is not installed: run \`npm install\` in ${path.join(EXAMPLES, "gondolin")} (pi needs it too)`,
+		]);
+		expect(host.extensions.length).toBe(77);
+	}, 120_000);
+
+	it("all 78 load without an error from a pi user's extensions folder, with their dependencies installed, once enabled", async () => {
+		const home = tempDir("arbor-home-");
+		const piAgentDir = path.join(home, ".pi", "agent");
+		const dir = path.join(piAgentDir, "extensions");
+		fs.cpSync(EXAMPLES, dir, { recursive: true });
+		installDependencies(dir);
+		t = makeServices({ piAgentDir, settingsDir: path.join(home, ".arbor") });
+		const found = await t.services.listExtensions({});
+		expect(found.extensions.length).toBe(78);
+		expect(found.extensions.some((e) => e.loaded || e.enabled)).toBe(false);
+		// The user enables one in the app, then (remembered in ~/.arbor/settings.json) all of them.
+		const one = await t.services.setExtensionEnabled({ path: path.join(dir, "hello.ts"), enabled: true });
+		expect(one.extensions.filter((e) => e.loaded).map((e) => e.name)).toEqual(["hello.ts"]);
+		t.services.dispose();
+		fs.writeFileSync(path.join(home, ".arbor", "settings.json"), JSON.stringify({ enabledExtensions: found.extensions.map((e) => e.path) }));
+		t = makeServices({ piAgentDir, settingsDir: path.join(home, ".arbor") });
+		const listing = await t.services.listExtensions({});
+		expect(listing.extensions.filter((e) => !e.loaded).map((e) => `${e.name}: ${e.error}`)).toEqual([]);
+		expect(listing.extensions.filter((e) => e.loaded).length).toBe(78);
+		expect(t.of("error")).toEqual([]);
+		// Their commands are Arbor's commands now.
+		expect((await t.services.listCommands({})).map((c) => c.name)).toEqual(expect.arrayContaining(["handoff", "todos", "preset"]));
 	}, 120_000);
 });
