@@ -213,14 +213,19 @@ export class ArborServices {
 		const name = sessionNameOf(s.manager);
 		if (name === s.sessionName) return;
 		s.sessionName = name;
-		void this.#emitExtension(s, { type: "session_info_changed", name }, this.#eventContext(s));
+		if (this.#extensions.hasHandlers("session_info_changed")) void this.#emitExtension(s, { type: "session_info_changed", name }, this.#eventContext(s));
 	}
 
 	/** pi 1.6's session_start, queued on the session so its flows run after the handlers. */
 	#sessionStart(s: OpenSession, reason: SessionStartEvent["reason"], previousSessionFile?: string): void {
 		s.sessionName = sessionNameOf(s.manager);
 		const event: SessionStartEvent = { type: "session_start", reason, ...(previousSessionFile ? { previousSessionFile } : {}) };
-		void this.#exclusive(s, () => this.#emitExtension(s, event, this.#eventContext(s))).catch(() => undefined);
+		void this.#exclusive(s, async () => {
+			await this.#extensions.ready();
+			// No context is built (nothing read) for the many opens no extension listens to.
+			if (s.closed || !this.#extensions.hasHandlers("session_start")) return;
+			await this.#emitExtension(s, event, this.#eventContext(s));
+		}).catch(() => undefined);
 	}
 
 	#enabledExtensions(): string[] {

@@ -92,6 +92,21 @@ export function sessionNameOf(m: SessionManager): string | undefined {
 	return undefined;
 }
 
+/** The thinking level at the leaf (pi: the latest thinking_level_change on the path), found without parsing the path. */
+export function thinkingLevelOf(m: SessionManager): string {
+	const leaf = m.getLeafId();
+	const at = leaf === null ? -1 : m.indexOf(leaf);
+	if (at < 0) return "off";
+	const path = m.pathIndices(at);
+	for (let k = path.length - 1; k >= 0; k--) {
+		const i = path[k] as number;
+		if (m.kindAt(i) !== EntryKind.thinkingLevelChange) continue;
+		const level = (m.getEntryAt(i) as Loose | undefined)?.thinkingLevel;
+		return typeof level === "string" ? level : "off";
+	}
+	return "off";
+}
+
 /**
  * Read methods only (pi's ReadonlySessionManager, plus getChildren and buildSessionContext from older pi):
  * extensions see the session, they write through Arbor's flows. Objects are copies, so an extension that
@@ -263,7 +278,7 @@ export function createEventContext(d: ContextDeps): Record<string, unknown> {
 		modelRegistry: modelRegistry(d.model),
 		model: d.model?.model,
 		scopedModels: [],
-		thinkingLevel: (d.manager.buildSessionContext().thinkingLevel as string | undefined) ?? "off",
+		thinkingLevel: thinkingLevelOf(d.manager),
 		isIdle: () => true,
 		// Arbor never loads project-local resources (.pi/ of a session's folder): nothing is trusted.
 		isProjectTrusted: () => false,

@@ -133,6 +133,9 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 		expect(ctx.hasUI).toBe(false);
 		expect((ctx.isProjectTrusted as () => boolean)()).toBe(false);
 		expect(ctx.thinkingLevel).toBe("off");
+		m.appendThinkingLevelChange("high");
+		m.appendMessage({ role: "user", content: [{ type: "text", text: "go" }], timestamp: 0 } as never);
+		expect(createEventContext({ manager: m, sessionId: "s1", abort: () => {}, notify }).thinkingLevel).toBe("high");
 		// pi's theme styles text; Arbor's gives the text back.
 		expect((ui.theme as { fg(c: string, s: string): string }).fg("accent", "hi")).toBe("hi");
 	});
