@@ -621,10 +621,7 @@ export class ArborServices {
 				const res = await this.branchToFile({ sessionId: s.id, entryId });
 				return { cancelled: res.cancelled };
 			},
-			reload: async () => {
-				await this.#extensions.reload();
-				this.#emit({ type: "commands_changed" });
-			},
+			reload: () => this.reloadExtensions(),
 		});
 		try {
 			await this.#activeStore.run(s, () => this.#extensions.runCommand(command, params.args ?? "", ctx));
@@ -678,8 +675,12 @@ export class ArborServices {
 
 	/** Arbor extra: load the extension folders again and tell clients the command list may have changed. */
 	async reloadExtensions(): Promise<void> {
+		// pi 1.6's reload: the old extensions hear session_shutdown, the new ones session_start, per open session.
+		const open = [...this.#sessions.values()];
+		for (const s of open) await this.#emitExtension(s, { type: "session_shutdown", reason: "reload" }, this.#eventContext(s)).catch(() => undefined);
 		await this.#extensions.reload();
 		this.#emit({ type: "commands_changed" });
+		for (const s of open) if (!s.closed) this.#sessionStart(s, "reload");
 	}
 
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {

@@ -137,4 +137,15 @@ describe("pi 1.6 session events", () => {
 		await t.services.appendUserMessage({ sessionId: s2.sessionId, text: "hello" });
 		await expect.poll(() => readLines(two).filter((l) => l.customType === "renamed").map((l) => l.data)).toEqual([{ name: "From pi" }]);
 	});
+
+	it("an extension enabled while a session is open hears session_start with reason \"reload\"", async () => {
+		const dir = tempDir("arbor-pi-agent-");
+		const ext = path.join(dir, "extensions", "setup.ts");
+		write(ext, `export default function (pi) { pi.on("session_start", (e) => pi.appendEntry("setup", { reason: e.reason })); }`);
+		t = makeServices({ piAgentDir: dir });
+		const file = writeSession(tempDir(), branchySession());
+		await t.services.openSession({ path: file });
+		await t.services.setExtensionEnabled({ path: ext, enabled: true });
+		await expect.poll(() => readLines(file).filter((l) => l.customType === "setup").map((l) => l.data)).toEqual([{ reason: "reload" }]);
+	});
 });
