@@ -400,9 +400,6 @@ export class ArborServices {
 	async closeSession(params: RequestParams<"closeSession">): Promise<RequestResult<"closeSession">> {
 		const s = this.#sessions.get(params.sessionId);
 		if (!s) return;
-		// pi 1.6 tells extensions before a session goes away.
-		await this.#emitExtension(s, { type: "session_shutdown", reason: "quit" }, this.#eventContext(s)).catch(() => undefined);
-		if (!this.#sessions.has(s.id)) return;
 		this.#close(s);
 		this.#emit({ type: "session_closed", sessionId: s.id });
 	}

@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ExtensionHost, type HostBindings } from "../extensions/host";
 import type { ExtensionFailure } from "../extensions/types";
-import { tempDir } from "./helpers/entries";
+import { branchySession, tempDir, writeSession } from "./helpers/entries";
 import { makeServices, type TestServices } from "./helpers/services";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -74,5 +74,23 @@ describe("pi 1.6.0's 78 example extensions", () => {
 		expect(t.of("error")).toEqual([]);
 		// Their commands are Arbor's commands now.
 		expect((await t.services.listCommands({})).map((c) => c.name)).toEqual(expect.arrayContaining(["handoff", "todos", "preset"]));
+
+		// A session opens (session_start: their set-up, widgets, status lines), the user navigates with the
+		// examples' tree hooks in place, then the extensions reload (session_shutdown, session_start again).
+		const file = writeSession(tempDir(), branchySession());
+		const s = await t.services.openSession({ path: file });
+		const nav = await t.services.navigate({ sessionId: s.sessionId, targetId: "a4" });
+		expect(nav.cancelled).toBe(false);
+		await t.services.reloadExtensions();
+		await t.services.navigate({ sessionId: s.sessionId, targetId: "a3" });
+		// What fails is the examples' own work, each time with a clear message: a shell command (pi.exec is
+		// not available in Arbor), a file to watch that is not there (as in pi), the stand-in micro-VM.
+		// (file-trigger watches /tmp/agent-trigger.txt, which another program may have created: not asserted.)
+		const failures = [...new Set(t.of("error").map((e) => e.error.message))].filter((m) => !m.startsWith("Extension file-trigger.ts ")).sort();
+		expect(failures).toEqual([
+			"Extension auto-commit-on-exit.ts failed in session_shutdown: pi.exec is not available in Arbor: Arbor does not run shell commands for extensions",
+			"Extension github-issue-autocomplete.ts failed in session_start: pi.exec is not available in Arbor: Arbor does not run shell commands for extensions",
+			"Extension index.ts failed in session_start: _gondolin.VM.create is not a function",
+		]);
 	}, 120_000);
 });
