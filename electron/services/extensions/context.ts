@@ -192,11 +192,33 @@ function uiStub(notify: ContextDeps["notify"]): unknown {
 	});
 }
 
+type Stream = AsyncIterable<unknown> & { result(): Promise<unknown> };
+
+/**
+ * What the bridge needs from a resolved model, structurally: today's ResolvedModel carries the key and
+ * headers (called through pi-ai); pi-ai 1.6's `Models` collection (when the model layer hands one out)
+ * resolves credentials itself and is used instead.
+ */
+interface ModelBridge {
+	model: Model<Api>;
+	apiKey?: string;
+	headers?: Record<string, string>;
+	models?: {
+		complete(m: unknown, c: unknown, o?: unknown): Promise<unknown>;
+		stream(m: unknown, c: unknown, o?: unknown): Stream;
+		streamSimple(m: unknown, c: unknown, o?: unknown): Stream;
+		getAuth?(m: unknown): Promise<{ auth?: { apiKey?: string; headers?: Record<string, string>; baseUrl?: string } } | undefined>;
+	};
+}
+
 /** Thin bridge to the model layer: Arbor knows one model (the one its summaries use) and its credentials. */
-function modelRegistry(resolved: ResolvedModel | undefined): Record<string, unknown> {
+function modelRegistry(resolvedModel: ResolvedModel | undefined): Record<string, unknown> {
+	const resolved = resolvedModel as unknown as ModelBridge | undefined;
 	const isActive = (m: unknown): boolean =>
 		resolved !== undefined && typeof m === "object" && m !== null && (m as Model<Api>).provider === resolved.model.provider && (m as Model<Api>).id === resolved.model.id;
-	const requireActive = (m: unknown, what: string): ResolvedModel => {
+	const same = (provider: string, modelId: string): Model<Api> | undefined =>
+		resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined;
+	const requireActive = (m: unknown, what: string): ModelBridge => {
 		if (!resolved) throw new NotAvailableInArborError(`ctx.modelRegistry.${what}`, "no model is set up for Arbor (see `arbor model`)");
 		if (!isActive(m)) {
 			const name = typeof m === "object" && m !== null ? `${String((m as Loose).provider)}/${String((m as Loose).id)}` : String(m);
@@ -204,42 +226,56 @@ function modelRegistry(resolved: ResolvedModel | undefined): Record<string, unkn
 		}
 		return resolved;
 	};
-	const withAuth = (r: ResolvedModel, options: unknown): Loose => ({
+	/** The key, headers and base URL the model is called with. */
+	const auth = async (): Promise<{ apiKey?: string; headers?: Record<string, string>; baseUrl?: string } | undefined> => {
+		if (!resolved) return undefined;
+		if (resolved.models?.getAuth) return (await resolved.models.getAuth(resolved.model))?.auth;
+		return { apiKey: resolved.apiKey, ...(resolved.headers ? { headers: resolved.headers } : {}), ...(resolved.model.baseUrl ? { baseUrl: resolved.model.baseUrl } : {}) };
+	};
+	/** Options for a direct pi-ai call: the caller's, with Arbor's key and headers. */
+	const withAuth = (r: ModelBridge, options: unknown): Loose => ({
 		...(typeof options === "object" && options !== null ? (options as Loose) : {}),
 		apiKey: r.apiKey,
 		...(r.headers ? { headers: { ...r.headers, ...(((options as Loose | undefined)?.headers as Loose | undefined) ?? {}) } } : {}),
 	});
-	const auth = () => (resolved ? { apiKey: resolved.apiKey, ...(resolved.headers ? { headers: resolved.headers } : {}), ...(resolved.model.baseUrl ? { baseUrl: resolved.model.baseUrl } : {}) } : undefined);
+	const streamOf = (fn: "stream" | "streamSimple", m: unknown, context: unknown, options: unknown): Stream => {
+		const r = requireActive(m, fn);
+		if (r.models) return r.models[fn](r.model, context, options);
+		return relayStream(fn, r, context, withAuth(r, options));
+	};
 	return {
 		refresh: async () => ({ ok: true }),
 		getError: () => undefined,
 		getAll: () => (resolved ? [resolved.model] : []),
 		getAvailable: () => (resolved ? [resolved.model] : []),
-		find: (provider: string, modelId: string) => (resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined),
-		findOfType: (_type: string, provider: string, modelId: string) =>
-			resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined,
+		find: (provider: string, modelId: string) => same(provider, modelId),
+		findOfType: (_type: string, provider: string, modelId: string) => same(provider, modelId),
 		hasConfiguredAuth: (m: unknown) => isActive(m),
 		isUsingOAuth: () => false,
-		getApiKey: async (m: unknown) => (isActive(m) ? resolved?.apiKey : undefined),
-		getApiKeyForProvider: async (p: string) => (resolved && resolved.model.provider === p ? resolved.apiKey : undefined),
-		getApiKeyAndHeaders: async (m: unknown) =>
-			isActive(m) && resolved ? { ok: true, apiKey: resolved.apiKey, ...(resolved.headers ? { headers: resolved.headers } : {}) } : { ok: false, error: "Arbor has no key for this model" },
+		getApiKey: async (m: unknown) => (isActive(m) ? (await auth())?.apiKey : undefined),
+		getApiKeyForProvider: async (p: string) => (resolved?.model.provider === p ? (await auth())?.apiKey : undefined),
+		getApiKeyAndHeaders: async (m: unknown) => {
+			const a = isActive(m) ? await auth() : undefined;
+			return a ? { ok: true, apiKey: a.apiKey, ...(a.headers ? { headers: a.headers } : {}) } : { ok: false, error: "Arbor has no key for this model" };
+		},
 		getProviderAuthStatus: (p: string) => ({ configured: resolved?.model.provider === p }),
-		getProviderAuth: async (p: string) => (resolved && resolved.model.provider === p ? auth() : undefined),
+		getProviderAuth: async (p: string) => {
+			const a = resolved?.model.provider === p ? await auth() : undefined;
+			return a ? { auth: a } : undefined;
+		},
 		getProvider: () => undefined,
 		getProviderDisplayName: (p: string) => p,
 		getModelsOfType: () => (resolved ? [resolved.model] : []),
 		getAvailableOfType: async () => (resolved ? [resolved.model] : []),
-		getModelOfType: (_type: string, provider: string, modelId: string) =>
-			resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined,
+		getModelOfType: (_type: string, provider: string, modelId: string) => same(provider, modelId),
 		complete: async (m: unknown, context: unknown, options?: unknown) => {
 			const r = requireActive(m, "complete");
+			if (r.models) return r.models.complete(r.model, context, options);
 			const ai = (await loadPiAi()) as unknown as { complete(m: unknown, c: unknown, o: unknown): Promise<unknown> };
 			return ai.complete(r.model, context, withAuth(r, options));
 		},
-		stream: (m: unknown, context: unknown, options?: unknown) => streamVia("stream", requireActive(m, "stream"), context, withAuth(requireActive(m, "stream"), options)),
-		streamSimple: (m: unknown, context: unknown, options?: unknown) =>
-			streamVia("streamSimple", requireActive(m, "streamSimple"), context, withAuth(requireActive(m, "streamSimple"), options)),
+		stream: (m: unknown, context: unknown, options?: unknown) => streamOf("stream", m, context, options),
+		streamSimple: (m: unknown, context: unknown, options?: unknown) => streamOf("streamSimple", m, context, options),
 		classify: notAvailable("ctx.modelRegistry.classify", "Arbor only runs chat models"),
 		generateImages: notAvailable("ctx.modelRegistry.generateImages", "Arbor only runs chat models"),
 		registerProvider: () => {},
@@ -256,8 +292,7 @@ function modelRegistry(resolved: ResolvedModel | undefined): Record<string, unkn
  * pi-ai's stream functions return an async-iterable event stream synchronously; the library is loaded
  * lazily here, so the stream is relayed: iterate it, or await `result()` for the final message.
  */
-function streamVia(fn: "stream" | "streamSimple", r: ResolvedModel, context: unknown, options: Loose): AsyncIterable<unknown> & { result(): Promise<unknown> } {
-	type Stream = AsyncIterable<unknown> & { result(): Promise<unknown> };
+function relayStream(fn: "stream" | "streamSimple", r: ModelBridge, context: unknown, options: Loose): Stream {
 	const inner: Promise<Stream> = loadPiAi().then((ai) => (ai as unknown as Record<string, (m: unknown, c: unknown, o: unknown) => Stream>)[fn](r.model, context, options));
 	return {
 		async *[Symbol.asyncIterator]() {

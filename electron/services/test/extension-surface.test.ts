@@ -158,7 +158,7 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 		m.close();
 	});
 
-	it("modelRegistry.complete() calls Arbor's model with its key; another model is a typed error", async () => {
+	it("modelRegistry.complete() and streamSimple() call Arbor's model with its key; another model is a typed error", async () => {
 		const { startLlmServer } = await import("./helpers/llm-server");
 		const server = await startLlmServer({ kind: "stream", chunks: ["pong"] });
 		try {
@@ -170,6 +170,11 @@ export default function (pi) {
 	pi.registerCommand("ask", { handler: async (_a, ctx) => {
 		const msg = await ctx.modelRegistry.complete(ctx.model, { messages: [{ role: "user", content: "ping", timestamp: 0 }] });
 		pi.appendEntry("answer", { text: msg.content.map((b) => b.text ?? "").join(""), model: ctx.model.id });
+		const stream = ctx.modelRegistry.streamSimple(ctx.model, { messages: [{ role: "user", content: "again", timestamp: 0 }] });
+		let deltas = 0;
+		for await (const ev of stream) if (ev.type === "text_delta") deltas++;
+		const final = await stream.result();
+		pi.appendEntry("streamed", { text: final.content.map((b) => b.text ?? "").join(""), deltas });
 		try { await ctx.modelRegistry.complete({ provider: "other", id: "x" }, { messages: [] }); } catch (e) { pi.appendEntry("refused", { name: e.name }); }
 	} });
 }`);
@@ -180,7 +185,9 @@ export default function (pi) {
 			await t.services.runExtensionCommand({ sessionId: s.sessionId, name: "ask" });
 			const lines = readLines(file);
 			expect(lines.find((l) => l.customType === "answer")?.data).toEqual({ text: "pong", model: "test-model" });
+			expect(lines.find((l) => l.customType === "streamed")?.data).toEqual({ text: "pong", deltas: 1 });
 			expect(lines.find((l) => l.customType === "refused")?.data).toEqual({ name: "NotAvailableInArborError" });
+			expect(server.requests.length).toBe(2);
 			expect(server.requests.at(-1)?.authorization).toBe("Bearer sk-ext-test");
 		} finally {
 			await server.close();
