@@ -2,7 +2,7 @@
 // ExtensionCommandContext. Every member exists; what needs a terminal or a running agent is a no-op, an
 // empty answer, or a NotAvailableInArborError when called (docs/extensions.md "The ctx argument").
 
-import type { Api, Model } from "@mariozechner/pi-ai";
+import type { Api, Model } from "@earendil-works/pi-ai";
 import type { AgentMessage, SessionEntry } from "../../../shared/entries";
 import { EntryKind } from "../../../shared/skeleton";
 import { type SessionManager, toPlain } from "../../session";
