@@ -61,7 +61,18 @@ export function contextEntriesOf(path: SessionEntry[]): SessionEntry[] {
  */
 function projectionOf(m: SessionManager): Loose {
 	const own = (m as unknown as { buildSessionProjection?: () => Loose }).buildSessionProjection;
-	if (typeof own === "function") return structuredClone(own.call(m));
+	if (typeof own === "function") {
+		// The core (pi 1.6 context rules) names each entry by its file index; pi's shape carries the entry.
+		const p = own.call(m);
+		const list = Array.isArray(p.entries) ? (p.entries as Loose[]) : [];
+		return structuredClone({
+			...p,
+			entries: list.map((e) => ({
+				sourceEntry: e.sourceEntry ?? (typeof e.index === "number" ? toPlain([m.getEntryAt(e.index) as SessionEntry])[0] : undefined),
+				messages: e.messages,
+			})),
+		});
+	}
 	const entries = contextEntriesOf(toPlain(m.getBranch()) as SessionEntry[]);
 	const context = structuredClone(m.buildSessionContext());
 	const projected = entries.map((sourceEntry, i) => {

@@ -158,6 +158,19 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 		m.close();
 	});
 
+	it("a core that projects by entry index (pi 1.6 context rules) is handed to extensions in pi's shape", () => {
+		const m = SessionManager.open(writeSession(tempDir(), branchySession()));
+		const first = m.getEntryAt(0) as { id: string };
+		// What the session core's own buildSessionProjection answers (file indices, not entries).
+		Object.defineProperty(m, "buildSessionProjection", {
+			value: () => ({ entries: [{ index: 0, messages: [{ role: "user", content: "x", timestamp: 0 }], editIndex: -1 }], messages: [], thinkingLevel: "off", model: null }),
+		});
+		const sm = createEventContext({ manager: m, sessionId: "s1", abort: () => {}, notify: () => {} }).sessionManager as Record<string, () => unknown>;
+		const p = sm.buildSessionProjection?.() as { entries: { sourceEntry: { id: string }; messages: unknown[] }[] };
+		expect(p.entries).toEqual([{ sourceEntry: expect.objectContaining({ id: first.id }), messages: [{ role: "user", content: "x", timestamp: 0 }] }]);
+		m.close();
+	});
+
 	it("modelRegistry.complete() and streamSimple() call Arbor's model with its key; another model is a typed error", async () => {
 		const { startLlmServer } = await import("./helpers/llm-server");
 		const server = await startLlmServer({ kind: "stream", chunks: ["pong"] });
