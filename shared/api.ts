@@ -120,6 +120,11 @@ export interface ArborSettings {
 	skipSummaryPrompt: boolean;
 	layoutDirection: "TB" | "LR";
 	recentFiles: string[];
+	/**
+	 * pi extensions (module paths) the user chose to run in Arbor. Changed only through
+	 * setExtensionEnabled, which accepts only what discovery found (docs/extensions.md).
+	 */
+	enabledExtensions?: string[];
 }
 
 export interface ActiveModelInfo {
@@ -136,6 +141,28 @@ export interface ActiveModelInfo {
 	baseUrl?: string;
 	/** Why pi's saved default was passed over (e.g. a provider pi renamed). */
 	note?: string;
+}
+
+/** One extension module Arbor found (docs/extensions.md "Where they are loaded from"). */
+export interface ExtensionInfo {
+	path: string;
+	name: string;
+	/** arbor: ~/.arbor/extensions; cli: --extension; pi: <agentDir>/extensions; pi-settings: pi's `extensions` list; pi-package: pi's `packages`. */
+	origin: "arbor" | "cli" | "pi" | "pi-settings" | "pi-package";
+	/** The `packages` entry it came from. */
+	package?: string;
+	/** Arbor's own and --extension modules always run; pi's only when the user enabled them. */
+	enabled: boolean;
+	loaded: boolean;
+	/** Why it did not load. */
+	error?: string;
+	commands: string[];
+}
+
+export interface ExtensionListing {
+	extensions: ExtensionInfo[];
+	/** Listed in pi's settings but not found (a package not installed, a missing path). */
+	missing: { source: string; reason: string }[];
 }
 
 export interface ExtensionCommandInfo {
@@ -186,6 +213,10 @@ export interface ArborRequests {
 	getActiveModel: { params: Record<string, never>; result: ActiveModelInfo | null };
 	listCommands: { params: Record<string, never>; result: ExtensionCommandInfo[] };
 	runExtensionCommand: { params: { sessionId: string; name: string; entryId?: string; args?: string }; result: void };
+	/** What extensions were found, which run, and each load error. */
+	listExtensions: { params: Record<string, never>; result: ExtensionListing };
+	/** Run (or stop running) a pi extension Arbor found; extensions reload. */
+	setExtensionEnabled: { params: { path: string; enabled: boolean }; result: ExtensionListing };
 	/** Abort the running summary / extension call of a session. */
 	cancel: { params: { sessionId: string }; result: void };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
@@ -201,7 +232,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getEntry",
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
 	"appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
-	"listCommands", "runExtensionCommand", "cancel", "showOpenDialog", "revealInFolder",
+	"listCommands", "runExtensionCommand", "listExtensions", "setExtensionEnabled", "cancel", "showOpenDialog", "revealInFolder",
 ];
 
 export type ArborEvent =

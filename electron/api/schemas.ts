@@ -75,6 +75,8 @@ export const requestSchemas: Schemas = {
 		entryId: entryId.optional(),
 		args: z.string().max(100_000).optional(),
 	}),
+	listExtensions: empty,
+	setExtensionEnabled: z.strictObject({ path, enabled: z.boolean() }),
 	cancel: withSession,
 	showOpenDialog: empty,
 	revealInFolder: withSession,

@@ -1,13 +1,15 @@
 // electron/cli — the `arbor` command: headless access to the session core (tree, context, branch, label,
 // info, sessions) and the browser host (serve). Bundled to dist/cli.cjs; run as bin/arbor.cjs.
 // Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file (the message names file and line),
-// 3 no usable model / the model failed / the move was cancelled (model, navigate).
+// 3 no usable model / the model failed / the move was cancelled (model, navigate), an extension failed to
+// load (extensions).
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
+import { extensionsCommand } from "./commands/extensions";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
 import { modelCommand } from "./commands/model";
@@ -28,11 +30,13 @@ Commands:
   model            the model summaries use and where it came from (--json)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
+  extensions [PATH...]  list the extensions found and loaded, with each load error (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
 
 Run "arbor <command> --help" for a command's options.
 Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file, 3 no usable model
-(model, navigate --summarize), the model failed or an extension cancelled the move.`;
+(model, navigate --summarize), the model failed or an extension cancelled the move, or an extension failed
+to load (extensions).`;
 
 const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	tree: treeCommand,
@@ -43,6 +47,7 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	model: modelCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
+	extensions: extensionsCommand,
 	serve: async (argv) => {
 		const result: unknown = await runServe(argv);
 		return typeof result === "number" ? result : 0;

@@ -28,7 +28,7 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 	let newPath: string | null = null;
 	if (!previousFile) {
 		if (parentId === null) {
-			target = host.register(SessionManager.inMemory(m.getCwd()));
+			target = host.register(SessionManager.inMemory(m.getCwd()), { reason: "fork" });
 		} else {
 			try {
 				m.createBranchedSession(parentId);
@@ -52,7 +52,7 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 			}
 			if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
 		}
-		target = await host.openPath(newPath);
+		target = await host.openPath(newPath, { reason: "fork", ...(previousFile ? { previousSessionFile: previousFile } : {}) });
 	}
 	const session = host.summary(target);
 	if (target !== s) host.emit({ type: "session_loaded", session });

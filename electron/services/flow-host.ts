@@ -5,6 +5,7 @@ import type { ArborEvent, SessionSummary } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "../session";
 import type { ExtensionHost } from "./extensions/host";
+import type { SessionStartEvent } from "./extensions/types";
 import type { ModelResolution, ResolvedModel } from "./models";
 import type { OpenSession } from "./open-session";
 
@@ -20,8 +21,9 @@ export interface FlowHost {
 	write<T>(s: OpenSession, fn: (m: SessionManager) => T): T;
 	resolveModel(): Promise<ModelResolution>;
 	entry(s: OpenSession, id: string): SessionEntry;
-	register(m: SessionManager): OpenSession;
-	openPath(file: string): Promise<OpenSession>;
+	/** `start`: pi 1.6's session_start reason for extensions (default: startup / resume). */
+	register(m: SessionManager, start?: { reason: SessionStartEvent["reason"]; previousSessionFile?: string }): OpenSession;
+	openPath(file: string, start?: { reason: SessionStartEvent["reason"]; previousSessionFile?: string }): Promise<OpenSession>;
 	summary(s: OpenSession): SessionSummary;
 	reloaded(s: OpenSession, reason: string): void;
 }

@@ -1,23 +1,27 @@
 // electron/services: the flows on top of the session core (open, navigate, branch, label, summaries,
 // extensions, live files). One async method per Arbor API request; results and typed events. Plain Node.
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type {
-	ActiveModelInfo, ArborEvent, ArborSettings, ContextView, NavigateResult, RequestParams, RequestResult, SessionSummary,
+	ActiveModelInfo, ArborEvent, ArborSettings, ContextView, ExtensionListing, NavigateResult, RequestParams, RequestResult, SessionSummary,
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
-import type { Skeleton } from "../../shared/skeleton";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
 import { branchFlow } from "./branch-flow";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, errorMessage, toServiceError } from "./errors";
-import { createCommandContext, createEventContext } from "./extensions/context";
+import { createCommandContext, createEventContext, sessionNameOf } from "./extensions/context";
+import { discoverPiExtensions } from "./extensions/discovery";
 import { ExtensionHost } from "./extensions/host";
-import type { ExtensionFailure } from "./extensions/types";
+import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
+import type { ExtensionFailure, SessionStartEvent } from "./extensions/types";
+import { readJsonFile } from "./fs-util";
 import type { FlowHost } from "./flow-host";
 import { type ModelResolution, type ResolvedModel, resolveActiveModel } from "./models";
 import { navigateFlow } from "./navigate-flow";
@@ -74,8 +78,14 @@ export class ArborServices {
 	readonly #listeners = new Set<Listener>();
 	#nextId = 1;
 	/** Session whose extension handler / command is running (target of pi.appendEntry, pi.setLabel). */
-	#active: OpenSession | undefined;
+	readonly #activeStore = new AsyncLocalStorage<OpenSession>();
+	/** Follows each handler and command through its awaits: two sessions' handlers can run at once. */
+	get #active(): OpenSession | undefined {
+		return this.#activeStore.getStore();
+	}
 	#disposed = false;
+	/** A session was opened already: the next one "resumes" (pi's session_start reasons). */
+	#started = false;
 	readonly #flowHost: FlowHost;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -87,9 +97,15 @@ export class ArborServices {
 		this.#pollMs = options.pollMs ?? DEFAULT_POLL_MS;
 		this.#sliceMs = options.sliceMs;
 		this.#settings = new SettingsStore(this.#settingsDir, this.#piAgentDir);
+		setShimAgentDir(this.#piAgentDir);
 		this.#extensions = new ExtensionHost({
 			dirs: [path.join(this.#settingsDir, "extensions")],
 			paths: options.extensionPaths ?? [],
+			// pi's extensions run only when the user enabled them (docs/extensions.md).
+			extraEntries: () => {
+				const enabled = new Set(this.#enabledExtensions());
+				return discoverPiExtensions(this.#piAgentDir).entries.filter((e) => enabled.has(e.path));
+			},
 			handlerTimeoutMs: options.extensionTimeoutMs,
 			commandTimeoutMs: options.commandTimeoutMs,
 			onFailure: (f) => this.#reportExtensionFailure(f),
@@ -99,6 +115,10 @@ export class ArborServices {
 				setSessionName: (name) => this.#withActive((s) => s.manager.appendSessionInfo(name)),
 				getSessionName: () => (this.#active ? (titleOf(this.#active.manager) ?? undefined) : undefined),
 				notify: (extension, message, level) => this.#emit({ type: "notice", sessionId: this.#active?.id ?? null, level, message, source: extension }),
+				getPiSettings: () => {
+					const pi = readJsonFile(path.join(this.#piAgentDir, "settings.json"));
+					return typeof pi === "object" && pi !== null && !Array.isArray(pi) ? (pi as Record<string, unknown>) : {};
+				},
 			},
 		});
 		this.#flowHost = {
@@ -110,8 +130,8 @@ export class ArborServices {
 			write: (s, fn) => this.#write(s, fn),
 			resolveModel: () => this.#resolveModel(),
 			entry: (s, id) => this.#entry(s, id),
-			register: (m) => this.#register(m),
-			openPath: (file) => this.#openPath(file),
+			register: (m, start) => this.#register(m, start),
+			openPath: (file, start) => this.#openPath(file, start),
 			summary: (s) => this.#summary(s),
 			reloaded: (s, reason) => this.#reloaded(s, reason),
 		};
@@ -168,6 +188,9 @@ export class ArborServices {
 		if (delta.ids.length > 0) {
 			s.sentCount = delta.start + delta.ids.length;
 			this.#emit({ type: "session_appended", sessionId: s.id, delta });
+			let renamed = false;
+			for (let i = delta.start; i < s.sentCount && !renamed; i++) renamed = m.kindAt(i) === EntryKind.sessionInfo;
+			if (renamed) this.#nameMaybeChanged(s);
 		}
 		const leafId = m.getLeafId();
 		const resumeLeafId = m.getResumeLeafId();
@@ -182,6 +205,35 @@ export class ArborServices {
 			const first = s.labelsKey === "";
 			s.labelsKey = labelsKey;
 			if (!first) this.#emit({ type: "labels_changed", sessionId: s.id });
+		}
+	}
+
+	/** pi 1.6's session_info_changed, when the session's name really changed (a session_info entry arrived). */
+	#nameMaybeChanged(s: OpenSession): void {
+		s.title = undefined;
+		const name = sessionNameOf(s.manager);
+		if (name === s.sessionName) return;
+		s.sessionName = name;
+		if (this.#extensions.hasHandlers("session_info_changed")) void this.#emitExtension(s, { type: "session_info_changed", name }, this.#eventContext(s));
+	}
+
+	/** pi 1.6's session_start, queued on the session so its flows run after the handlers. */
+	#sessionStart(s: OpenSession, reason: SessionStartEvent["reason"], previousSessionFile?: string): void {
+		s.sessionName = sessionNameOf(s.manager);
+		const event: SessionStartEvent = { type: "session_start", reason, ...(previousSessionFile ? { previousSessionFile } : {}) };
+		void this.#exclusive(s, async () => {
+			await this.#extensions.ready();
+			// No context is built (nothing read) for the many opens no extension listens to.
+			if (s.closed || !this.#extensions.hasHandlers("session_start")) return;
+			await this.#emitExtension(s, event, this.#eventContext(s));
+		}).catch(() => undefined);
+	}
+
+	#enabledExtensions(): string[] {
+		try {
+			return this.#settings.load().enabledExtensions ?? [];
+		} catch {
+			return [];
 		}
 	}
 
@@ -247,13 +299,15 @@ export class ArborServices {
 		};
 	}
 
-	#register(m: SessionManager): OpenSession {
+	#register(m: SessionManager, start: { reason: SessionStartEvent["reason"]; previousSessionFile?: string } = { reason: this.#started ? "resume" : "startup" }): OpenSession {
+		this.#started = true;
 		const s = new OpenSession(`s${this.#nextId++}`, m);
 		s.sentCount = this.#count(m);
 		s.labelsKey = JSON.stringify(m.getSkeletonDelta(s.sentCount).labels);
 		this.#sessions.set(s.id, s);
 		const file = m.isPersistent() ? m.getSessionFile() : undefined;
 		if (this.#watch && file) s.watcher = new FileWatcher(file, () => this.#onFileChange(s), this.#pollMs);
+		this.#sessionStart(s, start.reason, start.previousSessionFile);
 		return s;
 	}
 
@@ -262,14 +316,14 @@ export class ArborServices {
 	 * (SessionManager.openCooperative), so a 1 GB file does not stop the other sessions from answering;
 	 * a second request for a file still being opened waits for the same open.
 	 */
-	async #openPath(file: string): Promise<OpenSession> {
+	async #openPath(file: string, start?: { reason: SessionStartEvent["reason"]; previousSessionFile?: string }): Promise<OpenSession> {
 		const abs = path.resolve(file);
 		for (const s of this.#sessions.values()) {
 			if (s.manager.getSessionFile() === abs) return s;
 		}
 		const pending = this.#opening.get(abs);
 		if (pending) return pending;
-		const opening = this.#openFresh(abs);
+		const opening = this.#openFresh(abs, start);
 		this.#opening.set(abs, opening);
 		try {
 			return await opening;
@@ -278,7 +332,7 @@ export class ArborServices {
 		}
 	}
 
-	async #openFresh(abs: string): Promise<OpenSession> {
+	async #openFresh(abs: string, start?: { reason: SessionStartEvent["reason"]; previousSessionFile?: string }): Promise<OpenSession> {
 		if (!fs.existsSync(abs)) throw new ArborServiceError("not_found", `No such file: ${abs}`, abs);
 		let lastReport = 0;
 		let m: SessionManager;
@@ -299,7 +353,7 @@ export class ArborServices {
 			m.close();
 			throw new ArborServiceError("cancelled", "Arbor is shutting down.", abs);
 		}
-		const s = this.#register(m);
+		const s = this.#register(m, start);
 		try {
 			this.#settings.addRecentFile(abs);
 		} catch {
@@ -431,13 +485,7 @@ export class ArborServices {
 	async #emitExtension(s: OpenSession, event: Parameters<ExtensionHost["emit"]>[0], ctx: unknown): Promise<Record<string, unknown> | undefined> {
 		await this.#extensions.ready();
 		if (!this.#extensions.hasHandlers(event.type)) return undefined;
-		const prev = this.#active;
-		this.#active = s;
-		try {
-			return await this.#extensions.emit(event, ctx);
-		} finally {
-			this.#active = prev;
-		}
+		return this.#activeStore.run(s, () => this.#extensions.emit(event, ctx));
 	}
 
 	/**
@@ -523,6 +571,8 @@ export class ArborServices {
 				if (stored) patch.model = { ...patch.model, apiKey: stored };
 			}
 			if (patch.model) delete patch.model.apiKeySet;
+			// Running code is chosen through setExtensionEnabled only, which checks what discovery found.
+			delete patch.enabledExtensions;
 			return redactSettings(this.#settings.update(patch));
 		} catch (err) {
 			throw toServiceError(err);
@@ -575,27 +625,66 @@ export class ArborServices {
 				const res = await this.branchToFile({ sessionId: s.id, entryId });
 				return { cancelled: res.cancelled };
 			},
-			reload: async () => {
-				await this.#extensions.reload();
-				this.#emit({ type: "commands_changed" });
-			},
+			reload: () => this.reloadExtensions(),
 		});
-		const prev = this.#active;
-		this.#active = s;
 		try {
-			await this.#extensions.runCommand(command, params.args ?? "", ctx);
+			await this.#activeStore.run(s, () => this.#extensions.runCommand(command, params.args ?? "", ctx));
 		} catch (err) {
 			if (err instanceof ArborServiceError) throw err;
 			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
-		} finally {
-			this.#active = prev;
 		}
+	}
+
+	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
+		await this.#extensions.ready();
+		const enabled = new Set(this.#enabledExtensions());
+		const pi = discoverPiExtensions(this.#piAgentDir);
+		const records = new Map(this.#extensions.records.map((r) => [r.path, r]));
+		const extensions: ExtensionListing["extensions"] = [];
+		for (const r of this.#extensions.records) {
+			if (r.origin !== "arbor" && r.origin !== "cli") continue;
+			extensions.push({ path: r.path, name: r.name, origin: r.origin, enabled: true, loaded: r.loaded, ...(r.error ? { error: r.error } : {}), commands: r.commands });
+		}
+		for (const e of pi.entries) {
+			const r = records.get(e.path);
+			// A pi extension also given with --extension is listed once, as the command line's.
+			if (r && (r.origin === "arbor" || r.origin === "cli")) continue;
+			extensions.push({
+				path: e.path,
+				name: path.basename(e.path).replace(/\.[^.]+$/, "") === "index" ? path.basename(path.dirname(e.path)) : path.basename(e.path),
+				origin: e.origin,
+				...(e.package !== undefined ? { package: e.package } : {}),
+				enabled: enabled.has(e.path),
+				loaded: r?.loaded === true,
+				...(r?.error ? { error: r.error } : {}),
+				commands: r?.commands ?? [],
+			});
+		}
+		return { extensions, missing: pi.missing };
+	}
+
+	async setExtensionEnabled(params: RequestParams<"setExtensionEnabled">): Promise<ExtensionListing> {
+		const found = discoverPiExtensions(this.#piAgentDir).entries.some((e) => e.path === params.path);
+		if (!found) throw new ArborServiceError("not_found", `${params.path} is not one of the pi extensions Arbor found (see \`arbor extensions\`).`);
+		const current = this.#enabledExtensions();
+		const next = params.enabled ? [...new Set([...current, params.path])] : current.filter((p) => p !== params.path);
+		try {
+			this.#settings.update({ enabledExtensions: next });
+		} catch (err) {
+			throw toServiceError(err);
+		}
+		await this.reloadExtensions();
+		return this.listExtensions({});
 	}
 
 	/** Arbor extra: load the extension folders again and tell clients the command list may have changed. */
 	async reloadExtensions(): Promise<void> {
+		// pi 1.6's reload: the old extensions hear session_shutdown, the new ones session_start, per open session.
+		const open = [...this.#sessions.values()];
+		for (const s of open) await this.#emitExtension(s, { type: "session_shutdown", reason: "reload" }, this.#eventContext(s)).catch(() => undefined);
 		await this.#extensions.reload();
 		this.#emit({ type: "commands_changed" });
+		for (const s of open) if (!s.closed) this.#sessionStart(s, "reload");
 	}
 
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {

@@ -41,7 +41,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 		let customInstructions = p.customInstructions;
 		let replaceInstructions = p.replaceInstructions;
 		let label = p.label;
-		let extensionSummary: { summary: string; details?: unknown } | undefined;
+		let extensionSummary: { summary: string; details?: unknown; usage?: unknown } | undefined;
 		const preparation: TreePreparation = {
 			targetId: p.targetId,
 			oldLeafId,
@@ -61,7 +61,9 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 		if (result?.cancel === true) return cancelled("cancelled by an extension");
 		if (result) {
 			const sum = result.summary;
-			if (p.summarize && isRecord(sum) && typeof sum.summary === "string") extensionSummary = { summary: sum.summary, details: sum.details };
+			if (p.summarize && isRecord(sum) && typeof sum.summary === "string") {
+				extensionSummary = { summary: sum.summary, details: sum.details, ...(isRecord(sum.usage) ? { usage: sum.usage } : {}) };
+			}
 			if (typeof result.customInstructions === "string") customInstructions = result.customInstructions;
 			if (typeof result.replaceInstructions === "boolean") replaceInstructions = result.replaceInstructions;
 			if (typeof result.label === "string") label = result.label;
@@ -76,6 +78,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 		if (extensionSummary) {
 			summaryText = extensionSummary.summary;
 			summaryDetails = extensionSummary.details;
+			summaryUsage = extensionSummary.usage;
 			fromExtension = true;
 		} else if (p.summarize && plan.abandonedIds.length > 0 && resolved) {
 			host.emit({ type: "summary_progress", sessionId: s.id, phase: "start", text: "" });

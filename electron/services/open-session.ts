@@ -24,6 +24,8 @@ export class OpenSession {
 	/** Bumped by every search request: a running cooperative search stops when it is no longer the latest. */
 	searchSeq = 0;
 	closed = false;
+	/** pi's session name as extensions last heard it (session_info_changed). */
+	sessionName: string | undefined;
 
 	constructor(id: string, manager: SessionManager) {
 		this.id = id;

@@ -17,6 +17,7 @@ export function defaultSettings(): ArborSettings {
 		skipSummaryPrompt: false,
 		layoutDirection: "TB",
 		recentFiles: [],
+		enabledExtensions: [],
 	};
 }
 
@@ -46,7 +47,7 @@ function normaliseModel(v: unknown): ModelSettings {
 
 /** Merge untrusted JSON (a hand-edited file, a client's partial update) over a base, field by field. */
 export function mergeSettings(base: ArborSettings, patch: unknown): ArborSettings {
-	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles] };
+	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles], enabledExtensions: [...(base.enabledExtensions ?? [])] };
 	if (!isRecord(patch)) return out;
 	if ("model" in patch) out.model = normaliseModel(patch.model);
 	if (patch.doubleEscapeAction === "tree" || patch.doubleEscapeAction === "branch") out.doubleEscapeAction = patch.doubleEscapeAction;
@@ -57,6 +58,9 @@ export function mergeSettings(base: ArborSettings, patch: unknown): ArborSetting
 	if (patch.layoutDirection === "TB" || patch.layoutDirection === "LR") out.layoutDirection = patch.layoutDirection;
 	if (Array.isArray(patch.recentFiles)) {
 		out.recentFiles = patch.recentFiles.filter((f): f is string => typeof f === "string").slice(0, RECENT_FILES_MAX);
+	}
+	if (Array.isArray(patch.enabledExtensions)) {
+		out.enabledExtensions = [...new Set(patch.enabledExtensions.filter((f): f is string => typeof f === "string" && f !== ""))];
 	}
 	return out;
 }

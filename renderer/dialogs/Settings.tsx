@@ -9,6 +9,7 @@ import { FILTER_MODES, type ActiveModelInfo, type ArborSettings, type FilterMode
 import { useAppStore, useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { Modal } from "./Modal";
+import { ExtensionsSection } from "./SettingsExtensions";
 
 /** pi-ai api names a user is likely to need; a hand-edited value outside the list is kept and shown. */
 export const MODEL_APIS: readonly { id: string; label: string }[] = [
@@ -354,6 +355,8 @@ export function SettingsDialog() {
 							</select>
 						</Row>
 					</fieldset>
+
+					<ExtensionsSection />
 
 					{error && <p className="error-text" role="alert" data-testid="settings-error">{error}</p>}
 					{status && <p className="ok-text" role="status" data-testid="settings-status">{status}</p>}

@@ -117,6 +117,7 @@ export class FakeClient implements ArborClient {
 		this.on("setSettings", ({ settings }) => (this.settings = { ...this.settings, ...settings }));
 		this.on("getActiveModel", () => null);
 		this.on("listCommands", () => []);
+		this.on("listExtensions", () => ({ extensions: [], missing: [] }));
 		this.on("getInitialSessions", () => [summary]);
 		this.on("openSession", ({ path }) => makeSummary("s-opened", { path }));
 		this.on("getSkeleton", () => this.skeleton);

@@ -71,6 +71,17 @@ describe("router validation", () => {
 		expect(await router.handle("setSettings", { settings: { treeFilterMode: "bogus" } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
 	});
 
+	it("setExtensionEnabled takes one path and a boolean; setSettings cannot set enabledExtensions", async () => {
+		const fake = fakeServices({ setExtensionEnabled: () => ({ extensions: [], missing: [] }) });
+		const router = createRouter({ services: fake.services, log: quiet });
+		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: "yes" })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setExtensionEnabled", { path: "/x/a\0.ts", enabled: true })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: true, extra: 1 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setSettings", { settings: { enabledExtensions: ["/x/evil.ts"] } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: true })).toEqual({ ok: true, result: { extensions: [], missing: [] } });
+		expect(fake.calls.map((c) => c.name)).toEqual(["setExtensionEnabled"]);
+	});
+
 	it("has a schema for every request name", async () => {
 		const router = createRouter({ services: fakeServices().services, log: quiet });
 		for (const name of REQUEST_NAMES) {

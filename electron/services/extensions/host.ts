@@ -6,7 +6,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ExtensionCommandInfo } from "../../../shared/api";
 import { errorMessage } from "../errors";
-import type { BeforeResult, ExtensionFailure, ExtensionHandler, HostedEvent, LoadedExtension, RegisteredCommand } from "./types";
+import { createExtensionApi } from "./api";
+import { folderEntries } from "./discovery";
+import { extensionModules } from "./modules";
+import { createEventBus } from "./pi-coding-agent-shim";
+import type { BeforeResult, ExtensionEntry, ExtensionFailure, ExtensionOrigin, HostedEvent, LoadedExtension, RegisteredCommand } from "./types";
 
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10 * 60_000;
@@ -20,6 +24,8 @@ export interface HostBindings {
 	setSessionName(name: string): void;
 	getSessionName(): string | undefined;
 	notify(extension: string, message: string, level: "info" | "warning" | "error"): void;
+	/** pi's effective settings for `pi.getSettings()` (default: none). */
+	getPiSettings?(): Record<string, unknown>;
 }
 
 export interface ExtensionHostOptions {
@@ -27,10 +33,22 @@ export interface ExtensionHostOptions {
 	dirs: string[];
 	/** Explicit files or folders (`--extension PATH`). */
 	paths: string[];
+	/** More modules to load after those, asked again on every (re)load: the pi extensions the user enabled. */
+	extraEntries?: () => ExtensionEntry[];
 	handlerTimeoutMs?: number;
 	commandTimeoutMs?: number;
 	onFailure(failure: ExtensionFailure): void;
 	bindings: HostBindings;
+}
+
+/** One module of the last load: loaded, or the reason it did not. */
+export interface LoadRecord {
+	path: string;
+	name: string;
+	origin: ExtensionOrigin;
+	loaded: boolean;
+	error?: string;
+	commands: string[];
 }
 
 class TimeoutError extends Error {}
@@ -89,8 +107,11 @@ export function discoverExtensionFiles(dirs: string[], paths: string[]): string[
 			st = undefined;
 		}
 		if (st?.isDirectory()) {
+			// pi's rule for a folder: its package.json `pi.extensions`, else its index, else its modules.
+			const declared = folderEntries(p);
 			const idx = indexModule(p);
-			if (idx) add(idx);
+			if (declared) for (const d of declared) add(d);
+			else if (idx) add(idx);
 			else scan(p);
 		} else add(p);
 	}
@@ -114,11 +135,35 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 	});
 }
 
+function extensionName(file: string): string {
+	return path.basename(file).replace(/\.[^.]+$/, "") === "index" ? path.basename(path.dirname(file)) : path.basename(file);
+}
+
+/** A missing import the extension's own package.json declares: pi needs `npm install` there too. */
+function explainMissingDependency(file: string, message: string): string {
+	const m = /Cannot find (?:module|package) '([^']+)'/.exec(message);
+	if (!m) return message;
+	const spec = m[1] as string;
+	const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : (spec.split("/")[0] as string);
+	for (let dir = path.dirname(file), i = 0; i < 4; i++, dir = path.dirname(dir)) {
+		try {
+			const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as Record<string, Record<string, unknown> | undefined>;
+			if (pkg.dependencies?.[name] !== undefined || pkg.optionalDependencies?.[name] !== undefined) {
+				return `its dependency ${name} is not installed: run \`npm install\` in ${dir} (pi needs it too)`;
+			}
+		} catch {
+			// no package.json at this level
+		}
+	}
+	return message;
+}
+
 export class ExtensionHost {
 	readonly #opts: ExtensionHostOptions;
 	#extensions: LoadedExtension[] = [];
 	#loading: Promise<void> | undefined;
 	readonly #loadErrors: ExtensionFailure[] = [];
+	#records: LoadRecord[] = [];
 
 	constructor(opts: ExtensionHostOptions) {
 		this.#opts = opts;
@@ -130,6 +175,11 @@ export class ExtensionHost {
 
 	get loadErrors(): readonly ExtensionFailure[] {
 		return this.#loadErrors;
+	}
+
+	/** Every module of the last load, loaded or not, in load order. */
+	get records(): readonly LoadRecord[] {
+		return this.#records;
 	}
 
 	/** Load once; later calls wait for the same load. */
@@ -144,105 +194,79 @@ export class ExtensionHost {
 		return this.#loading;
 	}
 
+	#entries(): ExtensionEntry[] {
+		const own = discoverExtensionFiles(this.#opts.dirs, []).map((p): ExtensionEntry => ({ path: p, origin: "arbor" }));
+		const cli = discoverExtensionFiles([], this.#opts.paths).map((p): ExtensionEntry => ({ path: p, origin: "cli" }));
+		const out: ExtensionEntry[] = [];
+		const seen = new Set<string>();
+		for (const e of [...own, ...cli, ...(this.#opts.extraEntries?.() ?? [])]) {
+			if (seen.has(e.path)) continue;
+			seen.add(e.path);
+			out.push(e);
+		}
+		return out;
+	}
+
 	async #loadAll(): Promise<void> {
-		const files = discoverExtensionFiles(this.#opts.dirs, this.#opts.paths);
+		const entries = this.#entries();
 		const loaded: LoadedExtension[] = [];
+		const records: LoadRecord[] = [];
 		this.#loadErrors.length = 0;
-		for (const file of files) {
-			const ext = await this.#loadOne(file);
+		// One event bus per load, shared by the extensions (pi.events is how they talk to each other).
+		const bus = createEventBus((channel, err) =>
+			this.#opts.onFailure({ extension: "(event bus)", event: `events:${channel}`, message: errorMessage(err) }),
+		);
+		for (const entry of entries) {
+			const ext = await this.#loadOne(entry.path, bus, loaded);
+			records.push({
+				path: entry.path,
+				name: extensionName(entry.path),
+				origin: entry.origin,
+				loaded: ext !== undefined,
+				...(ext ? {} : { error: this.#loadErrors.find((f) => f.extension === entry.path)?.message ?? "failed to load" }),
+				commands: ext ? [...ext.commands.keys()] : [],
+			});
 			if (ext) loaded.push(ext);
 		}
 		this.#extensions = loaded;
+		this.#records = records;
 	}
 
-	async #loadOne(file: string): Promise<LoadedExtension | undefined> {
-		const name = path.basename(file).replace(/\.[^.]+$/, "") === "index" ? path.basename(path.dirname(file)) : path.basename(file);
-		const ext: LoadedExtension = { path: file, name, handlers: new Map(), commands: new Map() };
+	async #loadOne(file: string, bus: ReturnType<typeof createEventBus>, loaded: LoadedExtension[]): Promise<LoadedExtension | undefined> {
+		const name = extensionName(file);
+		const ext: LoadedExtension = {
+			path: file, name, handlers: new Map(), commands: new Map(), tools: new Map(), flags: new Map(), providers: new Map(), mcpServers: new Map(),
+		};
 		try {
 			const { createJiti } = await import("jiti");
-			// moduleCache off: a reload must see the edited file, not the first version.
-			const jiti = createJiti(file, { interopDefault: true, moduleCache: false, fsCache: false });
+			// moduleCache off: a reload must see the edited file, not the first version. virtualModules: pi's
+			// own packages resolve to Arbor's copies, wherever the extension lives (modules.ts).
+			const jiti = createJiti(file, { interopDefault: true, moduleCache: false, fsCache: false, virtualModules: await extensionModules() });
 			const mod: unknown = await withTimeout(jiti.import(file, { default: true }), this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `loading ${name}`);
 			const factory = typeof mod === "function" ? mod : isRecord(mod) && typeof mod.default === "function" ? mod.default : undefined;
 			if (typeof factory !== "function") throw new Error("the module has no default export function (export default function (pi) { ... })");
-			const result: unknown = factory(this.#api(ext));
+			const b = this.#opts.bindings;
+			const api = createExtensionApi(ext, {
+				appendEntry: b.appendEntry,
+				setLabel: b.setLabel,
+				setSessionName: b.setSessionName,
+				getSessionName: b.getSessionName,
+				getSettings: () => structuredClone(b.getPiSettings?.() ?? {}),
+				getCommands: () => this.listCommands(),
+				getAllTools: () =>
+					[...new Set([...loaded, ext])].flatMap((e) =>
+						[...e.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, sourceInfo: { path: e.path } })),
+					),
+			}, bus);
+			const result: unknown = factory(api);
 			if (result instanceof Promise) await withTimeout(result, this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `setting up ${name}`);
 			return ext;
 		} catch (err) {
-			const failure = { extension: file, event: "load", message: errorMessage(err) };
+			const failure = { extension: file, event: "load", message: explainMissingDependency(file, errorMessage(err)) };
 			this.#loadErrors.push(failure);
 			this.#opts.onFailure(failure);
 			return undefined;
 		}
-	}
-
-	/** The `pi` object handed to an extension's factory. Registration calls Arbor does not host are accepted and ignored. */
-	#api(ext: LoadedExtension): Record<string, unknown> {
-		const b = this.#opts.bindings;
-		const ignored = (): void => {};
-		const listeners = new Map<string, Set<(data: unknown) => void>>();
-		return {
-			on: (event: unknown, handler: unknown): void => {
-				if (typeof event !== "string" || typeof handler !== "function") return;
-				const list = ext.handlers.get(event) ?? [];
-				list.push(handler as ExtensionHandler);
-				ext.handlers.set(event, list);
-			},
-			registerCommand: (name: unknown, options: unknown): void => {
-				if (typeof name !== "string" || !name.trim() || !isRecord(options) || typeof options.handler !== "function") return;
-				const clean = name.trim().replace(/^\//, "");
-				ext.commands.set(clean, {
-					name: clean,
-					description: typeof options.description === "string" ? options.description : "",
-					handler: options.handler as RegisteredCommand["handler"],
-					extension: ext.name,
-				});
-			},
-			registerTool: ignored,
-			registerShortcut: ignored,
-			registerFlag: ignored,
-			getFlag: (): undefined => undefined,
-			registerMessageRenderer: ignored,
-			registerProvider: ignored,
-			unregisterProvider: ignored,
-			sendMessage: ignored,
-			sendUserMessage: ignored,
-			appendEntry: (customType: unknown, data?: unknown): void => {
-				if (typeof customType === "string") b.appendEntry(customType, data);
-			},
-			setSessionName: (n: unknown): void => {
-				if (typeof n === "string") b.setSessionName(n);
-			},
-			getSessionName: (): string | undefined => b.getSessionName(),
-			setLabel: (entryId: unknown, label: unknown): void => {
-				if (typeof entryId === "string") b.setLabel(entryId, typeof label === "string" ? label : undefined);
-			},
-			exec: (): Promise<never> => Promise.reject(new Error("pi.exec is not available in Arbor")),
-			getActiveTools: (): string[] => [],
-			getAllTools: (): unknown[] => [],
-			setActiveTools: ignored,
-			getCommands: (): ExtensionCommandInfo[] => this.listCommands(),
-			setModel: (): Promise<boolean> => Promise.resolve(false),
-			getThinkingLevel: (): string => "off",
-			setThinkingLevel: ignored,
-			events: {
-				on: (channel: string, fn: (data: unknown) => void): (() => void) => {
-					const set = listeners.get(channel) ?? new Set();
-					set.add(fn);
-					listeners.set(channel, set);
-					return () => set.delete(fn);
-				},
-				emit: (channel: string, data: unknown): void => {
-					for (const fn of listeners.get(channel) ?? []) {
-						try {
-							fn(data);
-						} catch {
-							// a listener's failure is its own
-						}
-					}
-				},
-			},
-		};
 	}
 
 	hasHandlers(event: string): boolean {
@@ -254,10 +278,11 @@ export class ExtensionHost {
 	 * a `cancel` stops at once (pi's runner rules). Failures and timeouts are reported, never thrown.
 	 */
 	async emit(event: HostedEvent, ctx: unknown): Promise<BeforeResult | undefined> {
+		if (!this.hasHandlers(event.type)) return undefined;
 		const isBefore = event.type.startsWith("session_before_");
 		let result: BeforeResult | undefined;
 		for (const ext of this.#extensions) {
-			for (const handler of ext.handlers.get(event.type) ?? []) {
+			for (const handler of [...(ext.handlers.get(event.type) ?? [])]) {
 				try {
 					const out: unknown = await withTimeout(
 						Promise.resolve().then(() => handler(event, ctx)),

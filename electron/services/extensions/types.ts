@@ -4,14 +4,17 @@
 import type { SessionEntry } from "../../../shared/entries";
 
 export type HostedEventName =
+	| "session_start" | "session_info_changed" | "session_shutdown"
 	| "session_before_tree" | "session_tree"
 	| "session_before_branch" | "session_branch"
 	| "session_before_fork" | "session_fork"
-	| "session_before_compact" | "session_compact";
+	| "session_before_compact" | "session_compact" | "session_compact_failed";
 
+/** The events Arbor emits (docs/extensions.md "Events"); handlers of every other pi event are kept and never called. */
 export const HOSTED_EVENTS: readonly HostedEventName[] = [
+	"session_start", "session_info_changed", "session_shutdown",
 	"session_before_tree", "session_tree", "session_before_branch", "session_branch",
-	"session_before_fork", "session_fork", "session_before_compact", "session_compact",
+	"session_before_fork", "session_fork", "session_before_compact", "session_compact", "session_compact_failed",
 ];
 
 export interface TreePreparation {
@@ -29,9 +32,14 @@ export interface SessionBeforeTreeEvent { type: "session_before_tree"; preparati
 export interface SessionTreeEvent {
 	type: "session_tree"; newLeafId: string | null; oldLeafId: string | null; summaryEntry?: SessionEntry; fromExtension?: boolean;
 }
+/** pi 1.6: why a session started. Arbor opens files: "startup" for the files it starts with, "resume" later, "fork" for /branch. */
+export interface SessionStartEvent { type: "session_start"; reason: "startup" | "reload" | "new" | "resume" | "fork"; previousSessionFile?: string }
+export interface SessionInfoChangedEvent { type: "session_info_changed"; name: string | undefined }
+export interface SessionShutdownEvent { type: "session_shutdown"; reason: "quit" | "reload" | "new" | "resume" | "fork"; targetSessionFile?: string }
 export interface SessionBeforeTreeResult {
 	cancel?: boolean;
-	summary?: { summary: string; details?: unknown };
+	/** pi 1.6: `usage` is the extension's own LLM usage, kept on the summary entry. */
+	summary?: { summary: string; details?: unknown; usage?: unknown };
 	customInstructions?: string;
 	replaceInstructions?: boolean;
 	label?: string;
@@ -44,9 +52,12 @@ export interface SessionForkEvent { type: "session_fork"; previousSessionFile?: 
 export interface SessionBeforeBranchResult { cancel?: boolean; skipConversationRestore?: boolean }
 
 export type HostedEvent =
+	| SessionStartEvent | SessionInfoChangedEvent | SessionShutdownEvent
 	| SessionBeforeTreeEvent | SessionTreeEvent | SessionBeforeBranchEvent | SessionBranchEvent
 	| SessionBeforeForkEvent | SessionForkEvent
-	| { type: "session_before_compact"; [k: string]: unknown } | { type: "session_compact"; [k: string]: unknown };
+	| { type: "session_before_compact"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown }
+	| { type: "session_compact"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown }
+	| { type: "session_compact_failed"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown };
 
 /** Result of a cancellable ("before") event: the last handler that returned something wins, a cancel stops at once. */
 export interface BeforeResult {
@@ -68,6 +79,23 @@ export interface LoadedExtension {
 	name: string;
 	handlers: Map<string, ExtensionHandler[]>;
 	commands: Map<string, RegisteredCommand>;
+	/** Recorded, never run (Arbor runs no tools). */
+	tools: Map<string, Record<string, unknown>>;
+	/** Flag name → its default (Arbor has no command line for extension flags). */
+	flags: Map<string, unknown>;
+	/** Recorded, not used: summaries use Arbor's model (docs/summaries.md). */
+	providers: Map<string, unknown>;
+	mcpServers: Map<string, unknown>;
+}
+
+/** Where an extension module was found (docs/extensions.md "Where they are loaded from"). */
+export type ExtensionOrigin = "arbor" | "cli" | "pi" | "pi-settings" | "pi-package";
+
+export interface ExtensionEntry {
+	path: string;
+	origin: ExtensionOrigin;
+	/** The `packages` entry (pi-package) it came from. */
+	package?: string;
 }
 
 export interface ExtensionFailure {

@@ -1,0 +1,58 @@
+// `arbor extensions [PATH...] [--json]`: the extensions Arbor finds (its own folder, pi's, the given
+// paths), which of them run, and why each that failed did not load.
+
+import type { ExtensionInfo, ExtensionListing } from "../../../shared/api";
+import { ArborServices } from "../../services";
+import { flag, parseCommandArgs } from "../args";
+
+export const extensionsUsage = `Usage: arbor extensions [PATH...] [--json]
+
+List the extensions Arbor finds and loads: ~/.arbor/extensions, each PATH (a file or folder, as
+--extension), and pi's extensions (<agentDir>/extensions, the \`extensions\` and \`packages\` lists of
+pi's settings.json). pi's extensions run in Arbor only once enabled (Settings ▸ Extensions); each
+module that failed to load is printed with its error. Exit code 3 when one failed.
+
+Options:
+  --json      print { extensions: [{ path, name, origin, package?, enabled, loaded, error?, commands }], missing }
+  -h, --help  show this help`;
+
+export const EXIT_LOAD_ERROR = 3;
+
+function line(e: ExtensionInfo): string {
+	const state = !e.enabled ? "found (not enabled)" : e.loaded ? "loaded" : "FAILED";
+	const from = e.package ? `${e.origin} ${e.package}` : e.origin;
+	const cmds = e.commands.length > 0 ? `  commands: ${e.commands.map((c) => `/${c}`).join(" ")}` : "";
+	const err = e.error ? `\n    error: ${e.error.split("\n")[0]}` : "";
+	return `${state.padEnd(19)} ${e.name}  [${from}]  ${e.path}${cmds}${err}`;
+}
+
+export async function extensionsCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, extensionsUsage);
+	if (flag(args, "help")) {
+		process.stdout.write(`${extensionsUsage}\n`);
+		return 0;
+	}
+	const services = new ArborServices({ extensionPaths: args.positionals, watch: false });
+	let listing: ExtensionListing;
+	try {
+		listing = await services.listExtensions({});
+	} finally {
+		services.dispose();
+	}
+	const failed = listing.extensions.some((e) => e.enabled && !e.loaded);
+	if (flag(args, "json")) {
+		process.stdout.write(`${JSON.stringify(listing, null, 2)}\n`);
+		return failed ? EXIT_LOAD_ERROR : 0;
+	}
+	if (listing.extensions.length === 0 && listing.missing.length === 0) {
+		process.stdout.write("No extensions found.\n");
+		return 0;
+	}
+	const out = listing.extensions.map(line);
+	for (const m of listing.missing) out.push(`${"missing".padEnd(19)} ${m.source}: ${m.reason}`);
+	const loaded = listing.extensions.filter((e) => e.loaded).length;
+	const off = listing.extensions.filter((e) => !e.enabled).length;
+	out.push("", `${loaded} loaded, ${listing.extensions.filter((e) => e.enabled && !e.loaded).length} failed, ${off} found but not enabled.`);
+	process.stdout.write(`${out.join("\n")}\n`);
+	return failed ? EXIT_LOAD_ERROR : 0;
+}
