@@ -22,7 +22,7 @@ import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
-import { appendBytes, type DiskState as WrittenState, repairTornAppend, writeNewFile, writeReplacingFile } from "./write";
+import { appendBytes, type DiskState as WrittenState, settleStaleAppend, writeNewFile, writeReplacingFile } from "./write";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -181,9 +181,7 @@ export class SessionManager {
 	}
 
 	*#openSteps(options: OpenOptions): Generator<void, void> {
-		// The one write an open may do: cut off a line Arbor's own killed append left half-written
-		// (write.ts appendMarkerPath); nothing else of the file is touched.
-		repairTornAppend(this.#file as string);
+		// Opening only reads: a torn line a killed Arbor left is repaired by the next write (write.ts).
 		yield* this.#loadFileSteps(options);
 		const cwd = this.#header.cwd;
 		if (typeof cwd === "string") this.#cwd = cwd;
@@ -814,6 +812,9 @@ export class SessionManager {
 		let length = 0;
 		let lineNo = this.#nextLineNo;
 		if (this.#persistent) {
+			// A torn line a killed Arbor writer left is cut (with proof) before anything else is written;
+			// the catch-up below then sees the shorter file and reloads.
+			if (this.#disk && settleStaleAppend(this.#file as string) > 0) this.#disk = { ...this.#disk, size: -1 };
 			if (this.#disk) this.#syncBeforeWrite();
 			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.
 			if (typeof entry.parentId === "string" && !this.#byId.has(entry.parentId)) {
