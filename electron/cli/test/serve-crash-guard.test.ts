@@ -32,7 +32,7 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
 		const url = await new Promise<string>((ok, fail) => {
 			const t = setInterval(() => {
-				const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+				const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
 				if (m) { clearInterval(t); ok(m[0]); }
 				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve exited: ${err}`)); }
 			}, 20);
