@@ -34,11 +34,11 @@ function tempPathFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
-function writeTemp(path: string, parts: Buffer[]): string {
+function writeTemp(path: string, parts: Buffer[], mode: number): string {
 	const tmp = tempPathFor(path);
 	let fd: number;
 	try {
-		fd = openSync(tmp, "wx", 0o644);
+		fd = openSync(tmp, "wx", mode);
 	} catch (err) {
 		throw ioError(tmp, err, "creating a temporary file");
 	}
@@ -55,8 +55,8 @@ function writeTemp(path: string, parts: Buffer[]): string {
 }
 
 /** Creates `path` with the given content; fails (code "conflict") instead of replacing an existing file. */
-export function writeNewFile(path: string, parts: Buffer[]): DiskState {
-	const tmp = writeTemp(path, parts);
+export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
+	const tmp = writeTemp(path, parts, mode);
 	try {
 		try {
 			linkSync(tmp, path);
@@ -75,9 +75,13 @@ export function writeNewFile(path: string, parts: Buffer[]): DiskState {
 	try { return stateOf(fd); } finally { closeSync(fd); }
 }
 
-/** Atomically replaces `path` (only used by the explicit legacy upgrade, after a .bak copy was made). */
-export function writeReplacingFile(path: string, parts: Buffer[]): DiskState {
-	const tmp = writeTemp(path, parts);
+/**
+ * Atomically replaces `path`: every byte reaches the temp file (short writes continued, errors thrown with
+ * the temp file removed) and is fsynced before the rename, so a full disk leaves the old file whole. For
+ * session files only the explicit legacy upgrade uses it (after a .bak copy); Arbor's own settings too.
+ */
+export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
+	const tmp = writeTemp(path, parts, mode);
 	try {
 		renameSync(tmp, path);
 	} catch (err) {

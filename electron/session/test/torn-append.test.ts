@@ -36,7 +36,7 @@ function readEverything(file: string): void {
 }
 
 function ids(file: string): string[] {
-	return SessionManager.open(file).getEntries().map((e) => e.id);
+	return SessionManager.open(file).getEntries().map((e) => String(e.id));
 }
 
 describe("reading never changes a byte", () => {
