@@ -5,7 +5,7 @@
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
@@ -124,9 +124,10 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		await host.close();
 		return EXIT_BAD_FILE;
 	}
+	// Extension code comes from ~/.arbor/extensions (HOME at launch) and the --extension paths.
 	const guard = installCrashGuard((kind, err) => {
-		process.stderr.write(`arbor serve: ${kind} (probably from an extension), still serving: ${describeError(err)}\n`);
-	});
+		process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
+	}, { extensionRoots: [join(homedir(), ".arbor", "extensions"), ...args.extensions] });
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
 	let launch: { file: string; dispose(): void } | undefined;
 	if (args.open) {
