@@ -3,7 +3,7 @@
 // (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
@@ -958,13 +958,29 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- legacy upgrade
 
-	/** Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path. */
+	/**
+	 * Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path.
+	 * Another writer may append meanwhile: the old file stays open, and every byte appended to it after the
+	 * part that was rewritten (up to and after the rename) is read back from it and appended to the new
+	 * file, so no line is lost. When the file was replaced or shrank instead, the attempt is dropped (with
+	 * its .bak) and made again; after 5 such attempts the upgrade is refused (a conflict, nothing changed).
+	 */
 	upgradeLegacy(): string {
 		if (!this.#persistent || !this.#file) throw new Error("upgradeLegacy needs a session file");
 		const file = this.#file;
 		if (!this.#legacy) throw new SessionFileError("bad_file", file, "file is already at the current version; nothing to upgrade");
 		if (this.#writeBlock) throw this.#writeBlock;
+		for (let attempt = 0; attempt < 5; attempt++) {
+			const bak = this.#upgradeOnce(file);
+			if (bak !== null) return bak;
+		}
+		throw new SessionFileError("conflict", file, "another program kept replacing the file during the upgrade; nothing was changed (try again when it is idle)");
+	}
+
+	/** One upgrade attempt; null when the file changed under it (nothing changed then, no .bak left). */
+	#upgradeOnce(file: string): string | null {
 		this.catchUp();
+		if (!this.#legacy) throw new SessionFileError("conflict", file, "the file was replaced during the upgrade; nothing was changed");
 		// Serialize first: an entry that cannot be written (nested too deep) must fail before any file exists.
 		const parts: Buffer[] = [];
 		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
@@ -972,22 +988,60 @@ export class SessionManager {
 		for (let i = 0; i < this.#cols.count; i++) {
 			parts.push(Buffer.from(`${serializeForRewrite(this.#forWriting(i, this.#cache.get(i) as Loose), file)}\n`, "utf8"));
 		}
-		let bak = `${file}.bak`;
-		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
-		// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
-		// middle of the copy must not leave a partial .bak that looks like the original.
-		let original: Buffer;
+		const indexed = this.#disk as DiskState;
+		// Bytes past this offset (another writer's later or unfinished lines) are not in `parts`.
+		const rewritten = this.#scanned;
+		// The original stays open: after the rename, anything appended to it in the last instant is read back.
+		let fd: number;
 		try {
-			original = readFileSync(file);
+			fd = openSync(file, "r");
 		} catch (err) {
 			throw ioError(file, err, "reading the file for its backup copy");
 		}
-		writeNewFile(bak, [original]);
-		writeReplacingFile(file, parts);
-		const leaf = this.#leafId;
-		this.#loadFile({});
-		if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
-		return bak;
+		try {
+			const st = fstatSync(fd);
+			if (st.ino !== indexed.ino || st.size < indexed.size) return null;
+			const original = Buffer.alloc(st.size);
+			let off = 0;
+			while (off < original.length) {
+				const n = readSync(fd, original, off, original.length - off, off);
+				if (n === 0) break;
+				off += n;
+			}
+			if (off !== original.length) return null;
+			let bak = `${file}.bak`;
+			for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
+			// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
+			// middle of the copy must not leave a partial .bak that looks like the original.
+			writeNewFile(bak, [original]);
+			// Only appends are followed: the same file, not shorter.
+			const unchanged = (): boolean => {
+				try {
+					const now = statSync(file);
+					return now.ino === st.ino && now.size >= st.size;
+				} catch {
+					return false;
+				}
+			};
+			const replaced = writeReplacingFile(file, parts, 0o644, unchanged);
+			if (replaced === null) {
+				try { unlinkSync(bak); } catch { /* already gone */ }
+				return null;
+			}
+			const late = fstatSync(fd).size - rewritten;
+			if (late > 0) {
+				const extra = Buffer.alloc(late);
+				readSync(fd, extra, 0, late, rewritten);
+				const tail = extra[extra.length - 1] === 0x0a ? [extra] : [extra, Buffer.from("\n")];
+				appendBytes(file, tail, replaced.size);
+			}
+			const leaf = this.#leafId;
+			this.#loadFile({});
+			if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
+			return bak;
+		} finally {
+			closeSync(fd);
+		}
 	}
 
 	// ---------------------------------------------------------------- branch to a new file

@@ -80,8 +80,12 @@ export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskS
  * the temp file removed) and is fsynced before the rename, so a full disk leaves the old file whole. For
  * session files only the explicit legacy upgrade uses it (after a .bak copy); Arbor's own settings too.
  */
-export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
+export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644, beforeRename?: () => boolean): DiskState | null {
 	const tmp = writeTemp(path, parts, mode);
+	if (beforeRename && !beforeRename()) {
+		try { unlinkSync(tmp); } catch { /* gone */ }
+		return null;
+	}
 	try {
 		renameSync(tmp, path);
 	} catch (err) {
