@@ -126,6 +126,8 @@ export class SessionManager {
 	#skimming = false;
 	/** While loading: no record parsed yet (a bad first line then means a bad header). */
 	#beforeFirstRecord = false;
+	/** The file starts with a UTF-8 byte-order mark (see #parseLine). */
+	#bomAtStart = false;
 	/** Some parent links form a loop: path walks then need a visited check. */
 	#hasLoops = false;
 	#toolCallIndex: Map<string, number> | undefined;
@@ -236,6 +238,7 @@ export class SessionManager {
 		this.#nextLineNo = 1;
 		this.#endsWithNewline = true;
 		this.#pendingTail = undefined;
+		this.#bomAtStart = false;
 	}
 
 	#warn(line: number, kind: LoadWarning["kind"], message: string): void {
@@ -318,13 +321,21 @@ export class SessionManager {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
 			}, { onProgress: options.onProgress });
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
+			if (this.#bomAtStart) {
+				const why = "file starts with a UTF-8 byte-order mark (EF BB BF): pi 1.6 reads no session header behind it and refuses the file, so Arbor shows it read-only and never writes to it (the file was not modified; remove the first 3 bytes to use it)";
+				this.#warn(1, "bad_header", why);
+				this.#writeBlock = new SessionFileError("bad_file", file, why, 1);
+			}
 			if (!headerSeen) {
 				// Empty (or blank-only) file: pi rewrites it with a fresh header; we write one before the
 				// first entry instead, so nothing that was in the file is ever replaced.
 				const timestamp = new Date().toISOString();
 				this.#header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp, cwd: this.#cwd };
 				this.#headerOnDisk = false;
-				this.#warn(0, "bad_header", st.size > 0 ? "file has only blank lines: no session header yet (one is written before the first entry)" : "file is empty: no session header yet (one is written before the first entry)");
+				this.#warn(0, "bad_header", st.size > 0 ? describeHeaderless(fd, st.size) : "file is empty: no session header yet (one is written before the first entry)");
+				// First: it says what the file holds (the CLI reports the first bad_header warning).
+				const w = this.#warnings.pop();
+				if (w) this.#warnings.unshift(w);
 			}
 			if (this.#legacy) {
 				const records = [this.#header as Loose, ...legacyRecords.map((r) => r.obj)];
@@ -366,6 +377,13 @@ export class SessionManager {
 		buf: Buffer, s: number, e: number, offset: number, lineNo: number, hasEol: boolean,
 		sink: (obj: Loose, offset: number, length: number, lineNo: number, exact: boolean, lineBytes: Buffer | undefined) => void,
 	): void {
+		if (offset === 0 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
+			// A UTF-8 byte-order mark: pi 1.6 reads the first line as not JSON, so the file has no session
+			// header for pi (it refuses the file). Same rule here: shown read-only, never written, no byte stripped.
+			this.#bomAtStart = true;
+			s += 3;
+			offset += 3;
+		}
 		let a = s;
 		while (a < e && (buf[a] === 32 || buf[a] === 9 || buf[a] === 13)) a++;
 		if (a === e) return;
@@ -1321,6 +1339,42 @@ export class SessionManager {
 			if (opts.stop?.()) return undefined;
 		}
 	}
+}
+
+/**
+ * What a file without any JSON record holds, for its warning: blank lines, carriage returns without line
+ * feeds, NUL bytes (a crash can leave a file of zeros), or lines that are not JSON. Reads at most 64 KiB.
+ */
+function describeHeaderless(fd: number, size: number): string {
+	const sample = Buffer.alloc(Math.min(size, 64 * 1024));
+	let n = 0;
+	try {
+		n = readSync(fd, sample, 0, sample.length, 0);
+	} catch {
+		n = 0;
+	}
+	let lf = 0, cr = 0, blank = 0, nul = 0, other = 0;
+	for (let i = 0; i < n; i++) {
+		const b = sample[i];
+		if (b === 0x0a) lf++;
+		else if (b === 0x0d) cr++;
+		else if (b === 0x20 || b === 0x09) blank++;
+		else if (b === 0x00) nul++;
+		else other++;
+	}
+	const tail = "no session header yet (one is written before the first entry)";
+	const sampled = n < size ? ` (first ${n} of ${size} bytes)` : "";
+	if (other === 0 && nul === 0 && cr === 0) return `file has only blank lines: ${tail}`;
+	if (other === 0 && nul === 0) {
+		return lf === 0
+			? `file holds only carriage returns (${cr} CR${blank ? " and spaces" : ""}) and no line feed${sampled}: ${tail}`
+			: `file holds only blank lines ended with carriage returns and line feeds${sampled}: ${tail}`;
+	}
+	if (other === 0) {
+		const rest = [lf ? "line feeds" : "", cr ? "carriage returns" : "", blank ? "spaces" : ""].filter(Boolean);
+		return `file holds only NUL bytes (${nul}${rest.length ? `, with ${rest.join(", ")}` : ""})${sampled}, as a crash can leave it: ${tail}`;
+	}
+	return `file has no line that is a JSON record${nul ? ` (it holds ${nul} NUL bytes)` : ""}${sampled}: ${tail}`;
 }
 
 function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCallBlock | undefined {
