@@ -55,7 +55,15 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl", dir);
 		// Code of the serving process itself (preloaded, outside every extension root) throws later on.
 		const bug = join(dir, "arbor-bug.cjs");
-		writeFileSync(bug, "setTimeout(() => { throw new Error('a bug in arbor itself'); }, 1500);\n");
+		// It fires once the server is up (its URL printed), however slow the machine is.
+		writeFileSync(bug, [
+			"const write = process.stdout.write.bind(process.stdout);",
+			"let armed = false;",
+			"process.stdout.write = (chunk, ...rest) => {",
+			"  if (!armed && String(chunk).includes('#token=')) { armed = true; setTimeout(() => { throw new Error('a bug in arbor itself'); }, 200); }",
+			"  return write(chunk, ...rest);",
+			"};",
+		].join("\n"));
 		const proc = spawn(process.execPath, ["--require", bug, join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
 			env: { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "pi") },
 			stdio: ["ignore", "pipe", "pipe"],
