@@ -138,7 +138,7 @@ async function startHost(file) {
 		const timer = setTimeout(() => fail(new Error(`arbor serve printed no URL within 180 s:\n${out}`)), 180_000);
 		const onData = (d) => {
 			out += d.toString();
-			const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+			const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
 			if (m) {
 				clearTimeout(timer);
 				ok(m[0]);

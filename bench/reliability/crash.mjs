@@ -54,7 +54,7 @@ export async function run(ctx) {
 	const legacy = join(tmp, "legacy-v1.jsonl");
 	makeLegacyV1(legacy, bounded ? 4 : 10);
 	const r = makeRng(`crash:${seed}`);
-	const counts = { trials: 0, violations: 0, strayTemps: 0, failed: 0, repaired: 0 };
+	const counts = { trials: 0, violations: 0, strayTemps: 0, failed: 0, repaired: 0, readsChanged: 0 };
 	const perOpViolations = {};
 	const details = [];
 
@@ -114,16 +114,26 @@ export async function run(ctx) {
 			}
 			const problems = [];
 			if (op === "append" || op === "label") {
-				// A kill can tear a write of more than a page (the kernel stops it part-way). The next open
-				// of the file by Arbor cuts off the torn line using Arbor's append record; check after it.
+				// A kill can tear a write of more than a page (the kernel stops it part-way). Opening never
+				// changes a byte; Arbor's next write cuts the torn line off using its marker; check after it.
 				const killed = readFileSync(file);
+				const probe = await forkWorker(script);
+				try {
+					await probe.ask({ op: "read", file, seed, log: logFile }, "opened", 120_000);
+				} finally {
+					probe.kill();
+				}
+				if (Buffer.compare(killed, readFileSync(file)) !== 0) {
+					counts.readsChanged++;
+					problems.push("opening the file after the kill changed it");
+				}
 				const rw = await forkWorker(script);
 				try {
 					await rw.ask({ op: "reopen", file, seed, log: logFile }, "opened", 120_000);
 				} finally {
 					rw.kill();
 				}
-				if (readFileSync(file).length < killed.length) counts.repaired++;
+				if (killed[killed.length - 1] !== 0x0a && !appendOnlyViolation(original, readFileSync(file))) counts.repaired++;
 			}
 			const now = readFileSync(file);
 			if (op === "append" || op === "label") {
@@ -174,7 +184,8 @@ export async function run(ctx) {
 			{ label: "trials", value: counts.trials, ok: counts.trials === perOp * 4 },
 			{ label: "violations", value: counts.violations, target: 0 },
 			...Object.entries(perOpViolations).map(([op, n]) => ({ label: `  of which during ${op}`, value: n, info: true })),
-			{ label: "torn appends (killed mid-write) cut off by Arbor's next open", value: counts.repaired, info: true },
+			{ label: "torn appends (killed mid-write) cut off by Arbor's next write", value: counts.repaired, info: true },
+			{ label: "opens after a kill that changed the file", value: counts.readsChanged, target: 0 },
 			{ label: "trials where the operation failed before the kill (harness could not exercise it)", value: counts.failed, target: 0 },
 			{ label: "leftover temp files (not under a final name; harmless)", value: counts.strayTemps, info: true },
 			{ label: "for comparison, pi 0.73.1 appending under the same kills: trials with a partial last line", value: `${piPartial}/${piTrials}`, info: true },

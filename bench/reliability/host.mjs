@@ -1,4 +1,4 @@
-// Figure 7: the browser host refuses requests without the launch token (401), from a foreign Origin or
+// Figure 7: the browser host refuses API requests without the launch token (401), sets no cookie, refuses a foreign Origin or
 // Host or a cross-site fetch (403), on HTTP and on the WebSocket upgrade, and listens on 127.0.0.1 only.
 import { request } from "node:http";
 import { connect } from "node:net";
@@ -68,6 +68,18 @@ function listeningAddresses(port) {
 	return out;
 }
 
+/** Whether any response to `path` sets a cookie. */
+function setsCookie(port, path) {
+	return new Promise((ok) => {
+		const req = request({ host: "127.0.0.1", port, path, headers: { Host: `127.0.0.1:${port}` } }, (res) => {
+			res.resume();
+			ok(res.headers["set-cookie"] !== undefined);
+		});
+		req.on("error", () => ok(true));
+		req.end();
+	});
+}
+
 export async function run(ctx) {
 	const { tmp } = ctx;
 	mkdirSync(join(tmp, "home"), { recursive: true });
@@ -83,21 +95,21 @@ export async function run(ctx) {
 	let addrs = [];
 	const externalResults = [];
 	let v6 = "";
+	let cookieSet = true;
 	try {
-		await expect("HTTP with the token", 200, httpGet(port, `/?token=${token}`));
-		await expect("HTTP without a token", 401, httpGet(port, "/"));
-		await expect("HTTP with a wrong token", 401, httpGet(port, `/?token=${token.slice(0, -2)}xx`));
-		await expect("HTTP with an empty token", 401, httpGet(port, "/?token="));
-		await expect("HTTP with a wrong token cookie", 401, httpGet(port, "/", { Cookie: `arbor_token_${port}=nope` }));
+		// The page's own files need no token (they hold no session data); the API does. No cookie ever.
+		await expect("HTTP, the page's own files", 200, httpGet(port, "/"));
+		cookieSet = await setsCookie(port, `/?token=${token}`);
 		await expect("HTTP, token, foreign Host (DNS rebinding)", 403, httpGet(port, `/?token=${token}`, { Host: `evil.example:${port}` }));
 		await expect("HTTP, token, Host on another port", 403, httpGet(port, `/?token=${token}`, { Host: `127.0.0.1:${port + 1}` }));
 		await expect("HTTP, token, foreign Origin", 403, httpGet(port, `/?token=${token}`, { Origin: "http://evil.example" }));
 		await expect("HTTP, token, Origin null", 403, httpGet(port, `/?token=${token}`, { Origin: "null" }));
 		await expect("HTTP, token, cross-site fetch", 403, httpGet(port, `/?token=${token}`, { "Sec-Fetch-Site": "cross-site" }));
-		await expect("HTTP, no token, path traversal", 401, httpGet(port, "/../../etc/passwd"));
+		await expect("HTTP, path traversal", 404, httpGet(port, "/../../etc/passwd"));
 		await expect("WebSocket with the token", 101, wsStatus(port, `?token=${token}`));
 		await expect("WebSocket without a token", 401, wsStatus(port, ""));
 		await expect("WebSocket with a wrong token", 401, wsStatus(port, "?token=wrong"));
+		await expect("WebSocket with the token only in a cookie", 401, wsStatus(port, "", { Cookie: `arbor_token_${port}=${token}` }));
 		await expect("WebSocket, token, foreign Origin", 403, wsStatus(port, `?token=${token}`, { Origin: "http://evil.example" }));
 		await expect("WebSocket, token, foreign Host", 403, wsStatus(port, `?token=${token}`, { Host: `evil.example:${port}` }));
 		await expect("WebSocket, token, another 127.0.0.1 port as Origin", 403, wsStatus(port, `?token=${token}`, { Origin: `http://127.0.0.1:${port + 1}` }));
@@ -117,8 +129,9 @@ export async function run(ctx) {
 	return {
 		title: "Browser host: token, Origin/Host checks, loopback binding",
 		figures: [
-			{ label: "hostile requests refused with the right status (401 no/wrong token, 403 foreign Origin/Host/site)", value: `${refusals}/${refusedOk.length}`, ok: refusals === refusedOk.length },
+			{ label: "hostile requests refused with the right status (401 no/wrong token on the API, 403 foreign Origin/Host/site, 404 traversal)", value: `${refusals}/${refusedOk.length}`, ok: refusals === refusedOk.length },
 			{ label: "legitimate requests accepted (HTTP 200, WebSocket 101)", value: `${accepts}/2`, ok: accepts === 2 },
+			{ label: "cookies set (a cookie would reach every 127.0.0.1 port)", value: cookieSet ? 1 : 0, target: 0 },
 			{ label: "listens on", value: `${addrs.join(", ") || "?"}; from ${externalResults.map((r) => `${r.ip}: ${r.result}`).join(", ") || "no external interface"}; ::1: ${v6}`, ok: loopbackOnly },
 		],
 		details: cases.filter((c) => c.got !== c.want).map((c) => `${c.label}: expected ${c.want}, got ${c.got}`),

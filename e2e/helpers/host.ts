@@ -1,5 +1,5 @@
 // Starts a real browser host (`arbor serve`) in its own process for a spec: HOME points at a temp dir so
-// the user's ~/.arbor and ~/.pi are never touched, and the URL with its launch token is read from stdout.
+// the user's ~/.arbor and ~/.pi are never touched, and the URL with its launch token (in the fragment) is read from stdout.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -41,7 +41,7 @@ export async function startHost(args: string[], opts: { settings?: object; env?:
 		const timer = setTimeout(() => fail(new Error(`arbor serve printed no URL within 30 s:\n${out}`)), 30_000);
 		const onData = (d: Buffer) => {
 			out += d.toString();
-			const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out);
+			const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out);
 			if (m) {
 				clearTimeout(timer);
 				ok(m[0]);
@@ -51,7 +51,7 @@ export async function startHost(args: string[], opts: { settings?: object; env?:
 		proc.stderr?.on("data", onData);
 		proc.on("exit", (code) => fail(new Error(`arbor serve exited with ${code}:\n${out}`)));
 	});
-	const token = new URL(url).searchParams.get("token") ?? "";
+	const token = new URLSearchParams(new URL(url).hash.slice(1)).get("token") ?? "";
 	return {
 		url, token, home, proc,
 		stop: () => new Promise<void>((ok) => {

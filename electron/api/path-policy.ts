@@ -5,7 +5,9 @@
 //
 // Paths are compared after realpath, so `..` segments and symlinks cannot walk out of an allowed
 // directory. An explicitly allowed file is also matched by its normalized literal path: the user chose
-// exactly that name (for example a symlink in a session folder).
+// exactly that name (for example a symlink in a session folder). A file the library listed is checked
+// again on every open: its path resolved now must still lie inside the folder it was listed from (a plain
+// file swapped for a symlink to ~/.ssh/id_rsa after the listing is refused).
 
 import { realpath } from "node:fs/promises";
 import { isAbsolute, resolve, sep } from "node:path";
@@ -13,6 +15,8 @@ import { isAbsolute, resolve, sep } from "node:path";
 export class PathPolicy {
 	readonly #files = new Set<string>();
 	readonly #dirs = new Set<string>();
+	/** Library listings: literal path -> the folder it was listed from. */
+	readonly #listed = new Map<string, string>();
 
 	/**
 	 * Allow one file. The literal path counts at once (synchronously); its realpath is added when it
@@ -29,8 +33,9 @@ export class PathPolicy {
 	 * Allow one file by its exact (normalized) path only: the session library's listings, which can run
 	 * to thousands of files where a realpath each would cost more than the listing itself.
 	 */
-	allowListedFile(path: string): void {
-		this.#files.add(resolve(path));
+	allowListedFile(path: string, root?: string): void {
+		const literal = resolve(path);
+		this.#listed.set(literal, resolve(root ?? resolve(literal, "..")));
 	}
 
 	/** Allow a directory tree (its realpath; every file below it, after symlinks are resolved). */
@@ -56,6 +61,15 @@ export class PathPolicy {
 		if (real && this.#files.has(real)) return real;
 		if (this.#files.has(literal)) return real ?? literal;
 		if (real && this.#insideDir(real)) return real;
+		const listedFrom = this.#listed.get(literal);
+		if (listedFrom !== undefined) {
+			// Resolved now, on this open: a symlink swapped in since the listing must not lead out of its folder.
+			if (!real) return literal;
+			if (real === literal) return real;
+			const rootReal = await realOrNull(listedFrom);
+			if (rootReal && (real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep))) return real;
+			return null;
+		}
 		// A file that does not exist yet cannot be a symlink: its resolved parent decides.
 		if (!real && this.#insideDir(literal)) {
 			const parentReal = await realOrNull(resolve(literal, ".."));

@@ -2,6 +2,7 @@
 // services. It validates every request, enforces the path policy, turns every failure into a typed
 // ArborErrorData, and fans service events out to subscribers. Transport-agnostic: no `electron`, no sockets.
 
+import { resolve, sep } from "node:path";
 import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, SessionListItem, SessionSummary } from "../../shared/api";
 import { REQUEST_NAMES } from "../../shared/api";
 import type { HostHandlers, RouterResponse, RouterServices, ServiceRequestName } from "./contract";
@@ -129,7 +130,12 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		}
 		const items = await services.listSessions(chosen ? { dirs: chosen } : {});
 		// Listed files are the library's offer to the user: opening one of them is a user choice.
-		for (const item of items) if (typeof item.path === "string") policy.allowListedFile(item.path);
+		const roots = (chosen ?? []).map((d) => resolve(d));
+		for (const item of items) {
+			if (typeof item.path !== "string") continue;
+			const p = resolve(item.path);
+			policy.allowListedFile(p, roots.find((r) => p.startsWith(r.endsWith(sep) ? r : r + sep)));
+		}
 		return items;
 	};
 

@@ -1,10 +1,12 @@
 // `arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]`: the browser host. Prints the
 // URL with its launch token, opens it in the default browser unless --no-open, and serves until
-// Ctrl-C / SIGTERM.
+// Ctrl-C / SIGTERM. The browser is opened on a 0600 redirect file in a private folder, never on the URL
+// itself: a command line is visible to every local user (`ps`), a file of ours is not.
 
 import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
 
@@ -62,10 +64,31 @@ export function parseServeArgs(argv: string[]): ServeArgs | { error: string } | 
 	return out;
 }
 
-function openInBrowser(url: string): void {
-	const [cmd, args] = process.platform === "darwin" ? ["open", [url]]
-		: process.platform === "win32" ? ["cmd", ["/c", "start", "", url]]
-		: ["xdg-open", [url]];
+function escapeHtml(s: string): string {
+	return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * A page that forwards the browser to `url`, in a new folder only this user may enter (0700), itself
+ * 0600 and created exclusively. Its path, which carries no secret, is what the browser is launched with.
+ */
+export function writeLaunchFile(url: string): { file: string; dispose(): void } {
+	const dir = mkdtempSync(join(tmpdir(), "arbor-open-"));
+	const file = join(dir, "open.html");
+	const u = escapeHtml(url);
+	writeFileSync(file, `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\n<meta http-equiv="refresh" content="0;url=${u}"><title>Opening Arbor…</title></head>\n<body><p><a href="${u}">Open Arbor</a></p></body></html>\n`, { mode: 0o600, flag: "wx" });
+	return {
+		file,
+		dispose() {
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+function openInBrowser(file: string): void {
+	const [cmd, args] = process.platform === "darwin" ? ["open", [file]]
+		: process.platform === "win32" ? ["cmd", ["/c", "start", "", file]]
+		: ["xdg-open", [file]];
 	try {
 		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
 		child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself.\n"));
@@ -101,11 +124,20 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		await host.close();
 		return EXIT_BAD_FILE;
 	}
+	// Extension code comes from ~/.arbor/extensions (HOME at launch) and the --extension paths.
 	const guard = installCrashGuard((kind, err) => {
-		process.stderr.write(`arbor serve: ${kind} (probably from an extension), still serving: ${describeError(err)}\n`);
-	});
+		process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
+	}, { extensionRoots: [join(homedir(), ".arbor", "extensions"), ...args.extensions] });
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
-	if (args.open) openInBrowser(host.url);
+	let launch: { file: string; dispose(): void } | undefined;
+	if (args.open) {
+		try {
+			launch = writeLaunchFile(host.url);
+			openInBrowser(launch.file);
+		} catch (err) {
+			process.stderr.write(`Could not open a browser (${err instanceof Error ? err.message : String(err)}): open the URL above yourself.\n`);
+		}
+	}
 
 	await new Promise<void>((ok) => {
 		const stop = (): void => {
@@ -117,6 +149,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		process.on("SIGTERM", stop);
 	});
 	guard.dispose();
+	launch?.dispose();
 	await host.close();
 	return 0;
 }

@@ -1,8 +1,7 @@
 // Small file helpers shared by the services: lenient JSON reads, atomic writes.
 
-import * as crypto from "node:crypto";
 import * as fs from "node:fs";
-import * as path from "node:path";
+import { writeNewFile, writeReplacingFile } from "../session/write";
 
 /** Parsed JSON, or undefined when the file is missing or not valid JSON (config files are hand-edited). */
 export function readJsonFile(file: string): unknown {
@@ -19,41 +18,13 @@ export function readJsonFile(file: string): unknown {
 	}
 }
 
-/** Write via a temp file in the same folder, fsync, rename: a crash leaves the old file or the new one. */
+/**
+ * Write via a temp file in the same folder, fsync, rename (or a no-clobber link when `exclusive`): a crash
+ * or a full disk leaves the old file or the new one, never a part. The one atomic-write helper of the core
+ * (session/write.ts) does the work, so a short write or ENOSPC can never be mistaken for success.
+ */
 export function writeFileAtomic(file: string, data: string, mode = 0o644, exclusive = false): void {
-	const dir = path.dirname(file);
-	const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`);
-	const fd = fs.openSync(tmp, "wx", mode);
-	try {
-		fs.writeSync(fd, data);
-		fs.fsyncSync(fd);
-	} finally {
-		fs.closeSync(fd);
-	}
-	try {
-		if (exclusive) {
-			// link() fails if the target exists: a new session file never overwrites another.
-			fs.linkSync(tmp, file);
-			fs.unlinkSync(tmp);
-		} else {
-			fs.renameSync(tmp, file);
-		}
-	} catch (err) {
-		try {
-			fs.unlinkSync(tmp);
-		} catch {
-			// already gone
-		}
-		throw err;
-	}
-	try {
-		const dfd = fs.openSync(dir, "r");
-		try {
-			fs.fsyncSync(dfd);
-		} finally {
-			fs.closeSync(dfd);
-		}
-	} catch {
-		// Directory fsync is not supported everywhere (Windows); the rename itself is still atomic.
-	}
+	const parts = [Buffer.from(data, "utf8")];
+	if (exclusive) writeNewFile(file, parts, mode);
+	else writeReplacingFile(file, parts, mode);
 }

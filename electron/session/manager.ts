@@ -3,7 +3,7 @@
 // (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
@@ -22,7 +22,7 @@ import { type Skim, skimLine } from "./scan-line";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
-import { appendBytes, type DiskState as WrittenState, repairTornAppend, writeNewFile, writeReplacingFile } from "./write";
+import { appendBytes, type DiskState as WrittenState, settleStaleAppend, writeNewFile, writeReplacingFile } from "./write";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -126,6 +126,8 @@ export class SessionManager {
 	#skimming = false;
 	/** While loading: no record parsed yet (a bad first line then means a bad header). */
 	#beforeFirstRecord = false;
+	/** The file starts with a UTF-8 byte-order mark (see #parseLine). */
+	#bomAtStart = false;
 	/** Some parent links form a loop: path walks then need a visited check. */
 	#hasLoops = false;
 	#toolCallIndex: Map<string, number> | undefined;
@@ -181,9 +183,7 @@ export class SessionManager {
 	}
 
 	*#openSteps(options: OpenOptions): Generator<void, void> {
-		// The one write an open may do: cut off a line Arbor's own killed append left half-written
-		// (write.ts appendMarkerPath); nothing else of the file is touched.
-		repairTornAppend(this.#file as string);
+		// Opening only reads: a torn line a killed Arbor left is repaired by the next write (write.ts).
 		yield* this.#loadFileSteps(options);
 		const cwd = this.#header.cwd;
 		if (typeof cwd === "string") this.#cwd = cwd;
@@ -238,6 +238,7 @@ export class SessionManager {
 		this.#nextLineNo = 1;
 		this.#endsWithNewline = true;
 		this.#pendingTail = undefined;
+		this.#bomAtStart = false;
 	}
 
 	#warn(line: number, kind: LoadWarning["kind"], message: string): void {
@@ -320,13 +321,21 @@ export class SessionManager {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
 			}, { onProgress: options.onProgress });
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
+			if (this.#bomAtStart) {
+				const why = "file starts with a UTF-8 byte-order mark (EF BB BF): pi 1.6 reads no session header behind it and refuses the file, so Arbor shows it read-only and never writes to it (the file was not modified; remove the first 3 bytes to use it)";
+				this.#warn(1, "bad_header", why);
+				this.#writeBlock = new SessionFileError("bad_file", file, why, 1);
+			}
 			if (!headerSeen) {
 				// Empty (or blank-only) file: pi rewrites it with a fresh header; we write one before the
 				// first entry instead, so nothing that was in the file is ever replaced.
 				const timestamp = new Date().toISOString();
 				this.#header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp, cwd: this.#cwd };
 				this.#headerOnDisk = false;
-				this.#warn(0, "bad_header", st.size > 0 ? "file has only blank lines: no session header yet (one is written before the first entry)" : "file is empty: no session header yet (one is written before the first entry)");
+				this.#warn(0, "bad_header", st.size > 0 ? describeHeaderless(fd, st.size) : "file is empty: no session header yet (one is written before the first entry)");
+				// First: it says what the file holds (the CLI reports the first bad_header warning).
+				const w = this.#warnings.pop();
+				if (w) this.#warnings.unshift(w);
 			}
 			if (this.#legacy) {
 				const records = [this.#header as Loose, ...legacyRecords.map((r) => r.obj)];
@@ -368,6 +377,13 @@ export class SessionManager {
 		buf: Buffer, s: number, e: number, offset: number, lineNo: number, hasEol: boolean,
 		sink: (obj: Loose, offset: number, length: number, lineNo: number, exact: boolean, lineBytes: Buffer | undefined) => void,
 	): void {
+		if (offset === 0 && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) {
+			// A UTF-8 byte-order mark: pi 1.6 reads the first line as not JSON, so the file has no session
+			// header for pi (it refuses the file). Same rule here: shown read-only, never written, no byte stripped.
+			this.#bomAtStart = true;
+			s += 3;
+			offset += 3;
+		}
 		let a = s;
 		while (a < e && (buf[a] === 32 || buf[a] === 9 || buf[a] === 13)) a++;
 		if (a === e) return;
@@ -816,6 +832,9 @@ export class SessionManager {
 		let length = 0;
 		let lineNo = this.#nextLineNo;
 		if (this.#persistent) {
+			// A torn line a killed Arbor writer left is cut (with proof) before anything else is written;
+			// the catch-up below then sees the shorter file and reloads.
+			if (this.#disk && settleStaleAppend(this.#file as string) > 0) this.#disk = { ...this.#disk, size: -1 };
 			if (this.#disk) this.#syncBeforeWrite();
 			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.
 			if (typeof entry.parentId === "string" && !this.#byId.has(entry.parentId)) {
@@ -959,13 +978,29 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- legacy upgrade
 
-	/** Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path. */
+	/**
+	 * Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path.
+	 * Another writer may append meanwhile: the old file stays open, and every byte appended to it after the
+	 * part that was rewritten (up to and after the rename) is read back from it and appended to the new
+	 * file, so no line is lost. When the file was replaced or shrank instead, the attempt is dropped (with
+	 * its .bak) and made again; after 5 such attempts the upgrade is refused (a conflict, nothing changed).
+	 */
 	upgradeLegacy(): string {
 		if (!this.#persistent || !this.#file) throw new Error("upgradeLegacy needs a session file");
 		const file = this.#file;
 		if (!this.#legacy) throw new SessionFileError("bad_file", file, "file is already at the current version; nothing to upgrade");
 		if (this.#writeBlock) throw this.#writeBlock;
+		for (let attempt = 0; attempt < 5; attempt++) {
+			const bak = this.#upgradeOnce(file);
+			if (bak !== null) return bak;
+		}
+		throw new SessionFileError("conflict", file, "another program kept replacing the file during the upgrade; nothing was changed (try again when it is idle)");
+	}
+
+	/** One upgrade attempt; null when the file changed under it (nothing changed then, no .bak left). */
+	#upgradeOnce(file: string): string | null {
 		this.catchUp();
+		if (!this.#legacy) throw new SessionFileError("conflict", file, "the file was replaced during the upgrade; nothing was changed");
 		// Serialize first: an entry that cannot be written (nested too deep) must fail before any file exists.
 		const parts: Buffer[] = [];
 		if (this.#titleSlotBytes) parts.push(this.#titleSlotBytes, Buffer.from("\n"));
@@ -973,22 +1008,60 @@ export class SessionManager {
 		for (let i = 0; i < this.#cols.count; i++) {
 			parts.push(Buffer.from(`${serializeForRewrite(this.#forWriting(i, this.#cache.get(i) as Loose), file)}\n`, "utf8"));
 		}
-		let bak = `${file}.bak`;
-		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
-		// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
-		// middle of the copy must not leave a partial .bak that looks like the original.
-		let original: Buffer;
+		const indexed = this.#disk as DiskState;
+		// Bytes past this offset (another writer's later or unfinished lines) are not in `parts`.
+		const rewritten = this.#scanned;
+		// The original stays open: after the rename, anything appended to it in the last instant is read back.
+		let fd: number;
 		try {
-			original = readFileSync(file);
+			fd = openSync(file, "r");
 		} catch (err) {
 			throw ioError(file, err, "reading the file for its backup copy");
 		}
-		writeNewFile(bak, [original]);
-		writeReplacingFile(file, parts);
-		const leaf = this.#leafId;
-		this.#loadFile({});
-		if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
-		return bak;
+		try {
+			const st = fstatSync(fd);
+			if (st.ino !== indexed.ino || st.size < indexed.size) return null;
+			const original = Buffer.alloc(st.size);
+			let off = 0;
+			while (off < original.length) {
+				const n = readSync(fd, original, off, original.length - off, off);
+				if (n === 0) break;
+				off += n;
+			}
+			if (off !== original.length) return null;
+			let bak = `${file}.bak`;
+			for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
+			// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
+			// middle of the copy must not leave a partial .bak that looks like the original.
+			writeNewFile(bak, [original]);
+			// Only appends are followed: the same file, not shorter.
+			const unchanged = (): boolean => {
+				try {
+					const now = statSync(file);
+					return now.ino === st.ino && now.size >= st.size;
+				} catch {
+					return false;
+				}
+			};
+			const replaced = writeReplacingFile(file, parts, 0o644, unchanged);
+			if (replaced === null) {
+				try { unlinkSync(bak); } catch { /* already gone */ }
+				return null;
+			}
+			const late = fstatSync(fd).size - rewritten;
+			if (late > 0) {
+				const extra = Buffer.alloc(late);
+				readSync(fd, extra, 0, late, rewritten);
+				const tail = extra[extra.length - 1] === 0x0a ? [extra] : [extra, Buffer.from("\n")];
+				appendBytes(file, tail, replaced.size);
+			}
+			const leaf = this.#leafId;
+			this.#loadFile({});
+			if (leaf !== null && this.#byId.has(leaf)) this.#leafId = leaf;
+			return bak;
+		} finally {
+			closeSync(fd);
+		}
 	}
 
 	// ---------------------------------------------------------------- branch to a new file
@@ -1268,6 +1341,42 @@ export class SessionManager {
 			if (opts.stop?.()) return undefined;
 		}
 	}
+}
+
+/**
+ * What a file without any JSON record holds, for its warning: blank lines, carriage returns without line
+ * feeds, NUL bytes (a crash can leave a file of zeros), or lines that are not JSON. Reads at most 64 KiB.
+ */
+function describeHeaderless(fd: number, size: number): string {
+	const sample = Buffer.alloc(Math.min(size, 64 * 1024));
+	let n = 0;
+	try {
+		n = readSync(fd, sample, 0, sample.length, 0);
+	} catch {
+		n = 0;
+	}
+	let lf = 0, cr = 0, blank = 0, nul = 0, other = 0;
+	for (let i = 0; i < n; i++) {
+		const b = sample[i];
+		if (b === 0x0a) lf++;
+		else if (b === 0x0d) cr++;
+		else if (b === 0x20 || b === 0x09) blank++;
+		else if (b === 0x00) nul++;
+		else other++;
+	}
+	const tail = "no session header yet (one is written before the first entry)";
+	const sampled = n < size ? ` (first ${n} of ${size} bytes)` : "";
+	if (other === 0 && nul === 0 && cr === 0) return `file has only blank lines: ${tail}`;
+	if (other === 0 && nul === 0) {
+		return lf === 0
+			? `file holds only carriage returns (${cr} CR${blank ? " and spaces" : ""}) and no line feed${sampled}: ${tail}`
+			: `file holds only blank lines ended with carriage returns and line feeds${sampled}: ${tail}`;
+	}
+	if (other === 0) {
+		const rest = [lf ? "line feeds" : "", cr ? "carriage returns" : "", blank ? "spaces" : ""].filter(Boolean);
+		return `file holds only NUL bytes (${nul}${rest.length ? `, with ${rest.join(", ")}` : ""})${sampled}, as a crash can leave it: ${tail}`;
+	}
+	return `file has no line that is a JSON record${nul ? ` (it holds ${nul} NUL bytes)` : ""}${sampled}: ${tail}`;
 }
 
 function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCallBlock | undefined {

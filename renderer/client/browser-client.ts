@@ -1,6 +1,8 @@
 // The renderer's client for the browser host (`arbor serve`): the Arbor API over one WebSocket with
-// binary wire frames. The launch token comes from the page URL on first load; after that the host's
-// HttpOnly cookie authenticates the socket, so the token is removed from the address bar.
+// binary wire frames. The token comes from the page URL's fragment (`#token=…`, never sent in any HTTP
+// request) on first load and is then kept in this tab's sessionStorage (scoped to this exact origin,
+// port included) and removed from the address bar. It is only ever sent on the WebSocket handshake to
+// this same host; there is no cookie, so no other server on 127.0.0.1 can receive it.
 
 import { type ArborClient, type ArborEvent, ArborRequestError, type RequestName, type RequestParams, type RequestResult } from "../../shared/api";
 import { decodeWire, encodeWire, type WireMessage } from "../../shared/wire";
@@ -30,15 +32,44 @@ export interface BrowserClient extends ArborClient {
 
 const OPEN = 1;
 
-/** The socket URL for this page: same host, path /api, the launch token when the URL still has it. */
-export function socketUrlFromLocation(loc: { protocol: string; host: string; search: string }): string {
-	const token = new URLSearchParams(loc.search).get("token");
+/** Where this tab keeps the token between reloads (sessionStorage is per tab and per origin, port included). */
+export const TOKEN_STORAGE_KEY = "arbor.token";
+
+interface StorageLike { getItem(k: string): string | null; setItem(k: string, v: string): void }
+
+/** The token in the page URL (`#token=`, or the older `?token=`), else the one this tab stored. */
+export function tokenFromLocation(loc: { search: string; hash?: string }, storage?: StorageLike | null): string | null {
+	const fromHash = new URLSearchParams((loc.hash ?? "").replace(/^#/, "")).get("token");
+	const fromQuery = new URLSearchParams(loc.search).get("token");
+	const token = fromHash || fromQuery || null;
+	if (token) {
+		try { storage?.setItem(TOKEN_STORAGE_KEY, token); } catch { /* storage disabled: memory only */ }
+		return token;
+	}
+	try {
+		return storage?.getItem(TOKEN_STORAGE_KEY) ?? null;
+	} catch {
+		return null;
+	}
+}
+
+/** The socket URL for this page: same host, path /api, the token (from the URL or this tab's storage). */
+export function socketUrlFromLocation(loc: { protocol: string; host: string; search: string; hash?: string }, storage?: StorageLike | null): string {
+	const token = tokenFromLocation(loc, storage);
 	const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
 	return `${scheme}//${loc.host}/api${token ? `?token=${encodeURIComponent(token)}` : ""}`;
 }
 
+function sessionStore(): StorageLike | null {
+	try {
+		return (globalThis as { sessionStorage?: StorageLike }).sessionStorage ?? null;
+	} catch {
+		return null;
+	}
+}
+
 export function connectBrowserClient(options: BrowserClientOptions = {}): BrowserClient {
-	const url = options.url ?? socketUrlFromLocation(globalThis.location);
+	const url = options.url ?? socketUrlFromLocation(globalThis.location, sessionStore());
 	const socket = options.createSocket ? options.createSocket(url) : (new WebSocket(url) as unknown as WebSocketLike);
 	socket.binaryType = "arraybuffer";
 

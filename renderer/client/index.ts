@@ -39,13 +39,16 @@ export function createArborClient(): ArborAppClient {
 	const bridge = (globalThis as { arbor?: unknown }).arbor;
 	if (isArborBridge(bridge)) return clientFromBridge(bridge);
 	const client = connectBrowserClient();
-	// The HttpOnly cookie set with this page authenticates reloads and the socket; keep the token out of
-	// the address bar, history and screenshots.
+	// The token now lives in this tab's sessionStorage (browser-client.ts); keep it out of the address bar,
+	// history and screenshots.
 	const loc = globalThis.location;
-	if (loc && new URLSearchParams(loc.search).has("token") && typeof history !== "undefined") {
+	const hash = new URLSearchParams((loc?.hash ?? "").replace(/^#/, ""));
+	if (loc && (new URLSearchParams(loc.search).has("token") || hash.has("token")) && typeof history !== "undefined") {
 		const url = new URL(loc.href);
 		url.searchParams.delete("token");
-		history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+		hash.delete("token");
+		const rest = hash.toString();
+		history.replaceState(history.state, "", url.pathname + url.search + (rest ? `#${rest}` : ""));
 	}
 	return client;
 }

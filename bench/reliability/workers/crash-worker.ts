@@ -10,14 +10,22 @@ import { EntryKind } from "../../../shared/skeleton";
 import { SessionManager } from "../../../electron/session/index";
 import { rng } from "./common";
 
-interface Job { op: "append" | "label" | "branch" | "upgrade" | "reopen"; file: string; seed: string; log: string }
+interface Job { op: "append" | "label" | "branch" | "upgrade" | "reopen" | "read"; file: string; seed: string; log: string }
 
 function loop(job: Job): void {
 	const r = rng(job.seed);
 	const logFd = openSync(job.log, "a");
 	const sm = SessionManager.open(job.file);
-	// "reopen": what the user's next start of Arbor does after the crash (opening repairs a torn append).
+	if (job.op === "read") {
+		sm.getTree();
+		process.send?.({ opened: true });
+		return;
+	}
+	// "reopen": what the user's next start of Arbor does after the crash: open (which only reads), then its
+	// next write (a label), which cuts a torn append off with the proof in Arbor's marker.
 	if (job.op === "reopen") {
+		const leaf = sm.getLeafId();
+		if (leaf) sm.appendLabelChange(leaf, "next write after the crash");
 		process.send?.({ opened: true });
 		return;
 	}

@@ -108,6 +108,27 @@ describe("path policy: openSession opens only files the user chose", () => {
 		listedFiles = [];
 	});
 
+	it("re-checks a listed file on every open: swapped for a symlink out of its folder it is refused; a link inside stays fine", async () => {
+		const { unlinkSync } = await import("node:fs");
+		const { fake, router } = setup();
+		const listedFile = join(allowedDir, "a.jsonl");
+		listedFiles = [listedFile];
+		expect(await router.handle("listSessions", {})).toMatchObject({ ok: true });
+		expect(await router.handle("openSession", { path: listedFile })).toMatchObject({ ok: true });
+		// After the listing, the file becomes a symlink to a secret outside the library.
+		unlinkSync(listedFile);
+		symlinkSync(secret, listedFile);
+		const before = fake.calls.filter((c) => c.name === "openSession").length;
+		expect(await router.handle("openSession", { path: listedFile })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(fake.calls.filter((c) => c.name === "openSession").length).toBe(before);
+		// A symlink to another file of the same folder is still inside it.
+		writeFileSync(join(allowedDir, "b.jsonl"), "{}\n");
+		unlinkSync(listedFile);
+		symlinkSync(join(allowedDir, "b.jsonl"), listedFile);
+		expect(await router.handle("openSession", { path: listedFile })).toMatchObject({ ok: true });
+		listedFiles = [];
+	});
+
 	it("lists only allowed directories when the client names some", async () => {
 		const { router } = setup();
 		expect(await router.handle("listSessions", { dirs: [root] })).toMatchObject({ ok: false, error: { code: "forbidden" } });

@@ -1,11 +1,14 @@
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fakeServices } from "../../api/test/fake-services";
 import { startBrowserHost } from "../../hosts/browser/server";
 import { ArborServiceError } from "../../services/errors";
-import { parseServeArgs, runServe } from "../serve";
+import { connect } from "../../hosts/browser/test/ws-client";
+import { buildCli, repo } from "./helpers";
+import { parseServeArgs, runServe, writeLaunchFile } from "../serve";
 
 const fixtures = resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "fixtures", "sessions");
 
@@ -47,13 +50,16 @@ describe("runServe", () => {
 		let out = "";
 		vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
 		const running = runServe([file, "--port", "0", "--no-open"]);
-		await vi.waitFor(() => expect(out).toMatch(/http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/), { timeout: 10_000 });
-		const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/.exec(out)?.[0] ?? "";
-		// 200, or 503 "run npm run build" when dist/renderer is not built: either way the token was accepted.
+		await vi.waitFor(() => expect(out).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/), { timeout: 10_000 });
+		const url = new URL(/http:\/\/127\.0\.0\.1:\d+\/#token=[A-Za-z0-9_-]+/.exec(out)?.[0] ?? "");
+		const token = url.hash.slice("#token=".length);
+		// 200, or 503 "run npm run build" when dist/renderer is not built.
 		const res = await fetch(url);
 		expect([200, 503]).toContain(res.status);
-		const denied = await fetch(url.replace(/token=.*/, "token=wrong"));
-		expect(denied.status).toBe(401);
+		const ok = await connect(Number(url.port), { token });
+		expect((await ok.request("getSettings")).ok).toBe(true);
+		ok.close();
+		await expect(connect(Number(url.port), { token: "wrong" })).rejects.toThrow(/401/);
 		process.emit("SIGTERM");
 		expect(await running).toBe(0);
 	});
@@ -94,5 +100,62 @@ describe("runServe", () => {
 		expect(err).toContain(bad);
 		expect(err).toContain("no valid session header");
 		expect(fake.disposed).toBe(true);
+	});
+});
+
+describe("opening the browser", () => {
+	it("launches it on a 0600 redirect file in a 0700 folder: no process argument list ever holds the token", async () => {
+		buildCli();
+		const home = mkdtempSync(join(tmpdir(), "arbor-serve-open-"));
+		const bin = join(home, "bin");
+		mkdirSync(bin);
+		const log = join(home, "opener.log");
+		// A stand-in for xdg-open that records what it was given and stays alive, as a browser would.
+		writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.args"\nstat -c %a "$1" > "${log}.mode"\nstat -c %a "$(dirname "$1")" >> "${log}.mode"\ncat "$1" > "${log}.page"\nsleep 8\n`, { mode: 0o755 });
+		const file = join(home, "s.jsonl");
+		copyFileSync(join(fixtures, "formic__pi-v3-branch-compaction.jsonl"), file);
+		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0"], {
+			env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi", "agent"), PATH: `${bin}:${process.env.PATH ?? ""}` },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		let out = "";
+		child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+		try {
+			await vi.waitFor(() => {
+				expect(out).toMatch(/#token=/);
+				expect(existsSync(`${log}.page`) && readFileSync(`${log}.page`, "utf8").includes("</html>")).toBe(true);
+			}, { timeout: 20_000 });
+			const token = /#token=([A-Za-z0-9_-]+)/.exec(out)?.[1] ?? "";
+			expect(token.length).toBeGreaterThan(40);
+			// Every command line on the machine, while the opener (the "browser") is still running.
+			const cmdlines = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((d) => {
+				try { return readFileSync(`/proc/${d}/cmdline`, "utf8"); } catch { return ""; }
+			});
+			expect(cmdlines.some((c) => c.includes(join(bin, "xdg-open")) || c.includes("open.html"))).toBe(true);
+			expect(cmdlines.filter((c) => c.includes(token))).toEqual([]);
+			const args = readFileSync(`${log}.args`, "utf8").trim();
+			expect(args).toMatch(/open\.html$/);
+			expect(args).not.toContain(token);
+			expect(readFileSync(`${log}.mode`, "utf8").trim().split("\n")).toEqual(["600", "700"]);
+			expect(readFileSync(`${log}.page`, "utf8")).toContain(`#token=${token}`);
+		} finally {
+			child.kill("SIGTERM");
+			await new Promise((r) => child.once("exit", r));
+		}
+		// The redirect file is removed when the server stops.
+		expect(existsSync(readFileSync(`${log}.args`, "utf8").trim())).toBe(false);
+	}, 60_000);
+
+	it("writes the redirect page with the URL escaped", () => {
+		const l = writeLaunchFile('http://127.0.0.1:1/#token=a"<b');
+		try {
+			const page = readFileSync(l.file, "utf8");
+			expect(page).toContain("#token=a&quot;&lt;b");
+			expect(page).not.toContain('a"<b');
+			expect(statSync(l.file).mode & 0o777).toBe(0o600);
+		} finally {
+			l.dispose();
+		}
+		expect(existsSync(l.file)).toBe(false);
 	});
 });

@@ -1,5 +1,6 @@
 // electron/hosts/browser: `arbor serve`. The built renderer and the Arbor API (WebSocket, binary wire
-// frames) on 127.0.0.1 only, behind a per-launch token. Same router and same renderer as the Electron app.
+// frames) on 127.0.0.1 only; the API behind a per-launch token (auth.ts). Same router and same renderer as
+// the Electron app.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -8,7 +9,7 @@ import type { RouterServices } from "../../api/contract";
 import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
 import { defaultRendererDir } from "../app-root";
-import { checkRequest, newToken, tokenCookie } from "./auth";
+import { checkRequest, newToken } from "./auth";
 import { send, serveStatic } from "./static";
 import { serveConnection } from "./socket";
 
@@ -33,6 +34,7 @@ export interface BrowserHostOptions {
 }
 
 export interface BrowserHost {
+	/** http://127.0.0.1:PORT/#token=…: the token rides in the fragment, which no HTTP request carries. */
 	url: string;
 	token: string;
 	port: number;
@@ -68,23 +70,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 	wss.on("connection", (ws) => serveConnection(ws, router, log));
 
 	const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-		const verdict = checkRequest(req, port, token);
+		// Static files are the app's own code (no session data): Host and Origin checks, no token. No cookie
+		// is ever set, so the token cannot leak to other servers on 127.0.0.1.
+		const verdict = checkRequest(req, port, null);
 		if (!verdict.ok) {
-			send(res, port, verdict.status, verdict.status === 401 ? "401 Unauthorized: open the URL printed by `arbor serve` (it carries the token)\n" : `403 Forbidden: ${verdict.reason}\n`);
+			send(res, port, verdict.status, `403 Forbidden: ${verdict.reason}\n`);
 			return;
 		}
 		if (req.method !== "GET" && req.method !== "HEAD") {
 			send(res, port, 405, "method not allowed\n", undefined, { Allow: "GET, HEAD" });
 			return;
 		}
-		// The first load carries the token in the URL; later loads (assets, reloads, the socket) use the cookie.
-		const extra: Record<string, string> = verdict.viaQuery ? { "Set-Cookie": tokenCookie(port, token) } : {};
 		const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
 		if (pathname === API_PATH) {
-			send(res, port, 426, "upgrade required\n", undefined, extra);
+			send(res, port, 426, "upgrade required\n");
 			return;
 		}
-		serveStatic(res, port, rendererDir, pathname, req.method === "HEAD", extra).catch((err: unknown) => {
+		serveStatic(res, port, rendererDir, pathname, req.method === "HEAD", {}).catch((err: unknown) => {
 			log(`arbor serve: ${err instanceof Error ? err.message : String(err)}`);
 			if (!res.headersSent) send(res, port, 500, "internal error\n");
 		});
@@ -118,7 +120,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
 	let closed: Promise<void> | null = null;
 	return {
-		url: `http://127.0.0.1:${port}/?token=${token}`,
+		url: `http://127.0.0.1:${port}/#token=${token}`,
 		token,
 		port,
 		router,

@@ -8,6 +8,7 @@ import type { ArborBridge } from "../../../shared/bridge";
 import { fakeServices } from "../../../electron/api/test/fake-services";
 import { startBrowserHost, type BrowserHost } from "../../../electron/hosts/browser/server";
 import { clientFromBridge, connectBrowserClient, createArborClient, socketUrlFromLocation, type WebSocketLike } from "../index";
+import { tokenFromLocation } from "../browser-client";
 
 let host: BrowserHost | undefined;
 afterEach(async () => {
@@ -22,6 +23,15 @@ describe("browser client", () => {
 	it("derives the socket URL from the page URL and its token", () => {
 		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "?token=abc" })).toBe("ws://127.0.0.1:5000/api?token=abc");
 		expect(socketUrlFromLocation({ protocol: "http:", host: "localhost:5000", search: "" })).toBe("ws://localhost:5000/api");
+	});
+
+	it("takes the token from the URL fragment, keeps it in the tab's storage for reloads, and needs no cookie", () => {
+		const store = new Map<string, string>();
+		const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "", hash: "#token=t0k" }, storage)).toBe("ws://127.0.0.1:5000/api?token=t0k");
+		// After the address bar was cleaned (and on a reload): the stored token.
+		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "", hash: "" }, storage)).toBe("ws://127.0.0.1:5000/api?token=t0k");
+		expect(tokenFromLocation({ search: "", hash: "" }, null)).toBeNull();
 	});
 
 	it("sends requests queued before the socket opens, gets typed results, errors with codes, and events", async () => {

@@ -44,34 +44,25 @@ afterAll(async () => {
 });
 
 describe("browser host: token", () => {
-	it("prints a URL on 127.0.0.1 carrying a long random token", () => {
-		expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+	it("prints a URL on 127.0.0.1 carrying a long random token in its fragment (never sent in an HTTP request)", () => {
+		expect(host.url).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
 		expect(host.token).toMatch(/^[A-Za-z0-9_-]{40,}$/);
 	});
 
-	it("answers 401 to HTTP requests without a token or with a wrong one", async () => {
-		expect((await get(host.port, "/")).status).toBe(401);
-		expect((await get(host.port, "/assets/app.js")).status).toBe(401);
-		expect((await get(host.port, "/?token=wrong")).status).toBe(401);
-		expect((await get(host.port, `/?token=${host.token}x`)).status).toBe(401);
-		expect((await get(host.port, "/", { Cookie: `arbor_token_${host.port}=nope` })).status).toBe(401);
-	});
-
-	it("serves the page with the token, sets an HttpOnly SameSite=Strict cookie, and accepts the cookie afterwards", async () => {
-		const first = await get(host.port, `/?token=${host.token}`);
-		expect(first.status).toBe(200);
-		expect(first.body).toContain("<title>Arbor</title>");
-		const cookie = String(first.headers["set-cookie"]);
-		expect(cookie).toContain(`arbor_token_${host.port}=${host.token}`);
-		expect(cookie).toMatch(/HttpOnly/);
-		expect(cookie).toMatch(/SameSite=Strict/);
-		const asset = await get(host.port, "/assets/app.js", { Cookie: `arbor_token_${host.port}=${host.token}` });
-		expect(asset.status).toBe(200);
-		expect(asset.headers["content-type"]).toMatch(/text\/javascript/);
+	it("serves the page's own files without the token, and never sets a cookie (cookies reach every port of 127.0.0.1)", async () => {
+		for (const path of ["/", "/assets/app.js", `/?token=${host.token}`, "/?token=wrong"]) {
+			const r = await get(host.port, path);
+			expect(r.status, path).toBe(200);
+			expect(r.headers["set-cookie"], path).toBeUndefined();
+		}
+		expect((await get(host.port, "/")).body).toContain("<title>Arbor</title>");
+		expect((await get(host.port, "/assets/app.js")).headers["content-type"]).toMatch(/text\/javascript/);
+		// The page's files hold no session data and not the token.
+		expect((await get(host.port, "/")).body).not.toContain(host.token);
 	});
 
 	it("sends a strict CSP and hardening headers", async () => {
-		const r = await get(host.port, `/?token=${host.token}`);
+		const r = await get(host.port, "/");
 		const csp = String(r.headers["content-security-policy"]);
 		for (const part of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", `connect-src 'self' ws://127.0.0.1:${host.port}`]) {
 			expect(csp).toContain(part);
@@ -83,19 +74,16 @@ describe("browser host: token", () => {
 		expect(r.headers["referrer-policy"]).toBe("no-referrer");
 	});
 
-	it("answers 401 to WebSocket upgrades without the token or with a wrong one", async () => {
+	it("answers 401 to WebSocket upgrades without the token, with a wrong one, or with the token only in a cookie", async () => {
 		await expect(connect(host.port)).rejects.toThrow(/401/);
 		await expect(connect(host.port, { token: "wrong" })).rejects.toThrow(/401/);
-		await expect(connect(host.port, { headers: { Cookie: `arbor_token_${host.port}=bad` } })).rejects.toThrow(/401/);
+		await expect(connect(host.port, { headers: { Cookie: `arbor_token_${host.port}=${host.token}` } })).rejects.toThrow(/401/);
 	});
 
-	it("accepts a WebSocket with the token in the query or in the cookie", async () => {
-		const a = await connect(host.port, { token: host.token });
+	it("accepts a WebSocket with the token in its handshake URL", async () => {
+		const a = await connect(host.port, { token: host.token, headers: { Origin: `http://127.0.0.1:${host.port}` } });
 		expect((await a.request("getSettings")).ok).toBe(true);
 		a.close();
-		const b = await connect(host.port, { headers: { Cookie: `arbor_token_${host.port}=${host.token}`, Origin: `http://127.0.0.1:${host.port}` } });
-		expect((await b.request("getSettings")).ok).toBe(true);
-		b.close();
 	});
 });
 
@@ -118,8 +106,8 @@ describe("browser host: Origin and Host (DNS rebinding)", () => {
 		await expect(connect(host.port, { token: host.token, headers: { Origin: "http://127.0.0.1:1" } })).rejects.toThrow(/403/);
 	});
 
-	it("answers 403 to cross-site fetches (Sec-Fetch-Site) that carry the cookie", async () => {
-		const r = await get(host.port, "/assets/app.js", { Cookie: `arbor_token_${host.port}=${host.token}`, "Sec-Fetch-Site": "same-site" });
+	it("answers 403 to cross-site fetches (Sec-Fetch-Site)", async () => {
+		const r = await get(host.port, "/assets/app.js", { "Sec-Fetch-Site": "same-site" });
 		expect(r.status).toBe(403);
 	});
 });
@@ -144,9 +132,8 @@ describe("browser host: network and files", () => {
 	});
 
 	it("never serves files outside the renderer folder", async () => {
-		const cookie = { Cookie: `arbor_token_${host.port}=${host.token}` };
 		for (const p of ["/../arbor-outside-secret.txt", "/%2e%2e/arbor-outside-secret.txt", "/assets/..%2f..%2farbor-outside-secret.txt", "/%00"]) {
-			const r = await get(host.port, p, cookie);
+			const r = await get(host.port, p);
 			expect(r.status, p).not.toBe(200);
 			expect(r.body).not.toContain("secret");
 		}

@@ -1,7 +1,8 @@
 // Runs the session core in a child process with a hard timeout. A synchronous infinite loop (a cycle walk
 // without a guard, a blocking read of a FIFO) would freeze the vitest worker itself, where no test timeout
 // can fire; a child can be killed. The core is bundled once per test process with esbuild.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { REPO_ROOT, tempDir } from "./files";
@@ -134,4 +135,68 @@ await (async (sm, core) => { ${ops} })(sm, core);
 		encoding: "utf8",
 	});
 	return { killed: r.signal === "SIGKILL", status: r.status, stderr: r.stderr ?? "" };
+}
+
+export interface PausedRun {
+	/** Resolves once the child has written `budget` bytes of its write to the session file and stopped. */
+	paused: Promise<void>;
+	/** Lets the child finish; resolves with its exit status. */
+	release(): Promise<number | null>;
+}
+
+/**
+ * Run `ops` (sees `sm`, Arbor's SessionManager on `file`, and `core`) in a child whose first write to the
+ * session file stops after `budget` bytes and waits, like a writer in the middle of a large write(), until
+ * release() is called; then the rest is written. Writes to other files (markers, temp files) are not held.
+ * mode "kill": the child kills itself (SIGKILL) right after those `budget` bytes instead (`paused` resolves
+ * once it is dead).
+ */
+export function runPausedAfter(file: string, budget: number, ops: string, mode: "pause" | "kill" = "pause"): PausedRun {
+	const dir = tempDir("arbor-paused");
+	const ready = join(dir, "ready");
+	const go = join(dir, "go");
+	const script = `
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+const ino = fs.statSync(process.env.ARBOR_PROBE_FILE).ino;
+let held = false;
+const write = fs.writeSync;
+fs.writeSync = (fd, buf, off = 0, len = buf.length - off, pos = null) => {
+	if (typeof buf === "string") buf = Buffer.from(buf), off = 0, len = buf.length;
+	if (held || fs.fstatSync(fd).ino !== ino || len <= ${budget}) return write(fd, buf, off, len, pos);
+	held = true;
+	const n = ${budget} > 0 ? write(fd, buf, off, ${budget}, pos) : 0;
+	if (${JSON.stringify(mode)} === "kill") process.kill(process.pid, "SIGKILL");
+	fs.writeFileSync(${JSON.stringify(ready)}, "");
+	while (!fs.existsSync(${JSON.stringify(go)})) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+	return n;
+};
+syncBuiltinESMExports();
+const core = await import(${JSON.stringify(coreBundle())});
+const sm = core.SessionManager.open(process.env.ARBOR_PROBE_FILE);
+await (async (sm, core) => { ${ops} })(sm, core);
+`;
+	const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+		env: { ...process.env, ARBOR_PROBE_FILE: file },
+		stdio: ["ignore", "ignore", "pipe"],
+	});
+	let stderr = "";
+	child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+	const exited = new Promise<number | null>((ok) => child.on("exit", (code) => ok(code)));
+	const paused = (async () => {
+		for (let i = 0; i < 6000; i++) {
+			if (existsSync(ready) || (mode === "kill" && child.signalCode === "SIGKILL")) return;
+			if (child.exitCode !== null) throw new Error(`child exited before pausing: ${stderr}`);
+			await new Promise((r) => setTimeout(r, 10));
+		}
+		child.kill("SIGKILL");
+		throw new Error("child never paused");
+	})();
+	return {
+		paused,
+		async release() {
+			writeFileSync(go, "");
+			return exited;
+		},
+	};
 }
