@@ -124,10 +124,11 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		await host.close();
 		return EXIT_BAD_FILE;
 	}
-	// Extension code comes from ~/.arbor/extensions (HOME at launch) and the --extension paths.
+	// Extension code comes from ~/.arbor/extensions (HOME at launch), the --extension paths and the pi
+	// extensions the user enabled (asked at each error: they can be enabled while serving).
 	const guard = installCrashGuard((kind, err) => {
 		process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
-	}, { extensionRoots: [join(homedir(), ".arbor", "extensions"), ...args.extensions] });
+	}, { extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] });
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
 	let launch: { file: string; dispose(): void } | undefined;
 	if (args.open) {

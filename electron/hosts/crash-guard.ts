@@ -20,13 +20,16 @@ type Kind = "uncaughtException" | "unhandledRejection";
 type Reporter = (kind: Kind, err: unknown) => void;
 
 export interface CrashGuardOptions {
-	/** Files and folders extension code is loaded from (default: ~/.arbor/extensions). */
-	extensionRoots?: string[];
+	/**
+	 * Files and folders extension code is loaded from (default: ~/.arbor/extensions). A function is asked
+	 * at each error, so extensions enabled or loaded after start-up (pi's folders) count too.
+	 */
+	extensionRoots?: string[] | (() => string[]);
 	/** What a non-extension error does (default: print it and exit with code 1). Tests replace it. */
 	onFatal?: (kind: Kind, err: unknown) => void;
 }
 
-interface Installed { report: Reporter; roots: string[]; fatal: (kind: Kind, err: unknown) => void }
+interface Installed { report: Reporter; roots: () => string[]; fatal: (kind: Kind, err: unknown) => void }
 
 // One pair of process listeners however often a host starts (tests start hosts many times); the latest
 // host's reporter is the one used.
@@ -34,7 +37,7 @@ let current: Installed | null = null;
 const handle = (kind: Kind, err: unknown): void => {
 	const c = current;
 	if (!c) return;
-	if (fromExtension(err, c.roots)) c.report(kind, err);
+	if (fromExtension(err, c.roots())) c.report(kind, err);
 	else c.fatal(kind, err);
 };
 const onException = (err: unknown): void => handle("uncaughtException", err);
@@ -70,7 +73,9 @@ export function installCrashGuard(report: Reporter, options: CrashGuardOptions =
 		process.on("uncaughtException", onException);
 		process.on("unhandledRejection", onRejection);
 	}
-	const roots = (options.extensionRoots ?? [join(homedir(), ".arbor", "extensions")]).flatMap(expandRoot);
+	const given = options.extensionRoots ?? [join(homedir(), ".arbor", "extensions")];
+	const fixed = typeof given === "function" ? undefined : given.flatMap(expandRoot);
+	const roots = fixed ? () => fixed : () => (given as () => string[])().flatMap(expandRoot);
 	const mine: Installed = { report, roots, fatal: options.onFatal ?? defaultFatal };
 	current = mine;
 	return {

@@ -635,6 +635,11 @@ export class ArborServices {
 		}
 	}
 
+	/** The folders of every extension module of the last load (the hosts' crash guard treats them as extension code). */
+	extensionFolders(): string[] {
+		return [...new Set(this.#extensions.records.map((r) => path.dirname(r.path)))];
+	}
+
 	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
 		await this.#extensions.ready();
 		const enabled = new Set(this.#enabledExtensions());

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildCli, copyFixture, repo, tempDir } from "./helpers";
@@ -47,6 +47,34 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		expect(err).toMatch(/unhandledRejection .*still serving/);
 		const res = await fetch(url);
 		expect(res.status).toBe(200);
+		expect(proc.exitCode).toBeNull();
+	});
+
+	it("counts an enabled pi extension (outside ~/.arbor and --extension) as extension code too", async () => {
+		const dir = tempDir();
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl", dir);
+		const extDir = join(dir, "pi", "extensions");
+		mkdirSync(extDir, { recursive: true });
+		const ext = join(extDir, "careless-pi.js");
+		writeFileSync(ext, "export default function (pi) { setTimeout(() => { throw new Error('careless pi extension timer'); }, 50); }\n");
+		mkdirSync(join(dir, ".arbor"), { recursive: true });
+		writeFileSync(join(dir, ".arbor", "settings.json"), JSON.stringify({ enabledExtensions: [ext] }));
+		const proc = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
+			env: { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "pi") },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		stop = () => proc.kill("SIGTERM");
+		let out = "";
+		let err = "";
+		proc.stdout.on("data", (d: Buffer) => (out += d.toString()));
+		proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
+		await new Promise<void>((ok, fail) => {
+			const t = setInterval(() => {
+				if (/http:\/\/127\.0\.0\.1:\d+\//.test(out) && /careless pi extension timer/.test(err)) { clearInterval(t); ok(); }
+				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve died: ${err}`)); }
+			}, 20);
+		});
+		expect(err).toMatch(/uncaughtException .*still serving/);
 		expect(proc.exitCode).toBeNull();
 	});
 

@@ -41,6 +41,8 @@ export interface BrowserHost {
 	router: ArborRouter;
 	/** Launch files that could not be opened (printed by `arbor serve`). */
 	failed: { path: string; message: string }[];
+	/** Folders the loaded extensions' code lives in (empty when the host serves given services). */
+	extensionFolders(): string[];
 	close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 		port,
 		router,
 		failed: failed.map((f) => ({ path: f.path, message: f.error.message })),
+		extensionFolders: () => (services instanceof ArborServices ? services.extensionFolders() : []),
 		close() {
 			closed ??= (async () => {
 				for (const client of wss.clients) client.terminate();

@@ -172,8 +172,18 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	app.on("window-all-closed", () => app.quit());
 	app.on("will-quit", () => void router?.dispose());
 
-	// An extension's detached callback that throws must not quit the app (see crash-guard.ts).
-	installCrashGuard((kind, err) => reportError(`${kind} (probably from an extension), still running`, err));
+	// An extension's detached callback that throws must not quit the app (see crash-guard.ts); any other
+	// uncaught error is a bug of Arbor's: logged, shown, and the app closes rather than run half-broken
+	// (session files are whole-line appends and atomic renames: nothing is left half-written).
+	let services: ArborServices | null = null;
+	installCrashGuard((kind, err) => reportError(`${kind} from an extension, still running`, err), {
+		extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...(services?.extensionFolders() ?? [])],
+		onFatal: (kind, err) => {
+			logError(`${kind} (a bug in Arbor), closing`, err);
+			if (app.isReady()) dialog.showErrorBox("Arbor hit an unexpected error and has to close", `${err instanceof Error ? err.message : String(err)}\n\nDetails are in ${logFile}`);
+			app.exit(1);
+		},
+	});
 
 	const appearanceFile = join(userData, "appearance.json");
 	let appearance = readAppearance(appearanceFile);
@@ -185,7 +195,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	hardenSession(session.defaultSession);
 	serveRenderer(layout.rendererDir);
 	const stateFile = options.windowStateFile ?? join(homedir(), ".arbor", "window-state.json");
-	const services = new ArborServices(options.servicesOptions);
+	services = new ArborServices(options.servicesOptions);
 	const activeRouter = createRouter({
 		services,
 		host: {
