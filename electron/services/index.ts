@@ -599,6 +599,14 @@ export class ArborServices {
 		this.#sessions.get(params.sessionId)?.abort?.abort();
 	}
 
+	/**
+	 * Catch up with the file(s) now, exactly as the watcher does on a change (events included). For hosts
+	 * and tests that must not depend on when fs.watch or the poll fires.
+	 */
+	catchUpNow(sessionId?: string): void {
+		for (const s of sessionId === undefined ? [...this.#sessions.values()] : [this.#session(sessionId)]) this.#onFileChange(s);
+	}
+
 	dispose(): void {
 		if (this.#disposed) return;
 		this.#disposed = true;
