@@ -66,6 +66,7 @@ export async function run(ctx) {
 	mkdirSync(tmp, { recursive: true });
 	const totals = { arborWritten: 0, piWritten: 0, arborLost: 0, piLost: 0, glued: 0, arborOrphans: 0, piOrphans: 0, sameTree: 0, switches: 0, liveMatches: 0, arborErrors: 0, piErrors: 0, reloads: 0, partialTails: 0, racedAppends: 0 };
 	const details = [];
+	const reloadReasons = new Map();
 	for (let round = 0; round < rounds; round++) {
 		const file = join(tmp, `shared-${round}.jsonl`);
 		execFileSync(process.execPath, [genSessionTool, "--n", "200", "--seed", `conc-${seed}-${round}`, "--out", file], { stdio: "ignore" });
@@ -111,6 +112,7 @@ export async function run(ctx) {
 			totals.reloads += lv.trace.counts.reloads;
 			totals.partialTails += lv.trace.counts.partialTails;
 			totals.racedAppends += lv.trace.counts.racedAppends;
+			for (const [why, n] of Object.entries(lv.trace.reloadReasons)) reloadReasons.set(why, (reloadReasons.get(why) ?? 0) + n);
 			if (!live) {
 				details.push(`round ${round + 1} live view differs from its reload: ${describeViewDiff(lv.liveView, ra.view)}; file ${sizeAtLive} bytes at the live view, ${statSync(file).size} at reload`);
 				details.push(`round ${round + 1} catch-ups: ${JSON.stringify(lv.trace.counts)}`);
@@ -149,7 +151,7 @@ export async function run(ctx) {
 			{ label: "Arbor entries whose parent was not yet in the file (no catch-up)", value: totals.arborOrphans, target: 0 },
 			{ label: "pi entries whose parent was not yet in the file", value: totals.piOrphans, info: true },
 			{ label: "interleavings (consecutive lines from different writers)", value: totals.switches, info: true },
-			{ label: "Arbor catch-ups that met a partial last line / own appends that raced pi / reloads", value: `${totals.partialTails} / ${totals.racedAppends} / ${totals.reloads}`, info: true },
+			{ label: "Arbor catch-ups that met a partial last line / own appends that raced pi / reloads", value: `${totals.partialTails} / ${totals.racedAppends} / ${totals.reloads}${reloadReasons.size ? ` (${[...reloadReasons].map(([w, n]) => `${n}× ${w}`).join(", ")})` : ""}`, info: true },
 			{ label: "rounds where pi and Arbor reload the same tree and leaf", value: `${totals.sameTree}/${rounds}`, ok: totals.sameTree === rounds },
 			{ label: "rounds where Arbor's live view (after the writers finished) equals its reload", value: `${totals.liveMatches}/${rounds}`, ok: totals.liveMatches === rounds },
 		],

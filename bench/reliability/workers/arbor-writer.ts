@@ -26,13 +26,15 @@ const traces: CatchUpTrace[] = [];
 const probe = { trace: (t: CatchUpTrace) => void traces.push(t) };
 
 /** The traces worth reading in a failure report: the last few, plus every reload, race and partial tail. */
-function traceSummary(): { counts: Record<string, number>; notable: string[]; last: string[] } {
+function traceSummary(): { counts: Record<string, number>; reloadReasons: Record<string, number>; notable: string[]; last: string[] } {
 	const fmt = (t: CatchUpTrace): string => (t.op === "append"
 		? `append ${t.id} at ${t.offset} (size ${t.before} → ${t.after}${t.raced ? ", raced" : ""})`
 		: `${t.op} ${t.result}${t.reason ? ` (${t.reason})` : ""}: read ${t.from}..${t.statSize} (known size ${t.knownSize}), indexed to ${t.to}${t.to < t.statSize ? " (partial last line waits)" : ""}, ${t.entries} entries`);
 	const counts: Record<string, number> = { catchUps: 0, partialTails: 0, reloads: 0, appends: 0, racedAppends: 0 };
 	const notable: string[] = [];
+	const reloadReasons: Record<string, number> = {};
 	for (const t of traces) {
+		if (t.op !== "append" && t.result === "reloaded") reloadReasons[t.reason ?? "?"] = (reloadReasons[t.reason ?? "?"] ?? 0) + 1;
 		if (t.op === "append") {
 			counts.appends++;
 			if (t.raced) counts.racedAppends++;
@@ -44,7 +46,7 @@ function traceSummary(): { counts: Record<string, number>; notable: string[]; la
 		const special = t.op === "append" ? t.raced : t.result === "reloaded" || t.to < t.statSize;
 		if (special && notable.length < 12) notable.push(fmt(t));
 	}
-	return { counts, notable, last: traces.slice(-6).map(fmt) };
+	return { counts, reloadReasons, notable, last: traces.slice(-6).map(fmt) };
 }
 
 function write(j: WriteJob): void {

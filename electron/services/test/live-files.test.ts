@@ -32,7 +32,7 @@ describe("live files", () => {
 	it("entries another process appends arrive as session_appended deltas", async () => {
 		const { sessionId, file } = await openWatched();
 		appendLines(file, [user("n1", "a3", "next question"), assistant("n2", "n1", "next answer")]);
-		await expect.poll(() => t.of("session_appended").flatMap((e) => e.delta.ids), { timeout: 5_000 }).toEqual(["n1", "n2"]);
+		await expect.poll(() => t.of("session_appended").flatMap((e) => e.delta.ids), { timeout: 20_000 }).toEqual(["n1", "n2"]);
 		const d = t.of("session_appended")[0]?.delta;
 		expect(d?.start).toBe(8);
 		expect(t.of("leaf_changed").at(-1)).toMatchObject({ sessionId, resumeLeafId: "n2" });
@@ -76,7 +76,7 @@ describe("live files", () => {
 		const replacement = path.join(path.dirname(file), "replacement.jsonl");
 		fs.writeFileSync(replacement, [header("other"), user("r1", null, "replaced")].map((o) => JSON.stringify(o)).join("\n") + "\n");
 		otherProcess(`require("fs").renameSync(${JSON.stringify(replacement)}, process.argv[1])`, file);
-		await expect.poll(() => t.of("session_reloaded").length, { timeout: 5_000 }).toBeGreaterThan(0);
+		await expect.poll(() => t.of("session_reloaded").length, { timeout: 20_000 }).toBeGreaterThan(0);
 		expect(t.of("session_reloaded")[0]).toMatchObject({ sessionId, session: { header: { id: "other" } } });
 		expect((await t.services.getSkeleton({ sessionId })).ids).toEqual(["r1"]);
 	});
@@ -85,7 +85,7 @@ describe("live files", () => {
 		const { sessionId, file } = await openWatched();
 		const keep = readLines(file).slice(0, 3).map((o) => JSON.stringify(o)).join("\n") + "\n";
 		otherProcess(`require("fs").writeFileSync(process.argv[1], ${JSON.stringify(keep)})`, file);
-		await expect.poll(() => t.of("session_reloaded").length, { timeout: 5_000 }).toBeGreaterThan(0);
+		await expect.poll(() => t.of("session_reloaded").length, { timeout: 20_000 }).toBeGreaterThan(0);
 		expect((await t.services.getSkeleton({ sessionId })).count).toBe(2);
 	});
 
