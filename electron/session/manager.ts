@@ -931,8 +931,13 @@ export class SessionManager {
 	 * to a full reload on the next catch-up).
 	 */
 	#adoptRacedAppend(id: string, state: DiskState): boolean {
-		this.#readAppended(state.size, false);
-		this.#disk = state;
+		try {
+			this.#readAppended(state.size, false);
+			this.#disk = state;
+		} catch {
+			// The line is written; a read failing now must not fail the append: the next catch-up reloads.
+			this.#disk = { ...state, size: -1 };
+		}
 		if (!this.#byId.has(id)) return false;
 		this.#leafId = id;
 		return true;
