@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { cardIds, openApp, sha256, shot } from "./helpers/app";
+import { cardIds, openApp, sha256, shot, viewportSettled } from "./helpers/app";
 import { fixturesDir, genSession, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
@@ -49,7 +49,7 @@ test("a generated 3,000-entry session mounts a bounded number of cards and pans"
 	expect(mounted).toBeGreaterThan(0);
 	expect(mounted).toBeLessThanOrEqual(1000);
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(500);
+	await viewportSettled(page);
 	await shot(page, "generated-3k-fit");
 	// Zoomed all the way out the graph draws a canvas overview instead of DOM cards.
 	expect(await page.locator(".react-flow__node").count()).toBeLessThanOrEqual(1000);
@@ -57,8 +57,7 @@ test("a generated 3,000-entry session mounts a bounded number of cards and pans"
 	const box = await pane.boundingBox();
 	if (!box) throw new Error("graph pane not laid out");
 	await page.getByTestId("zoom-leaf-button").click();
-	await page.waitForTimeout(500);
-	const before = await page.locator(".react-flow__viewport").getAttribute("style");
+	const before = await viewportSettled(page);
 	// Grab the empty pane (not a card, which would drag the node instead).
 	const start = await page.evaluate(({ x, y, w, h }) => {
 		for (let gy = 0.1; gy < 0.9; gy += 0.1) {
@@ -74,8 +73,7 @@ test("a generated 3,000-entry session mounts a bounded number of cards and pans"
 	await page.mouse.down();
 	await page.mouse.move(start.x + 200, start.y + 120, { steps: 8 });
 	await page.mouse.up();
-	await page.waitForTimeout(200);
-	expect(await page.locator(".react-flow__viewport").getAttribute("style")).not.toBe(before);
+	expect(await viewportSettled(page)).not.toBe(before);
 	await shot(page, "generated-3k-panned");
 });
 

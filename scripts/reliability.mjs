@@ -57,7 +57,7 @@ function printSection(res) {
 	process.stdout.write(`${res.title} (${res.seconds.toFixed(1)} s)\n`);
 	for (const f of res.figures) {
 		const mark = f.info ? " " : figureOk(f) ? "✓" : "✗";
-		const target = "target" in f ? ` (target ${f.target})` : f.targetText ? ` (target ${f.targetText})` : "";
+		const target = "target" in f ? ` (target ${f.target})` : f.targetText ? ` (target ${f.targetText}${f.reportedOnly ? `, ${f.metTarget ? "met" : "MISSED"}; a duration, reported but not judged in the bounded run` : ""})` : "";
 		process.stdout.write(`  ${mark} ${f.label}: ${f.value}${target}\n`);
 	}
 	const details = res.details ?? [];

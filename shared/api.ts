@@ -239,7 +239,7 @@ export type ArborEvent =
 	| { type: "session_loaded"; session: SessionSummary }
 	/** Entries appended (by Arbor or another process, e.g. pi in a terminal). */
 	| { type: "session_appended"; sessionId: string; delta: SkeletonDelta }
-	/** File shrank, was replaced, or was rewritten: fetch the skeleton again. */
+	/** File shrank, was replaced or rewritten, or entries already sent changed (a late parent, a re-used id): fetch the skeleton again. */
 	| { type: "session_reloaded"; sessionId: string; session: SessionSummary; reason: string }
 	| { type: "session_closed"; sessionId: string }
 	| { type: "leaf_changed"; sessionId: string; leafId: string | null; resumeLeafId: string | null }

@@ -2,7 +2,7 @@
 // time, with labels and branch summaries mixed in; then each reopens it. Lost entries, glued or partial
 // lines, and whether both see the same tree.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { genSessionTool, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
@@ -38,6 +38,25 @@ function scanFile(path) {
 	return { ids, order, bad, badSamples, lines: lines.length - 1 };
 }
 
+/** The first thing two views (entry-by-entry snapshots in file order) disagree on, in words. */
+export function describeViewDiff(live, reload) {
+	const out = [];
+	const n = Math.max(live.ids.length, reload.ids.length);
+	for (let i = 0; i < n; i++) {
+		if (live.ids[i] !== reload.ids[i] || live.parents[i] !== reload.parents[i]) {
+			out.push(`first differing entry #${i}: live ${live.ids[i] ?? "(none)"} (parent ${live.parents[i] ?? "null"}), reload ${reload.ids[i] ?? "(none)"} (parent ${reload.parents[i] ?? "null"})`);
+			break;
+		}
+	}
+	if (live.ids.length !== reload.ids.length) out.push(`entries live ${live.ids.length}, reload ${reload.ids.length}`);
+	const lab = (v) => new Map(v.labels);
+	const ll = lab(live), rl = lab(reload);
+	const labelDiff = [...new Set([...ll.keys(), ...rl.keys()])].filter((k) => ll.get(k) !== rl.get(k));
+	if (labelDiff.length) out.push(`${labelDiff.length} label(s) differ, first on ${labelDiff[0]}: live ${JSON.stringify(ll.get(labelDiff[0]) ?? null)}, reload ${JSON.stringify(rl.get(labelDiff[0]) ?? null)}`);
+	out.push(`leaf live ${live.leaf}, reload ${reload.leaf}; resume point live ${live.resumeLeaf}, reload ${reload.resumeLeaf}`);
+	return out.join("; ");
+}
+
 export async function run(ctx) {
 	const { bounded, seed, tmp, log } = ctx;
 	const arborScript = workerPath(ctx.workers, "arbor-writer");
@@ -45,8 +64,9 @@ export async function run(ctx) {
 	const rounds = bounded ? 2 : 3;
 	const count = bounded ? 300 : 1000;
 	mkdirSync(tmp, { recursive: true });
-	const totals = { arborWritten: 0, piWritten: 0, arborLost: 0, piLost: 0, glued: 0, arborOrphans: 0, piOrphans: 0, sameTree: 0, switches: 0, liveMatches: 0, arborErrors: 0, piErrors: 0 };
+	const totals = { arborWritten: 0, piWritten: 0, arborLost: 0, piLost: 0, glued: 0, arborOrphans: 0, piOrphans: 0, sameTree: 0, switches: 0, liveMatches: 0, arborErrors: 0, piErrors: 0, reloads: 0, partialTails: 0, racedAppends: 0 };
 	const details = [];
+	const reloadReasons = new Map();
 	for (let round = 0; round < rounds; round++) {
 		const file = join(tmp, `shared-${round}.jsonl`);
 		execFileSync(process.execPath, [genSessionTool, "--n", "200", "--seed", `conc-${seed}-${round}`, "--out", file], { stdio: "ignore" });
@@ -81,10 +101,24 @@ export async function run(ctx) {
 				if (w && prev && w !== prev) switches++;
 				if (w) prev = w;
 			}
+			// Both writers are done: the live view after one more catch-up (the watcher's, in the app), then fresh opens.
+			const lv = await arbor.ask({ mode: "live" }, "done");
+			if (lv.fatal) throw new Error(`live view failed: ${lv.fatal}`);
+			const sizeAtLive = statSync(file).size;
 			const [ra, rp] = await Promise.all([arbor.ask({ mode: "reload", file }, "done"), pi.ask({ mode: "reload", file }, "done")]);
 			if (ra.fatal || rp.fatal) throw new Error(`reload failed: ${ra.fatal ?? ""} ${rp.fatal ?? ""}`);
 			const same = ra.tree.hash === rp.tree.hash && ra.leaf === rp.leaf;
-			const live = a.liveTree.hash === ra.tree.hash;
+			const live = lv.liveTree.hash === ra.tree.hash;
+			totals.reloads += lv.trace.counts.reloads;
+			totals.partialTails += lv.trace.counts.partialTails;
+			totals.racedAppends += lv.trace.counts.racedAppends;
+			for (const [why, n] of Object.entries(lv.trace.reloadReasons)) reloadReasons.set(why, (reloadReasons.get(why) ?? 0) + n);
+			if (!live) {
+				details.push(`round ${round + 1} live view differs from its reload: ${describeViewDiff(lv.liveView, ra.view)}; file ${sizeAtLive} bytes at the live view, ${statSync(file).size} at reload`);
+				details.push(`round ${round + 1} catch-ups: ${JSON.stringify(lv.trace.counts)}`);
+				for (const t of lv.trace.notable) details.push(`round ${round + 1}   ${t}`);
+				for (const t of lv.trace.last) details.push(`round ${round + 1}   last: ${t}`);
+			}
 			totals.arborWritten += a.written.length;
 			totals.piWritten += p.written.length;
 			totals.arborLost += lostA;
@@ -117,8 +151,9 @@ export async function run(ctx) {
 			{ label: "Arbor entries whose parent was not yet in the file (no catch-up)", value: totals.arborOrphans, target: 0 },
 			{ label: "pi entries whose parent was not yet in the file", value: totals.piOrphans, info: true },
 			{ label: "interleavings (consecutive lines from different writers)", value: totals.switches, info: true },
+			{ label: "Arbor catch-ups that met a partial last line / own appends that raced pi / reloads", value: `${totals.partialTails} / ${totals.racedAppends} / ${totals.reloads}${reloadReasons.size ? ` (${[...reloadReasons].map(([w, n]) => `${n}× ${w}`).join(", ")})` : ""}`, info: true },
 			{ label: "rounds where pi and Arbor reload the same tree and leaf", value: `${totals.sameTree}/${rounds}`, ok: totals.sameTree === rounds },
-			{ label: "rounds where Arbor's live view equals its reload", value: `${totals.liveMatches}/${rounds}`, ok: totals.liveMatches === rounds },
+			{ label: "rounds where Arbor's live view (after the writers finished) equals its reload", value: `${totals.liveMatches}/${rounds}`, ok: totals.liveMatches === rounds },
 		],
 		details,
 	};

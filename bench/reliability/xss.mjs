@@ -95,7 +95,14 @@ export async function run(ctx) {
 		let misses = 0;
 		for (let i = 0; i < steps; i++) {
 			await page.keyboard.press("ArrowUp");
-			const expect = session.entrySentinels[session.entries - 2 - i] ?? [];
+			const index = session.entries - 2 - i;
+			const expect = session.entrySentinels[index] ?? [];
+			// First wait for the inspector to show that entry (however long a busy machine takes), so the
+			// sentinel wait below only ever times out on a vector text that really is not shown.
+			if (index >= 0) {
+				const id = `x${String(index + 1).padStart(5, "0")}`;
+				await page.waitForFunction((want) => document.querySelector('[data-testid="inspector"] .inspector-ids span[title="entry id"]')?.textContent === want, id, { timeout: 30_000 }).catch(() => {});
+			}
 			const deadline = Date.now() + (misses > 5 ? 150 : 2000);
 			let hit = expect.length === 0;
 			do {

@@ -49,7 +49,23 @@ export async function expandAllSegments(page: Page): Promise<void> {
 	}
 	expect(await closed()).toBe(0);
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(300);
+	await viewportSettled(page);
+}
+
+/**
+ * Waits until the graph's viewport transform stops changing (an animated fit or zoom finished), however long
+ * a busy machine makes that take; returns the settled transform. Replaces fixed sleeps before reading it.
+ */
+export async function viewportSettled(page: Page): Promise<string | null> {
+	const viewport = page.locator(".react-flow__viewport");
+	let last: string | null | undefined;
+	await expect.poll(async () => {
+		const now = await viewport.getAttribute("style");
+		const still = now === last;
+		last = now;
+		return still;
+	}, { intervals: [200], timeout: 30_000 }).toBe(true);
+	return last ?? null;
 }
 
 export function card(page: Page, id: string) {

@@ -180,8 +180,11 @@ export class ArborServices {
 	/** Tell the client what changed in a session since the last sync: new entries, leaf, labels. */
 	#sync(s: OpenSession, opts: { fromHistory?: boolean } = {}): void {
 		const m = s.manager;
-		if (this.#count(m) < s.sentCount) {
-			this.#reloaded(s, "file changed on disk");
+		if (this.#count(m) < s.sentCount || m.getGeneration() !== s.generation) {
+			// The core rebuilt its index (a reload inside a write) or changed entries the client already
+			// holds (an appended entry is the missing parent of an earlier one, or re-uses its id): a delta
+			// of the new entries alone would leave the client's copy different from the file.
+			this.#reloaded(s, m.getGeneration() !== s.generation && this.#count(m) >= s.sentCount ? "entries already shown changed on disk" : "file changed on disk");
 			return;
 		}
 		const delta = m.getSkeletonDelta(s.sentCount);
@@ -241,6 +244,7 @@ export class ArborServices {
 	#reloaded(s: OpenSession, reason: string): void {
 		s.title = undefined;
 		s.sentCount = this.#count(s.manager);
+		s.generation = s.manager.getGeneration();
 		s.labelsKey = JSON.stringify(s.manager.getSkeletonDelta(s.sentCount).labels);
 		s.lastLeafId = s.manager.getLeafId();
 		s.lastResumeLeafId = s.manager.getResumeLeafId();
@@ -694,6 +698,14 @@ export class ArborServices {
 
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
 		this.#sessions.get(params.sessionId)?.abort?.abort();
+	}
+
+	/**
+	 * Catch up with the file(s) now, exactly as the watcher does on a change (events included). For hosts
+	 * and tests that must not depend on when fs.watch or the poll fires.
+	 */
+	catchUpNow(sessionId?: string): void {
+		for (const s of sessionId === undefined ? [...this.#sessions.values()] : [this.#session(sessionId)]) this.#onFileChange(s);
 	}
 
 	dispose(): void {

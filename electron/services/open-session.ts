@@ -11,6 +11,8 @@ export class OpenSession {
 	manager: SessionManager;
 	/** Entries the client holds (skeleton + deltas sent). */
 	sentCount = 0;
+	/** The manager's getGeneration() when the client's copy was last made whole (see #sync in index.ts). */
+	generation: number;
 	lastLeafId: string | null;
 	lastResumeLeafId: string | null;
 	labelsKey = "";
@@ -30,6 +32,7 @@ export class OpenSession {
 	constructor(id: string, manager: SessionManager) {
 		this.id = id;
 		this.manager = manager;
+		this.generation = manager.getGeneration();
 		this.lastLeafId = manager.getLeafId();
 		this.lastResumeLeafId = manager.getResumeLeafId();
 		this.history = new LeafHistory(this.lastLeafId);

@@ -3,7 +3,7 @@
 // (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
+import { type Stats, closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
@@ -31,7 +31,41 @@ export interface OpenOptions {
 	 * SMALL_FILE_BYTES and more (smaller files keep every parsed entry). Tests force it to prove both paths agree.
 	 */
 	lazy?: boolean;
+	/** Observes (and, in tests, steers) how the open manager follows the file: see CatchUpProbe. */
+	probe?: CatchUpProbe;
 }
+
+/**
+ * A seam into the live path. `afterStat` runs between a catch-up's stat and its read, so a test can append
+ * bytes exactly there (the race of another writer with our read) without timing luck; `trace` reports what
+ * each catch-up and each own append saw (byte offsets and file sizes), for diagnosing a drifting view.
+ */
+export interface CatchUpProbe {
+	afterStat?(statSize: number): void;
+	trace?(t: CatchUpTrace): void;
+}
+
+export type CatchUpTrace =
+	| {
+		/** "catch-up": the app's own catch-up (leaf may follow the writer); "before-write": inside an append. */
+		op: "catch-up" | "before-write";
+		/** Bytes indexed before this catch-up (where the read starts). */
+		from: number;
+		/** File size this manager last knew (-1 = its own append raced another writer). */
+		knownSize: number;
+		/** File size the stat saw (the read stops there). */
+		statSize: number;
+		/** Bytes indexed after it (less than statSize while a partial last line waits). */
+		to: number;
+		result: CatchUpResult["kind"];
+		reason?: string;
+		entries: number;
+	}
+	| {
+		op: "append";
+		/** Where the line was placed, file size before and after, and whether another writer got in between. */
+		offset: number; before: number; after: number; raced: boolean; id: string;
+	};
 
 export interface CreateOptions {
 	/** Path (or id) of the session this one continues from (pi's `/fork` from a root message). */
@@ -133,6 +167,17 @@ export class SessionManager {
 	#toolCallIndex: Map<string, number> | undefined;
 	#toolCallIndexCount = 0;
 	#search!: SearchIndex;
+	#probe: CatchUpProbe | undefined;
+	/**
+	 * Bumped whenever entries already handed out change: a reload (the index is rebuilt) or a catch-up that
+	 * re-linked or re-flagged earlier entries (an appended entry is the missing parent of an earlier one, or
+	 * re-uses an id). A consumer holding a copy plus appended deltas must refetch when it changes.
+	 */
+	#generation = 0;
+	/** Parent ids named by entries but not (yet) in the file → those entries, re-linked when the parent arrives. */
+	#dangling = new Map<string, number[]>();
+	/** Set by #addRow when an id repeats (earlier entries' flags and links may change). */
+	#sawDuplicate = false;
 
 	private constructor(persistent: boolean, cwd: string, dir: string) {
 		this.#persistent = persistent;
@@ -179,6 +224,7 @@ export class SessionManager {
 		const sm = new SessionManager(true, process.cwd(), dirname(file));
 		sm.#file = file;
 		sm.#lazyOption = options.lazy;
+		sm.#probe = options.probe;
 		return sm;
 	}
 
@@ -216,6 +262,8 @@ export class SessionManager {
 	}
 
 	#resetIndex(): void {
+		this.#generation++;
+		this.#dangling = new Map();
 		this.#cols = new Columns();
 		this.#cache = new EntryCache(this.#cols);
 		this.#search = this.#newSearchIndex();
@@ -501,6 +549,7 @@ export class SessionManager {
 			flags |= EntryFlag.duplicateId;
 			c.flags[prev] |= EntryFlag.duplicateId;
 			this.#hasDuplicates = true;
+			this.#sawDuplicate = true;
 			this.#warn(lineNo, "duplicate_id", `id ${id} also used on line ${c.line[prev]}; the later entry wins lookups`);
 		}
 		c.flags[i] = flags;
@@ -518,6 +567,7 @@ export class SessionManager {
 		const warn = (i: number, kind: LoadWarning["kind"], message: string): void => {
 			if (i >= warnFrom) this.#warn(c.line[i], kind, message);
 		};
+		if (from === 0) this.#dangling.clear();
 		for (let i = from; i < c.count; i++) {
 			const rp = c.rawParent[i];
 			c.flags[i] &= ~(EntryFlag.orphan | EntryFlag.cycleCut);
@@ -532,6 +582,9 @@ export class SessionManager {
 				if (j === undefined) {
 					c.flags[i] |= EntryFlag.orphan;
 					warn(i, "orphan", `parent ${rp} is not in the file; entry shown as a root`);
+					const waiting = this.#dangling.get(rp);
+					if (waiting) waiting.push(i);
+					else this.#dangling.set(rp, [i]);
 				} else {
 					p = j;
 					// Share the parent's id string instead of keeping an equal copy (1M entries: ~40 MB).
@@ -872,7 +925,10 @@ export class SessionManager {
 				const prefix = parts.reduce((s, b) => s + b.length, 0);
 				parts.push(line);
 				const before = this.#disk.size;
+				const headerWasOnDisk = this.#headerOnDisk;
 				const { state, raced } = appendBytes(this.#file as string, parts, before);
+				this.#probe?.trace?.({ op: "append", offset: raced ? -1 : before + prefix, before, after: state.size, raced, id: entry.id as string });
+				if (raced && headerWasOnDisk && this.#adoptRacedAppend(entry.id as string, state)) return entry.id as string;
 				if (!this.#headerOnDisk) lineNo++;
 				this.#headerOnDisk = true;
 				offset = before + prefix;
@@ -886,6 +942,26 @@ export class SessionManager {
 		this.#resolveParents(i);
 		this.#toolCallIndex = undefined;
 		return entry.id as string;
+	}
+
+	/**
+	 * Another writer's lines landed between our catch-up and our own line (or right after it): where our
+	 * line went is not known, and indexing it at the end would put it before lines that precede it in the
+	 * file. So read everything from where the index stops, in file order, our line among them, exactly as a
+	 * reload would place it, and make it the leaf. False when our line is not found (the caller falls back
+	 * to a full reload on the next catch-up).
+	 */
+	#adoptRacedAppend(id: string, state: DiskState): boolean {
+		try {
+			this.#readAppended(state.size, false);
+			this.#disk = state;
+		} catch {
+			// The line is written; a read failing now must not fail the append: the next catch-up reloads.
+			this.#disk = { ...state, size: -1 };
+		}
+		if (!this.#byId.has(id)) return false;
+		this.#leafId = id;
+		return true;
 	}
 
 	// ---------------------------------------------------------------- other writers
@@ -905,6 +981,17 @@ export class SessionManager {
 			throw ioError(this.#file, err, "checking the session file");
 		}
 		const d = this.#disk;
+		const from = this.#scanned;
+		this.#probe?.afterStat?.(st.size);
+		const r = this.#catchUpFrom(st, d, follow);
+		this.#probe?.trace?.({
+			op: follow ? "catch-up" : "before-write", from, knownSize: d.size, statSize: st.size, to: this.#scanned,
+			result: r.kind, reason: r.kind === "reloaded" ? r.reason : undefined, entries: this.#cols.count,
+		});
+		return r;
+	}
+
+	#catchUpFrom(st: Stats, d: DiskState, follow: boolean): CatchUpResult {
 		if (st.ino !== d.ino || st.dev !== d.dev) return this.#reload("file was replaced");
 		if (st.size < d.size || d.size < 0) return this.#reload(d.size < 0 ? "another writer appended at the same time" : "file shrank");
 		if (st.size === d.size) {
@@ -920,6 +1007,11 @@ export class SessionManager {
 		return { kind: "appended", count: this.#cols.count - before };
 	}
 
+	/** See #generation: changes when entries already handed out (skeleton, deltas) may differ now. */
+	getGeneration(): number {
+		return this.#generation;
+	}
+
 	#readAppended(size: number, follow: boolean): void {
 		const file = this.#file as string;
 		const fd = openSync(file, "r");
@@ -931,6 +1023,7 @@ export class SessionManager {
 			const leaf = this.#leafId;
 			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId());
 			this.#pendingTail = undefined;
+			this.#sawDuplicate = false;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
 			this.#skimming = this.#lazy && hadHeader && !this.#legacy;
@@ -950,9 +1043,17 @@ export class SessionManager {
 			});
 			this.#skimming = false;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
-			// A duplicate id can re-point earlier links (the later entry wins), so resolve everything then.
-			this.#resolveParents(this.#hasDuplicates ? 0 : firstNew, firstNew);
+			// An earlier entry may have named one of the new entries as its parent before it was written (a
+			// reload links them, so the live view must too); a duplicate id can re-point earlier links (the
+			// later entry wins). Either way earlier entries change: resolve everything and say so.
+			let parentArrived = false;
+			if (this.#dangling.size > 0) {
+				for (let i = firstNew; i < this.#cols.count && !parentArrived; i++) parentArrived = this.#dangling.has(this.#cols.ids[i]);
+			}
+			this.#resolveParents(this.#hasDuplicates || parentArrived ? 0 : firstNew, firstNew);
 			this.#cutCycles();
+			if (this.#sawDuplicate || parentArrived) this.#generation++;
+			this.#sawDuplicate = false;
 			this.#toolCallIndex = undefined;
 			if (!followWriter) this.#leafId = leaf;
 		} finally {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateCorpus, MUTATIONS, makeRng } from "../fuzz-gen.mjs";
 import { appendOnlyViolation } from "../util.mjs";
+import { describeViewDiff } from "../concurrency.mjs";
 
 const B = (s: string) => Buffer.from(s);
 
@@ -62,5 +63,23 @@ describe("fuzz corpus", () => {
 			return false;
 		});
 		expect(loops).toBe(true);
+	});
+});
+
+describe("describeViewDiff (what the concurrency figure prints when the live view drifts)", () => {
+	const view = (ids: string[], parents: (string | null)[], labels: [string, string][] = [], leaf = ids.at(-1) ?? null) => ({ ids, parents, labels, leaf, resumeLeaf: ids.at(-1) ?? null });
+	it("names the first differing entry with its parent in each view, and both leaves", () => {
+		const live = view(["a", "b", "c"], [null, "a", null]);
+		const reload = view(["a", "b", "c"], [null, "a", "b"]);
+		const text = describeViewDiff(live, reload);
+		expect(text).toContain("first differing entry #2: live c (parent null), reload c (parent b)");
+		expect(text).toContain("leaf live c, reload c");
+	});
+	it("a live view that is behind: the missing entry, the counts, a label and the leaves", () => {
+		const text = describeViewDiff(view(["a", "b"], [null, "a"], [["a", "x"]]), view(["a", "b", "c"], [null, "a", "b"], [["a", "y"]]));
+		expect(text).toContain("live (none) (parent null), reload c (parent b)");
+		expect(text).toContain("entries live 2, reload 3");
+		expect(text).toContain('first on a: live "x", reload "y"');
+		expect(text).toContain("leaf live b, reload c");
 	});
 });

@@ -79,6 +79,17 @@ async function live(ms: number): Promise<unknown> {
 	};
 }
 
+/**
+ * Waits until every id another process appended has arrived as a session_appended event (the watcher's
+ * catch-up), however long a busy machine makes that take (cap: 120 s): whether they all arrive is the
+ * figure, how fast is a latency reported beside it.
+ */
+async function settle(expected: string[]): Promise<unknown> {
+	const end = Date.now() + 120_000;
+	while (expected.some((id) => !seenAt.has(id)) && Date.now() < end) await new Promise((ok) => setTimeout(ok, 50));
+	return { settled: true, seenAt: Object.fromEntries(seenAt) };
+}
+
 function library(agentDir: string, home: string): unknown {
 	const runs: number[] = [];
 	let n = 0;
@@ -91,11 +102,11 @@ function library(agentDir: string, home: string): unknown {
 	return { listed: true, files: n, ms: runs, rss: rssPeak() };
 }
 
-process.on("message", (m: { mode?: string; live?: boolean; ms?: number; file?: string; home?: string; agentDir?: string }) => {
-	const p = m.live ? live(m.ms ?? 10_000) : m.mode === "open" ? open(m.file!, m.home!) : Promise.resolve(library(m.agentDir!, m.home!));
+process.on("message", (m: { mode?: string; live?: boolean; ms?: number; file?: string; home?: string; agentDir?: string; settle?: string[] }) => {
+	const p = m.settle ? settle(m.settle) : m.live ? live(m.ms ?? 10_000) : m.mode === "open" ? open(m.file!, m.home!) : Promise.resolve(library(m.agentDir!, m.home!));
 	p.then(
 		(r) => process.send?.(r),
-		(err: unknown) => process.send?.({ opened: true, liveDone: true, listed: true, fatal: describeError(err) }),
+		(err: unknown) => process.send?.({ opened: true, liveDone: true, listed: true, settled: true, fatal: describeError(err) }),
 	);
 });
 process.send?.({ ready: true });
