@@ -12,7 +12,8 @@ import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
 import { factsOf } from "./classify";
-import { buildContextFromPath } from "./context";
+import { currentSystemMessage } from "../../shared/system-message";
+import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import { EntryCache, SMALL_FILE_BYTES } from "./entry-cache";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, projectDirName, sessionFileName } from "./ids";
@@ -729,13 +730,18 @@ export class SessionManager {
 		this.#leafId = null;
 	}
 
-	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
+	/**
+	 * pi 1.6 (0.84.3): `fromId` is the leaf navigated away from ("root" when there is none), no longer the
+	 * destination; `usage` (the summarizer's) is written after `details` when given.
+	 */
+	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: unknown): string {
 		if (branchFromId !== null && !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
 		this.#assertWritable();
+		const fromId = this.#leafId ?? "root";
 		this.#leafId = branchFromId;
 		return this.#append({
 			type: "branch_summary", id: this.#newId(), parentId: branchFromId, timestamp: new Date().toISOString(),
-			fromId: branchFromId ?? "root", summary, details, fromHook,
+			fromId, summary, details, usage, fromHook,
 		});
 	}
 
@@ -753,10 +759,18 @@ export class SessionManager {
 		return this.#append({ type: "model_change", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), provider, modelId });
 	}
 
-	appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+	/**
+	 * pi 1.6: without `firstKeptEntryId` the compaction keeps nothing (it names itself), and the prompt / tool
+	 * state replayed from the context's system messages is written as the `systemMessage` checkpoint.
+	 */
+	appendCompaction(summary: string, firstKeptEntryId: string | undefined, tokensBefore: number, details?: unknown, fromHook?: boolean, usage?: unknown): string {
+		const timestamp = new Date().toISOString();
+		const systemMessage = currentSystemMessage(this.buildSessionContext().messages);
+		const id = this.#newId();
 		return this.#append({
-			type: "compaction", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(),
-			summary, firstKeptEntryId, tokensBefore, details, fromHook,
+			type: "compaction", id, parentId: this.#leafId, timestamp,
+			summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore, details, usage, fromHook,
+			...(systemMessage ? { systemMessage: { ...systemMessage, timestamp: new Date(timestamp).getTime() } } : {}),
 		});
 	}
 
@@ -1137,6 +1151,31 @@ export class SessionManager {
 		const idx = (leaf ? this.#byId.get(leaf) : undefined) ?? c.count - 1;
 		const path = this.pathIndices(idx);
 		return buildContextFromPath({ kind: c.kind, ids: c.ids, entryAt: (i) => this.#cache.get(i) }, path);
+	}
+
+	/** Path indices pi's context rules start from: [] for an explicit null leaf, else the path to the leaf (unknown id: the last entry). */
+	#contextPath(leafId: string | null | undefined): ArrayLike<number> {
+		const leaf = leafId === undefined ? this.#leafId : leafId;
+		const c = this.#cols;
+		if (leaf === null || c.count === 0) return [];
+		return this.pathIndices((leaf ? this.#byId.get(leaf) : undefined) ?? c.count - 1);
+	}
+
+	/**
+	 * pi 1.6's buildSessionProjection: every context entry (as an index) with the messages it contributes after
+	 * context edits (`editIndex` names the edit applied), plus the context itself.
+	 */
+	buildSessionProjection(leafId?: string | null): SessionProjection {
+		const c = this.#cols;
+		return buildProjectionFromPath({ kind: c.kind, ids: c.ids, entryAt: (i) => this.#cache.get(i) }, this.#contextPath(leafId));
+	}
+
+	/** pi 1.6's buildContextEntries: the compaction-aware entry list the context is built from. */
+	buildContextEntries(leafId?: string | null): SessionEntry[] {
+		const c = this.#cols;
+		const path = this.#contextPath(leafId);
+		const src = { kind: c.kind, ids: c.ids, entryAt: (i: number) => this.#cache.get(i) };
+		return contextEntryPositions(src, path).map((p) => this.#cache.get(path[p]));
 	}
 
 	// ---------------------------------------------------------------- skeleton, previews, search

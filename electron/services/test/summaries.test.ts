@@ -34,11 +34,14 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		server.setScenario({ kind: "stream", chunks: ["## Goal\n", "Tokenizer fix.", "\n## Open items\n- none"] });
 		const { sessionId, file } = await openWithModel();
 		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor", baseUrl: server.baseUrl });
+		const leftBehind = readLines(file).at(-1)?.id;
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true, label: "tokenizer attempt" });
 		expect(r.cancelled).toBe(false);
 		const lines = readLines(file);
 		const summary = lines.find((l) => l.type === "branch_summary");
-		expect(summary).toMatchObject({ parentId: "a4", fromId: "a4", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] } });
+		// pi 1.6 (0.84.3): fromId is the leaf navigated away from.
+		expect(leftBehind).not.toBe("a4");
+		expect(summary).toMatchObject({ parentId: "a4", fromId: leftBehind, details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] } });
 		expect(summary?.summary).toMatch(/^## Goal\nTokenizer fix\./);
 		expect(summary?.summary).toContain("<modified-files>\nsrc/b.ts\n</modified-files>");
 		expect(summary?.fromHook).toBeFalsy();

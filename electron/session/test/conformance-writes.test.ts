@@ -10,15 +10,23 @@ import { generatedSession } from "./helpers/gen";
 import { assistantMessage, userMessage } from "./helpers/messages";
 import { idOf } from "./helpers/shapes";
 import { compareSessions, type SessionLike, samplePoints } from "./helpers/snapshot";
+import { PI_REFERENCES, Pi16SessionManager } from "./helpers/pi16";
 
 afterAll(cleanupTempDirs);
 
-/** Load `file` (a copy of it: pi may rewrite) in pi and compare with Arbor's in-memory state. */
-function piAgrees(arbor: SessionManager, file: string): string[] {
-	const piCopy = copyToTemp(file, "pi-reload");
-	const pi = PiSessionManager.open(piCopy);
-	const sample = samplePoints(pi.getEntries(), 40);
-	return compareSessions(arbor as unknown as SessionLike, pi as unknown as SessionLike, { byId: true, sample });
+/**
+ * Load `file` (a copy of it: pi may rewrite) in pi 1.6.0 and in pi 0.73.1 and compare each with Arbor's
+ * in-memory state. The contexts agree with both where the file holds nothing only 1.6 knows.
+ */
+function piAgrees(arbor: SessionManager, file: string, versions: readonly string[] = ["pi 1.6.0", "pi 0.73.1"]): string[] {
+	const out: string[] = [];
+	for (const [name, Pi] of PI_REFERENCES) {
+		if (!versions.includes(name)) continue;
+		const pi = Pi.open(copyToTemp(file, "pi-reload"));
+		const sample = samplePoints(pi.getEntries(), 40);
+		for (const d of compareSessions(arbor as unknown as SessionLike, pi as unknown as SessionLike, { byId: true, sample })) out.push(`${name}: ${d}`);
+	}
+	return out;
 }
 
 /** Every byte after `prefix` is whole JSON lines, each ending in "\n". */
@@ -54,7 +62,7 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		arbor.appendLabelChange(midId, undefined);
 		arbor.appendSessionInfo("  Appended title  ");
 		arbor.appendCompaction("compacted by test", u, 12345, { readFiles: ["a.ts"], modifiedFiles: [] });
-		arbor.appendMessage(userMessage("after compaction"));
+		const left = arbor.appendMessage(userMessage("after compaction"));
 		const summaryId = arbor.branchWithSummary(earlyId, "summary of the abandoned branch", { note: "x" }, true);
 		arbor.appendMessage(userMessage("on the summarised branch"));
 		arbor.branch(midId);
@@ -63,8 +71,10 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		arbor.appendMessage(userMessage("a second root"));
 		const rootSummary = arbor.branchWithSummary(null, "summary from root");
 
-		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, fromId: earlyId, summary: "summary of the abandoned branch" });
-		expect(arbor.getEntry(rootSummary)).toMatchObject({ type: "branch_summary", parentId: null, fromId: "root" });
+		// pi 1.6 (0.84.3): fromId is the leaf left behind, no longer the destination.
+		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, fromId: left, summary: "summary of the abandoned branch" });
+		expect(arbor.getEntry(rootSummary)).toMatchObject({ type: "branch_summary", parentId: null });
+		expect((arbor.getEntry(rootSummary) as { fromId: string }).fromId).not.toBe("root");
 		expect(arbor.getLabel(u)).toBe("mark");
 		expect(arbor.getLabel(midId)).toBeUndefined();
 
@@ -134,8 +144,8 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		appendCustomMessageEntry(t: string, c: unknown, display: boolean, details?: unknown): string;
 		appendLabelChange(id: string, l: string | undefined): string;
 		appendSessionInfo(n: string): string;
-		appendCompaction(s: string, first: string, tokens: number, details?: unknown, fromHook?: boolean): string;
-		branchWithSummary(id: string | null, s: string, details?: unknown, fromHook?: boolean): string;
+		appendCompaction(s: string, first: string | undefined, tokens: number, details?: unknown, fromHook?: boolean, usage?: unknown): string;
+		branchWithSummary(id: string | null, s: string, details?: unknown, fromHook?: boolean, usage?: unknown): string;
 		branch(id: string): void;
 		resetLeaf(): void;
 		getLeafId(): string | null;
@@ -160,8 +170,12 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		ids.push(w.appendSessionInfo("  spaced name  "));
 		ids.push(w.appendCompaction("summary", u, 1234));
 		ids.push(w.appendCompaction("summary 2", u, 99, { readFiles: ["x"] }, true));
+		// pi 1.6: keep nothing (firstKeptEntryId = own id), the systemMessage checkpoint, usage.
+		ids.push(w.appendMessage({ role: "system", content: "prompt", sections: { a: "<a/>", b: "<b/>" }, toolsAdded: [{ name: "read", description: "r", parameters: {} }], timestamp: 5 }));
+		ids.push(w.appendMessage({ role: "system", content: "", sections: { a: null, c: "<c/>" }, toolsRemoved: [{ name: "read" }], toolsAdded: [{ name: "bash", description: "b", parameters: {} }], timestamp: 6 }));
+		ids.push(w.appendCompaction("keep nothing", undefined, 77, undefined, undefined, { input: 1, output: 2, totalTokens: 3 }));
 		ids.push(w.branchWithSummary(start, "plain summary"));
-		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true));
+		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true, { input: 5, output: 6, totalTokens: 11 }));
 		w.branch(start);
 		ids.push(w.appendMessage(userMessage("on a branch", 3)));
 		w.resetLeaf();
@@ -178,16 +192,16 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 			.toString("utf8")
 			.split("\n")
 			.filter((l) => l.length > 0)
-			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : v)));
+			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : k === "timestamp" && typeof v === "number" && v > 1e12 ? "<ms>" : v)));
 	}
 
-	it("every append kind, key order and absent optional keys included", () => {
+	it("every append kind, key order and absent optional keys included (as pi 1.6.0 writes them)", () => {
 		const source = copyFixture("kimchi-dev__statsuline.v3.jsonl", "src");
 		const prefix = readFileSync(source);
 		const arborFile = copyToTemp(source, "arbor");
 		const piFile = copyToTemp(source, "pi");
 		const arbor = SessionManager.open(arborFile);
-		const pi = PiSessionManager.open(piFile);
+		const pi = Pi16SessionManager.open(piFile);
 		const a = canonicalTail(arborFile, prefix, script(arbor as unknown as Writer));
 		const p = canonicalTail(piFile, prefix, script(pi as unknown as Writer));
 		expect(a.length).toBe(p.length);
