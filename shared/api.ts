@@ -37,6 +37,20 @@ export interface SessionSummary {
 	fileSize: number;
 }
 
+/**
+ * Resume point safety (pi #9930, omp #12242): pi resumes at the file's last line. `stale` = that line sits on
+ * another branch than the newest conversation (e.g. a label or a cache-warmer usage line appended from an old
+ * leaf); `suggestedId` is the entry the user likely means, where "Save position for pi" would put it back.
+ */
+export interface ResumePointInfo {
+	resumeLeafId: string | null;
+	/** The resume leaf, or its nearest ancestor when the last line is one no tree shows (usage): where to draw it. */
+	anchorId: string | null;
+	newestConversationId: string | null;
+	stale: boolean;
+	suggestedId: string | null;
+}
+
 export interface SessionListItem {
 	path: string;
 	/** Project directory the session belongs to (header cwd, else decoded from the folder name). */
@@ -166,6 +180,8 @@ export interface ArborRequests {
 	setLabel: { params: { sessionId: string; entryId: string; label: string | null }; result: void };
 	/** Append an `arbor.position` custom entry under the leaf so pi/omp resume there. */
 	savePosition: { params: { sessionId: string }; result: { entryId: string } };
+	/** Where pi will resume (the last line) and whether that is on another branch than the newest conversation. */
+	getResumePoint: { params: { sessionId: string }; result: ResumePointInfo };
 	appendUserMessage: { params: { sessionId: string; text: string }; result: { entryId: string } };
 	leafHistory: {
 		params: { sessionId: string; direction: "back" | "forward" };
@@ -192,7 +208,7 @@ export type RequestResult<K extends RequestName> = ArborRequests[K]["result"];
 export const REQUEST_NAMES: readonly RequestName[] = [
 	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getEntry",
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
-	"appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
+	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
 	"listCommands", "runExtensionCommand", "cancel", "showOpenDialog", "revealInFolder",
 ];
 

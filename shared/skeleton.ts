@@ -90,7 +90,11 @@ export interface Skeleton {
 	labels: SkeletonLabel[];
 	/** In-app leaf index, -1 = null (before the first entry). */
 	leaf: number;
-	/** Where pi/omp will resume on reload: the last entry in file order (-1 if none). */
+	/**
+	 * Where pi/omp will resume on reload: the last entry in file order, or its nearest ancestor when the last
+	 * lines are ones no tree shows (pi's cache-warmer `usage`, omp's `model_usage`: pi resumes on the same
+	 * branch with the same context). -1 if none. The exact last entry: SessionManager.getResumeLeafId().
+	 */
 	resumeLeaf: number;
 }
 

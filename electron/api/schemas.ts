@@ -62,6 +62,7 @@ export const requestSchemas: Schemas = {
 	branchToFile: z.strictObject({ sessionId, entryId }),
 	setLabel: z.strictObject({ sessionId, entryId, label: z.string().max(10_000).nullable() }),
 	savePosition: withSession,
+	getResumePoint: withSession,
 	appendUserMessage: z.strictObject({ sessionId, text: z.string().max(MAX_TEXT) }),
 	leafHistory: z.strictObject({ sessionId, direction: z.enum(["back", "forward"]) }),
 	upgradeLegacy: withSession,

@@ -9,7 +9,7 @@ import type {
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
-import { SessionManager } from "../session";
+import { SAVED_POSITION_TYPE, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
 import { branchFlow } from "./branch-flow";
@@ -168,8 +168,9 @@ export class ArborServices {
 			s.sentCount = delta.start + delta.ids.length;
 			this.#emit({ type: "session_appended", sessionId: s.id, delta });
 		}
-		const leafId = m.getLeafId();
-		const resumeLeafId = m.getResumeLeafId();
+		const leafId = m.getLeafAnchorId();
+		// The drawn resume point: usage lines pi's cache warmer appends every few minutes do not move it.
+		const resumeLeafId = m.getResumeAnchorId();
 		if (leafId !== s.lastLeafId || resumeLeafId !== s.lastResumeLeafId) {
 			s.lastLeafId = leafId;
 			s.lastResumeLeafId = resumeLeafId;
@@ -189,8 +190,8 @@ export class ArborServices {
 		s.title = undefined;
 		s.sentCount = this.#count(s.manager);
 		s.labelsKey = JSON.stringify(s.manager.getSkeletonDelta(s.sentCount).labels);
-		s.lastLeafId = s.manager.getLeafId();
-		s.lastResumeLeafId = s.manager.getResumeLeafId();
+		s.lastLeafId = s.manager.getLeafAnchorId();
+		s.lastResumeLeafId = s.manager.getResumeAnchorId();
 		this.#emit({ type: "session_reloaded", sessionId: s.id, session: this.#summary(s), reason });
 		this.#emit({ type: "leaf_changed", sessionId: s.id, leafId: s.lastLeafId, resumeLeafId: s.lastResumeLeafId });
 	}
@@ -465,15 +466,27 @@ export class ArborServices {
 			if (m.getEntry(params.entryId) === undefined) {
 				throw new ArborServiceError("conflict", `Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`);
 			}
-			return m.appendLabelChange(params.entryId, label);
+			// Parented on pi's resume point, not the in-app leaf: labelling an entry while looking at another
+			// branch must not move where pi resumes (pi #9930).
+			return m.appendLabelChange(params.entryId, label, { atResume: true });
 		});
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
 		const s = this.#session(params.sessionId);
 		const leafId = s.manager.getLeafId();
-		const entryId = this.#write(s, (m) => m.appendCustomEntry("arbor.position", { leafId, savedAt: new Date().toISOString() }));
+		const entryId = this.#write(s, (m) => m.appendCustomEntry(SAVED_POSITION_TYPE, { leafId, savedAt: new Date().toISOString() }));
 		return { entryId };
+	}
+
+	async getResumePoint(params: RequestParams<"getResumePoint">): Promise<RequestResult<"getResumePoint">> {
+		const m = this.#session(params.sessionId).manager;
+		const st = m.getResumePointStatus();
+		const id = (i: number): string | null => (i >= 0 ? (m.idAt(i) ?? null) : null);
+		return {
+			resumeLeafId: id(st.resumeLeaf), anchorId: id(st.anchor), newestConversationId: id(st.newestConversation),
+			stale: st.stale, suggestedId: id(st.suggested),
+		};
 	}
 
 	async appendUserMessage(params: RequestParams<"appendUserMessage">): Promise<RequestResult<"appendUserMessage">> {

@@ -28,8 +28,8 @@ export class OpenSession {
 	constructor(id: string, manager: SessionManager) {
 		this.id = id;
 		this.manager = manager;
-		this.lastLeafId = manager.getLeafId();
-		this.lastResumeLeafId = manager.getResumeLeafId();
+		this.lastLeafId = manager.getLeafAnchorId();
+		this.lastResumeLeafId = manager.getResumeAnchorId();
 		this.history = new LeafHistory(this.lastLeafId);
 	}
 }

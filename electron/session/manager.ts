@@ -11,8 +11,10 @@ import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionH
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
-import { factsOf } from "./classify";
+import { resumePointStatus, type ResumePointStatus } from "../../shared/resume-point";
 import { currentSystemMessage } from "../../shared/system-message";
+import { isAlwaysHiddenKind } from "../../shared/tree-view";
+import { factsOf } from "./classify";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import { EntryCache, SMALL_FILE_BYTES } from "./entry-cache";
 import { SessionFileError, ioError } from "./errors";
@@ -24,6 +26,9 @@ import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
 import { appendBytes, type DiskState as WrittenState, repairTornAppend, writeNewFile, writeReplacingFile } from "./write";
+
+/** customType of the entry Arbor's "Save position for pi" appends (it moves pi's resume point on purpose). */
+export const SAVED_POSITION_TYPE = "arbor.position";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -577,6 +582,52 @@ export class SessionManager {
 		return this.#resumeIndex >= 0 ? this.#cols.ids[this.#resumeIndex] : null;
 	}
 
+	/**
+	 * The resume leaf, or its nearest ancestor when it is an entry no tree shows (usage / model_usage lines):
+	 * where pi's resume point is drawn. null when there is no entry (or only such lines).
+	 */
+	getResumeAnchorId(): string | null {
+		return this.#resumeAnchorId();
+	}
+
+	#resumeAnchorId(): string | null {
+		const i = this.#resumeAnchorIndex();
+		return i >= 0 ? this.#cols.ids[i] : null;
+	}
+
+	#resumeAnchorIndex(): number {
+		return this.#anchorOf(this.#resumeIndex);
+	}
+
+	/** The in-app leaf as drawn: itself, or its nearest ancestor when it is a line no tree shows (usage). */
+	getLeafAnchorId(): string | null {
+		const i = this.#anchorOf(this.#leafIndex());
+		return i >= 0 ? this.#cols.ids[i] : null;
+	}
+
+	#anchorOf(index: number): number {
+		const c = this.#cols;
+		let i = index;
+		for (let steps = 0; i >= 0 && steps <= c.count && isAlwaysHiddenKind(c.kind[i]); steps++) {
+			const p = c.parent[i];
+			i = p === i ? -1 : p;
+		}
+		return i;
+	}
+
+	/**
+	 * Whether pi's resume point (the last line) sits on another branch than the newest conversation
+	 * (shared/resume-point.ts). A resume leaf Arbor's "Save position for pi" wrote (custom entry
+	 * `arbor.position`) is deliberate and never stale.
+	 */
+	getResumePointStatus(): ResumePointStatus {
+		const c = this.#cols;
+		return resumePointStatus({ count: c.count, parent: c.parent, kind: c.kind, resumeLeaf: this.#resumeIndex }, (i) => {
+			if (c.kind[i] !== EntryKind.custom) return false;
+			return (this.#cache.get(i) as Loose).customType === SAVED_POSITION_TYPE;
+		});
+	}
+
 	getLeafEntry(): SessionEntry | undefined {
 		return this.#leafId === null ? undefined : this.getEntry(this.#leafId);
 	}
@@ -785,13 +836,17 @@ export class SessionManager {
 		});
 	}
 
-	appendLabelChange(targetId: string, label: string | undefined): string {
+	/**
+	 * pi's appendLabelChange. `opts.atResume` (the app's labels): parented on pi's resume point instead of the
+	 * in-app leaf, so labelling from another branch never moves where pi resumes (pi #9930 / omp #12242).
+	 */
+	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		return this.#append({ type: "label", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), targetId, label });
+		return this.#append({ type: "label", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), targetId, label }, opts.atResume === true);
 	}
 
-	appendSessionInfo(name: string): string {
-		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() });
+	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
+		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() }, opts.atResume === true);
 	}
 
 	/** The entry as it may be written: a synthetic id is Arbor's own and never reaches a file. */
@@ -818,17 +873,24 @@ export class SessionManager {
 	}
 
 	/** Appends one entry under the current leaf (already in `entry.parentId`) and makes it the leaf. */
-	#append(entry: Loose): string {
+	/**
+	 * `atResume`: a bookkeeping entry (label, session name) that must not move pi's resume point to another
+	 * branch: it is parented on the resume leaf (the file's last entry, after catching up with other writers),
+	 * and the in-app leaf moves onto it only when it was at the resume leaf (as pi's leaf would).
+	 */
+	#append(entry: Loose, atResume = false): string {
 		this.#assertWritable();
+		let offset = -1;
+		let length = 0;
+		let lineNo = this.#nextLineNo;
+		if (this.#persistent && this.#disk) this.#syncBeforeWrite();
+		const keepLeaf = atResume && this.#leafId !== this.getResumeLeafId() ? { leaf: this.#leafId } : undefined;
+		if (atResume) entry.parentId = this.getResumeLeafId();
 		if (typeof entry.parentId === "string" && entry.parentId.startsWith(SYNTHETIC_PREFIX)) {
 			// A synthetic id is never written: the new entry starts a new root, as it will after a reload.
 			entry.parentId = null;
 		}
-		let offset = -1;
-		let length = 0;
-		let lineNo = this.#nextLineNo;
 		if (this.#persistent) {
-			if (this.#disk) this.#syncBeforeWrite();
 			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.
 			if (typeof entry.parentId === "string" && !this.#byId.has(entry.parentId)) {
 				throw new SessionFileError("conflict", this.#file as string, `entry ${entry.parentId} disappeared when the file changed on disk; nothing was written`);
@@ -878,6 +940,7 @@ export class SessionManager {
 		const i = this.#ingest(entry, offset, length, lineNo, true);
 		this.#resolveParents(i);
 		this.#toolCallIndex = undefined;
+		if (keepLeaf) this.#leafId = keepLeaf.leaf;
 		return entry.id as string;
 	}
 
@@ -922,7 +985,7 @@ export class SessionManager {
 			// Indexing moves the leaf to each new entry. A leaf the user moved stays where it was; a leaf still
 			// at the resume point (the last entry) follows the other writer, as a reload would.
 			const leaf = this.#leafId;
-			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId());
+			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId() || leaf === this.#resumeAnchorId());
 			this.#pendingTail = undefined;
 			const hadHeader = this.#headerOnDisk;
 			let headerSeen = hadHeader;
@@ -948,6 +1011,12 @@ export class SessionManager {
 			this.#cutCycles();
 			this.#toolCallIndex = undefined;
 			if (!followWriter) this.#leafId = leaf;
+			else {
+				// Lines no tree shows (pi's cache-warmer usage, omp's model_usage) do not carry the in-app leaf
+				// along: it stays on the newest visible entry of the writer's branch (no leaf jump every few minutes).
+				const anchor = this.#resumeAnchorId();
+				if (anchor !== null) this.#leafId = anchor;
+			}
 		} finally {
 			closeSync(fd);
 		}
@@ -1206,8 +1275,8 @@ export class SessionManager {
 			time: c.time.slice(0, n),
 			tokens: c.tokens.slice(0, n),
 			labels: this.#skeletonLabels(),
-			leaf: this.#leafIndex(),
-			resumeLeaf: this.#resumeIndex,
+			leaf: this.#anchorOf(this.#leafIndex()),
+			resumeLeaf: this.#resumeAnchorIndex(),
 		};
 	}
 
@@ -1224,8 +1293,8 @@ export class SessionManager {
 			time: c.time.slice(s, n),
 			tokens: c.tokens.slice(s, n),
 			labels: this.#skeletonLabels(),
-			leaf: this.#leafIndex(),
-			resumeLeaf: this.#resumeIndex,
+			leaf: this.#anchorOf(this.#leafIndex()),
+			resumeLeaf: this.#resumeAnchorIndex(),
 		};
 	}
 
