@@ -202,6 +202,11 @@ export class ArborServices {
 			const r = s.manager.catchUp();
 			if (r.kind === "reloaded") this.#reloaded(s, r.reason);
 			else if (r.kind === "appended") this.#sync(s);
+			// omp rewrote its title line in place: the renderer takes the new summary (title) as it is, no refetch.
+			if (r.kind === "title_changed" || (r.kind === "appended" && r.titleChanged)) {
+				s.title = undefined;
+				this.#emit({ type: "session_loaded", session: this.#summary(s) });
+			}
 		} catch (err) {
 			const e = toServiceError(err);
 			this.#emit({ type: "error", sessionId: s.id, error: { code: e.code, message: e.message, file: e.file, line: e.line } });

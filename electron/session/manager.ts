@@ -3,7 +3,7 @@
 // (entry-cache.ts), so 100k-entry files open in a fraction of pi's time and memory.
 
 import { isUtf8 } from "node:buffer";
-import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
@@ -61,7 +61,13 @@ export interface BranchOptions {
 	adopt?: boolean;
 }
 
-export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
+/**
+ * `title_changed`: omp rewrote its fixed-width title line in place (same size; nothing else changed): the
+ * index stays, `getTitleSlot()` has the new title. `appended` may carry the same news (`titleChanged`).
+ */
+export type CatchUpResult =
+	| { kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string }
+	| { kind: "title_changed" };
 
 type DiskState = WrittenState;
 interface LabelState { label: string; timestamp: string | undefined }
@@ -963,17 +969,61 @@ export class SessionManager {
 		const d = this.#disk;
 		if (st.ino !== d.ino || st.dev !== d.dev) return this.#reload("file was replaced");
 		if (st.size < d.size || d.size < 0) return this.#reload(d.size < 0 ? "another writer appended at the same time" : "file shrank");
+		// omp rewrites its 256-byte title line in place: same size, and the mtime may not even move. Its bytes are
+		// compared on every check (one 256-byte read), so the rewrite is noticed and is no reason to reload or to
+		// refuse a write.
+		const slot = this.#refreshTitleSlot();
+		if (slot === "broken") return this.#reload("the title line was rewritten");
 		if (st.size === d.size) {
 			if (st.mtimeMs !== d.mtimeMs) {
+				if (slot === "changed") {
+					this.#disk = { ...d, mtimeMs: st.mtimeMs };
+					return { kind: "title_changed" };
+				}
 				if (this.#pendingTail || st.size === 0) return this.#reload("file changed in place");
 				return this.#reload("file was rewritten in place");
 			}
-			return { kind: "none" };
+			return slot === "changed" ? { kind: "title_changed" } : { kind: "none" };
 		}
 		const before = this.#cols.count;
 		this.#readAppended(st.size, follow);
 		this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
-		return { kind: "appended", count: this.#cols.count - before };
+		return slot === "changed" ? { kind: "appended", count: this.#cols.count - before, titleChanged: true } : { kind: "appended", count: this.#cols.count - before };
+	}
+
+	/** Re-reads omp's title line (same byte length as loaded): "same", "changed" (a valid new slot) or "broken". */
+	#refreshTitleSlot(): "same" | "changed" | "broken" {
+		const old = this.#titleSlotBytes;
+		if (!old || !this.#file) return "same";
+		const n = old.length + 1;
+		const raw = Buffer.alloc(n + 3);
+		let read = 0;
+		const fd = openSync(this.#file, "r");
+		try {
+			while (read < raw.length) {
+				const k = readSync(fd, raw, read, raw.length - read, read);
+				if (k === 0) break;
+				read += k;
+			}
+		} finally {
+			closeSync(fd);
+		}
+		// A UTF-8 byte order mark before the title line is not part of it.
+		const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
+		const buf = raw.subarray(bom, bom + n);
+		const got = Math.max(0, Math.min(n, read - bom));
+		if (got === n && buf[n - 1] === 0x0a && buf.subarray(0, n - 1).equals(old)) return "same";
+		if (got !== n || buf[n - 1] !== 0x0a) return "broken";
+		let obj: unknown;
+		try {
+			obj = JSON.parse(buf.subarray(0, n - 1).toString("utf8"));
+		} catch {
+			return "broken";
+		}
+		if (!isPlainObject(obj) || (obj as Loose).type !== "title") return "broken";
+		this.#titleSlot = obj as Loose;
+		this.#titleSlotBytes = Buffer.from(buf.subarray(0, n - 1));
+		return "changed";
 	}
 
 	#readAppended(size: number, follow: boolean): void {

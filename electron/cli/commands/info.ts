@@ -2,7 +2,7 @@
 // labels and load warnings.
 
 import { statSync } from "node:fs";
-import { EntryKind, ENTRY_KIND_NAMES } from "../../../shared/skeleton";
+import { EntryKind, ENTRY_KIND_NAMES, KIND_ENTRY_TYPES } from "../../../shared/skeleton";
 import { countBranchPoints, treeShape } from "../../../shared/tree-view";
 import type { SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals } from "../args";
@@ -17,13 +17,10 @@ Options:
   --json      print the same facts as one JSON object
   -h, --help  show this help`;
 
-const KIND_TYPE: Partial<Record<number, string>> = {
-	[EntryKind.compaction]: "compaction", [EntryKind.branchSummary]: "branch_summary", [EntryKind.customMessage]: "custom_message",
-	[EntryKind.custom]: "custom", [EntryKind.label]: "label", [EntryKind.modelChange]: "model_change",
-	[EntryKind.thinkingLevelChange]: "thinking_level_change", [EntryKind.sessionInfo]: "session_info",
-};
+const KIND_TYPE: Partial<Record<number, string>> = KIND_ENTRY_TYPES;
 const KIND_ROLE: Partial<Record<number, string>> = {
 	[EntryKind.user]: "user", [EntryKind.assistant]: "assistant", [EntryKind.toolResult]: "toolResult", [EntryKind.bashExecution]: "bashExecution",
+	[EntryKind.system]: "system",
 };
 
 export interface SessionInfo {
