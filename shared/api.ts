@@ -4,6 +4,7 @@
 
 import type { SessionContext, SessionEntry, SessionHeader } from "./entries";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
+import type { CardFacts, UsageRollup } from "./card-facts";
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 export const FILTER_MODES: readonly FilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
@@ -160,6 +161,10 @@ export interface ArborRequests {
 	getSkeleton: { params: { sessionId: string }; result: Skeleton };
 	/** One-line previews (pi tree-selector row text) for entry indices; pages of <= 2000. */
 	getPreviews: { params: { sessionId: string; indices: number[] }; result: string[] };
+	/** Card facts per index (null outside the file): system changes, context edit targets, usage, omp records. */
+	getCardFacts: { params: { sessionId: string; indices: number[] }; result: (CardFacts | null)[] };
+	/** Usage lines (hidden in every tree mode) summed into the entry each hangs under. */
+	getUsageRollup: { params: { sessionId: string }; result: UsageRollup[] };
 	getEntry: { params: { sessionId: string; id: string }; result: SessionEntry };
 	getContext: { params: { sessionId: string; leafId: string | null }; result: ContextView };
 	/** Indices of matching entries, ascending. */
@@ -206,7 +211,7 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<K extends RequestName> = ArborRequests[K]["params"];
 export type RequestResult<K extends RequestName> = ArborRequests[K]["result"];
 export const REQUEST_NAMES: readonly RequestName[] = [
-	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getEntry",
+	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getCardFacts", "getUsageRollup", "getEntry",
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
 	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
 	"listCommands", "runExtensionCommand", "cancel", "showOpenDialog", "revealInFolder",

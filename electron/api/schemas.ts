@@ -47,6 +47,8 @@ export const requestSchemas: Schemas = {
 	listSessions: z.strictObject({ dirs: z.array(path).max(64).optional() }),
 	getSkeleton: withSession,
 	getPreviews: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
+	getCardFacts: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
+	getUsageRollup: withSession,
 	getEntry: z.strictObject({ sessionId, id: entryId }),
 	getContext: z.strictObject({ sessionId, leafId: entryId.nullable() }),
 	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]) }),

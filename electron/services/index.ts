@@ -388,6 +388,14 @@ export class ArborServices {
 		return this.#session(params.sessionId).manager.getPreviews(params.indices);
 	}
 
+	async getCardFacts(params: RequestParams<"getCardFacts">): Promise<RequestResult<"getCardFacts">> {
+		return this.#session(params.sessionId).manager.getCardFacts(params.indices);
+	}
+
+	async getUsageRollup(params: RequestParams<"getUsageRollup">): Promise<RequestResult<"getUsageRollup">> {
+		return this.#session(params.sessionId).manager.getUsageRollup();
+	}
+
 	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
 		const s = this.#session(params.sessionId);
 		return this.#entry(s, params.id);

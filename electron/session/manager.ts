@@ -11,6 +11,7 @@ import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionH
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
+import { type CardFacts, cardFacts, type UsageFacts, type UsageRollup, usageFacts, usageRollup } from "../../shared/card-facts";
 import { resumePointStatus, type ResumePointStatus } from "../../shared/resume-point";
 import { currentSystemMessage } from "../../shared/system-message";
 import { isAlwaysHiddenKind } from "../../shared/tree-view";
@@ -1400,6 +1401,31 @@ export class SessionManager {
 			if (!e) return "";
 			return previewText(e, (id) => this.#findToolCall(i, id), { homeDir });
 		});
+	}
+
+	/** What cards need beyond the skeleton, per index (shared/card-facts.ts); read in one batch as getPreviews. */
+	getCardFacts(indices: number[], opts: { homeDir?: string } = {}): (CardFacts | null)[] {
+		const homeDir = opts.homeDir ?? process.env.HOME ?? process.env.USERPROFILE ?? "";
+		const c = this.#cols;
+		const valid = indices.filter((i) => i >= 0 && i < c.count);
+		const got = this.#cache.getMany(valid);
+		const byIndex = new Map<number, SessionEntry>();
+		valid.forEach((i, k) => byIndex.set(i, got[k]));
+		return indices.map((i) => {
+			const e = byIndex.get(i);
+			return e ? cardFacts(e, (id) => this.#findToolCall(i, id), { homeDir }) : null;
+		});
+	}
+
+	/** Usage lines (pi's usage, omp's model_usage) summed into the entry each hangs under (shared/card-facts.ts). */
+	getUsageRollup(): UsageRollup[] {
+		const c = this.#cols;
+		const lines: number[] = [];
+		for (let i = 0; i < c.count; i++) if (isAlwaysHiddenKind(c.kind[i])) lines.push(i);
+		const got = this.#cache.getMany(lines);
+		const facts = new Map<number, UsageFacts | undefined>();
+		lines.forEach((i, k) => facts.set(i, usageFacts((got[k] as Loose).usage)));
+		return usageRollup({ count: c.count, parent: c.parent, kind: c.kind }, (i) => facts.get(i));
 	}
 
 	/** pi's query rules over pi's searchable text ("pi") or all text ("full"); matching indices ascending. */
