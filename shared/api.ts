@@ -100,6 +100,8 @@ export interface ContextMessageView {
 	entryId: string | null;
 	message: SessionContext["messages"][number];
 	estimatedTokens: number;
+	/** pi 1.6: the context_edit entry that replaced this message's content (omitted messages are not listed). */
+	contextEditId?: string;
 }
 
 export interface ContextView {
