@@ -40,6 +40,8 @@ export interface SessionInfo {
 	leaves: number;
 	roots: number;
 	leafId: string | null;
+	/** pi resumes at the last line; `stale` when it sits on another branch than the newest conversation. */
+	resumePoint: { leafId: string | null; stale: boolean; suggestedId: string | null };
 	labels: number;
 	warningCount: number;
 	warnings: { line: number; kind: string; message: string }[];
@@ -90,8 +92,13 @@ export function sessionInfo(sm: SessionManager): SessionInfo {
 		file, sessionId: sm.getSessionId(), fileVersion: sm.getFileVersion(), needsUpgrade: sm.needsUpgrade(),
 		cwd: typeof header.cwd === "string" ? header.cwd : null, title, parentSession: parent, size, entries: s.count, types, roles,
 		branchPoints: countBranchPoints(s), maxDepth: shape.maxDepth, leaves: shape.leaves, roots: shape.roots,
-		leafId: sm.getLeafId(), labels: s.labels.length, warningCount: sm.getWarningCount(), warnings: sm.getWarnings(),
+		leafId: sm.getLeafId(), resumePoint: resumeOf(sm), labels: s.labels.length, warningCount: sm.getWarningCount(), warnings: sm.getWarnings(),
 	};
+}
+
+function resumeOf(sm: SessionManager): SessionInfo["resumePoint"] {
+	const st = sm.getResumePointStatus();
+	return { leafId: sm.getResumeLeafId(), stale: st.stale, suggestedId: st.suggested >= 0 ? sm.idAt(st.suggested) : null };
 }
 
 const counts = (m: Record<string, number>): string =>
@@ -125,6 +132,9 @@ export async function infoCommand(argv: string[]): Promise<number> {
 			out.line(`leaves:        ${info.leaves}`);
 			out.line(`roots:         ${info.roots}`);
 			out.line(`leaf:          ${info.leafId ?? "(none)"}`);
+			if (info.resumePoint.stale) {
+				out.line(`resume point:  ${info.resumePoint.leafId} is on another branch than the newest conversation (${info.resumePoint.suggestedId}); pi resumes there`);
+			}
 			out.line(`labels:        ${info.labels}`);
 			out.line(`warnings:      ${info.warningCount}`);
 			for (const w of info.warnings) out.line(`  line ${w.line}: ${w.message}`);
