@@ -853,7 +853,8 @@ export class SessionManager {
 	}
 
 	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
-		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() }, opts.atResume === true);
+		// pi 1.6 (0.80.x): line breaks in a name become one space.
+		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.replace(/[\r\n]+/g, " ").trim() }, opts.atResume === true);
 	}
 
 	/** The entry as it may be written: a synthetic id is Arbor's own and never reaches a file. */
@@ -1141,13 +1142,31 @@ export class SessionManager {
 		const reparent = new Map<number, string | null>();
 		let prevKept: number = -1;
 		let prevWasLabel = false;
+		// pi 1.6 (0.79.2): a compaction whose firstKeptEntryId names a dropped label keeps from the entry after it.
+		const labelReplacement = new Map<string, string>();
+		const pendingLabels: string[] = [];
 		for (const i of path) {
-			if (c.kind[i] === EntryKind.label) { prevWasLabel = true; continue; }
+			if (c.kind[i] === EntryKind.label) { prevWasLabel = true; pendingLabels.push(c.ids[i]); continue; }
 			if (prevWasLabel) reparent.set(i, prevKept >= 0 ? c.ids[prevKept] : null);
+			for (const l of pendingLabels) labelReplacement.set(l, c.ids[i]);
+			pendingLabels.length = 0;
 			kept.push(i);
 			prevKept = i;
 			prevWasLabel = false;
 		}
+		const keptFrom = new Map<number, string>();
+		if (labelReplacement.size > 0) {
+			for (const i of kept) {
+				if (c.kind[i] !== EntryKind.compaction) continue;
+				const fk = (this.#cache.get(i) as Loose).firstKeptEntryId;
+				if (typeof fk === "string" && fk !== c.ids[i] && labelReplacement.has(fk)) keptFrom.set(i, labelReplacement.get(fk) as string);
+			}
+		}
+		const forWriting = (i: number): Loose => {
+			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
+			const fk = keptFrom.get(i);
+			return fk === undefined ? e : { ...e, firstKeptEntryId: fk };
+		};
 		const keptIds = new Set<string>();
 		for (const i of kept) keptIds.add(c.ids[i]);
 		const labelEntries: Loose[] = [];
@@ -1169,7 +1188,7 @@ export class SessionManager {
 		if (this.#persistent && this.#file) header.parentSession = this.#file;
 
 		if (!this.#persistent) {
-			const objs = kept.map((i) => this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i)));
+			const objs = kept.map((i) => forWriting(i));
 			this.#resetIndex();
 			this.#header = header;
 			this.#headerOnDisk = false;
@@ -1190,14 +1209,14 @@ export class SessionManager {
 		const copyPos: number[] = [];
 		let pos = headerBytes.length;
 		for (const i of kept) {
-			if (!reparent.has(i) && c.offset[i] >= 0) {
+			if (!reparent.has(i) && !keptFrom.has(i) && c.offset[i] >= 0) {
 				copyIdx.push(i);
 				copyPos.push(pos);
 				placed.push({ i, offset: pos, length: c.length[i], obj: undefined });
 				pos += c.length[i] + 1;
 				continue;
 			}
-			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
+			const e = forWriting(i);
 			const line = Buffer.from(`${serializeForRewrite(e, this.#file ?? "session")}\n`, "utf8");
 			rewritten.push(line);
 			placed.push({ i, offset: pos, length: line.length - 1, obj: e });

@@ -168,6 +168,7 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		ids.push(w.appendLabelChange(u, undefined));
 		ids.push(w.appendLabelChange(u, ""));
 		ids.push(w.appendSessionInfo("  spaced name  "));
+		ids.push(w.appendSessionInfo("two\r\nlines\n\nname"));
 		ids.push(w.appendCompaction("summary", u, 1234));
 		ids.push(w.appendCompaction("summary 2", u, 99, { readFiles: ["x"] }, true));
 		// pi 1.6: keep nothing (firstKeptEntryId = own id), the systemMessage checkpoint, usage.
@@ -373,5 +374,25 @@ describe("new sessions Arbor creates load in pi", () => {
 		expect(file).toContain(sm.getSessionId());
 		expect(piAgrees(sm, file)).toEqual([]);
 		sm.close();
+	});
+});
+
+describe("createBranchedSession on a compaction whose firstKeptEntryId names a label (pi 1.6.0 remaps it)", () => {
+	it("the branch file keeps from the entry after the dropped label, as pi 1.6.0's does; both reload with the same context", () => {
+		const h = { type: "session", version: 3, id: "src", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/proj" };
+		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+		const u = (id: string, parentId: string | null, s: number) => ({ type: "message", id, parentId, timestamp: t(s), message: { role: "user", content: id, timestamp: s } });
+		const bytes = jsonl([
+			h, u("a", null, 1), { type: "label", id: "l1", parentId: "a", timestamp: t(2), targetId: "a", label: "start" }, u("b", "l1", 3), u("c", "b", 4),
+			{ type: "compaction", id: "k", parentId: "c", timestamp: t(5), summary: "S", firstKeptEntryId: "l1", tokensBefore: 5 }, u("d", "k", 6),
+		]);
+		const arborOut = SessionManager.open(writeTempFile(bytes, "src.jsonl", "arbor")).createBranchedSession("d") as string;
+		const piOut = Pi16SessionManager.open(writeTempFile(bytes, "src.jsonl", "pi")).createBranchedSession("d") as string;
+		const compactionOf = (f: string) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "compaction");
+		expect(compactionOf(arborOut)?.firstKeptEntryId).toBe("b");
+		expect(compactionOf(piOut)?.firstKeptEntryId).toBe("b");
+		const a = JSON.stringify(SessionManager.open(arborOut).buildSessionContext());
+		expect(a).toBe(JSON.stringify(Pi16SessionManager.open(copyToTemp(piOut, "pi-reload")).buildSessionContext()));
+		expect(a).toContain('"content":"b"');
 	});
 });
