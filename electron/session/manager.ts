@@ -853,7 +853,7 @@ export class SessionManager {
 	}
 
 	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
-		// pi 1.6 (0.80.x): line breaks in a name become one space.
+		// pi 1.6 (0.80.0): line breaks in a name become one space.
 		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.replace(/[\r\n]+/g, " ").trim() }, opts.atResume === true);
 	}
 
