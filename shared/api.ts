@@ -4,6 +4,7 @@
 
 import type { SessionContext, SessionEntry, SessionHeader } from "./entries";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
+import type { CardFacts, UsageRollup } from "./card-facts";
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 export const FILTER_MODES: readonly FilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
@@ -35,6 +36,20 @@ export interface SessionSummary {
 	/** Number of warnings, possibly more than `warnings` holds (which is capped). */
 	warningCount: number;
 	fileSize: number;
+}
+
+/**
+ * Resume point safety (pi #9930, omp #12242): pi resumes at the file's last line. `stale` = that line sits on
+ * another branch than the newest conversation (e.g. a label or a cache-warmer usage line appended from an old
+ * leaf); `suggestedId` is the entry the user likely means, where "Save position for pi" would put it back.
+ */
+export interface ResumePointInfo {
+	resumeLeafId: string | null;
+	/** The resume leaf, or its nearest ancestor when the last line is one no tree shows (usage): where to draw it. */
+	anchorId: string | null;
+	newestConversationId: string | null;
+	stale: boolean;
+	suggestedId: string | null;
 }
 
 export interface SessionListItem {
@@ -85,6 +100,8 @@ export interface ContextMessageView {
 	entryId: string | null;
 	message: SessionContext["messages"][number];
 	estimatedTokens: number;
+	/** pi 1.6: the context_edit entry that replaced this message's content (omitted messages are not listed). */
+	contextEditId?: string;
 }
 
 export interface ContextView {
@@ -181,6 +198,10 @@ export interface ArborRequests {
 	getSkeleton: { params: { sessionId: string }; result: Skeleton };
 	/** One-line previews (pi tree-selector row text) for entry indices; pages of <= 2000. */
 	getPreviews: { params: { sessionId: string; indices: number[] }; result: string[] };
+	/** Card facts per index (null outside the file): system changes, context edit targets, usage, omp records. */
+	getCardFacts: { params: { sessionId: string; indices: number[] }; result: (CardFacts | null)[] };
+	/** Usage lines (hidden in every tree mode) summed into the entry each hangs under. */
+	getUsageRollup: { params: { sessionId: string }; result: UsageRollup[] };
 	getEntry: { params: { sessionId: string; id: string }; result: SessionEntry };
 	getContext: { params: { sessionId: string; leafId: string | null }; result: ContextView };
 	/** Indices of matching entries, ascending. */
@@ -201,6 +222,8 @@ export interface ArborRequests {
 	setLabel: { params: { sessionId: string; entryId: string; label: string | null }; result: void };
 	/** Append an `arbor.position` custom entry under the leaf so pi/omp resume there. */
 	savePosition: { params: { sessionId: string }; result: { entryId: string } };
+	/** Where pi will resume (the last line) and whether that is on another branch than the newest conversation. */
+	getResumePoint: { params: { sessionId: string }; result: ResumePointInfo };
 	appendUserMessage: { params: { sessionId: string; text: string }; result: { entryId: string } };
 	leafHistory: {
 		params: { sessionId: string; direction: "back" | "forward" };
@@ -229,9 +252,9 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<K extends RequestName> = ArborRequests[K]["params"];
 export type RequestResult<K extends RequestName> = ArborRequests[K]["result"];
 export const REQUEST_NAMES: readonly RequestName[] = [
-	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getEntry",
+	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getCardFacts", "getUsageRollup", "getEntry",
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
-	"appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
+	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
 	"listCommands", "runExtensionCommand", "listExtensions", "setExtensionEnabled", "cancel", "showOpenDialog", "revealInFolder",
 ];
 

@@ -17,12 +17,24 @@ export interface Usage {
 	[key: string]: unknown;
 }
 
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | (string & {});
+/** "deferred" (pi 1.x): the provider answers later; pi's tree keeps such text-less rows visible. */
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | "deferred" | (string & {});
 
 export interface UserMessage { role: "user"; content: string | ContentBlock[]; timestamp?: number; [k: string]: unknown }
 export interface AssistantMessage {
 	role: "assistant"; content: ContentBlock[]; api?: string; provider?: string; model?: string; usage?: Usage;
-	stopReason?: StopReason; errorMessage?: string; timestamp?: number; [k: string]: unknown;
+	stopReason?: StopReason; errorMessage?: string; timestamp?: number;
+	/** pi 1.x: the concrete model that answered (e.g. behind a virtual model); the context model stays `model`. */
+	responseModel?: string; [k: string]: unknown;
+}
+/**
+ * pi 1.6 role "system": the prompt and tool state. The first one on a path is complete; later ones patch it
+ * (`content` appended, `sections` replaced by name, `null` removes one, tools added / removed by name).
+ */
+export interface SystemMessage {
+	role: "system"; content: string | ContentBlock[]; sections?: Record<string, string | null>;
+	toolsAdded?: { name: string; description?: string; parameters?: unknown; [k: string]: unknown }[];
+	toolsRemoved?: { name: string; [k: string]: unknown }[]; timestamp?: number; [k: string]: unknown;
 }
 export interface ToolResultMessage {
 	role: "toolResult"; toolCallId: string; toolName: string; content: ContentBlock[]; details?: unknown; isError?: boolean;
@@ -41,12 +53,14 @@ export interface CompactionSummaryMessage { role: "compactionSummary"; summary: 
 export interface UnknownRoleMessage { role: string; [k: string]: unknown }
 
 export type AgentMessage =
-	| UserMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CustomRoleMessage
+	| UserMessage | SystemMessage | AssistantMessage | ToolResultMessage | BashExecutionMessage | CustomRoleMessage
 	| BranchSummaryMessage | CompactionSummaryMessage | UnknownRoleMessage;
 
 export interface SessionHeader {
 	type: "session"; version?: number | string; id: string; timestamp?: string; cwd?: string;
 	parentSession?: string; branchedFrom?: string; title?: string; titleSource?: "auto" | "user";
+	/** omp 18: extra workspace roots, and the file's earlier locations after moves. */
+	additionalDirectories?: string[]; previousSessionFiles?: string[];
 	[k: string]: unknown;
 }
 
@@ -60,11 +74,21 @@ export interface ThinkingLevelChangeEntry extends EntryBase { type: "thinking_le
 /** pi writes provider + modelId; omp writes model = "provider/modelId[:level]" (+ role). */
 export interface ModelChangeEntry extends EntryBase { type: "model_change"; provider?: string; modelId?: string; model?: string; role?: string }
 export interface CompactionEntry extends EntryBase {
+	/** May equal the compaction's own id (pi 1.6 "keep nothing"). */
 	type: "compaction"; summary: string; firstKeptEntryId?: string; tokensBefore: number; details?: unknown;
+	/** pi 1.6: the summarizer's usage, and the replayed prompt/tool state at this point (leads the context). */
+	usage?: Usage; systemMessage?: SystemMessage;
 	fromHook?: boolean; fromExtension?: boolean; [k: string]: unknown;
 }
 export interface BranchSummaryEntry extends EntryBase {
-	type: "branch_summary"; fromId: string; summary: string; details?: unknown; fromHook?: boolean; fromExtension?: boolean;
+	/** pi >= 0.84.3: the leaf navigated away from ("root" when none); older files hold the destination. */
+	type: "branch_summary"; fromId: string | null; summary: string; details?: unknown; usage?: Usage; fromHook?: boolean; fromExtension?: boolean;
+}
+/** pi 1.6: model usage outside the conversation (cache warming); never in the context. */
+export interface UsageEntry extends EntryBase { type: "usage"; kind: string; provider: string; model: string; usage: Usage; note?: string }
+/** pi 1.6: `replacement: null` omits the target from the context, `{ content }` replaces its content. */
+export interface ContextEditEntry extends EntryBase {
+	type: "context_edit"; targetId: string; replacement: { content: string | ContentBlock[] } | null;
 }
 export interface CustomEntry extends EntryBase { type: "custom"; customType: string; data?: unknown }
 export interface CustomMessageEntry extends EntryBase {
@@ -75,9 +99,27 @@ export interface SessionInfoEntry extends EntryBase { type: "session_info"; name
 /** Any other type (omp-only records, future types, third-party extensions): kept byte-for-byte. */
 export interface UnknownEntry { type: string; id?: string; parentId?: string | null; timestamp?: string; [k: string]: unknown }
 
+// oh-my-pi 18.3 records (its session-entries.ts); none of them is a message.
+export interface ModelUsageEntry extends EntryBase {
+	type: "model_usage"; purpose: string; role?: string; api: string; provider: string; model: string; usage: Usage;
+	stopReason: StopReason; errorMessage?: string;
+}
+export interface ServiceTierChangeEntry extends EntryBase { type: "service_tier_change"; serviceTier: Record<string, unknown> | string | null }
+/** omp `/clear`: the model context starts after the latest one (unless a later compaction supersedes it). */
+export interface ResetBoundaryEntry extends EntryBase { type: "reset_boundary" }
+export interface TitleChangeEntry extends EntryBase { type: "title_change"; title: string; previousTitle?: string; source: "auto" | "user"; trigger?: string }
+export interface TtsrInjectionEntry extends EntryBase { type: "ttsr_injection"; injectedRules: string[] }
+export interface SessionInitEntry extends EntryBase {
+	type: "session_init"; systemPrompt: string; task: string; tools: string[]; agent?: string; [k: string]: unknown;
+}
+export interface ModeChangeEntry extends EntryBase { type: "mode_change"; mode: string; data?: Record<string, unknown> }
+export interface CredentialPinEntry extends EntryBase { type: "credential_pin"; provider: string; hash: string }
+
 export type KnownEntry =
 	| MessageEntry | ThinkingLevelChangeEntry | ModelChangeEntry | CompactionEntry | BranchSummaryEntry
-	| CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry;
+	| CustomEntry | CustomMessageEntry | LabelEntry | SessionInfoEntry | UsageEntry | ContextEditEntry
+	| ModelUsageEntry | ServiceTierChangeEntry | ResetBoundaryEntry | TitleChangeEntry | TtsrInjectionEntry
+	| SessionInitEntry | ModeChangeEntry | CredentialPinEntry;
 export type SessionEntry = KnownEntry | UnknownEntry;
 
 /** What `buildSessionContext` returns: pi's shape exactly (compared byte for byte in conformance tests). */

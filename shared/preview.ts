@@ -65,23 +65,56 @@ function str(v: unknown, fallback = ""): string {
 	return v === undefined || v === null ? fallback : safeString(v);
 }
 
+/** posix path.resolve for an absolute path (no cwd needed): "." and ".." resolved, repeated and trailing "/" dropped. */
+function resolveAbsolute(p: string): string {
+	const out: string[] = [];
+	for (const part of p.split("/")) {
+		if (part === "" || part === ".") continue;
+		if (part === "..") out.pop();
+		else out.push(part);
+	}
+	return `/${out.join("/")}`;
+}
+
+/**
+ * pi 1.6's shortenHomePath (posix): an absolute path inside the home directory becomes "~/<relative>" (or "~"),
+ * anything else is returned unchanged. pi 0.73 replaced any prefix match ("/home/ab" shortened "/home/abc").
+ */
+export function shortenHomePath(path: string, home: string): string {
+	if (!home || !path.startsWith("/") || !home.startsWith("/")) return path;
+	const h = resolveAbsolute(home);
+	const r = resolveAbsolute(path);
+	if (r === h) return "~";
+	const prefix = h.endsWith("/") ? h : `${h}/`;
+	if (!r.startsWith(prefix)) return path;
+	return `~/${r.slice(prefix.length)}`;
+}
+
+function parseLineNumber(v: unknown): number | undefined {
+	if (typeof v === "string" && v.trim() !== "") v = Number(v);
+	return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** pi 1.6's read line range: null and absent are the same, numeric strings count, anything malformed gives "". */
+export function formatReadLineRange(offset: unknown, limit: unknown): string {
+	if (offset == null && limit == null) return "";
+	const start = offset == null ? 1 : parseLineNumber(offset);
+	if (start === undefined) return "";
+	if (limit == null) return `:${start}`;
+	const count = parseLineNumber(limit);
+	if (count === undefined) return "";
+	const end = start + count - 1;
+	return `:${start}${end ? `-${end}` : ""}`;
+}
+
 /** pi's one-line description of a tool call, used for toolResult rows. */
 export function formatToolCall(name: string, args: Record<string, unknown>, opts: PreviewOptions = {}): string {
 	const home = opts.homeDir ?? "";
-	const shorten = (p: string): string => (home && p.startsWith(home) ? `~${p.slice(home.length)}` : p);
+	const shorten = (p: string): string => shortenHomePath(p, home);
 	const a = rec(args) ?? {};
 	switch (name) {
-		case "read": {
-			let display = shorten(safeString(a.path || a.file_path || ""));
-			const offset = a.offset;
-			const limit = a.limit;
-			if (offset !== undefined || limit !== undefined) {
-				const start = (offset ?? 1) as number;
-				const end = limit !== undefined ? start + (limit as number) - 1 : "";
-				display += `:${start}${end ? `-${end}` : ""}`;
-			}
-			return `[read: ${display}]`;
-		}
+		case "read":
+			return `[read: ${shorten(safeString(a.path || a.file_path || ""))}${formatReadLineRange(a.offset, a.limit)}]`;
 		case "write":
 			return `[write: ${shorten(safeString(a.path || a.file_path || ""))}]`;
 		case "edit":
@@ -146,6 +179,8 @@ export function previewText(
 			return `[thinking: ${str(e.thinkingLevel)}]`;
 		case "custom":
 			return `[custom: ${str(e.customType)}]`;
+		case "context_edit":
+			return `[context ${e.replacement === null ? "omit" : "replace"}: ${str(e.targetId)}]`;
 		case "label":
 			return `[label: ${e.label ? safeString(e.label) : "(cleared)"}]`;
 		case "session_info":
@@ -191,6 +226,9 @@ export function searchableText(entry: SessionEntry, label?: string): string {
 			break;
 		case "custom":
 			parts.push("custom", e.customType);
+			break;
+		case "context_edit":
+			parts.push("context edit", e.replacement === null ? "omit" : "replace", e.targetId);
 			break;
 		case "label":
 			parts.push("label", e.label ?? "");

@@ -21,6 +21,19 @@ export const EntryKind = {
 	thinkingLevelChange: 12,
 	sessionInfo: 13,
 	unknown: 14, // any other entry type (kept byte-for-byte)
+	// pi 1.6 (docs/compatibility.md "pi 0.73.1 -> 1.6.0").
+	system: 15, // message entry with role "system" (the prompt / tool state, first full, later patches)
+	usage: 16, // usage entry (cache warmer etc.): hidden in every tree mode, never in the context
+	contextEdit: 17, // context_edit entry (omit / replace an earlier entry's model content)
+	// oh-my-pi 18.3 records.
+	modelUsage: 18,
+	serviceTierChange: 19,
+	resetBoundary: 20,
+	titleChange: 21,
+	ttsrInjection: 22,
+	sessionInit: 23,
+	modeChange: 24,
+	credentialPin: 25,
 } as const;
 export type EntryKindCode = (typeof EntryKind)[keyof typeof EntryKind];
 export const ENTRY_KIND_NAMES: readonly string[] = Object.keys(EntryKind);
@@ -77,7 +90,11 @@ export interface Skeleton {
 	labels: SkeletonLabel[];
 	/** In-app leaf index, -1 = null (before the first entry). */
 	leaf: number;
-	/** Where pi/omp will resume on reload: the last entry in file order (-1 if none). */
+	/**
+	 * Where pi/omp will resume on reload: the last entry in file order, or its nearest ancestor when the last
+	 * lines are ones no tree shows (pi's cache-warmer `usage`, omp's `model_usage`: pi resumes on the same
+	 * branch with the same context). -1 if none. The exact last entry: SessionManager.getResumeLeafId().
+	 */
 	resumeLeaf: number;
 }
 
@@ -121,6 +138,26 @@ export function applySkeletonDelta(s: Skeleton, d: SkeletonDelta): Skeleton {
 	};
 }
 
+/** Entry type (`type` field) per non-message kind; message kinds map to "message". */
+export const KIND_ENTRY_TYPES: Readonly<Record<number, string>> = {
+	[EntryKind.compaction]: "compaction", [EntryKind.branchSummary]: "branch_summary", [EntryKind.customMessage]: "custom_message",
+	[EntryKind.custom]: "custom", [EntryKind.label]: "label", [EntryKind.modelChange]: "model_change",
+	[EntryKind.thinkingLevelChange]: "thinking_level_change", [EntryKind.sessionInfo]: "session_info", [EntryKind.usage]: "usage",
+	[EntryKind.contextEdit]: "context_edit", [EntryKind.modelUsage]: "model_usage", [EntryKind.serviceTierChange]: "service_tier_change",
+	[EntryKind.resetBoundary]: "reset_boundary", [EntryKind.titleChange]: "title_change", [EntryKind.ttsrInjection]: "ttsr_injection",
+	[EntryKind.sessionInit]: "session_init", [EntryKind.modeChange]: "mode_change", [EntryKind.credentialPin]: "credential_pin",
+};
+
+/** `type` value -> kind for every entry type with its own kind (message is split by role elsewhere). */
+export const ENTRY_TYPE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map(
+	Object.entries(KIND_ENTRY_TYPES).map(([k, t]) => [t, Number(k) as EntryKindCode]),
+);
+
+/** omp-only record kinds (bookkeeping an omp session writes; pi treats them as unknown types). */
+export function isOmpRecordKind(kind: number): boolean {
+	return kind >= EntryKind.modelUsage && kind <= EntryKind.credentialPin;
+}
+
 export function isMessageKind(kind: number): boolean {
-	return kind <= EntryKind.otherRole;
+	return kind <= EntryKind.otherRole || kind === EntryKind.system;
 }

@@ -3,7 +3,7 @@
 // session can be a 100k-deep chain, which would overflow the stack of any recursive builder (including
 // JSON.stringify on a nested object).
 
-import { EntryKind, type Skeleton } from "./skeleton";
+import { EntryKind, KIND_ENTRY_TYPES, type Skeleton } from "./skeleton";
 import { connectorLevel, displayIndent, gutterPosition, isFoldable, labelsByIndex, RowFlag, type TreeView, hasIndex } from "./tree-view";
 
 export interface TreeTextOptions {
@@ -151,6 +151,8 @@ const KIND_TYPES: Record<number, EntryDescription> = {
 	[EntryKind.thinkingLevelChange]: { type: "thinking_level_change" },
 	[EntryKind.sessionInfo]: { type: "session_info" },
 	[EntryKind.unknown]: { type: "unknown" },
+	[EntryKind.system]: { type: "message", role: "system" },
+	...Object.fromEntries(Object.entries(KIND_ENTRY_TYPES).map(([k, type]) => [k, { type }])),
 };
 
 /** Best description from the skeleton alone (roles "custom"/"unknown" and type "unknown" are approximations). */

@@ -179,9 +179,27 @@ export function fullPreorder(s: Skeleton, active: Uint8Array): Int32Array {
 	return out === n ? order : order.slice(0, out);
 }
 
+// Settings / bookkeeping rows, hidden in "default" and "no-tools": pi 1.6's list (context_edit added in 0.87),
+// then omp 18.3's (its HTML export's list: mode_change, ttsr_injection, session_init, credential_pin) and the
+// two omp settings records it leaves out (service_tier_change, title_change; Arbor's choice, see
+// docs/compatibility.md).
 const SETTINGS_KINDS = new Uint8Array(32);
-for (const k of [EntryKind.label, EntryKind.custom, EntryKind.modelChange, EntryKind.thinkingLevelChange, EntryKind.sessionInfo]) {
+for (const k of [
+	EntryKind.label, EntryKind.contextEdit, EntryKind.custom, EntryKind.modelChange, EntryKind.thinkingLevelChange, EntryKind.sessionInfo,
+	EntryKind.modeChange, EntryKind.ttsrInjection, EntryKind.sessionInit, EntryKind.credentialPin,
+	EntryKind.serviceTierChange, EntryKind.titleChange,
+]) {
 	SETTINGS_KINDS[k] = 1;
+}
+
+/** Kinds no filter mode shows: pi 1.6's `usage` (the cache warmer's), and omp's `model_usage` alike. */
+export function isAlwaysHiddenKind(kind: number): boolean {
+	return kind === EntryKind.usage || kind === EntryKind.modelUsage;
+}
+
+/** Settings / bookkeeping kinds (hidden in the default and no-tools modes). */
+export function isSettingsKind(kind: number): boolean {
+	return SETTINGS_KINDS[kind] === 1;
 }
 
 /** Per entry: 1 when the entry has a resolved label. */
@@ -194,6 +212,8 @@ export function labelMask(s: Skeleton): Uint8Array {
 /** Steps 1-3 of pi's pipeline for one entry: tool-only hiding, filter mode, search. */
 export function passesFilter(s: Skeleton, i: number, filter: FilterMode, leaf: number, labelled: Uint8Array, matches: IndexSet | null | undefined): boolean {
 	const kind = s.kind[i];
+	// pi 1.6 hides usage entries in every mode, before any other rule (even when it is the leaf).
+	if (isAlwaysHiddenKind(kind)) return false;
 	// Tool-only assistant turns are hidden in every mode; the leaf stays so the position is visible.
 	if (kind === EntryKind.assistant && (s.flags[i] & EntryFlag.toolOnly) !== 0 && i !== leaf) return false;
 	switch (filter) {

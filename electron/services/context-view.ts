@@ -38,66 +38,27 @@ export function estimateMessageTokens(message: AgentMessage): number {
 	return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
-const MESSAGE_KINDS: ReadonlySet<number> = new Set([
-	EntryKind.user, EntryKind.assistant, EntryKind.toolResult, EntryKind.bashExecution, EntryKind.customMessageRole,
-	EntryKind.otherRole, EntryKind.customMessage,
-]);
-
 /**
- * Entry ids in the order buildSessionContext emits messages (pi's rules, SESSION-FORMAT.md §14.1): with a
- * compaction on the path, its summary first, then the kept entries before it from firstKeptEntryId, then
- * everything after it. Decided from skeleton kinds; only compactions and branch summaries are read.
+ * The context at `leafId` with each message paired with the entry that produced it, from the core's
+ * projection (pi 1.6's buildSessionProjection: compaction checkpoint and summary, kept range, context edits).
  */
-export function contextEntryIds(m: SessionManager, pathIds: string[]): { ids: string[]; compactionId: string | null } {
-	const kindOf = (id: string): number => m.kindAt(m.indexOf(id));
-	const produces = (id: string): boolean => {
-		const k = kindOf(id);
-		if (MESSAGE_KINDS.has(k)) return true;
-		if (k !== EntryKind.branchSummary) return false;
-		const summary = (m.getEntry(id) as { summary?: unknown } | undefined)?.summary;
-		return typeof summary === "string" && summary !== "";
-	};
-	let compactionIndex = -1;
-	for (let i = pathIds.length - 1; i >= 0; i--) {
-		if (kindOf(pathIds[i] as string) === EntryKind.compaction) {
-			compactionIndex = i;
-			break;
-		}
-	}
-	const ids: string[] = [];
-	if (compactionIndex < 0) {
-		for (const id of pathIds) if (produces(id)) ids.push(id);
-		return { ids, compactionId: null };
-	}
-	const cId = pathIds[compactionIndex] as string;
-	const c = m.getEntry(cId) as { firstKeptEntryId?: unknown } | undefined;
-	ids.push(cId);
-	const firstKept = typeof c?.firstKeptEntryId === "string" ? c.firstKeptEntryId : undefined;
-	let keeping = false;
-	for (let i = 0; i < compactionIndex; i++) {
-		const id = pathIds[i] as string;
-		if (id === firstKept) keeping = true;
-		if (keeping && produces(id)) ids.push(id);
-	}
-	for (let i = compactionIndex + 1; i < pathIds.length; i++) if (produces(pathIds[i] as string)) ids.push(pathIds[i] as string);
-	return { ids, compactionId: cId };
-}
-
 export function buildContextView(m: SessionManager, leafId: string | null): ContextView {
-	const ctx = m.buildSessionContext(leafId);
-	const { ids, compactionId } = contextEntryIds(m, leafId === null ? [] : m.getBranchIds(leafId));
-	// If the core ever emits a different message list (a rule we do not mirror), ids are dropped rather
-	// than attached to the wrong messages.
-	const aligned = ids.length === ctx.messages.length;
-	const messages: ContextMessageView[] = ctx.messages.map((message, i) => ({
-		entryId: aligned ? (ids[i] || null) : null,
-		message,
-		estimatedTokens: estimateMessageTokens(message),
-	}));
+	const p = m.buildSessionProjection(leafId);
+	const messages: ContextMessageView[] = [];
+	let compactionId: string | null = null;
+	p.entries.forEach((e, k) => {
+		const id = m.idAt(e.index);
+		if (k === 0 && m.kindAt(e.index) === EntryKind.compaction) compactionId = id;
+		for (const message of e.messages) {
+			const view: ContextMessageView = { entryId: id, message, estimatedTokens: estimateMessageTokens(message) };
+			if (e.editIndex >= 0) view.contextEditId = m.idAt(e.editIndex);
+			messages.push(view);
+		}
+	});
 	return {
 		leafId,
-		thinkingLevel: ctx.thinkingLevel,
-		model: ctx.model,
+		thinkingLevel: p.thinkingLevel,
+		model: p.model,
 		messages,
 		totalEstimatedTokens: messages.reduce((n, v) => n + v.estimatedTokens, 0),
 		compactionId,

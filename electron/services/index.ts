@@ -10,7 +10,7 @@ import type {
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import { SessionManager } from "../session";
+import { SAVED_POSITION_TYPE, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
 import { branchFlow } from "./branch-flow";
@@ -195,8 +195,9 @@ export class ArborServices {
 			for (let i = delta.start; i < s.sentCount && !renamed; i++) renamed = m.kindAt(i) === EntryKind.sessionInfo;
 			if (renamed) this.#nameMaybeChanged(s);
 		}
-		const leafId = m.getLeafId();
-		const resumeLeafId = m.getResumeLeafId();
+		const leafId = m.getLeafAnchorId();
+		// The drawn resume point: usage lines pi's cache warmer appends every few minutes do not move it.
+		const resumeLeafId = m.getResumeAnchorId();
 		if (leafId !== s.lastLeafId || resumeLeafId !== s.lastResumeLeafId) {
 			s.lastLeafId = leafId;
 			s.lastResumeLeafId = resumeLeafId;
@@ -246,8 +247,8 @@ export class ArborServices {
 		s.sentCount = this.#count(s.manager);
 		s.generation = s.manager.getGeneration();
 		s.labelsKey = JSON.stringify(s.manager.getSkeletonDelta(s.sentCount).labels);
-		s.lastLeafId = s.manager.getLeafId();
-		s.lastResumeLeafId = s.manager.getResumeLeafId();
+		s.lastLeafId = s.manager.getLeafAnchorId();
+		s.lastResumeLeafId = s.manager.getResumeAnchorId();
 		this.#emit({ type: "session_reloaded", sessionId: s.id, session: this.#summary(s), reason });
 		this.#emit({ type: "leaf_changed", sessionId: s.id, leafId: s.lastLeafId, resumeLeafId: s.lastResumeLeafId });
 	}
@@ -258,6 +259,11 @@ export class ArborServices {
 			const r = s.manager.catchUp();
 			if (r.kind === "reloaded") this.#reloaded(s, r.reason);
 			else if (r.kind === "appended") this.#sync(s);
+			// omp rewrote its title line in place: the renderer takes the new summary (title) as it is, no refetch.
+			if (r.kind === "title_changed" || (r.kind === "appended" && r.titleChanged)) {
+				s.title = undefined;
+				this.#emit({ type: "session_loaded", session: this.#summary(s) });
+			}
 		} catch (err) {
 			const e = toServiceError(err);
 			this.#emit({ type: "error", sessionId: s.id, error: { code: e.code, message: e.message, file: e.file, line: e.line } });
@@ -441,6 +447,14 @@ export class ArborServices {
 		return this.#session(params.sessionId).manager.getPreviews(params.indices);
 	}
 
+	async getCardFacts(params: RequestParams<"getCardFacts">): Promise<RequestResult<"getCardFacts">> {
+		return this.#session(params.sessionId).manager.getCardFacts(params.indices);
+	}
+
+	async getUsageRollup(params: RequestParams<"getUsageRollup">): Promise<RequestResult<"getUsageRollup">> {
+		return this.#session(params.sessionId).manager.getUsageRollup();
+	}
+
 	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
 		const s = this.#session(params.sessionId);
 		return this.#entry(s, params.id);
@@ -518,15 +532,27 @@ export class ArborServices {
 			if (m.getEntry(params.entryId) === undefined) {
 				throw new ArborServiceError("conflict", `Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`);
 			}
-			return m.appendLabelChange(params.entryId, label);
+			// Parented on pi's resume point, not the in-app leaf: labelling an entry while looking at another
+			// branch must not move where pi resumes (pi #9930).
+			return m.appendLabelChange(params.entryId, label, { atResume: true });
 		});
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
 		const s = this.#session(params.sessionId);
 		const leafId = s.manager.getLeafId();
-		const entryId = this.#write(s, (m) => m.appendCustomEntry("arbor.position", { leafId, savedAt: new Date().toISOString() }));
+		const entryId = this.#write(s, (m) => m.appendCustomEntry(SAVED_POSITION_TYPE, { leafId, savedAt: new Date().toISOString() }));
 		return { entryId };
+	}
+
+	async getResumePoint(params: RequestParams<"getResumePoint">): Promise<RequestResult<"getResumePoint">> {
+		const m = this.#session(params.sessionId).manager;
+		const st = m.getResumePointStatus();
+		const id = (i: number): string | null => (i >= 0 ? (m.idAt(i) ?? null) : null);
+		return {
+			resumeLeafId: id(st.resumeLeaf), anchorId: id(st.anchor), newestConversationId: id(st.newestConversation),
+			stale: st.stale, suggestedId: id(st.suggested),
+		};
 	}
 
 	async appendUserMessage(params: RequestParams<"appendUserMessage">): Promise<RequestResult<"appendUserMessage">> {

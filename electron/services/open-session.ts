@@ -33,13 +33,16 @@ export class OpenSession {
 		this.id = id;
 		this.manager = manager;
 		this.generation = manager.getGeneration();
-		this.lastLeafId = manager.getLeafId();
-		this.lastResumeLeafId = manager.getResumeLeafId();
+		this.lastLeafId = manager.getLeafAnchorId();
+		this.lastResumeLeafId = manager.getResumeAnchorId();
 		this.history = new LeafHistory(this.lastLeafId);
 	}
 }
 
 export function titleOf(m: SessionManager): string | null {
+	// omp keeps the current title in its fixed-width first line (rewritten in place); the header's is the first one.
+	const slot = m.getTitleSlot() as { title?: unknown } | undefined;
+	if (typeof slot?.title === "string" && slot.title.trim()) return slot.title;
 	const header = m.getHeader();
 	if (typeof header.title === "string" && header.title.trim()) return header.title;
 	// pi's display name: the latest session_info entry (an empty name clears it). Found through the

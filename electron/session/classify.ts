@@ -1,7 +1,7 @@
 // Per-entry skeleton facts (kind code, flag bits, tokens, time) computed from a parsed entry. The fast line
 // scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
 
-import { EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
+import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
 
 export interface EntryFacts {
 	kind: EntryKindCode;
@@ -22,22 +22,11 @@ export function timeOf(ts: unknown): number {
 }
 
 export function kindOf(entry: Record<string, unknown>): EntryKindCode {
-	switch (entry.type) {
-		case "message": {
-			const m = entry.message;
-			const role = isRecord(m) ? m.role : undefined;
-			return roleKind(role);
-		}
-		case "compaction": return EntryKind.compaction;
-		case "branch_summary": return EntryKind.branchSummary;
-		case "custom_message": return EntryKind.customMessage;
-		case "custom": return EntryKind.custom;
-		case "label": return EntryKind.label;
-		case "model_change": return EntryKind.modelChange;
-		case "thinking_level_change": return EntryKind.thinkingLevelChange;
-		case "session_info": return EntryKind.sessionInfo;
-		default: return EntryKind.unknown;
+	if (entry.type === "message") {
+		const m = entry.message;
+		return roleKind(isRecord(m) ? m.role : undefined);
 	}
+	return (typeof entry.type === "string" ? ENTRY_TYPE_KINDS.get(entry.type) : undefined) ?? EntryKind.unknown;
 }
 
 export function roleKind(role: unknown): EntryKindCode {
@@ -48,6 +37,7 @@ export function roleKind(role: unknown): EntryKindCode {
 		case "bashExecution": return EntryKind.bashExecution;
 		case "custom":
 		case "hookMessage": return EntryKind.customMessageRole;
+		case "system": return EntryKind.system;
 		default: return EntryKind.otherRole;
 	}
 }
@@ -121,6 +111,7 @@ export function factsOf(entry: Record<string, unknown>): EntryFacts {
 			}
 			break;
 		case EntryKind.user:
+		case EntryKind.system:
 		case EntryKind.otherRole:
 			if (m) flags |= contentFlags(m.content) & EntryFlag.hasImage;
 			break;
@@ -136,6 +127,10 @@ export function factsOf(entry: Record<string, unknown>): EntryFacts {
 			break;
 		case EntryKind.compaction:
 			tokens = typeof entry.tokensBefore === "number" && Number.isFinite(entry.tokensBefore) ? entry.tokensBefore : 0;
+			break;
+		case EntryKind.usage:
+		case EntryKind.modelUsage:
+			tokens = usageTokens(entry.usage);
 			break;
 	}
 	return { kind, flags, tokens, time: timeOf(entry.timestamp) };

@@ -1,7 +1,7 @@
 // electron/session — the session core: reads/appends pi & omp JSONL session files, migrates legacy ones in
 // memory, and models the entry tree (SessionManager). Plain Node; imports only shared/.
 
-export { SessionManager, entryText, defaultSessionDir } from "./manager";
+export { SAVED_POSITION_TYPE, SessionManager, entryText, defaultSessionDir } from "./manager";
 export type { OpenOptions, CreateOptions, BranchOptions, SessionTreeNode, CatchUpResult, CatchUpProbe, CatchUpTrace } from "./manager";
 export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";

@@ -11,8 +11,12 @@ import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionH
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
+import { type CardFacts, cardFacts, type UsageFacts, type UsageRollup, usageFacts, usageRollup } from "../../shared/card-facts";
+import { resumePointStatus, type ResumePointStatus } from "../../shared/resume-point";
+import { currentSystemMessage } from "../../shared/system-message";
+import { isAlwaysHiddenKind } from "../../shared/tree-view";
 import { factsOf } from "./classify";
-import { buildContextFromPath } from "./context";
+import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import { EntryCache, SMALL_FILE_BYTES } from "./entry-cache";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, projectDirName, sessionFileName } from "./ids";
@@ -23,6 +27,9 @@ import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
 import { appendBytes, type DiskState as WrittenState, settleStaleAppend, writeNewFile, writeReplacingFile } from "./write";
+
+/** customType of the entry Arbor's "Save position for pi" appends (it moves pi's resume point on purpose). */
+export const SAVED_POSITION_TYPE = "arbor.position";
 
 export interface OpenOptions {
 	onProgress?(doneBytes: number, totalBytes: number): void;
@@ -89,7 +96,13 @@ export interface BranchOptions {
 	adopt?: boolean;
 }
 
-export type CatchUpResult = { kind: "none" } | { kind: "appended"; count: number } | { kind: "reloaded"; reason: string };
+/**
+ * `title_changed`: omp rewrote its fixed-width title line in place (same size; nothing else changed): the
+ * index stays, `getTitleSlot()` has the new title. `appended` may carry the same news (`titleChanged`).
+ */
+export type CatchUpResult =
+	| { kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string }
+	| { kind: "title_changed" };
 
 type DiskState = WrittenState;
 interface LabelState { label: string; timestamp: string | undefined }
@@ -645,6 +658,52 @@ export class SessionManager {
 		return this.#resumeIndex >= 0 ? this.#cols.ids[this.#resumeIndex] : null;
 	}
 
+	/**
+	 * The resume leaf, or its nearest ancestor when it is an entry no tree shows (usage / model_usage lines):
+	 * where pi's resume point is drawn. null when there is no entry (or only such lines).
+	 */
+	getResumeAnchorId(): string | null {
+		return this.#resumeAnchorId();
+	}
+
+	#resumeAnchorId(): string | null {
+		const i = this.#resumeAnchorIndex();
+		return i >= 0 ? this.#cols.ids[i] : null;
+	}
+
+	#resumeAnchorIndex(): number {
+		return this.#anchorOf(this.#resumeIndex);
+	}
+
+	/** The in-app leaf as drawn: itself, or its nearest ancestor when it is a line no tree shows (usage). */
+	getLeafAnchorId(): string | null {
+		const i = this.#anchorOf(this.#leafIndex());
+		return i >= 0 ? this.#cols.ids[i] : null;
+	}
+
+	#anchorOf(index: number): number {
+		const c = this.#cols;
+		let i = index;
+		for (let steps = 0; i >= 0 && steps <= c.count && isAlwaysHiddenKind(c.kind[i]); steps++) {
+			const p = c.parent[i];
+			i = p === i ? -1 : p;
+		}
+		return i;
+	}
+
+	/**
+	 * Whether pi's resume point (the last line) sits on another branch than the newest conversation
+	 * (shared/resume-point.ts). A resume leaf Arbor's "Save position for pi" wrote (custom entry
+	 * `arbor.position`) is deliberate and never stale.
+	 */
+	getResumePointStatus(): ResumePointStatus {
+		const c = this.#cols;
+		return resumePointStatus({ count: c.count, parent: c.parent, kind: c.kind, resumeLeaf: this.#resumeIndex }, (i) => {
+			if (c.kind[i] !== EntryKind.custom) return false;
+			return (this.#cache.get(i) as Loose).customType === SAVED_POSITION_TYPE;
+		});
+	}
+
 	getLeafEntry(): SessionEntry | undefined {
 		return this.#leafId === null ? undefined : this.getEntry(this.#leafId);
 	}
@@ -798,7 +857,10 @@ export class SessionManager {
 		this.#leafId = null;
 	}
 
-	/** pi 1.6: `fromId` is the leaf being left behind ("root" when there was none); `usage` is the summary call's. */
+	/**
+	 * pi 1.6 (0.84.3): `fromId` is the leaf navigated away from ("root" when there is none), no longer the
+	 * destination; `usage` (the summarizer's) is written after `details` when given.
+	 */
 	branchWithSummary(branchFromId: string | null, summary: string, details?: unknown, fromHook?: boolean, usage?: unknown): string {
 		if (branchFromId !== null && !this.#byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
 		this.#assertWritable();
@@ -824,10 +886,18 @@ export class SessionManager {
 		return this.#append({ type: "model_change", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), provider, modelId });
 	}
 
-	appendCompaction(summary: string, firstKeptEntryId: string, tokensBefore: number, details?: unknown, fromHook?: boolean): string {
+	/**
+	 * pi 1.6: without `firstKeptEntryId` the compaction keeps nothing (it names itself), and the prompt / tool
+	 * state replayed from the context's system messages is written as the `systemMessage` checkpoint.
+	 */
+	appendCompaction(summary: string, firstKeptEntryId: string | undefined, tokensBefore: number, details?: unknown, fromHook?: boolean, usage?: unknown): string {
+		const timestamp = new Date().toISOString();
+		const systemMessage = currentSystemMessage(this.buildSessionContext().messages);
+		const id = this.#newId();
 		return this.#append({
-			type: "compaction", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(),
-			summary, firstKeptEntryId, tokensBefore, details, fromHook,
+			type: "compaction", id, parentId: this.#leafId, timestamp,
+			summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore, details, usage, fromHook,
+			...(systemMessage ? { systemMessage: { ...systemMessage, timestamp: new Date(timestamp).getTime() } } : {}),
 		});
 	}
 
@@ -842,13 +912,18 @@ export class SessionManager {
 		});
 	}
 
-	appendLabelChange(targetId: string, label: string | undefined): string {
+	/**
+	 * pi's appendLabelChange. `opts.atResume` (the app's labels): parented on pi's resume point instead of the
+	 * in-app leaf, so labelling from another branch never moves where pi resumes (pi #9930 / omp #12242).
+	 */
+	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		return this.#append({ type: "label", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), targetId, label });
+		return this.#append({ type: "label", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), targetId, label }, opts.atResume === true);
 	}
 
-	appendSessionInfo(name: string): string {
-		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.trim() });
+	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
+		// pi 1.6 (0.80.0): line breaks in a name become one space.
+		return this.#append({ type: "session_info", id: this.#newId(), parentId: this.#leafId, timestamp: new Date().toISOString(), name: name.replace(/[\r\n]+/g, " ").trim() }, opts.atResume === true);
 	}
 
 	/** The entry as it may be written: a synthetic id is Arbor's own and never reaches a file. */
@@ -875,20 +950,29 @@ export class SessionManager {
 	}
 
 	/** Appends one entry under the current leaf (already in `entry.parentId`) and makes it the leaf. */
-	#append(entry: Loose): string {
+	/**
+	 * `atResume`: a bookkeeping entry (label, session name) that must not move pi's resume point to another
+	 * branch: it is parented on the resume leaf (the file's last entry, after catching up with other writers),
+	 * and the in-app leaf moves onto it only when it was at the resume leaf (as pi's leaf would).
+	 */
+	#append(entry: Loose, atResume = false): string {
 		this.#assertWritable();
+		let offset = -1;
+		let length = 0;
+		let lineNo = this.#nextLineNo;
+		if (this.#persistent && this.#disk) {
+			// A torn line a killed Arbor writer left is cut (with proof) before anything else is written;
+			// the catch-up then sees the shorter file and reloads.
+			if (settleStaleAppend(this.#file as string) > 0) this.#disk = { ...this.#disk, size: -1 };
+			this.#syncBeforeWrite();
+		}
+		const keepLeaf = atResume && this.#leafId !== this.getResumeLeafId() ? { leaf: this.#leafId } : undefined;
+		if (atResume) entry.parentId = this.getResumeLeafId();
 		if (typeof entry.parentId === "string" && entry.parentId.startsWith(SYNTHETIC_PREFIX)) {
 			// A synthetic id is never written: the new entry starts a new root, as it will after a reload.
 			entry.parentId = null;
 		}
-		let offset = -1;
-		let length = 0;
-		let lineNo = this.#nextLineNo;
 		if (this.#persistent) {
-			// A torn line a killed Arbor writer left is cut (with proof) before anything else is written;
-			// the catch-up below then sees the shorter file and reloads.
-			if (this.#disk && settleStaleAppend(this.#file as string) > 0) this.#disk = { ...this.#disk, size: -1 };
-			if (this.#disk) this.#syncBeforeWrite();
 			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.
 			if (typeof entry.parentId === "string" && !this.#byId.has(entry.parentId)) {
 				throw new SessionFileError("conflict", this.#file as string, `entry ${entry.parentId} disappeared when the file changed on disk; nothing was written`);
@@ -941,6 +1025,7 @@ export class SessionManager {
 		const i = this.#ingest(entry, offset, length, lineNo, true);
 		this.#resolveParents(i);
 		this.#toolCallIndex = undefined;
+		if (keepLeaf) this.#leafId = keepLeaf.leaf;
 		return entry.id as string;
 	}
 
@@ -994,17 +1079,61 @@ export class SessionManager {
 	#catchUpFrom(st: Stats, d: DiskState, follow: boolean): CatchUpResult {
 		if (st.ino !== d.ino || st.dev !== d.dev) return this.#reload("file was replaced");
 		if (st.size < d.size || d.size < 0) return this.#reload(d.size < 0 ? "another writer appended at the same time" : "file shrank");
+		// omp rewrites its 256-byte title line in place: same size, and the mtime may not even move. Its bytes are
+		// compared on every check (one 256-byte read), so the rewrite is noticed and is no reason to reload or to
+		// refuse a write.
+		const slot = this.#refreshTitleSlot();
+		if (slot === "broken") return this.#reload("the title line was rewritten");
 		if (st.size === d.size) {
 			if (st.mtimeMs !== d.mtimeMs) {
+				if (slot === "changed") {
+					this.#disk = { ...d, mtimeMs: st.mtimeMs };
+					return { kind: "title_changed" };
+				}
 				if (this.#pendingTail || st.size === 0) return this.#reload("file changed in place");
 				return this.#reload("file was rewritten in place");
 			}
-			return { kind: "none" };
+			return slot === "changed" ? { kind: "title_changed" } : { kind: "none" };
 		}
 		const before = this.#cols.count;
 		this.#readAppended(st.size, follow);
 		this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
-		return { kind: "appended", count: this.#cols.count - before };
+		return slot === "changed" ? { kind: "appended", count: this.#cols.count - before, titleChanged: true } : { kind: "appended", count: this.#cols.count - before };
+	}
+
+	/** Re-reads omp's title line (same byte length as loaded): "same", "changed" (a valid new slot) or "broken". */
+	#refreshTitleSlot(): "same" | "changed" | "broken" {
+		const old = this.#titleSlotBytes;
+		if (!old || !this.#file) return "same";
+		const n = old.length + 1;
+		const raw = Buffer.alloc(n + 3);
+		let read = 0;
+		const fd = openSync(this.#file, "r");
+		try {
+			while (read < raw.length) {
+				const k = readSync(fd, raw, read, raw.length - read, read);
+				if (k === 0) break;
+				read += k;
+			}
+		} finally {
+			closeSync(fd);
+		}
+		// A UTF-8 byte order mark before the title line is not part of it.
+		const bom = raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0;
+		const buf = raw.subarray(bom, bom + n);
+		const got = Math.max(0, Math.min(n, read - bom));
+		if (got === n && buf[n - 1] === 0x0a && buf.subarray(0, n - 1).equals(old)) return "same";
+		if (got !== n || buf[n - 1] !== 0x0a) return "broken";
+		let obj: unknown;
+		try {
+			obj = JSON.parse(buf.subarray(0, n - 1).toString("utf8"));
+		} catch {
+			return "broken";
+		}
+		if (!isPlainObject(obj) || (obj as Loose).type !== "title") return "broken";
+		this.#titleSlot = obj as Loose;
+		this.#titleSlotBytes = Buffer.from(buf.subarray(0, n - 1));
+		return "changed";
 	}
 
 	/** See #generation: changes when entries already handed out (skeleton, deltas) may differ now. */
@@ -1021,7 +1150,7 @@ export class SessionManager {
 			// Indexing moves the leaf to each new entry. A leaf the user moved stays where it was; a leaf still
 			// at the resume point (the last entry) follows the other writer, as a reload would.
 			const leaf = this.#leafId;
-			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId());
+			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === this.getResumeLeafId() || leaf === this.#resumeAnchorId());
 			this.#pendingTail = undefined;
 			this.#sawDuplicate = false;
 			const hadHeader = this.#headerOnDisk;
@@ -1056,6 +1185,12 @@ export class SessionManager {
 			this.#sawDuplicate = false;
 			this.#toolCallIndex = undefined;
 			if (!followWriter) this.#leafId = leaf;
+			else {
+				// Lines no tree shows (pi's cache-warmer usage, omp's model_usage) do not carry the in-app leaf
+				// along: it stays on the newest visible entry of the writer's branch (no leaf jump every few minutes).
+				const anchor = this.#resumeAnchorId();
+				if (anchor !== null) this.#leafId = anchor;
+			}
 		} finally {
 			closeSync(fd);
 		}
@@ -1183,13 +1318,31 @@ export class SessionManager {
 		const reparent = new Map<number, string | null>();
 		let prevKept: number = -1;
 		let prevWasLabel = false;
+		// pi 1.6 (0.79.2): a compaction whose firstKeptEntryId names a dropped label keeps from the entry after it.
+		const labelReplacement = new Map<string, string>();
+		const pendingLabels: string[] = [];
 		for (const i of path) {
-			if (c.kind[i] === EntryKind.label) { prevWasLabel = true; continue; }
+			if (c.kind[i] === EntryKind.label) { prevWasLabel = true; pendingLabels.push(c.ids[i]); continue; }
 			if (prevWasLabel) reparent.set(i, prevKept >= 0 ? c.ids[prevKept] : null);
+			for (const l of pendingLabels) labelReplacement.set(l, c.ids[i]);
+			pendingLabels.length = 0;
 			kept.push(i);
 			prevKept = i;
 			prevWasLabel = false;
 		}
+		const keptFrom = new Map<number, string>();
+		if (labelReplacement.size > 0) {
+			for (const i of kept) {
+				if (c.kind[i] !== EntryKind.compaction) continue;
+				const fk = (this.#cache.get(i) as Loose).firstKeptEntryId;
+				if (typeof fk === "string" && fk !== c.ids[i] && labelReplacement.has(fk)) keptFrom.set(i, labelReplacement.get(fk) as string);
+			}
+		}
+		const forWriting = (i: number): Loose => {
+			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
+			const fk = keptFrom.get(i);
+			return fk === undefined ? e : { ...e, firstKeptEntryId: fk };
+		};
 		const keptIds = new Set<string>();
 		for (const i of kept) keptIds.add(c.ids[i]);
 		const labelEntries: Loose[] = [];
@@ -1211,7 +1364,7 @@ export class SessionManager {
 		if (this.#persistent && this.#file) header.parentSession = this.#file;
 
 		if (!this.#persistent) {
-			const objs = kept.map((i) => this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i)));
+			const objs = kept.map((i) => forWriting(i));
 			this.#resetIndex();
 			this.#header = header;
 			this.#headerOnDisk = false;
@@ -1232,14 +1385,14 @@ export class SessionManager {
 		const copyPos: number[] = [];
 		let pos = headerBytes.length;
 		for (const i of kept) {
-			if (!reparent.has(i) && c.offset[i] >= 0) {
+			if (!reparent.has(i) && !keptFrom.has(i) && c.offset[i] >= 0) {
 				copyIdx.push(i);
 				copyPos.push(pos);
 				placed.push({ i, offset: pos, length: c.length[i], obj: undefined });
 				pos += c.length[i] + 1;
 				continue;
 			}
-			const e = this.#forWriting(i, this.#cache.get(i) as Loose, reparent.get(i));
+			const e = forWriting(i);
 			const line = Buffer.from(`${serializeForRewrite(e, this.#file ?? "session")}\n`, "utf8");
 			rewritten.push(line);
 			placed.push({ i, offset: pos, length: line.length - 1, obj: e });
@@ -1315,6 +1468,31 @@ export class SessionManager {
 		return buildContextFromPath({ kind: c.kind, ids: c.ids, entryAt: (i) => this.#cache.get(i) }, path);
 	}
 
+	/** Path indices pi's context rules start from: [] for an explicit null leaf, else the path to the leaf (unknown id: the last entry). */
+	#contextPath(leafId: string | null | undefined): ArrayLike<number> {
+		const leaf = leafId === undefined ? this.#leafId : leafId;
+		const c = this.#cols;
+		if (leaf === null || c.count === 0) return [];
+		return this.pathIndices((leaf ? this.#byId.get(leaf) : undefined) ?? c.count - 1);
+	}
+
+	/**
+	 * pi 1.6's buildSessionProjection: every context entry (as an index) with the messages it contributes after
+	 * context edits (`editIndex` names the edit applied), plus the context itself.
+	 */
+	buildSessionProjection(leafId?: string | null): SessionProjection {
+		const c = this.#cols;
+		return buildProjectionFromPath({ kind: c.kind, ids: c.ids, entryAt: (i) => this.#cache.get(i) }, this.#contextPath(leafId));
+	}
+
+	/** pi 1.6's buildContextEntries: the compaction-aware entry list the context is built from. */
+	buildContextEntries(leafId?: string | null): SessionEntry[] {
+		const c = this.#cols;
+		const path = this.#contextPath(leafId);
+		const src = { kind: c.kind, ids: c.ids, entryAt: (i: number) => this.#cache.get(i) };
+		return contextEntryPositions(src, path).map((p) => this.#cache.get(path[p]));
+	}
+
 	// ---------------------------------------------------------------- skeleton, previews, search
 
 	#skeletonLabels(): SkeletonLabel[] {
@@ -1343,8 +1521,8 @@ export class SessionManager {
 			time: c.time.slice(0, n),
 			tokens: c.tokens.slice(0, n),
 			labels: this.#skeletonLabels(),
-			leaf: this.#leafIndex(),
-			resumeLeaf: this.#resumeIndex,
+			leaf: this.#anchorOf(this.#leafIndex()),
+			resumeLeaf: this.#resumeAnchorIndex(),
 		};
 	}
 
@@ -1361,8 +1539,8 @@ export class SessionManager {
 			time: c.time.slice(s, n),
 			tokens: c.tokens.slice(s, n),
 			labels: this.#skeletonLabels(),
-			leaf: this.#leafIndex(),
-			resumeLeaf: this.#resumeIndex,
+			leaf: this.#anchorOf(this.#leafIndex()),
+			resumeLeaf: this.#resumeAnchorIndex(),
 		};
 	}
 
@@ -1418,6 +1596,31 @@ export class SessionManager {
 			if (!e) return "";
 			return previewText(e, (id) => this.#findToolCall(i, id), { homeDir });
 		});
+	}
+
+	/** What cards need beyond the skeleton, per index (shared/card-facts.ts); read in one batch as getPreviews. */
+	getCardFacts(indices: number[], opts: { homeDir?: string } = {}): (CardFacts | null)[] {
+		const homeDir = opts.homeDir ?? process.env.HOME ?? process.env.USERPROFILE ?? "";
+		const c = this.#cols;
+		const valid = indices.filter((i) => i >= 0 && i < c.count);
+		const got = this.#cache.getMany(valid);
+		const byIndex = new Map<number, SessionEntry>();
+		valid.forEach((i, k) => byIndex.set(i, got[k]));
+		return indices.map((i) => {
+			const e = byIndex.get(i);
+			return e ? cardFacts(e, (id) => this.#findToolCall(i, id), { homeDir }) : null;
+		});
+	}
+
+	/** Usage lines (pi's usage, omp's model_usage) summed into the entry each hangs under (shared/card-facts.ts). */
+	getUsageRollup(): UsageRollup[] {
+		const c = this.#cols;
+		const lines: number[] = [];
+		for (let i = 0; i < c.count; i++) if (isAlwaysHiddenKind(c.kind[i])) lines.push(i);
+		const got = this.#cache.getMany(lines);
+		const facts = new Map<number, UsageFacts | undefined>();
+		lines.forEach((i, k) => facts.set(i, usageFacts((got[k] as Loose).usage)));
+		return usageRollup({ count: c.count, parent: c.parent, kind: c.kind }, (i) => facts.get(i));
 	}
 
 	/** pi's query rules over pi's searchable text ("pi") or all text ("full"); matching indices ascending. */

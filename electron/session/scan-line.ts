@@ -5,7 +5,7 @@
 // JSON.parses the line. Must agree with classify.ts factsOf (checked by skim.test.ts).
 // Written as flat loops with results in fields: this runs once per line of files with 1M lines.
 
-import { EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
+import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
 import { timeOf } from "./classify";
 
 export interface Skim {
@@ -51,14 +51,12 @@ for (const [k, code] of [
 ] as [string, number][]) (KEYS_BY_LEN[k.length] ??= []).push([enc(k), code]);
 
 const TYPE_NAMES: [Uint8Array, string, number][] = [
-	["message", -1], ["compaction", EntryKind.compaction], ["branch_summary", EntryKind.branchSummary],
-	["custom_message", EntryKind.customMessage], ["custom", EntryKind.custom], ["label", EntryKind.label],
-	["model_change", EntryKind.modelChange], ["thinking_level_change", EntryKind.thinkingLevelChange],
-	["session_info", EntryKind.sessionInfo], ["session", -2],
+	["message", -1], ...[...ENTRY_TYPE_KINDS].map(([n, k]) => [n, k] as [string, number]), ["session", -2],
 ].map(([n, k]) => [enc(n as string), n as string, k as number]);
 const ROLE_NAMES: [Uint8Array, number][] = [
 	["user", EntryKind.user], ["assistant", EntryKind.assistant], ["toolResult", EntryKind.toolResult],
 	["bashExecution", EntryKind.bashExecution], ["custom", EntryKind.customMessageRole], ["hookMessage", EntryKind.customMessageRole],
+	["system", EntryKind.system],
 ].map(([n, k]) => [enc(n as string), k as number]);
 // Block types; 0 = other.
 const B_TEXT = 1, B_THINKING = 2, B_TOOLCALL = 3, B_IMAGE = 4;
@@ -97,6 +95,8 @@ class Skimmer {
 	label: string | null | undefined;
 	labelOdd = false;
 	contentFlags = 0;
+	/** usage.totalTokens (or input + output) of a top-level `usage` object (usage / model_usage entries). */
+	topTokens = 0;
 
 	ws(p: number): number {
 		const b = this.b;
@@ -500,6 +500,7 @@ class Skimmer {
 		this.targetId = undefined;
 		this.label = undefined;
 		this.labelOdd = false;
+		this.topTokens = 0;
 		let msgFlags = 0;
 		let msgHasText = false;
 		let cmFlags = 0;
@@ -552,6 +553,16 @@ class Skimmer {
 					this.contentFlags = 0;
 					p = this.content(p);
 					cmFlags = this.contentFlags;
+					break;
+				case K_USAGE:
+					// Only usage entries take their tokens from a top-level usage (compaction / branch_summary
+					// usage is the summarizer's cost, not the entry's tokens); the type comes first in every writer.
+					if ((this.typeKind === 0 || this.typeKind === EntryKind.usage || this.typeKind === EntryKind.modelUsage) && c === LB) {
+						const saved = this.tokens;
+						p = this.usage(p);
+						this.topTokens = this.tokens;
+						this.tokens = saved;
+					} else p = this.skipValue(p);
 					break;
 				case K_DISPLAY:
 					if (this.isLit(c)) { p = this.literal(p); this.displayFalse = this.lv === 0; }
@@ -621,6 +632,7 @@ class Skimmer {
 				flags = cmFlags & EntryFlag.hasImage;
 				if (this.displayFalse) flags |= EntryFlag.hidden;
 			} else if (kind === EntryKind.compaction) tokens = this.tokensBefore;
+			else if (kind === EntryKind.usage || kind === EntryKind.modelUsage) tokens = this.topTokens;
 		}
 		const out: Skim = {
 			type: this.typeName, id: this.id, parentId: this.parentId, kind: kind as EntryKindCode, flags, tokens, time: this.timeValue(),

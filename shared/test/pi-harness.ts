@@ -1,10 +1,19 @@
-// Runs pi's own tree selector (TreeList inside TreeSelectorComponent, @mariozechner/pi-coding-agent) on a
-// session file, and builds the matching Skeleton from pi's entries, so tree-view can be compared with the
-// upstream implementation row by row. Test-only: never imported by shared/ code.
+// Runs pi's own tree selector (TreeList inside TreeSelectorComponent) on a session file — pi 0.73.1
+// (@mariozechner/pi-coding-agent) or pi 1.6.0 (@earendil-works/pi-coding-agent, its dist modules imported
+// directly: the package's main entry does not load on Node 20) — and builds the matching Skeleton from pi's
+// entries, so tree-view can be compared with the upstream implementation row by row. Test-only: never
+// imported by shared/ code.
 import { SessionManager, TreeSelectorComponent, initTheme } from "@mariozechner/pi-coding-agent";
-import { EntryFlag, EntryKind, type Skeleton } from "../skeleton";
+import * as pi16Sessions from "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
+import * as pi16Tree from "../../node_modules/@earendil-works/pi-coding-agent/dist/modes/interactive/components/tree-selector.js";
+import * as pi16Theme from "../../node_modules/@earendil-works/pi-coding-agent/dist/modes/interactive/theme/theme.js";
+import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type Skeleton } from "../skeleton";
 
 initTheme("dark");
+(pi16Theme as unknown as { initTheme(t: string): void }).initTheme("dark");
+
+export type PiVersion = "0.73.1" | "1.6.0";
+export const PI_VERSIONS: PiVersion[] = ["0.73.1", "1.6.0"];
 
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 export const stripAnsi = (s: string): string => s.replace(ANSI, "");
@@ -31,7 +40,7 @@ export interface PiTreeList {
 }
 
 export interface PiRun {
-	sm: SessionManager;
+	sm: AnySessionManager;
 	list: PiTreeList;
 	entries: PiEntry[];
 	skeleton: Skeleton;
@@ -47,19 +56,18 @@ function kindOf(e: PiEntry): number {
 			case "toolResult": return EntryKind.toolResult;
 			case "bashExecution": return EntryKind.bashExecution;
 			case "custom": case "hookMessage": return EntryKind.customMessageRole;
+			case "system": return EntryKind.system;
 			default: return EntryKind.otherRole;
 		}
 	}
-	const table: Record<string, number> = {
-		compaction: EntryKind.compaction, branch_summary: EntryKind.branchSummary, custom_message: EntryKind.customMessage,
-		custom: EntryKind.custom, label: EntryKind.label, model_change: EntryKind.modelChange,
-		thinking_level_change: EntryKind.thinkingLevelChange, session_info: EntryKind.sessionInfo,
-	};
-	return table[e.type] ?? EntryKind.unknown;
+	return ENTRY_TYPE_KINDS.get(e.type) ?? EntryKind.unknown;
 }
 
 /** Skeleton of pi's in-memory entries (what the core is specified to produce for a clean v3 file). */
-export function skeletonFromPi(sm: SessionManager): { skeleton: Skeleton; entries: PiEntry[]; indexById: Map<string, number> } {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySessionManager = any;
+
+export function skeletonFromPi(sm: AnySessionManager): { skeleton: Skeleton; entries: PiEntry[]; indexById: Map<string, number> } {
 	const entries = sm.getEntries() as unknown as PiEntry[];
 	const n = entries.length;
 	const indexById = new Map<string, number>();
@@ -95,9 +103,11 @@ export function skeletonFromPi(sm: SessionManager): { skeleton: Skeleton; entrie
 	};
 }
 
-export function runPi(file: string): PiRun {
-	const sm = SessionManager.open(file);
-	const sel = new TreeSelectorComponent(sm.getTree(), sm.getLeafId(), 100, () => {}, () => {}, () => {});
+export function runPi(file: string, version: PiVersion = "0.73.1"): PiRun {
+	const Sm = version === "1.6.0" ? (pi16Sessions as unknown as { SessionManager: typeof SessionManager }).SessionManager : SessionManager;
+	const Sel = version === "1.6.0" ? (pi16Tree as unknown as { TreeSelectorComponent: typeof TreeSelectorComponent }).TreeSelectorComponent : TreeSelectorComponent;
+	const sm = Sm.open(file);
+	const sel = new Sel(sm.getTree(), sm.getLeafId(), 100, () => {}, () => {}, () => {});
 	const list = (sel as unknown as { getTreeList(): PiTreeList }).getTreeList();
 	list.maxVisibleLines = 1_000_000;
 	return { sm, list, ...skeletonFromPi(sm) };

@@ -1,6 +1,8 @@
-// tree-view + tree-text against pi's own tree selector (TreeList, pi-coding-agent 0.73.1): same visible
-// rows in the same order and the same drawn lines, for every filter mode, searches and folds, on generated
-// branchy sessions and on the fixtures pi can read.
+// tree-view + tree-text against pi's own tree selector (TreeList) of BOTH pi 0.73.1 and pi 1.6.0: same
+// visible rows in the same order and the same drawn lines, for every filter mode, searches and folds, on
+// generated branchy sessions and the fixtures pi can read (both versions), and on sessions written by pi
+// 1.6.0's own SessionManager (pi 1.6.0: usage rows hidden in every mode, context edits as settings rows,
+// system messages).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { FILTER_MODES } from "../api";
 import { renderTreeLines } from "../tree-text";
 import { computeTreeView, foldOrUp, indexMask, isFoldable, segmentStart, unfoldOrDown, type TreeView } from "../tree-view";
-import { piMatches, piRowTexts, runPi, stripAnsi, type PiRun } from "./pi-harness";
+import { PI_VERSIONS, piMatches, piRowTexts, runPi, stripAnsi, type PiRun, type PiVersion } from "./pi-harness";
+import { writePi16Session } from "./pi16-writer";
 
 const sharedDir = resolve(import.meta.dirname, "..", "..", "..", "shared");
 const fixtures = join(sharedDir, "fixtures", "sessions");
@@ -56,8 +59,19 @@ const files: Array<[string, () => string]> = [
 	["fixture kimchi-dev__statsuline.v3", () => fixtureCopy("kimchi-dev__statsuline.v3.jsonl")],
 ];
 
-describe.each(files)("pi conformance: %s", (_name, make) => {
-	const run = runPi(make());
+const pi16Files: Array<[string, () => string]> = [
+	["written by pi 1.6.0 (seed 1)", () => writePi16Session(join(tmp, "w1"), { seed: 1, turns: 120 })],
+	["written by pi 1.6.0 (seed 2, stale usage tail)", () => writePi16Session(join(tmp, "w2"), { seed: 2, turns: 200, staleUsageTail: true })],
+	["written by pi 1.6.0 (seed 3)", () => writePi16Session(join(tmp, "w3"), { seed: 3, turns: 300 })],
+];
+
+const cases: Array<[string, PiVersion, () => string]> = [
+	...PI_VERSIONS.flatMap((v) => files.map(([n, make]) => [`pi ${v}, ${n}`, v, make] as [string, PiVersion, () => string])),
+	...pi16Files.map(([n, make]) => [`pi 1.6.0, ${n}`, "1.6.0", make] as [string, PiVersion, () => string]),
+];
+
+describe.each(cases)("pi conformance: %s", (_name, version, make) => {
+	const run = runPi(make(), version);
 
 	it.each(FILTER_MODES.map((m) => [m]))("filter %s gives pi's rows, order and drawing", (mode) => {
 		run.list.filterMode = mode;
@@ -69,7 +83,7 @@ describe.each(files)("pi conformance: %s", (_name, make) => {
 		compareLines(run, v);
 	});
 
-	it.each([["user"], ["assistant error"], ["branch summary"], ["the"], ["zzz-no-match"], ["[read"]])("search %j gives pi's rows", (query) => {
+	it.each([["user"], ["assistant error"], ["branch summary"], ["the"], ["zzz-no-match"], ["[read"], ["system"], ["context edit omit"], ["replace"], ["step 1"]])("search %j gives pi's rows", (query) => {
 		for (const mode of ["default", "all"] as const) {
 			run.list.filterMode = mode;
 			run.list.searchQuery = query;

@@ -2,7 +2,7 @@
 // labels and load warnings.
 
 import { statSync } from "node:fs";
-import { EntryKind, ENTRY_KIND_NAMES } from "../../../shared/skeleton";
+import { EntryKind, ENTRY_KIND_NAMES, KIND_ENTRY_TYPES } from "../../../shared/skeleton";
 import { countBranchPoints, treeShape } from "../../../shared/tree-view";
 import type { SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals } from "../args";
@@ -17,13 +17,10 @@ Options:
   --json      print the same facts as one JSON object
   -h, --help  show this help`;
 
-const KIND_TYPE: Partial<Record<number, string>> = {
-	[EntryKind.compaction]: "compaction", [EntryKind.branchSummary]: "branch_summary", [EntryKind.customMessage]: "custom_message",
-	[EntryKind.custom]: "custom", [EntryKind.label]: "label", [EntryKind.modelChange]: "model_change",
-	[EntryKind.thinkingLevelChange]: "thinking_level_change", [EntryKind.sessionInfo]: "session_info",
-};
+const KIND_TYPE: Partial<Record<number, string>> = KIND_ENTRY_TYPES;
 const KIND_ROLE: Partial<Record<number, string>> = {
 	[EntryKind.user]: "user", [EntryKind.assistant]: "assistant", [EntryKind.toolResult]: "toolResult", [EntryKind.bashExecution]: "bashExecution",
+	[EntryKind.system]: "system",
 };
 
 export interface SessionInfo {
@@ -43,6 +40,8 @@ export interface SessionInfo {
 	leaves: number;
 	roots: number;
 	leafId: string | null;
+	/** pi resumes at the last line; `stale` when it sits on another branch than the newest conversation. */
+	resumePoint: { leafId: string | null; stale: boolean; suggestedId: string | null };
 	labels: number;
 	warningCount: number;
 	warnings: { line: number; kind: string; message: string }[];
@@ -93,8 +92,13 @@ export function sessionInfo(sm: SessionManager): SessionInfo {
 		file, sessionId: sm.getSessionId(), fileVersion: sm.getFileVersion(), needsUpgrade: sm.needsUpgrade(),
 		cwd: typeof header.cwd === "string" ? header.cwd : null, title, parentSession: parent, size, entries: s.count, types, roles,
 		branchPoints: countBranchPoints(s), maxDepth: shape.maxDepth, leaves: shape.leaves, roots: shape.roots,
-		leafId: sm.getLeafId(), labels: s.labels.length, warningCount: sm.getWarningCount(), warnings: sm.getWarnings(),
+		leafId: sm.getLeafId(), resumePoint: resumeOf(sm), labels: s.labels.length, warningCount: sm.getWarningCount(), warnings: sm.getWarnings(),
 	};
+}
+
+function resumeOf(sm: SessionManager): SessionInfo["resumePoint"] {
+	const st = sm.getResumePointStatus();
+	return { leafId: sm.getResumeLeafId(), stale: st.stale, suggestedId: st.suggested >= 0 ? sm.idAt(st.suggested) : null };
 }
 
 const counts = (m: Record<string, number>): string =>
@@ -128,6 +132,9 @@ export async function infoCommand(argv: string[]): Promise<number> {
 			out.line(`leaves:        ${info.leaves}`);
 			out.line(`roots:         ${info.roots}`);
 			out.line(`leaf:          ${info.leafId ?? "(none)"}`);
+			if (info.resumePoint.stale) {
+				out.line(`resume point:  ${info.resumePoint.leafId} is on another branch than the newest conversation (${info.resumePoint.suggestedId}); pi resumes there`);
+			}
 			out.line(`labels:        ${info.labels}`);
 			out.line(`warnings:      ${info.warningCount}`);
 			for (const w of info.warnings) out.line(`  line ${w.line}: ${w.message}`);

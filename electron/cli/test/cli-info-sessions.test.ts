@@ -36,6 +36,25 @@ describe("arbor info", () => {
 	});
 });
 
+describe("arbor info: pi's resume point", () => {
+	it("says when the last line (a usage line from an old leaf) sits on another branch than the newest conversation", () => {
+		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+		const file = join(tempDir(), "stale.jsonl");
+		const m = (id: string, parentId: string | null, s: number, role: string, text: string) =>
+			({ type: "message", id, parentId, timestamp: t(s), message: role === "user" ? { role, content: text, timestamp: s } : { role, content: [{ type: "text", text }], provider: "p", model: "m", stopReason: "stop", timestamp: s } });
+		writeFileSync(file, [
+			{ type: "session", version: 3, id: "s", timestamp: t(0), cwd: "/p" },
+			m("u1", null, 1, "user", "a"), m("a1", "u1", 2, "assistant", "b"), m("u2", "u1", 3, "user", "c"), m("a2", "u2", 4, "assistant", "d"),
+			{ type: "usage", id: "w", parentId: "a1", timestamp: t(5), kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3 } },
+		].map((l) => `${JSON.stringify(l)}\n`).join(""));
+		const info = JSON.parse(arbor(["info", file, "--json"]).stdout) as { resumePoint: unknown };
+		expect(info.resumePoint).toEqual({ leafId: "w", stale: true, suggestedId: "a2" });
+		expect(arbor(["info", file]).stdout).toContain("resume point:  w is on another branch than the newest conversation (a2)");
+		const fine = JSON.parse(arbor(["info", copyFixture("formic__pi-v3-branch-compaction.jsonl"), "--json"]).stdout) as { resumePoint: { stale: boolean } };
+		expect(fine.resumePoint.stale).toBe(false);
+	});
+});
+
 describe("arbor sessions", () => {
 	it("lists sessions in the given folders grouped by project, newest first, without changing them", () => {
 		const root = tempDir();

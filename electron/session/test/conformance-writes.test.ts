@@ -2,7 +2,6 @@
 // branch summaries, createBranchedSession outputs, upgraded legacy files, appends after another writer.
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionFileError, SessionManager } from "../index";
@@ -11,15 +10,23 @@ import { generatedSession } from "./helpers/gen";
 import { assistantMessage, userMessage } from "./helpers/messages";
 import { idOf } from "./helpers/shapes";
 import { compareSessions, type SessionLike, samplePoints } from "./helpers/snapshot";
+import { PI_REFERENCES, Pi16SessionManager } from "./helpers/pi16";
 
 afterAll(cleanupTempDirs);
 
-/** Load `file` (a copy of it: pi may rewrite) in pi and compare with Arbor's in-memory state. */
-function piAgrees(arbor: SessionManager, file: string): string[] {
-	const piCopy = copyToTemp(file, "pi-reload");
-	const pi = PiSessionManager.open(piCopy);
-	const sample = samplePoints(pi.getEntries(), 40);
-	return compareSessions(arbor as unknown as SessionLike, pi as unknown as SessionLike, { byId: true, sample });
+/**
+ * Load `file` (a copy of it: pi may rewrite) in pi 1.6.0 and in pi 0.73.1 and compare each with Arbor's
+ * in-memory state. The contexts agree with both where the file holds nothing only 1.6 knows.
+ */
+function piAgrees(arbor: SessionManager, file: string, versions: readonly string[] = ["pi 1.6.0", "pi 0.73.1"]): string[] {
+	const out: string[] = [];
+	for (const [name, Pi] of PI_REFERENCES) {
+		if (!versions.includes(name)) continue;
+		const pi = Pi.open(copyToTemp(file, "pi-reload"));
+		const sample = samplePoints(pi.getEntries(), 40);
+		for (const d of compareSessions(arbor as unknown as SessionLike, pi as unknown as SessionLike, { byId: true, sample })) out.push(`${name}: ${d}`);
+	}
+	return out;
 }
 
 /** Every byte after `prefix` is whole JSON lines, each ending in "\n". */
@@ -55,7 +62,7 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		arbor.appendLabelChange(midId, undefined);
 		arbor.appendSessionInfo("  Appended title  ");
 		arbor.appendCompaction("compacted by test", u, 12345, { readFiles: ["a.ts"], modifiedFiles: [] });
-		arbor.appendMessage(userMessage("after compaction"));
+		const left = arbor.appendMessage(userMessage("after compaction"));
 		const summaryId = arbor.branchWithSummary(earlyId, "summary of the abandoned branch", { note: "x" }, true);
 		arbor.appendMessage(userMessage("on the summarised branch"));
 		arbor.branch(midId);
@@ -64,10 +71,10 @@ describe("appends Arbor writes load in pi with the same state", () => {
 		arbor.appendMessage(userMessage("a second root"));
 		const rootSummary = arbor.branchWithSummary(null, "summary from root");
 
-		// pi 1.6: fromId is the leaf left behind.
-		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, summary: "summary of the abandoned branch" });
-		expect((arbor.getEntry(summaryId) as { fromId?: string }).fromId).not.toBe(earlyId);
+		// pi 1.6 (0.84.3): fromId is the leaf left behind, no longer the destination.
+		expect(arbor.getEntry(summaryId)).toMatchObject({ type: "branch_summary", parentId: earlyId, fromId: left, summary: "summary of the abandoned branch" });
 		expect(arbor.getEntry(rootSummary)).toMatchObject({ type: "branch_summary", parentId: null });
+		expect((arbor.getEntry(rootSummary) as { fromId: string }).fromId).not.toBe("root");
 		expect(arbor.getLabel(u)).toBe("mark");
 		expect(arbor.getLabel(midId)).toBeUndefined();
 
@@ -137,8 +144,8 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		appendCustomMessageEntry(t: string, c: unknown, display: boolean, details?: unknown): string;
 		appendLabelChange(id: string, l: string | undefined): string;
 		appendSessionInfo(n: string): string;
-		appendCompaction(s: string, first: string, tokens: number, details?: unknown, fromHook?: boolean): string;
-		branchWithSummary(id: string | null, s: string, details?: unknown, fromHook?: boolean): string;
+		appendCompaction(s: string, first: string | undefined, tokens: number, details?: unknown, fromHook?: boolean, usage?: unknown): string;
+		branchWithSummary(id: string | null, s: string, details?: unknown, fromHook?: boolean, usage?: unknown): string;
 		branch(id: string): void;
 		resetLeaf(): void;
 		getLeafId(): string | null;
@@ -161,10 +168,15 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		ids.push(w.appendLabelChange(u, undefined));
 		ids.push(w.appendLabelChange(u, ""));
 		ids.push(w.appendSessionInfo("  spaced name  "));
+		ids.push(w.appendSessionInfo("two\r\nlines\n\nname"));
 		ids.push(w.appendCompaction("summary", u, 1234));
 		ids.push(w.appendCompaction("summary 2", u, 99, { readFiles: ["x"] }, true));
+		// pi 1.6: keep nothing (firstKeptEntryId = own id), the systemMessage checkpoint, usage.
+		ids.push(w.appendMessage({ role: "system", content: "prompt", sections: { a: "<a/>", b: "<b/>" }, toolsAdded: [{ name: "read", description: "r", parameters: {} }], timestamp: 5 }));
+		ids.push(w.appendMessage({ role: "system", content: "", sections: { a: null, c: "<c/>" }, toolsRemoved: [{ name: "read" }], toolsAdded: [{ name: "bash", description: "b", parameters: {} }], timestamp: 6 }));
+		ids.push(w.appendCompaction("keep nothing", undefined, 77, undefined, undefined, { input: 1, output: 2, totalTokens: 3 }));
 		ids.push(w.branchWithSummary(start, "plain summary"));
-		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true));
+		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true, { input: 5, output: 6, totalTokens: 11 }));
 		w.branch(start);
 		ids.push(w.appendMessage(userMessage("on a branch", 3)));
 		w.resetLeaf();
@@ -181,20 +193,16 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 			.toString("utf8")
 			.split("\n")
 			.filter((l) => l.length > 0)
-			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : v)));
+			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : k === "timestamp" && typeof v === "number" && v > 1e12 ? "<ms>" : v)));
 	}
 
-	it("every append kind, key order and absent optional keys included", async () => {
+	it("every append kind, key order and absent optional keys included (as pi 1.6.0 writes them)", () => {
 		const source = copyFixture("kimchi-dev__statsuline.v3.jsonl", "src");
 		const prefix = readFileSync(source);
 		const arborFile = copyToTemp(source, "arbor");
 		const piFile = copyToTemp(source, "pi");
 		const arbor = SessionManager.open(arborFile);
-		// branch_summary follows pi 1.6 (fromId = leaf left behind, usage): compared with pi 1.6's own writer.
-		// pi 1.6's SessionManager (its main entry does not load on Node 20; the core module does).
-		const pi16 = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "node_modules", "@earendil-works", "pi-coding-agent", "dist", "core", "session-manager.js");
-		const { SessionManager: Pi16 } = (await import(pathToFileURL(pi16).href)) as { SessionManager: { open(p: string): unknown } };
-		const pi = Pi16.open(piFile);
+		const pi = Pi16SessionManager.open(piFile);
 		const a = canonicalTail(arborFile, prefix, script(arbor as unknown as Writer));
 		const p = canonicalTail(piFile, prefix, script(pi as unknown as Writer));
 		expect(a.length).toBe(p.length);
@@ -366,5 +374,25 @@ describe("new sessions Arbor creates load in pi", () => {
 		expect(file).toContain(sm.getSessionId());
 		expect(piAgrees(sm, file)).toEqual([]);
 		sm.close();
+	});
+});
+
+describe("createBranchedSession on a compaction whose firstKeptEntryId names a label (pi 1.6.0 remaps it)", () => {
+	it("the branch file keeps from the entry after the dropped label, as pi 1.6.0's does; both reload with the same context", () => {
+		const h = { type: "session", version: 3, id: "src", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/proj" };
+		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
+		const u = (id: string, parentId: string | null, s: number) => ({ type: "message", id, parentId, timestamp: t(s), message: { role: "user", content: id, timestamp: s } });
+		const bytes = jsonl([
+			h, u("a", null, 1), { type: "label", id: "l1", parentId: "a", timestamp: t(2), targetId: "a", label: "start" }, u("b", "l1", 3), u("c", "b", 4),
+			{ type: "compaction", id: "k", parentId: "c", timestamp: t(5), summary: "S", firstKeptEntryId: "l1", tokensBefore: 5 }, u("d", "k", 6),
+		]);
+		const arborOut = SessionManager.open(writeTempFile(bytes, "src.jsonl", "arbor")).createBranchedSession("d") as string;
+		const piOut = Pi16SessionManager.open(writeTempFile(bytes, "src.jsonl", "pi")).createBranchedSession("d") as string;
+		const compactionOf = (f: string) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "compaction");
+		expect(compactionOf(arborOut)?.firstKeptEntryId).toBe("b");
+		expect(compactionOf(piOut)?.firstKeptEntryId).toBe("b");
+		const a = JSON.stringify(SessionManager.open(arborOut).buildSessionContext());
+		expect(a).toBe(JSON.stringify(Pi16SessionManager.open(copyToTemp(piOut, "pi-reload")).buildSessionContext()));
+		expect(a).toContain('"content":"b"');
 	});
 });

@@ -6,7 +6,8 @@ import { buildSessionContext as piBuildSessionContext, SessionManager as PiSessi
 import { afterAll, describe, expect, it } from "vitest";
 import { applySkeletonDelta } from "../../../shared/skeleton";
 import { SessionManager } from "../index";
-import { cleanupTempDirs, copyFixture, copyToTemp, fixtureNames, sha256 } from "./helpers/files";
+import { writePi16Session } from "../../../shared/test/pi16-writer";
+import { cleanupTempDirs, copyFixture, copyToTemp, fixtureNames, sha256, tempDir } from "./helpers/files";
 import { type GenOptions, generatedSession } from "./helpers/gen";
 import { userMessage } from "./helpers/messages";
 import { compareSessions, type SessionLike, samplePoints } from "./helpers/snapshot";
@@ -225,4 +226,36 @@ describe("unknown ids behave as in pi", () => {
 		expect(JSON.stringify(arbor.buildSessionContext("nope"))).toBe(expected);
 		arbor.close();
 	});
+});
+
+describe("pi 0.73.1 on sessions written by pi 1.6.0: the structure agrees; contexts agree wherever no 1.6 rule applies", () => {
+	for (const seed of [41, 42]) {
+		it(`seed ${seed}: entries, leaf, tree and branches equal pi 0.73.1's; contexts differ only where the path holds a 1.6-only entry`, () => {
+			const f = writePi16Session(tempDir(`pi16-for-073-${seed}`), { seed, turns: 250, staleUsageTail: seed === 42 });
+			const { arbor, pi } = openBoth(f);
+			// The skeleton draws a usage leaf at its parent (docs/compatibility.md); the raw leaf is compared below.
+			expect(skeletonVsPi(arbor, pi).filter((d) => !d.startsWith("resumeLeaf") && !d.startsWith("leaf:"))).toEqual([]);
+			expect(arbor.getLeafId()).toBe(pi.getLeafId());
+			const entries = pi.getEntries();
+			let same = 0;
+			let changed = 0;
+			for (const i of samplePoints(entries, 25)) {
+				const id = entries[i].id;
+				pi.branch(id);
+				expect(JSON.stringify(arbor.getBranchIds(id))).toBe(JSON.stringify(pi.getBranch().map((e) => e.id)));
+				const a = JSON.stringify(arbor.buildSessionContext(id));
+				const p = JSON.stringify(pi.buildSessionContext());
+				const ctxEntries = arbor.buildContextEntries(id) as Array<{ type: string; message?: { role?: string }; systemMessage?: unknown; firstKeptEntryId?: string; id: string }>;
+				// 1.6-only rules: context edits, and a compaction (its checkpoint, system messages dropped from the kept range).
+				const only16 = ctxEntries.some((e) => e.type === "context_edit") || ctxEntries[0]?.type === "compaction";
+				if (!only16) {
+					expect(a, `context at ${id}`).toBe(p);
+					same++;
+				} else if (a !== p) changed++;
+			}
+			expect(same).toBeGreaterThan(3);
+			expect(changed).toBeGreaterThan(0);
+			arbor.close();
+		});
+	}
 });

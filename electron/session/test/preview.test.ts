@@ -108,3 +108,28 @@ describe("SessionManager previews and search", () => {
 		expect(sm.search("", "pi")).toEqual([0, 1, 2, 3]);
 	});
 });
+
+describe("pi 1.6 rows and search texts", () => {
+	it("context_edit is a settings row naming its target; system rows; usage rows are empty (never shown)", () => {
+		expect(previewText(ent("context_edit", { targetId: "abc", replacement: null }), none)).toBe("[context omit: abc]");
+		expect(previewText(ent("context_edit", { targetId: "abc", replacement: { content: "x" } }), none)).toBe("[context replace: abc]");
+		expect(searchableText(ent("context_edit", { targetId: "abc", replacement: null }))).toBe("context edit omit abc");
+		expect(searchableText(ent("context_edit", { targetId: "abc", replacement: { content: "x" } }), "lbl")).toBe("lbl context edit replace abc");
+		expect(previewText(msg({ role: "system", content: "You are", sections: { a: "x" } }), none)).toBe("[system]");
+		expect(searchableText(msg({ role: "system", content: "You are a coding agent" }))).toBe("system You are a coding agent");
+		expect(previewText(ent("usage", { kind: "cache_warm", usage: { totalTokens: 5 } }), none)).toBe("");
+	});
+
+	it("read ranges and home paths as pi 1.6 formats them", () => {
+		const read = (args: Record<string, unknown>) => formatToolCall("read", args, { homeDir: "/home/me" });
+		expect(read({ path: "/home/me/a.ts", offset: null, limit: null })).toBe("[read: ~/a.ts]");
+		expect(read({ path: "/home/me/a.ts", offset: "3", limit: "10" })).toBe("[read: ~/a.ts:3-12]");
+		expect(read({ path: "/home/me/a.ts", offset: 3 })).toBe("[read: ~/a.ts:3]");
+		expect(read({ path: "/home/me/a.ts", limit: 5 })).toBe("[read: ~/a.ts:1-5]");
+		expect(read({ path: "/home/me/a.ts", offset: "x", limit: 5 })).toBe("[read: ~/a.ts]");
+		// 0.73 shortened any prefix; 1.6 only paths inside the home directory.
+		expect(read({ path: "/home/meow/a.ts" })).toBe("[read: /home/meow/a.ts]");
+		expect(read({ path: "/home/me" })).toBe("[read: ~]");
+		expect(read({ path: "rel/a.ts" })).toBe("[read: rel/a.ts]");
+	});
+});

@@ -3,6 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tmpdir } from "node:os";
+import { EntryKind } from "../../../shared/skeleton";
+import { writePi16Session } from "../../../shared/test/pi16-writer";
 import { factsOf } from "../classify";
 import { SessionManager, toPlain } from "../index";
 import { skimLine } from "../scan-line";
@@ -60,6 +63,35 @@ describe("skimmer agrees with JSON.parse", () => {
 			if (skim(l)) skimmed++;
 		}
 		expect(skimmed).toBeGreaterThan(2900);
+	});
+
+	it("on sessions written by pi 1.6.0 (usage, context edits, system messages, compactions with usage and checkpoints) and omp 18 records", () => {
+		const f = writePi16Session(join(tmpdir(), `arbor-skim-pi16-${process.pid}`), { seed: 5, turns: 400 });
+		let skimmed = 0;
+		const kinds = new Set<number>();
+		for (const l of lines(f).slice(1)) {
+			expectAgrees(l);
+			const sk = skim(l);
+			if (sk) { skimmed++; kinds.add(sk.kind); }
+		}
+		for (const k of [EntryKind.usage, EntryKind.contextEdit, EntryKind.system, EntryKind.compaction, EntryKind.branchSummary]) expect(kinds.has(k)).toBe(true);
+		expect(skimmed).toBeGreaterThan(1000);
+		const t = "2026-01-01T00:00:00.000Z";
+		for (const rec of [
+			{ type: "usage", id: "u", parentId: "p", timestamp: t, kind: "cache_warm", provider: "a", model: "m", usage: { input: 5, output: 7, totalTokens: 12 } },
+			{ type: "usage", id: "u", parentId: "p", timestamp: t, usage: { input: 5, output: 7 }, kind: "k" },
+			{ id: "u", usage: { totalTokens: 40 }, type: "usage", parentId: "p", timestamp: t },
+			{ type: "model_usage", id: "m", parentId: "p", timestamp: t, purpose: "title", api: "x", provider: "a", model: "m", usage: { totalTokens: 9 }, stopReason: "stop" },
+			{ type: "compaction", id: "c", parentId: "p", timestamp: t, summary: "s", firstKeptEntryId: "c", tokensBefore: 500, usage: { totalTokens: 9 }, systemMessage: { role: "system", content: "x", timestamp: 1 } },
+			{ type: "branch_summary", id: "b", parentId: "p", timestamp: t, fromId: null, summary: "s", usage: { totalTokens: 3 } },
+			{ type: "message", id: "s", parentId: null, timestamp: t, message: { role: "system", content: "p", sections: { a: null }, toolsAdded: [{ name: "read" }] } },
+			{ type: "message", id: "d", parentId: "s", timestamp: t, message: { role: "assistant", content: [], stopReason: "deferred", responseModel: "r" } },
+			{ type: "context_edit", id: "e", parentId: "d", timestamp: t, targetId: "d", replacement: null },
+			...["service_tier_change", "reset_boundary", "title_change", "ttsr_injection", "session_init", "mode_change", "credential_pin"].map((type) => ({ type, id: type, parentId: "p", timestamp: t })),
+		]) {
+			expectAgrees(JSON.stringify(rec));
+			expect(skim(JSON.stringify(rec))?.kind, rec.type).toBe(factsOf(rec).kind);
+		}
 	});
 
 	it("on tricky but valid lines: escapes, unicode blanks, nested look-alike keys, numbers, odd key order", () => {

@@ -1,0 +1,168 @@
+// The model context oh-my-pi 18.3 builds for a session (its session/session-context.ts, non-transcript mode),
+// for showing an omp file "as omp would send it". pi's buildSessionContext stays the default everywhere; this
+// one adds omp's record rules:
+// - settings from the path: `model_change.model` by `role` (an explicit default wins over assistant messages),
+//   `service_tier_change`, `thinking_level_change` (+ `configured`), `ttsr_injection` rule names, `mode_change`;
+// - `reset_boundary` (omp's /clear): when it is later on the path than the latest compaction, only entries
+//   after it are sent;
+// - `model_usage`, `title_change`, `credential_pin`, `session_init`, labels, custom entries never reach the model;
+// - assistant turns marked `retryRecovery` and empty error turns are skipped; tool calls without a result on
+//   the path are stripped (a turn left empty is dropped); aborted / error turns are dropped with their results.
+// Not reproduced (they need omp packages that are not published here): provider-native compaction payloads
+// (OpenAI remote / Anthropic replay), snapcompact frames, context notes, the notes-backed rollover, the exact
+// shapes omp gives custom and summary messages (pi's shapes are used), two internal custom-message types it
+// filters, and the legacy service-tier coercion (the stored value is passed through). docs/compatibility.md.
+
+import type { AgentMessage, SessionEntry } from "../../shared/entries";
+import type { SessionManager } from "./manager";
+import { toContextMessages } from "./context";
+
+type Loose = Record<string, unknown>;
+
+export interface OmpSessionContext {
+	messages: AgentMessage[];
+	thinkingLevel?: string;
+	configuredThinkingLevel?: string;
+	serviceTier?: unknown;
+	/** Model per role: { default: "provider/modelId", smol: ... }. */
+	models: Record<string, string>;
+	injectedTtsrRules: string[];
+	mode: string;
+	modeData?: Record<string, unknown>;
+}
+
+function empty(): OmpSessionContext {
+	return { messages: [], thinkingLevel: "off", serviceTier: undefined, models: {}, injectedTtsrRules: [], mode: "none" };
+}
+
+function isRecord(v: unknown): v is Loose {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** omp's isEmptyErrorTurn: an error turn with no text, thinking, tool call or unknown block. */
+function isEmptyErrorTurn(m: Loose): boolean {
+	if (m.stopReason !== "error") return false;
+	const content = Array.isArray(m.content) ? m.content : [];
+	return !content.some((b) => {
+		if (!isRecord(b)) return false;
+		switch (b.type) {
+			case "text": return typeof b.text === "string" && b.text.trim().length > 0;
+			case "thinking": return (typeof b.thinking === "string" && b.thinking.trim().length > 0) || (typeof b.thinkingSignature === "string" && b.thinkingSignature.trim().length > 0);
+			case "redactedThinking": return typeof b.data === "string" && b.data.trim().length > 0;
+			case "toolCall": return true;
+			case "fallback": return false;
+			default: return true;
+		}
+	});
+}
+
+export function buildOmpContext(sm: SessionManager, leafId?: string | null): OmpSessionContext {
+	if (leafId === null) return empty();
+	let leaf = leafId === undefined ? sm.getLeafId() : leafId;
+	if (leaf === null && leafId === undefined) return empty();
+	if (leaf === null || sm.getEntry(leaf) === undefined) {
+		const n = sm.getEntryCount();
+		if (n === 0) return empty();
+		leaf = sm.idAt(n - 1);
+	}
+	const path = sm.getBranch(leaf) as Loose[];
+	let thinkingLevel: string | undefined = "off";
+	let configuredThinkingLevel: string | undefined;
+	let serviceTier: unknown;
+	const models: Record<string, string> = {};
+	let compaction: Loose | null = null;
+	const rules = new Set<string>();
+	let mode = "none";
+	let modeData: Record<string, unknown> | undefined;
+	let explicitDefault = false;
+	for (const e of path) {
+		switch (e.type) {
+			case "thinking_level_change":
+				thinkingLevel = (e.thinkingLevel as string | null | undefined) ?? "off";
+				configuredThinkingLevel = (e.configured as string | null | undefined) ?? (e.thinkingLevel as string | null | undefined) ?? undefined;
+				break;
+			case "model_change":
+				if (typeof e.model === "string" && e.model) {
+					const role = typeof e.role === "string" ? e.role : "default";
+					models[role] = e.model;
+					if (role === "default") explicitDefault = true;
+				}
+				break;
+			case "service_tier_change":
+				serviceTier = e.serviceTier ?? undefined;
+				break;
+			case "message": {
+				const m = e.message as Loose | undefined;
+				if (m?.role === "assistant" && !explicitDefault) models.default = `${m.provider}/${m.model}`;
+				break;
+			}
+			case "compaction":
+				compaction = e;
+				break;
+			case "ttsr_injection":
+				for (const r of Array.isArray(e.injectedRules) ? e.injectedRules : []) rules.add(r as string);
+				break;
+			case "mode_change":
+				mode = e.mode as string;
+				modeData = e.data as Record<string, unknown> | undefined;
+				break;
+		}
+	}
+	let resetAt = -1;
+	path.forEach((e, i) => { if (e.type === "reset_boundary") resetAt = i; });
+	const messages: AgentMessage[] = [];
+	const append = (e: Loose): void => {
+		if (e.type === "message") {
+			const m = e.message as Loose | undefined;
+			if (m?.role === "assistant" && (m.retryRecovery || isEmptyErrorTurn(m))) return;
+			if (m !== undefined) messages.push(m as AgentMessage);
+		} else if (e.type === "custom_message" || (e.type === "branch_summary" && e.summary)) {
+			messages.push(...toContextMessages(e as SessionEntry));
+		}
+	};
+	const c = compaction as Loose | null;
+	const cAt = c ? path.findIndex((e) => e.type === "compaction" && e.id === c.id) : -1;
+	if (resetAt >= 0 && resetAt > cAt) {
+		for (let i = resetAt + 1; i < path.length; i++) append(path[i]);
+	} else if (c) {
+		messages.push({ role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: new Date(c.timestamp as string).getTime() } as AgentMessage);
+		const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
+		if (firstKept >= 0) for (let i = firstKept; i < cAt; i++) append(path[i]);
+		for (let i = cAt + 1; i < path.length; i++) append(path[i]);
+	} else {
+		for (const e of path) append(e);
+	}
+	// Tool calls with no result on the path are stripped (and signatures of the rewritten turn's thinking cleared).
+	const paired = new Set<unknown>();
+	for (const m of messages as Loose[]) if (m.role === "toolResult") paired.add(m.toolCallId);
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i] as Loose;
+		if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+		const dangling = (m.content as Loose[]).filter((b) => isRecord(b) && b.type === "toolCall" && !paired.has(b.id)).length;
+		if (dangling === 0) continue;
+		const content = (m.content as Loose[])
+			.filter((b) => !(isRecord(b) && b.type === "toolCall" && !paired.has(b.id)) && !(isRecord(b) && b.type === "redactedThinking"))
+			.map((b) => (isRecord(b) && b.type === "thinking" && b.thinkingSignature ? { ...b, thinkingSignature: undefined } : b));
+		if (content.length === 0) messages.splice(i, 1);
+		else messages[i] = { ...m, content } as AgentMessage;
+	}
+	// Aborted / error turns are not replayed (with their paired tool results), unless an interrupted-thinking note follows.
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i] as Loose;
+		if (m?.role !== "assistant" || (m.stopReason !== "aborted" && m.stopReason !== "error")) continue;
+		const next = messages[i + 1] as Loose | undefined;
+		if (next?.role === "custom" && next.customType === "interrupted-thinking") continue;
+		const dropped = new Set<unknown>();
+		for (const b of Array.isArray(m.content) ? (m.content as Loose[]) : []) if (isRecord(b) && b.type === "toolCall") dropped.add(b.id);
+		messages.splice(i, 1);
+		if (dropped.size > 0) {
+			for (let j = messages.length - 1; j >= i; j--) {
+				const x = messages[j] as Loose;
+				if (x?.role === "toolResult" && dropped.has(x.toolCallId)) messages.splice(j, 1);
+			}
+		}
+	}
+	return {
+		messages, thinkingLevel, configuredThinkingLevel, serviceTier, models, injectedTtsrRules: [...rules], mode, modeData,
+	};
+}
