@@ -8,10 +8,12 @@ import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
+import { familyCommand } from "./commands/family";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
 import { modelCommand } from "./commands/model";
 import { navigateCommand } from "./commands/navigate";
+import { searchCommand } from "./commands/search";
 import { sessionsCommand } from "./commands/sessions";
 import { treeCommand } from "./commands/tree";
 import { BadFileError } from "./io";
@@ -28,6 +30,8 @@ Commands:
   model            the model summaries use and where it came from (--json)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
+  family FILE      the files branched from / into FILE (pi /fork, omp /branch, Arbor), --json
+  search QUERY [DIR...]  search the contents of every session through Arbor's index (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
 
 Run "arbor <command> --help" for a command's options.
@@ -43,6 +47,8 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	model: modelCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
+	family: familyCommand,
+	search: searchCommand,
 	serve: async (argv) => {
 		const result: unknown = await runServe(argv);
 		return typeof result === "number" ? result : 0;
