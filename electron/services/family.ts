@@ -260,7 +260,7 @@ export function sessionFamily(file: string, options: FamilyOptions = {}): Family
 			const childIds = idsOf(p);
 			entries = childIds.length;
 			branchedAtEntryId = branchPoint(childIds, new Set(idsOf(parentPath)));
-		} else if (children.has(p)) entries = idsOf(p).length;
+		} else entries = idsOf(p).length;
 		return { path: p, parentPath, branchedAtEntryId, sessionId: f.id, title: item.title ?? item.firstUserMessage, entries, createdAt: f.timestamp };
 	});
 	return { members };
