@@ -28,17 +28,22 @@ const HEAD_BYTES = 4096;
 const ENTRY_TEXT_MAX = 32 * 1024;
 const CHUNK = 1 << 20;
 /** Lines parsed between two yields. */
-const LINES_PER_STEP = 200;
+const LINES_PER_STEP = 100;
+/** Matching blocks of one session read for its matching entries. */
+const BLOCKS_READ = 4;
 
+/**
+ * One indexed document: a block of consecutive complete lines of one file (up to BLOCK_BYTES of entry
+ * text), with each word of its entries once. A query finds blocks; the entries that match are then read
+ * from the block's bytes only (a few KiB), never from the rest of the file.
+ */
 interface ShardDoc {
 	id: string;
 	text: string;
-	/** Entry id (null for lines without one). */
-	e: string | null;
-	/** Byte offset of the line in the file. */
+	/** Byte offset of the block's first line. */
 	o: number;
-	/** Entry kind, e.g. "user", "assistant", "toolResult", "compaction". */
-	k: string;
+	/** Byte length of the block. */
+	n: number;
 }
 
 interface FileState {
@@ -84,8 +89,10 @@ export interface SearchHitSession {
 	score: number;
 	/** Entries matching, best first (at most `perSession`). */
 	matches: SearchHitEntry[];
-	/** All entries of this session that match. */
+	/** Matching entries found in the blocks read: the best blocks, until `perSession` entries (at most 4 blocks). */
 	matchCount: number;
+	/** Indexed blocks of this session that hold every term (a block is ~24 KiB of entry text). */
+	matchingBlocks: number;
 }
 
 export interface SearchResult {
@@ -96,11 +103,48 @@ export interface SearchResult {
 	partial: boolean;
 }
 
+/** Word separators: everything but ASCII letters, digits and "_", and any non-ASCII letter. */
+const SEPARATORS = /[^a-z0-9_\u00c0-\uffff]+/;
+/** Entry text gathered into one indexed block. */
+const BLOCK_TEXT = 24 * 1024;
+
+const WORD_CHAR = /[a-z0-9_\u00c0-\uffff]/;
+
+/** True when a word of `lower` (already lower-cased) starts with `term`: the index's prefix rule. */
+export function hasWordStartingWith(lower: string, term: string): boolean {
+	for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+		if (at === 0 || !WORD_CHAR.test(lower[at - 1])) return true;
+	}
+	return false;
+}
+
+/** The words of a query, lower-cased. */
+export function queryTerms(q: string): string[] {
+	return q.toLowerCase().split(SEPARATORS).filter(Boolean);
+}
+
+/**
+ * Words of an entry, lower-cased, each once: MiniSearch's cost is per term occurrence, and an entry is a
+ * hit or not whatever the count, so a word repeated in a 30 KiB tool output is indexed once.
+ */
+function uniqueTerms(text: string): string[] {
+	const seen = new Set<string>();
+	for (const t of text.toLowerCase().split(SEPARATORS)) if (t && t.length <= 64) seen.add(t);
+	return [...seen];
+}
+
 const MS_OPTIONS = {
 	fields: ["text"],
-	storeFields: ["e", "o", "k"],
+	storeFields: ["o", "n"],
 	idField: "id",
-	searchOptions: { prefix: true, combineWith: "AND" as const },
+	tokenize: (text: string) => uniqueTerms(text),
+	processTerm: (term: string) => term,
+	searchOptions: {
+		// Every term is a prefix too, as in the library's search-as-you-type box; terms are ANDed.
+		prefix: true,
+		combineWith: "AND" as const,
+		tokenize: queryTerms,
+	},
 };
 
 type Loose = Record<string, unknown>;
@@ -275,6 +319,7 @@ export class SearchIndex {
 			yield* this.#indexFile(w.path, (n) => {
 				progress.bytesDone = before + n;
 			});
+			this.#saveShard(w.path);
 			progress.filesDone++;
 			this.#pending--;
 			onProgress?.({ ...progress });
@@ -328,7 +373,15 @@ export class SearchIndex {
 			let carry: Buffer<ArrayBufferLike> = Buffer.alloc(0);
 			let carryAt = pos;
 			let lines = 0;
-			const docs: ShardDoc[] = [];
+			let block: string[] = [];
+			let blockChars = 0;
+			let blockAt = pos;
+			const flush = (endAt: number) => {
+				if (block.length) ms.add({ id: String(blockAt), text: block.join("\n"), o: blockAt, n: endAt - blockAt });
+				block = [];
+				blockChars = 0;
+				blockAt = endAt;
+			};
 			for (;;) {
 				const n = pos < st.size ? readSync(fd, buf, 0, Math.min(CHUNK, st.size - pos), pos) : 0;
 				if (n <= 0) break;
@@ -339,12 +392,16 @@ export class SearchIndex {
 				for (;;) {
 					const nl = data.indexOf(10, start);
 					if (nl < 0) break;
-					const lineAt = dataAt + start;
-					this.#line(state, ms, data.toString("utf8", start, nl), lineAt, docs);
+					const t = this.#line(state, data.toString("utf8", start, nl), dataAt + start);
 					start = nl + 1;
 					state.indexedTo = dataAt + start;
+					if (t) {
+						block.push(t);
+						blockChars += t.length;
+					}
+					if (blockChars >= BLOCK_TEXT) flush(state.indexedTo);
+					else if (!block.length) blockAt = state.indexedTo;
 					if (++lines % LINES_PER_STEP === 0) {
-						if (docs.length) ms.addAll(docs.splice(0));
 						onBytes(state.indexedTo);
 						yield;
 					}
@@ -353,7 +410,7 @@ export class SearchIndex {
 				carryAt = dataAt + start;
 			}
 			// A last line without its newline may still be being written: it is read on the next update.
-			if (docs.length) ms.addAll(docs);
+			flush(state.indexedTo);
 			state.size = st.size;
 			state.mtimeMs = st.mtimeMs;
 			this.#dirty.add(path);
@@ -363,38 +420,37 @@ export class SearchIndex {
 		}
 	}
 
-	#line(state: FileState, ms: MiniSearch<ShardDoc>, line: string, at: number, docs: ShardDoc[]): void {
-		if (!line.trim()) return;
+	/** Reads one line: header facts into `state`; returns the entry's searchable text, if any. */
+	#line(state: FileState, line: string, at: number): string | null {
+		if (!line.trim()) return null;
 		let o: Loose;
 		try {
 			o = JSON.parse(at === 0 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as Loose;
 		} catch {
-			return;
+			return null;
 		}
-		if (typeof o !== "object" || o === null) return;
+		if (typeof o !== "object" || o === null) return null;
 		if (o.type === "session") {
 			state.sessionId = typeof o.id === "string" ? o.id : null;
 			if (typeof o.title === "string" && o.title) state.title = oneLine(o.title);
-			return;
+			return null;
 		}
 		if (o.type === "session_info" && typeof o.name === "string" && o.name.trim()) state.title = oneLine(o.name);
 		state.entries++;
-		const t = entryText(o);
-		if (!t) return;
-		const e = typeof o.id === "string" ? o.id : null;
-		const id = `${at}`;
-		if (ms.has(id)) return;
-		docs.push({ id, text: t.text, e, o: at, k: t.kind });
+		return entryText(o)?.text ?? null;
+	}
+
+	#saveShard(path: string): void {
+		if (!this.#dirty.has(path)) return;
+		const st = this.#manifest.files[path];
+		const ms = this.#shards.get(path);
+		if (st && ms) writeAtomic(join(this.dir, st.shard), JSON.stringify(ms));
+		this.#dirty.delete(path);
 	}
 
 	#save(): void {
 		mkdirSync(this.dir, { recursive: true });
-		for (const path of this.#dirty) {
-			const st = this.#manifest.files[path];
-			const ms = this.#shards.get(path);
-			if (st && ms) writeAtomic(join(this.dir, st.shard), JSON.stringify(ms));
-		}
-		this.#dirty.clear();
+		for (const path of [...this.#dirty]) this.#saveShard(path);
 		writeAtomic(join(this.dir, "manifest.json"), JSON.stringify(this.#manifest));
 	}
 
@@ -414,39 +470,54 @@ export class SearchIndex {
 			hits.push({ path, score: results[0].score, results });
 		}
 		hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+		const terms = queryTerms(q);
 		for (const h of hits.slice(0, limit)) {
 			const st = this.#manifest.files[h.path];
 			const matches: SearchHitEntry[] = [];
+			let matchCount = 0;
 			let fd: number | null = null;
 			try {
 				fd = openSync(h.path, "r");
-			} catch {
-				fd = null;
-			}
-			try {
-				for (const r of h.results.slice(0, perSession)) {
-					const offset = r.o as number;
-					matches.push({ entryId: (r.e as string | null) ?? null, kind: r.k as string, snippet: fd === null ? "" : this.#snippetAt(fd, offset, q), score: r.score });
+				for (const r of h.results.slice(0, BLOCKS_READ)) {
+					for (const m of this.#entriesIn(fd, r.o as number, r.n as number, terms, q)) {
+						matchCount++;
+						if (matches.length < perSession) matches.push({ ...m, score: r.score });
+					}
+					if (matches.length >= perSession) break;
 				}
+			} catch {
+				// The file went away since it was indexed: the session is listed without its entries.
 			} finally {
 				if (fd !== null) closeSync(fd);
 			}
-			out.sessions.push({ path: h.path, sessionId: st.sessionId, title: st.title, score: h.score, matches, matchCount: h.results.length });
+			out.sessions.push({ path: h.path, sessionId: st.sessionId, title: st.title, score: h.score, matches, matchCount, matchingBlocks: h.results.length });
 		}
 		return out;
 	}
 
-	#snippetAt(fd: number, offset: number, q: string): string {
-		const buf = Buffer.alloc(256 * 1024);
-		const n = readSync(fd, buf, 0, buf.length, offset);
-		let end = buf.subarray(0, n).indexOf(10);
-		if (end < 0) end = n;
-		try {
-			const t = entryText(JSON.parse(buf.toString("utf8", 0, end)) as Loose);
-			return t ? snippetFor(t.text, q) : "";
-		} catch {
-			return snippetFor(buf.toString("utf8", 0, Math.min(end, 4096)), q);
+	/** The entries of one block whose words hold every query term (each as a prefix). */
+	#entriesIn(fd: number, offset: number, length: number, terms: string[], q: string): Omit<SearchHitEntry, "score">[] {
+		const buf = Buffer.alloc(length);
+		const n = readSync(fd, buf, 0, length, offset);
+		const out: Omit<SearchHitEntry, "score">[] = [];
+		for (const line of buf.toString("utf8", 0, n).split("\n")) {
+			if (!line) continue;
+			// The raw line holds every word of its text (JSON escapes only separators): a cheap first filter.
+			const rawLower = line.toLowerCase();
+			if (!terms.every((term) => rawLower.includes(term))) continue;
+			let o: Loose;
+			try {
+				o = JSON.parse(line) as Loose;
+			} catch {
+				continue;
+			}
+			const t = entryText(o);
+			if (!t) continue;
+			const lower = t.text.toLowerCase();
+			if (!terms.every((term) => hasWordStartingWith(lower, term))) continue;
+			out.push({ entryId: typeof o.id === "string" ? o.id : null, kind: t.kind, snippet: snippetFor(t.text, q) });
 		}
+		return out;
 	}
 
 	/** Deletes the whole index folder's contents. */
