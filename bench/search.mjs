@@ -103,7 +103,7 @@ try {
 	console.log(`appended entry searchable after ${appendMs.toFixed(0)} ms (target ≤ 2000 ms; found: ${hit.sessions[0]?.path === target && hit.sessions[0].matches[0].entryId === "appended1"})`);
 	let indexBytes = 0;
 	for (const f of indexedFileList([indexDir])) indexBytes += statSync(f).size;
-	void indexBytes;
+	console.log(`index on disk: ${(indexBytes / 1e6).toFixed(0)} MB; rss after queries ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; load average ${(await import("node:os")).loadavg()[0].toFixed(1)} on ${(await import("node:os")).cpus().length} cores`);
 } finally {
 	rmSync(dir, { recursive: true, force: true });
 	rmSync(indexDir, { recursive: true, force: true });

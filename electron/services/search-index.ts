@@ -28,7 +28,7 @@ const HEAD_BYTES = 4096;
 const ENTRY_TEXT_MAX = 32 * 1024;
 const CHUNK = 1 << 20;
 /** Lines parsed between two yields. */
-const LINES_PER_STEP = 100;
+const LINES_PER_STEP = 50;
 /** Matching blocks of one session read for its matching entries. */
 const BLOCKS_READ = 4;
 
@@ -250,6 +250,7 @@ export class SearchIndex {
 	#shards = new Map<string, MiniSearch<ShardDoc>>();
 	#dirty = new Set<string>();
 	#pending = 0;
+	#queried = false;
 
 	constructor(options: SearchIndexOptions = {}) {
 		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
@@ -320,6 +321,8 @@ export class SearchIndex {
 				progress.bytesDone = before + n;
 			});
 			this.#saveShard(w.path);
+			// Saved: memory holds only the shards queries have loaded, not the whole library being built.
+			if (!this.#queried) this.#shards.delete(w.path);
 			progress.filesDone++;
 			this.#pending--;
 			onProgress?.({ ...progress });
@@ -399,9 +402,12 @@ export class SearchIndex {
 						block.push(t);
 						blockChars += t.length;
 					}
-					if (blockChars >= BLOCK_TEXT) flush(state.indexedTo);
-					else if (!block.length) blockAt = state.indexedTo;
-					if (++lines % LINES_PER_STEP === 0) {
+					let full = false;
+					if (blockChars >= BLOCK_TEXT) {
+						flush(state.indexedTo);
+						full = true;
+					} else if (!block.length) blockAt = state.indexedTo;
+					if (++lines % LINES_PER_STEP === 0 || full) {
 						onBytes(state.indexedTo);
 						yield;
 					}
@@ -461,6 +467,7 @@ export class SearchIndex {
 		const q = query.trim();
 		const out: SearchResult = { query: q, sessions: [], indexedFiles: this.fileCount, partial: this.#pending > 0 };
 		if (!q) return out;
+		this.#queried = true;
 		const only = options.files ? new Set(options.files) : null;
 		const hits: { path: string; score: number; results: ReturnType<MiniSearch<ShardDoc>["search"]> }[] = [];
 		for (const path of Object.keys(this.#manifest.files)) {
