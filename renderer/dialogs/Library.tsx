@@ -6,6 +6,7 @@ import type { SessionListItem } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
+import { ContentSearch } from "./ContentSearch";
 import { Modal } from "./Modal";
 
 function relTime(ms: number): string {
@@ -96,7 +97,8 @@ export function Library() {
 			)}
 			{error && <p className="error-text">{error}</p>}
 			{!items && !error && <p className="muted"><span className="spinner" /> Looking for sessions…</p>}
-			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " for this search" : " in pi's or omp's session folders"}.</p>}
+			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " by title or path" : " in pi's or omp's session folders"}.</p>}
+			<ContentSearch query={query} />
 			<div className="library-groups">
 				{groups.map((g) => (
 					<section key={g.project} data-testid="library-project">
