@@ -56,6 +56,22 @@ test("the family dialog shows who branched from whom and opens the parent at the
 	expect([parent, child].map(sha256)).toEqual(before);
 });
 
+test("the family dialog opens from the library too", async ({ page }) => {
+	const { dir } = library();
+	host = await startHost([dir]);
+	await page.goto(host.url);
+	await expect(page.getByTestId("library-item")).toHaveCount(2);
+	// Either file of the library has the same family of two.
+	await page.getByTestId("library-item-family").first().click();
+	const dialog = page.getByTestId("family");
+	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
+	await expect(dialog).toContainText("parent.jsonl");
+	await expect(dialog).toContainText("child.jsonl");
+	await shot(page, "family-from-library");
+	await dialog.getByTestId("family-member").nth(1).getByRole("button").first().click();
+	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
+});
+
 test("the library searches session contents through the index and opens the session at the matching card", async ({ page }) => {
 	const { dir, parent, child } = library();
 	const before = [parent, child].map(sha256);

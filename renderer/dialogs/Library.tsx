@@ -48,6 +48,7 @@ export function Library() {
 	const recent = useApp((s) => s.settings?.recentFiles ?? []);
 	const hasSession = useApp((s) => s.activeSessionId !== null);
 	const close = useApp((s) => s.closeDialog);
+	const openDialog = useApp((s) => s.openDialog);
 	const [items, setItems] = useState<SessionListItem[] | null>(null);
 	const [error, setError] = useState<string | null>(null);
 	const [query, setQuery] = useState("");
@@ -120,6 +121,11 @@ export function Library() {
 										</span>
 										{it.error && <span className="error-text">{it.error}</span>}
 									</button>
+									{!it.error && (
+										<button type="button" className="link library-family" data-testid="library-item-family" title="Files branched from or into this one" onClick={() => openDialog({ kind: "family", path: it.path })}>
+											family
+										</button>
+									)}
 								</li>
 							))}
 						</ul>
