@@ -7,6 +7,7 @@ import { ServicesContext, useServices } from "./commands/services";
 import { BranchList } from "./dialogs/BranchList";
 import { CommandPalette } from "./dialogs/CommandPalette";
 import { ContextMenu } from "./dialogs/ContextMenu";
+import { FamilyDialog } from "./dialogs/FamilyDialog";
 import { LabelEditor } from "./dialogs/LabelEditor";
 import { Library } from "./dialogs/Library";
 import { NavigateDialog } from "./dialogs/NavigateDialog";
@@ -37,6 +38,7 @@ function Dialogs() {
 			{dialog?.kind === "warnings" && <WarningsDialog />}
 			{dialog?.kind === "library" && <Library />}
 			{dialog?.kind === "settings" && <SettingsDialog />}
+			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
 			{menu && <ContextMenu menu={menu} />}
 		</>
 	);

@@ -188,6 +188,42 @@ export interface ExtensionCommandInfo {
 	extension: string;
 }
 
+/** One file of a session family (`arbor family --json` member; docs/cli.md). */
+export interface FamilyMember {
+	path: string;
+	parentPath: string | null;
+	/** The parent's entry this file branched at (last shared entry id), null when nothing was copied. */
+	branchedAtEntryId: string | null;
+	sessionId: string | null;
+	title: string | null;
+	entries: number;
+	/** The header's timestamp: when the file was created / branched. */
+	createdAt: string | null;
+}
+
+export interface SessionFamily {
+	members: FamilyMember[];
+}
+
+/** One session found by the search across all sessions (`arbor search --json`; docs/cli.md). */
+export interface CrossSearchSession {
+	path: string;
+	sessionId: string | null;
+	title: string | null;
+	score: number;
+	matches: { entryId: string | null; kind: string; snippet: string; score: number }[];
+	matchCount: number;
+	matchingBlocks: number;
+}
+
+export interface CrossSearchResult {
+	query: string;
+	sessions: CrossSearchSession[];
+	indexedFiles: number;
+	/** Files were still waiting to be indexed: results may grow (a `search_index` event follows). */
+	partial: boolean;
+}
+
 export interface ArborRequests {
 	/** Open a file the user chose (dialog, CLI argument, library, drop, a file Arbor created). */
 	openSession: { params: { path: string }; result: SessionSummary };
@@ -195,6 +231,13 @@ export interface ArborRequests {
 	/** Sessions opened by the host at launch (CLI argument / sample). */
 	getInitialSessions: { params: Record<string, never>; result: SessionSummary[] };
 	listSessions: { params: { dirs?: string[] }; result: SessionListItem[] };
+	/** The files linked to this one by parentSession (pi /fork, omp /fork /branch, Arbor), root first. */
+	getFamily: { params: { path: string }; result: SessionFamily };
+	/**
+	 * Full-text search over every session of the library through Arbor's index. Starts (or continues) the
+	 * background index build and answers from what is indexed so far (`partial`).
+	 */
+	searchAllSessions: { params: { query: string; limit?: number; dirs?: string[] }; result: CrossSearchResult };
 	getSkeleton: { params: { sessionId: string }; result: Skeleton };
 	/** One-line previews (pi tree-selector row text) for entry indices; pages of <= 2000. */
 	getPreviews: { params: { sessionId: string; indices: number[] }; result: string[] };
@@ -252,7 +295,7 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<K extends RequestName> = ArborRequests[K]["params"];
 export type RequestResult<K extends RequestName> = ArborRequests[K]["result"];
 export const REQUEST_NAMES: readonly RequestName[] = [
-	"openSession", "closeSession", "getInitialSessions", "listSessions", "getSkeleton", "getPreviews", "getCardFacts", "getUsageRollup", "getEntry",
+	"openSession", "closeSession", "getInitialSessions", "listSessions", "getFamily", "searchAllSessions", "getSkeleton", "getPreviews", "getCardFacts", "getUsageRollup", "getEntry",
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
 	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
 	"listCommands", "runExtensionCommand", "listExtensions", "setExtensionEnabled", "cancel", "showOpenDialog", "revealInFolder",
@@ -271,6 +314,8 @@ export type ArborEvent =
 	| { type: "session_tree"; sessionId: string; newLeafId: string | null; oldLeafId: string | null; summaryEntryId?: string; fromExtension?: boolean }
 	| { type: "session_branch"; sessionId: string; newPath: string | null; newSessionId: string | null }
 	| { type: "progress"; sessionId: string | null; task: string; done: number; total: number }
+	/** The search index build across all sessions: started, advancing, done. */
+	| { type: "search_index"; phase: "indexing" | "done"; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }
 	| { type: "commands_changed" }
 	| { type: "menu_command"; command: string; args?: unknown }
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */

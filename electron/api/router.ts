@@ -143,6 +143,23 @@ export function createRouter(options: RouterOptions): ArborRouter {
 	const special: Partial<Record<RequestName, (params: never) => Promise<unknown>>> = {
 		openSession: (p: { path: string }) => openChecked(p.path),
 		listSessions: (p: { dirs?: string[] }) => listSessions(p.dirs),
+		getFamily: async (p: { path: string }) => {
+			const allowed = await policy.check(p.path);
+			if (allowed === null) throw new RouteError("forbidden", `not allowed to read ${p.path}: open it first`);
+			const family = await services.getFamily({ path: allowed });
+			// The family view offers its members to the user, as the library offers its files.
+			for (const m of family.members) policy.allowListedFile(m.path);
+			return family;
+		},
+		searchAllSessions: async (p: { query: string; limit?: number; dirs?: string[] }) => {
+			let dirs = p.dirs;
+			if (dirs && dirs.length > 0) {
+				for (const d of dirs) if (!(await policy.isDirAllowed(d))) throw new RouteError("forbidden", `not allowed to search ${d}`);
+			} else if (libraryDirs) dirs = libraryDirs;
+			const result = await services.searchAllSessions({ ...p, dirs });
+			for (const s of result.sessions) policy.allowListedFile(s.path);
+			return result;
+		},
 		getInitialSessions: async () => {
 			if (initialSessions !== null) return initialSessions;
 			const list = await services.getInitialSessions({});

@@ -45,6 +45,12 @@ export const requestSchemas: Schemas = {
 	closeSession: withSession,
 	getInitialSessions: empty,
 	listSessions: z.strictObject({ dirs: z.array(path).max(64).optional() }),
+	getFamily: z.strictObject({ path }),
+	searchAllSessions: z.strictObject({
+		query: z.string().max(1000),
+		limit: z.number().int().min(1).max(500).optional(),
+		dirs: z.array(path).max(64).optional(),
+	}),
 	getSkeleton: withSession,
 	getPreviews: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
 	getCardFacts: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),

@@ -10,10 +10,12 @@ import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { contextCommand } from "./commands/context";
 import { extensionsCommand } from "./commands/extensions";
+import { familyCommand } from "./commands/family";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
 import { modelCommand } from "./commands/model";
 import { navigateCommand } from "./commands/navigate";
+import { searchCommand } from "./commands/search";
 import { sessionsCommand } from "./commands/sessions";
 import { treeCommand } from "./commands/tree";
 import { BadFileError } from "./io";
@@ -31,6 +33,8 @@ Commands:
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
   extensions [PATH...]  list the extensions found and loaded, with each load error (--json)
+  family FILE      the files branched from / into FILE (pi /fork, omp /branch, Arbor), --json
+  search QUERY [DIR...]  search the contents of every session through Arbor's index (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
 
 Run "arbor <command> --help" for a command's options.
@@ -48,6 +52,8 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	info: infoCommand,
 	sessions: sessionsCommand,
 	extensions: extensionsCommand,
+	family: familyCommand,
+	search: searchCommand,
 	serve: async (argv) => {
 		const result: unknown = await runServe(argv);
 		return typeof result === "number" ? result : 0;

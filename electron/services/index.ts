@@ -13,6 +13,9 @@ import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { SAVED_POSITION_TYPE, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { listSessions } from "../session/library";
+import { runStepsCooperatively } from "../session/steps";
+import { sessionFamily } from "./family";
+import { indexedFileList, SearchIndex } from "./search-index";
 import { branchFlow } from "./branch-flow";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, errorMessage, toServiceError } from "./errors";
@@ -434,6 +437,55 @@ export class ArborServices {
 	async listSessions(params: RequestParams<"listSessions">): Promise<RequestResult<"listSessions">> {
 		// pi's folder is the one these services were given, whatever the environment says.
 		return listSessions(params.dirs, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
+	}
+
+	async getFamily(params: RequestParams<"getFamily">): Promise<RequestResult<"getFamily">> {
+		try {
+			return sessionFamily(params.path, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
+		} catch (err) {
+			throw new ArborServiceError("bad_file", errorMessage(err), params.path);
+		}
+	}
+
+	#searchIndex: SearchIndex | null = null;
+	#indexing: Promise<void> | null = null;
+	#indexAgain = false;
+
+	/** Brings the index up to date in cooperative slices (one build at a time; a request during it queues one more). */
+	#updateIndex(dirs: string[] | undefined): Promise<void> {
+		const index = (this.#searchIndex ??= new SearchIndex({ indexDir: path.join(this.#settingsDir, "search-index") }));
+		if (this.#indexing) {
+			this.#indexAgain = true;
+			return this.#indexing;
+		}
+		const run = async () => {
+			do {
+				this.#indexAgain = false;
+				const files = indexedFileList(dirs, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
+				let last = 0;
+				await runStepsCooperatively(index.updateSteps(files, (p) => {
+					const now = Date.now();
+					if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
+					last = now;
+					if (p.filesTotal > 0 || p.phase === "done") this.#emit({ type: "search_index", phase: p.phase === "done" ? "done" : "indexing", filesDone: p.filesDone, filesTotal: p.filesTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
+				}), this.#sliceMs ?? 8, () => this.#disposed);
+			} while (this.#indexAgain && !this.#disposed);
+		};
+		this.#indexing = run().finally(() => {
+			this.#indexing = null;
+		});
+		return this.#indexing;
+	}
+
+	async searchAllSessions(params: RequestParams<"searchAllSessions">): Promise<RequestResult<"searchAllSessions">> {
+		const building = this.#updateIndex(params.dirs);
+		// A first search waits for nothing: it answers from what is indexed (partial) while the build runs.
+		// A quick update (a few appended tails) finishes within a moment, so wait briefly for it.
+		await Promise.race([building, new Promise((ok) => setTimeout(ok, 150))]);
+		const index = this.#searchIndex as SearchIndex;
+		const files = params.dirs && params.dirs.length ? indexedFileList(params.dirs) : undefined;
+		const result = index.search(params.query, { limit: params.limit ?? 50, files });
+		return { ...result, partial: result.partial || this.#indexing !== null };
 	}
 
 	async getSkeleton(params: RequestParams<"getSkeleton">): Promise<Skeleton> {

@@ -456,6 +456,13 @@ export function builtinCommands(): Command[] {
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "library" }),
 		},
 		{
+			id: "session.family",
+			label: "Session family (forks and branches of this file)",
+			category: "Session",
+			when: (ctx) => !!activeSession(ctx.state)?.summary.path,
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "family", path: activeSession(ctx.state)!.summary.path! }),
+		},
+		{
 			id: "session.close",
 			label: "Close session",
 			category: "Session",

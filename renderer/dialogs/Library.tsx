@@ -6,6 +6,7 @@ import type { SessionListItem } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
+import { ContentSearch } from "./ContentSearch";
 import { Modal } from "./Modal";
 
 function relTime(ms: number): string {
@@ -47,6 +48,7 @@ export function Library() {
 	const recent = useApp((s) => s.settings?.recentFiles ?? []);
 	const hasSession = useApp((s) => s.activeSessionId !== null);
 	const close = useApp((s) => s.closeDialog);
+	const openDialog = useApp((s) => s.openDialog);
 	const [items, setItems] = useState<SessionListItem[] | null>(null);
 	const [error, setError] = useState<string | null>(null);
 	const [query, setQuery] = useState("");
@@ -96,7 +98,8 @@ export function Library() {
 			)}
 			{error && <p className="error-text">{error}</p>}
 			{!items && !error && <p className="muted"><span className="spinner" /> Looking for sessions…</p>}
-			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " for this search" : " in pi's or omp's session folders"}.</p>}
+			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " by title or path" : " in pi's or omp's session folders"}.</p>}
+			<ContentSearch query={query} />
 			<div className="library-groups">
 				{groups.map((g) => (
 					<section key={g.project} data-testid="library-project">
@@ -118,6 +121,11 @@ export function Library() {
 										</span>
 										{it.error && <span className="error-text">{it.error}</span>}
 									</button>
+									{!it.error && (
+										<button type="button" className="link library-family" data-testid="library-item-family" title="Files branched from or into this one" onClick={() => openDialog({ kind: "family", path: it.path })}>
+											family
+										</button>
+									)}
 								</li>
 							))}
 						</ul>

@@ -20,6 +20,11 @@ export function StatusBar() {
 					<span className="status-file mono" data-testid="status-file" title={session.summary.path ?? "in memory"}>
 						{session.summary.path ?? "(in memory)"}
 					</span>
+					{session.summary.path && (
+						<button type="button" data-testid="status-family" title="Files branched from or into this one" onClick={() => void run("session.family", { source: "button" })}>
+							Family
+						</button>
+					)}
 					<span data-testid="status-entries">{sk ? `${sk.count.toLocaleString()} entries` : "loading…"}</span>
 					{sk && (
 						<span data-testid="status-leaf" className={leafDiffers ? "warn" : ""}>

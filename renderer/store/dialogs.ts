@@ -27,7 +27,8 @@ export type Dialog =
 	| { kind: "labelEditor"; entryId: string; initial: string }
 	| { kind: "branchList" }
 	| { kind: "warnings" }
-	| { kind: "settings" };
+	| { kind: "settings" }
+	| { kind: "family"; path: string };
 
 export type DialogKind = Dialog["kind"];
 

@@ -1,0 +1,92 @@
+// The session family and the library's search across session contents, in the browser host on generated
+// sessions: status bar -> family dialog (who branched from whom, at which entry) -> the branch point opens
+// the parent at that card; the library search box finds an entry inside a session and opens it at its card.
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { card, openApp, sha256, shot } from "./helpers/app";
+import { genSession, type Host, startHost } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+function library() {
+	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-family-"));
+	const proj = join(dir, "--home-me-app--");
+	mkdirSync(proj);
+	const parent = join(proj, "parent.jsonl");
+	execFileSync(process.execPath, [genSession, "--n", "200", "--seed", "family-e2e", "--out", parent]);
+	const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
+	// Branched at an assistant answer (pi's /fork at a prompt copies the path up to the answer before it).
+	const at = (lines.slice(60).map((l) => JSON.parse(l) as { id: string; type: string; message?: { role: string } }).find((o) => o.message?.role === "assistant") as { id: string }).id;
+	const child = join(proj, "child.jsonl");
+	// pi 1.6's createBranchedSession shape: a new header naming the parent file, then the copied path.
+	const byId = new Map(lines.slice(1).map((l) => [(JSON.parse(l) as { id: string }).id, l]));
+	const path: string[] = [];
+	for (let id: string | null = at; id; id = (JSON.parse(byId.get(id) as string) as { parentId: string | null }).parentId) path.unshift(byId.get(id) as string);
+	writeFileSync(child, [JSON.stringify({ type: "session", version: 3, id: "child-e2e", timestamp: new Date().toISOString(), cwd: "/home/me/app", parentSession: parent }), ...path].join("\n") + "\n");
+	appendFileSync(child, `${JSON.stringify({ type: "message", id: "zq000001", parentId: (JSON.parse(path.at(-1) as string) as { id: string }).id, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: "where is the zebraquartz helper?" }], timestamp: Date.now() } })}\n`);
+	return { dir, parent, child, at };
+}
+
+test("the family dialog shows who branched from whom and opens the parent at the branch point", async ({ page }) => {
+	const { parent, child, at } = library();
+	const before = [parent, child].map(sha256);
+	host = await startHost([child]);
+	await openApp(page, host);
+	await page.getByTestId("status-family").click();
+	const dialog = page.getByTestId("family");
+	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
+	await expect(dialog.getByTestId("family-member").nth(1)).toHaveAttribute("data-depth", "1");
+	await expect(dialog.getByTestId("family-branch-point")).toHaveText(at);
+	await shot(page, "family-dialog");
+	await dialog.getByTestId("family-branch-point").click();
+	await expect(page.getByTestId("status-file")).toContainText("parent.jsonl");
+	// The branch point is the selected entry of the parent (the inspector shows it).
+	await expect(page.getByTestId("inspector")).toContainText(at);
+	await shot(page, "family-branch-point-in-parent");
+	// The other member stays one click away.
+	await page.getByTestId("status-family").click();
+	await expect(page.getByTestId("family").getByTestId("family-member")).toHaveCount(2);
+	expect([parent, child].map(sha256)).toEqual(before);
+});
+
+test("the family dialog opens from the library too", async ({ page }) => {
+	const { dir } = library();
+	host = await startHost([dir]);
+	await page.goto(host.url);
+	await expect(page.getByTestId("library-item")).toHaveCount(2);
+	// Either file of the library has the same family of two.
+	await page.getByTestId("library-item-family").first().click();
+	const dialog = page.getByTestId("family");
+	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
+	await expect(dialog).toContainText("parent.jsonl");
+	await expect(dialog).toContainText("child.jsonl");
+	await shot(page, "family-from-library");
+	await dialog.getByTestId("family-member").nth(1).getByRole("button").first().click();
+	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
+});
+
+test("the library searches session contents through the index and opens the session at the matching card", async ({ page }) => {
+	const { dir, parent, child } = library();
+	const before = [parent, child].map(sha256);
+	host = await startHost([dir]);
+	await page.goto(host.url);
+	await page.getByTestId("library-search").fill("zebraquartz");
+	const match = page.getByTestId("content-search-match");
+	await expect(match).toHaveCount(1, { timeout: 30_000 });
+	await expect(match).toHaveAttribute("data-entry-id", "zq000001");
+	await expect(page.getByTestId("content-search-session")).toContainText("child.jsonl");
+	await shot(page, "library-content-search");
+	await match.click();
+	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
+	await expect(card(page, "zq000001").locator(".is-selected")).toBeVisible();
+	await expect(page.getByTestId("inspector-body")).toContainText("zebraquartz");
+	await shot(page, "library-content-search-opened");
+	expect([parent, child].map(sha256)).toEqual(before);
+});

@@ -1,0 +1,72 @@
+// getFamily and searchAllSessions through the real router and real services, on generated sessions in a
+// temp pi folder: validation, the path policy, the background index build with its events, and opening
+// a hit (the library offers it, so it may be opened).
+import { execFileSync } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ArborEvent, CrossSearchResult, SessionFamily } from "../../../shared/api";
+import { ArborServices } from "../../services";
+import { createRouter } from "../router";
+
+const gen = resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "tools", "gen-session.mjs");
+
+function setup() {
+	const dir = realpathSync(mkdtempSync(join(tmpdir(), "arbor-famsearch-")));
+	const pi = join(dir, "pi");
+	const proj = join(pi, "sessions", "--home-me-app--");
+	mkdirSync(proj, { recursive: true });
+	const parent = join(proj, "parent.jsonl");
+	execFileSync(process.execPath, [gen, "--n", "120", "--seed", "route", "--out", parent]);
+	const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
+	const at = (JSON.parse(lines[40]) as { id: string }).id;
+	const child = join(proj, "child.jsonl");
+	writeFileSync(child, [JSON.stringify({ type: "session", version: 3, id: "child-1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/home/me/app", parentSession: parent }), ...lines.slice(1, 41)].join("\n") + "\n");
+	const services = new ArborServices({ settingsDir: join(dir, "arbor"), piAgentDir: pi, env: {}, watch: false });
+	const router = createRouter({ services, log: () => {} });
+	const events: ArborEvent[] = [];
+	router.onEvent((e) => events.push(e));
+	return { dir, parent, child, at, router, events };
+}
+
+async function searchUntilComplete(router: ReturnType<typeof createRouter>, query: string): Promise<CrossSearchResult> {
+	for (;;) {
+		const r = await router.handle("searchAllSessions", { query });
+		expect(r.ok).toBe(true);
+		const result = (r as { result: CrossSearchResult }).result;
+		if (!result.partial) return result;
+		await new Promise((ok) => setTimeout(ok, 50));
+	}
+}
+
+describe("getFamily / searchAllSessions requests", () => {
+	it("answers the family of an opened file, and refuses a file the user did not open", async () => {
+		const { parent, child, at, router } = setup();
+		expect(await router.handle("getFamily", { path: parent })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		await router.openInitial([child]);
+		const r = await router.handle("getFamily", { path: child });
+		expect(r.ok).toBe(true);
+		const family = (r as { result: SessionFamily }).result;
+		expect(family.members.map((m) => [m.path, m.parentPath, m.branchedAtEntryId])).toEqual([[parent, null, null], [child, parent, at]]);
+		// A member is offered by the family view: opening it is allowed now.
+		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });
+		expect(await router.handle("getFamily", { path: 42 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		await router.dispose();
+	});
+
+	it("builds the index in the background with search_index events, finds appended entries, and a hit can be opened", async () => {
+		const { parent, router, events } = setup();
+		const first = await searchUntilComplete(router, "zebraquartz");
+		expect(first.sessions).toEqual([]);
+		expect(first.indexedFiles).toBe(2);
+		expect(events.some((e) => e.type === "search_index" && e.phase === "done" && e.filesTotal === 2)).toBe(true);
+		appendFileSync(parent, `${JSON.stringify({ type: "message", id: "zz1", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "a zebraquartz appears", timestamp: 1 } })}\n`);
+		const second = await searchUntilComplete(router, "zebraquartz");
+		expect(second.sessions.map((s) => [s.path, s.matches[0].entryId])).toEqual([[parent, "zz1"]]);
+		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });
+		expect(await router.handle("searchAllSessions", { query: "x", limit: 0 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("searchAllSessions", { query: "x", dirs: ["/etc"] })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		await router.dispose();
+	});
+});

@@ -1,0 +1,57 @@
+// `arbor search QUERY [DIR...] [--json]`: full-text search over every session's contents through Arbor's
+// persisted index (the one the app's library uses), brought up to date first (only new tails are read).
+
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { indexedFileList, SearchIndex } from "../../services/search-index";
+import { flag, parseCommandArgs, stringOption, UsageError } from "../args";
+import { Output } from "../io";
+
+export const searchUsage = `Usage: arbor search QUERY [DIR...] [--json] [--limit N] [--index-dir DIR]
+
+Search the text of every entry (prompts, answers, tool calls and results, summaries, labels) of every
+session in pi's and omp's session folders, or in the given DIRs (*.jsonl in each and one level down).
+Terms are ANDed; each term also matches as a prefix. The index lives in ~/.arbor/search-index and is
+brought up to date before the query: new files are indexed, grown files only from their new tail,
+shrunk or replaced files from scratch.
+
+Options:
+  --json            print {"query","indexedFiles","partial","sessions":[{"path","sessionId","title","score",
+                    "matchCount","matches":[{"entryId","kind","snippet","score"}]}]}
+  --limit N         at most N sessions (default 20)
+  --index-dir DIR   keep the index in DIR instead of ~/.arbor/search-index
+  -h, --help        show this help`;
+
+export async function searchCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(argv, { json: { type: "boolean" }, limit: { type: "string" }, "index-dir": { type: "string" } }, searchUsage);
+	if (flag(args, "help")) {
+		process.stdout.write(`${searchUsage}\n`);
+		return 0;
+	}
+	const [query, ...dirs] = args.positionals;
+	if (query === undefined || !query.trim()) throw new UsageError("missing QUERY", searchUsage);
+	const limitText = stringOption(args, "limit");
+	const limit = limitText === undefined ? 20 : Number(limitText);
+	if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${limitText}"`, searchUsage);
+	const indexDir = stringOption(args, "index-dir");
+	const index = new SearchIndex({ indexDir: indexDir ? resolve(indexDir) : undefined, home: homedir() });
+	const files = indexedFileList(dirs.map((d) => resolve(d)));
+	const tty = process.stderr.isTTY;
+	index.update(files, (p) => {
+		if (tty && p.phase === "indexing" && p.filesTotal > 20) process.stderr.write(`\rindexing ${p.filesDone}/${p.filesTotal} files…`);
+	});
+	if (tty) process.stderr.write("\r\x1b[K");
+	const result = index.search(query, { limit, files });
+	const out = new Output();
+	if (flag(args, "json")) out.line(JSON.stringify(result));
+	else if (result.sessions.length === 0) process.stderr.write(`arbor: no session matches "${result.query}" (${result.indexedFiles} files indexed)\n`);
+	else {
+		for (const s of result.sessions) {
+			out.line(`${s.title ?? "(untitled)"}  (${s.matchCount} match${s.matchCount === 1 ? "" : "es"})`);
+			out.line(`  ${s.path}`);
+			for (const m of s.matches) out.line(`    ${(m.entryId ?? "-").padEnd(10)} ${m.kind.padEnd(10)} ${m.snippet}`);
+		}
+	}
+	await out.flush();
+	return 0;
+}

@@ -1,0 +1,267 @@
+// The session family: files linked by their headers' `parentSession` — pi's /fork and /clone and its
+// createBranchedSession, Arbor's branch-to-file, omp's /fork and /branch — drawn as one tree of files.
+//
+// Link rules (read from pi 1.6 and omp 18.3, docs/cli.md "arbor family"):
+// - `parentSession` holds the parent's file path (pi; omp's createBranchedSession; Arbor) or the parent's
+//   session id (omp's fork() and forkFrom()). Both are resolved: a path first, then an id.
+// - omp's `previousSessionFiles` lists the paths a session's file had before omp moved it: a child whose
+//   `parentSession` names one of them belongs to the moved file. Older Arbor/pi builds wrote `branchedFrom`.
+// - branchedAtEntryId: a branched file copies the parent's path root -> branch entry with the same ids, so
+//   the branch point is the last entry, in the child's file order, of the leading run of the child's ids
+//   that also exist in the parent. A child with no shared ids (pi's /fork from the first prompt writes an
+//   empty file that only names its parent) has branchedAtEntryId null.
+//
+// Cost: every candidate file is read only up to its first line (the header). Only the family's own members
+// are scanned further, and that scan reads line starts for their `id` (no JSON parse of entries unless a
+// line does not begin with its id), never building the tree.
+
+import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { type LibraryOptions, defaultSessionRoots, describeSessionFile, sessionFilesIn } from "../session/library";
+
+export interface FamilyMember {
+	path: string;
+	parentPath: string | null;
+	branchedAtEntryId: string | null;
+	sessionId: string | null;
+	title: string | null;
+	entries: number;
+	/** The header's timestamp (when the file was branched / created), ISO string, or null. */
+	createdAt: string | null;
+}
+
+export interface Family {
+	members: FamilyMember[];
+}
+
+interface HeaderFacts {
+	path: string;
+	id: string | null;
+	parent: string | null;
+	previous: string[];
+	timestamp: string | null;
+}
+
+const HEADER_MAX = 64 * 1024;
+
+function realOrResolved(p: string): string {
+	try {
+		return realpathSync(p);
+	} catch {
+		return resolve(p);
+	}
+}
+
+/** The first line of a file parsed as a session header, or null. Reads at most 64 KiB. */
+export function readHeaderFacts(file: string): HeaderFacts | null {
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch {
+		return null;
+	}
+	try {
+		const buf = Buffer.alloc(HEADER_MAX);
+		const n = readSync(fd, buf, 0, HEADER_MAX, 0);
+		let end = buf.subarray(0, n).indexOf(10);
+		if (end < 0) end = n;
+		let text = buf.toString("utf8", 0, end);
+		if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+		const h = JSON.parse(text) as Record<string, unknown>;
+		if (typeof h !== "object" || h === null || h.type !== "session") return null;
+		const parent = typeof h.parentSession === "string" && h.parentSession ? h.parentSession
+			: typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
+		const previous = Array.isArray(h.previousSessionFiles) ? h.previousSessionFiles.filter((x): x is string => typeof x === "string") : [];
+		return {
+			path: file, id: typeof h.id === "string" ? h.id : null, parent, previous,
+			timestamp: typeof h.timestamp === "string" ? h.timestamp : null,
+		};
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+const ID_PREFIX_BYTES = 256;
+
+/** The `id` of every entry line after the header, in file order. */
+export function entryIdsInOrder(file: string): string[] {
+	const ids: string[] = [];
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch {
+		return ids;
+	}
+	try {
+		const chunk = Buffer.alloc(1 << 20);
+		let carry: Buffer<ArrayBufferLike> = Buffer.alloc(0);
+		let pos = 0;
+		let lineNo = 0;
+		const onLine = (line: Buffer) => {
+			lineNo++;
+			if (lineNo === 1 || line.length === 0) return;
+			const head = line.toString("utf8", 0, Math.min(line.length, ID_PREFIX_BYTES));
+			const m = /^\{\s*"type"\s*:\s*"[^"]*"\s*,\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head) ?? /^\{\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
+			if (m) {
+				ids.push(m[1]);
+				return;
+			}
+			try {
+				const o = JSON.parse(line.toString("utf8")) as { id?: unknown };
+				if (typeof o.id === "string") ids.push(o.id);
+			} catch {
+				// A torn or foreign line carries no id.
+			}
+		};
+		for (;;) {
+			const n = readSync(fd, chunk, 0, chunk.length, pos);
+			if (n <= 0) break;
+			pos += n;
+			let data: Buffer<ArrayBufferLike> = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+			let start = 0;
+			for (;;) {
+				const nl = data.indexOf(10, start);
+				if (nl < 0) break;
+				onLine(data.subarray(start, nl));
+				start = nl + 1;
+			}
+			carry = Buffer.from(data.subarray(start));
+			data = carry;
+		}
+		if (carry.length) onLine(carry);
+	} finally {
+		closeSync(fd);
+	}
+	return ids;
+}
+
+/** The branch point rule above: last id of the child's leading run of ids the parent also has. */
+export function branchPoint(childIds: string[], parentIds: Set<string>): string | null {
+	let last: string | null = null;
+	for (const id of childIds) {
+		if (!parentIds.has(id)) break;
+		last = id;
+	}
+	return last;
+}
+
+function jsonlDirect(dir: string): string[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && d.name.endsWith(".jsonl")).map((d) => join(dir, d.name));
+	} catch {
+		return [];
+	}
+}
+
+export interface FamilyOptions extends LibraryOptions {
+	/** Extra folders to search (besides the file's own folder and pi's / omp's session folders). */
+	dirs?: string[];
+}
+
+/** The family of `file`: its root ancestor and every file descending from it, root first. */
+export function sessionFamily(file: string, options: FamilyOptions = {}): Family {
+	const start = realOrResolved(file);
+	if (!existsSync(start) || !statSync(start).isFile()) throw new Error(`no such file: ${file}`);
+	const startFacts = readHeaderFacts(start);
+	if (!startFacts) throw new Error(`${file}: line 1 is not a session header`);
+
+	const candidates = new Set<string>([start]);
+	for (const f of jsonlDirect(dirname(start))) candidates.add(realOrResolved(f));
+	for (const d of options.dirs ?? []) for (const f of sessionFilesIn(d)) candidates.add(realOrResolved(f));
+	for (const root of defaultSessionRoots(options)) for (const f of sessionFilesIn(root.dir)) candidates.add(realOrResolved(f));
+
+	const facts = new Map<string, HeaderFacts>();
+	const byId = new Map<string, string>();
+	const byAlias = new Map<string, string>();
+	const add = (p: string, f: HeaderFacts) => {
+		facts.set(p, f);
+		if (f.id && !byId.has(f.id)) byId.set(f.id, p);
+		for (const prev of f.previous) byAlias.set(resolve(prev), p);
+	};
+	add(start, startFacts);
+	for (const p of candidates) {
+		if (facts.has(p)) continue;
+		const f = readHeaderFacts(p);
+		if (f) add(p, f);
+	}
+
+	// The parent of one file, by path (its own, an alias from a move) or by session id. A parent outside the
+	// searched folders is still followed when the path exists.
+	const parentOf = (f: HeaderFacts): string | null => {
+		if (!f.parent) return null;
+		const ref = f.parent;
+		const asPath = isAbsolute(ref) ? ref : resolve(dirname(f.path), ref);
+		const real = realOrResolved(asPath);
+		if (facts.has(real)) return real;
+		const alias = byAlias.get(resolve(asPath));
+		if (alias) return alias;
+		const byIdHit = byId.get(ref);
+		if (byIdHit) return byIdHit;
+		if (ref.endsWith(".jsonl") && existsSync(real)) {
+			const pf = readHeaderFacts(real);
+			if (pf) {
+				add(real, pf);
+				return real;
+			}
+		}
+		return null;
+	};
+
+	const parents = new Map<string, string | null>();
+	for (const [p, f] of [...facts]) parents.set(p, parentOf(f));
+	for (const [p, f] of facts) if (!parents.has(p)) parents.set(p, parentOf(f));
+
+	// Up to the root (guarding against a cycle), then every descendant.
+	let root = start;
+	const seenUp = new Set<string>([start]);
+	for (;;) {
+		const up = parents.get(root) ?? null;
+		if (!up || seenUp.has(up)) break;
+		seenUp.add(up);
+		root = up;
+	}
+	const children = new Map<string, string[]>();
+	for (const [p, parent] of parents) {
+		if (!parent || parent === p) continue;
+		const list = children.get(parent);
+		if (list) list.push(p);
+		else children.set(parent, [p]);
+	}
+	const order: string[] = [];
+	const seen = new Set<string>();
+	const stack = [root];
+	while (stack.length) {
+		const p = stack.pop() as string;
+		if (seen.has(p)) continue;
+		seen.add(p);
+		order.push(p);
+		const kids = (children.get(p) ?? []).slice().sort((a, b) => (facts.get(a)?.timestamp ?? "").localeCompare(facts.get(b)?.timestamp ?? "") || a.localeCompare(b));
+		for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+	}
+
+	const idCache = new Map<string, string[]>();
+	const idsOf = (p: string) => {
+		let ids = idCache.get(p);
+		if (!ids) {
+			ids = entryIdsInOrder(p);
+			idCache.set(p, ids);
+		}
+		return ids;
+	};
+	const members = order.map((p): FamilyMember => {
+		const f = facts.get(p) as HeaderFacts;
+		const parentPath = p === root ? null : (parents.get(p) ?? null);
+		const item = describeSessionFile(p, "dir", options);
+		let branchedAtEntryId: string | null = null;
+		let entries = item.entryCount;
+		if (parentPath) {
+			const childIds = idsOf(p);
+			entries = childIds.length;
+			branchedAtEntryId = branchPoint(childIds, new Set(idsOf(parentPath)));
+		} else entries = idsOf(p).length;
+		return { path: p, parentPath, branchedAtEntryId, sessionId: f.id, title: item.title ?? item.firstUserMessage, entries, createdAt: f.timestamp };
+	});
+	return { members };
+}

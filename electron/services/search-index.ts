@@ -1,0 +1,537 @@
+// Search across all sessions: a persisted full-text index of every session file's entries, kept under
+// Arbor's own folder (~/.arbor/search-index by default), never next to the session files.
+//
+// Engine: MiniSearch (pure JS, bundled; no native module, so it runs on Node 20 and inside Electron with
+// no rebuild at install). One MiniSearch shard per session file, saved as its own JSON file, so an append
+// re-indexes only that file's new tail and a query runs over the loaded shards. docs/app.md "Search across
+// all sessions" says why this engine and what the limits are.
+//
+// Incremental rule: the manifest records for each file its size, mtime, the byte offset indexed up to (the
+// end of its last complete line) and a hash of its first 4 KiB. A file that grew with the same first 4 KiB
+// is append-only: only the bytes after the indexed offset are read. A file that shrank, or whose first
+// 4 KiB changed (replaced or rewritten), is re-indexed from scratch. A file that vanished is dropped.
+//
+// Building is a generator (see ../session/steps.ts): the CLI runs it in one piece, the app's main process
+// in cooperative slices so requests keep being answered while thousands of files are indexed.
+
+import { createHash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import MiniSearch from "minisearch";
+import { type LibraryOptions, defaultSessionRoots, sessionFilesIn } from "../session/library";
+import { runSteps } from "../session/steps";
+
+const INDEX_VERSION = 1;
+const HEAD_BYTES = 4096;
+/** Text indexed per entry (the rest of a huge tool output is not searchable). */
+const ENTRY_TEXT_MAX = 32 * 1024;
+const CHUNK = 1 << 20;
+/** Lines parsed between two yields. */
+const LINES_PER_STEP = 50;
+/** Matching blocks of one session read for its matching entries. */
+const BLOCKS_READ = 4;
+
+/**
+ * One indexed document: a block of consecutive complete lines of one file (up to BLOCK_BYTES of entry
+ * text), with each word of its entries once. A query finds blocks; the entries that match are then read
+ * from the block's bytes only (a few KiB), never from the rest of the file.
+ */
+interface ShardDoc {
+	id: string;
+	text: string;
+	/** Byte offset of the block's first line. */
+	o: number;
+	/** Byte length of the block. */
+	n: number;
+}
+
+interface FileState {
+	size: number;
+	mtimeMs: number;
+	indexedTo: number;
+	head: string;
+	shard: string;
+	sessionId: string | null;
+	title: string | null;
+	entries: number;
+}
+
+interface Manifest {
+	version: number;
+	files: Record<string, FileState>;
+}
+
+export interface SearchIndexOptions extends LibraryOptions {
+	/** Where the index lives. Default ~/.arbor/search-index. */
+	indexDir?: string;
+}
+
+export interface IndexProgress {
+	phase: "scanning" | "indexing" | "done";
+	filesDone: number;
+	filesTotal: number;
+	bytesDone: number;
+	bytesTotal: number;
+}
+
+export interface SearchHitEntry {
+	entryId: string | null;
+	kind: string;
+	snippet: string;
+	score: number;
+}
+
+export interface SearchHitSession {
+	path: string;
+	sessionId: string | null;
+	title: string | null;
+	score: number;
+	/** Entries matching, best first (at most `perSession`). */
+	matches: SearchHitEntry[];
+	/** Matching entries found in the blocks read: the best blocks, until `perSession` entries (at most 4 blocks). */
+	matchCount: number;
+	/** Indexed blocks of this session that hold every term (a block is ~24 KiB of entry text). */
+	matchingBlocks: number;
+}
+
+export interface SearchResult {
+	query: string;
+	sessions: SearchHitSession[];
+	indexedFiles: number;
+	/** True when files were still waiting to be indexed when the query ran. */
+	partial: boolean;
+}
+
+/** Word separators: everything but ASCII letters, digits and "_", and any non-ASCII letter. */
+const SEPARATORS = /[^a-z0-9_\u00c0-\uffff]+/;
+/** Entry text gathered into one indexed block. */
+const BLOCK_TEXT = 24 * 1024;
+
+const WORD_CHAR = /[a-z0-9_\u00c0-\uffff]/;
+
+/** True when a word of `lower` (already lower-cased) starts with `term`: the index's prefix rule. */
+export function hasWordStartingWith(lower: string, term: string): boolean {
+	for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+		if (at === 0 || !WORD_CHAR.test(lower[at - 1])) return true;
+	}
+	return false;
+}
+
+/** The words of a query, lower-cased. */
+export function queryTerms(q: string): string[] {
+	return q.toLowerCase().split(SEPARATORS).filter(Boolean);
+}
+
+/**
+ * Words of an entry, lower-cased, each once: MiniSearch's cost is per term occurrence, and an entry is a
+ * hit or not whatever the count, so a word repeated in a 30 KiB tool output is indexed once.
+ */
+function uniqueTerms(text: string): string[] {
+	const seen = new Set<string>();
+	for (const t of text.toLowerCase().split(SEPARATORS)) if (t && t.length <= 64) seen.add(t);
+	return [...seen];
+}
+
+const MS_OPTIONS = {
+	fields: ["text"],
+	storeFields: ["o", "n"],
+	idField: "id",
+	tokenize: (text: string) => uniqueTerms(text),
+	processTerm: (term: string) => term,
+	searchOptions: {
+		// Every term is a prefix too, as in the library's search-as-you-type box; terms are ANDed.
+		prefix: true,
+		combineWith: "AND" as const,
+		tokenize: queryTerms,
+	},
+};
+
+type Loose = Record<string, unknown>;
+
+function textOf(content: unknown, out: string[]): void {
+	if (typeof content === "string") {
+		out.push(content);
+		return;
+	}
+	if (!Array.isArray(content)) return;
+	for (const b of content) {
+		if (typeof b !== "object" || b === null) continue;
+		const x = b as Loose;
+		if (typeof x.text === "string") out.push(x.text);
+		else if (typeof x.thinking === "string") out.push(x.thinking);
+		else if (x.type === "toolCall") {
+			if (typeof x.name === "string") out.push(x.name);
+			if (x.arguments !== undefined) out.push(JSON.stringify(x.arguments));
+		}
+	}
+}
+
+/** The searchable text of one entry and its kind, or null for lines that carry none. */
+export function entryText(o: Loose): { text: string; kind: string } | null {
+	const parts: string[] = [];
+	let kind = typeof o.type === "string" ? o.type : "entry";
+	if (o.type === "message" && typeof o.message === "object" && o.message !== null) {
+		const m = o.message as Loose;
+		if (typeof m.role === "string") kind = m.role;
+		textOf(m.content, parts);
+		if (typeof m.command === "string") parts.push(m.command);
+		if (typeof m.output === "string") parts.push(m.output);
+		if (typeof m.summary === "string") parts.push(m.summary);
+		if (typeof m.errorMessage === "string") parts.push(m.errorMessage);
+	} else if (o.type === "custom_message") {
+		textOf(o.content, parts);
+	} else if (typeof o.summary === "string") {
+		parts.push(o.summary);
+	} else if (o.type === "session_info" && typeof o.name === "string") {
+		parts.push(o.name);
+	} else if (o.type === "label" && typeof o.label === "string") {
+		parts.push(o.label);
+	}
+	const text = parts.join("\n");
+	if (!text.trim()) return null;
+	return { text: text.length > ENTRY_TEXT_MAX ? text.slice(0, ENTRY_TEXT_MAX) : text, kind };
+}
+
+function headHash(fd: number, size: number): string {
+	const n = Math.min(size, HEAD_BYTES);
+	const buf = Buffer.alloc(n);
+	readSync(fd, buf, 0, n, 0);
+	return createHash("sha1").update(buf).digest("hex");
+}
+
+/** True when the byte before `at` is a newline (or `at` is 0): the indexed part still ends where it did. */
+function endsLine(fd: number, at: number): boolean {
+	if (at === 0) return true;
+	const b = Buffer.alloc(1);
+	return readSync(fd, b, 0, 1, at - 1) === 1 && b[0] === 10;
+}
+
+function shardName(path: string): string {
+	return `${createHash("sha1").update(path).digest("hex")}.json`;
+}
+
+function writeAtomic(file: string, data: string): void {
+	const tmp = `${file}.${process.pid}.tmp`;
+	writeFileSync(tmp, data);
+	renameSync(tmp, file);
+}
+
+function oneLine(s: string): string {
+	return s.replace(/\s+/g, " ").trim();
+}
+
+/** A short piece of `text` around the first query term found in it. */
+export function snippetFor(text: string, query: string, width = 160): string {
+	const flat = oneLine(text);
+	const lower = flat.toLowerCase();
+	let at = -1;
+	for (const term of query.toLowerCase().split(/[\s\p{P}]+/u).filter(Boolean)) {
+		at = lower.indexOf(term);
+		if (at >= 0) break;
+	}
+	if (at < 0) return flat.length > width ? `${flat.slice(0, width)}…` : flat;
+	const from = Math.max(0, at - Math.floor(width / 3));
+	const piece = flat.slice(from, from + width);
+	return `${from > 0 ? "…" : ""}${piece}${from + width < flat.length ? "…" : ""}`;
+}
+
+/** Every file the index covers: pi's and omp's session folders, or the given folders. */
+export function indexedFileList(dirs: string[] | undefined, options: LibraryOptions = {}): string[] {
+	const roots = dirs && dirs.length ? dirs : defaultSessionRoots(options).map((r) => r.dir);
+	const seen = new Set<string>();
+	for (const r of roots) for (const f of sessionFilesIn(r)) seen.add(f);
+	return [...seen];
+}
+
+export class SearchIndex {
+	readonly dir: string;
+	#manifest: Manifest;
+	#shards = new Map<string, MiniSearch<ShardDoc>>();
+	#dirty = new Set<string>();
+	#pending = 0;
+	#queried = false;
+
+	constructor(options: SearchIndexOptions = {}) {
+		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
+		this.#manifest = { version: INDEX_VERSION, files: {} };
+		try {
+			const m = JSON.parse(readFileSync(join(this.dir, "manifest.json"), "utf8")) as Manifest;
+			if (m.version === INDEX_VERSION && typeof m.files === "object" && m.files) this.#manifest = m;
+		} catch {
+			// No index yet (or an unreadable one): start empty.
+		}
+	}
+
+	get fileCount(): number {
+		return Object.keys(this.#manifest.files).length;
+	}
+
+	#shard(path: string): MiniSearch<ShardDoc> {
+		let ms = this.#shards.get(path);
+		if (ms) return ms;
+		const st = this.#manifest.files[path];
+		if (st) {
+			try {
+				ms = MiniSearch.loadJSON<ShardDoc>(readFileSync(join(this.dir, st.shard), "utf8"), MS_OPTIONS);
+			} catch {
+				ms = undefined;
+			}
+		}
+		if (!ms) {
+			ms = new MiniSearch<ShardDoc>(MS_OPTIONS);
+			// A missing shard means the file must be read again from its start.
+			if (st) st.indexedTo = 0;
+		}
+		this.#shards.set(path, ms);
+		return ms;
+	}
+
+	/** Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices. */
+	*updateSteps(files: string[], onProgress?: (p: IndexProgress) => void): Generator<void, IndexProgress> {
+		mkdirSync(this.dir, { recursive: true });
+		const wanted = new Set(files);
+		for (const path of Object.keys(this.#manifest.files)) {
+			if (wanted.has(path)) continue;
+			this.#drop(path);
+		}
+		const work: { path: string; size: number; mtimeMs: number }[] = [];
+		let bytesTotal = 0;
+		for (const path of files) {
+			let st;
+			try {
+				st = statSync(path);
+			} catch {
+				this.#drop(path);
+				continue;
+			}
+			const known = this.#manifest.files[path];
+			if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) continue;
+			const fromByte = known && st.size >= known.indexedTo ? known.indexedTo : 0;
+			bytesTotal += st.size - fromByte;
+			work.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+		}
+		const progress: IndexProgress = { phase: "indexing", filesDone: 0, filesTotal: work.length, bytesDone: 0, bytesTotal };
+		this.#pending = work.length;
+		onProgress?.({ ...progress });
+		yield;
+		for (const w of work) {
+			const before = progress.bytesDone;
+			yield* this.#indexFile(w.path, (n) => {
+				progress.bytesDone = before + n;
+			});
+			this.#saveShard(w.path);
+			// Saved: memory holds only the shards queries have loaded, not the whole library being built.
+			if (!this.#queried) this.#shards.delete(w.path);
+			progress.filesDone++;
+			this.#pending--;
+			onProgress?.({ ...progress });
+			yield;
+		}
+		this.#save();
+		progress.phase = "done";
+		onProgress?.({ ...progress });
+		return progress;
+	}
+
+	/** Runs the whole update at once (CLI). */
+	update(files: string[], onProgress?: (p: IndexProgress) => void): IndexProgress {
+		return runSteps(this.updateSteps(files, onProgress));
+	}
+
+	#drop(path: string): void {
+		const st = this.#manifest.files[path];
+		if (!st) return;
+		delete this.#manifest.files[path];
+		this.#shards.delete(path);
+		this.#dirty.delete(path);
+		rmSync(join(this.dir, st.shard), { force: true });
+	}
+
+	*#indexFile(path: string, onBytes: (n: number) => void): Generator<void, void> {
+		let fd: number;
+		try {
+			fd = openSync(path, "r");
+		} catch {
+			this.#drop(path);
+			return;
+		}
+		try {
+			const st = fstatSync(fd);
+			const head = headHash(fd, st.size);
+			let state = this.#manifest.files[path];
+			let ms: MiniSearch<ShardDoc>;
+			if (state && state.head === head && st.size >= state.indexedTo && endsLine(fd, state.indexedTo)) {
+				ms = this.#shard(path);
+			} else {
+				// New, shrunk or replaced: from scratch.
+				ms = new MiniSearch<ShardDoc>(MS_OPTIONS);
+				this.#shards.set(path, ms);
+				state = { size: 0, mtimeMs: 0, indexedTo: 0, head, shard: shardName(path), sessionId: null, title: null, entries: 0 };
+				this.#manifest.files[path] = state;
+			}
+			state.head = head;
+			let pos = state.indexedTo;
+			const buf = Buffer.alloc(CHUNK);
+			let carry: Buffer<ArrayBufferLike> = Buffer.alloc(0);
+			let carryAt = pos;
+			let lines = 0;
+			let block: string[] = [];
+			let blockChars = 0;
+			let blockAt = pos;
+			const flush = (endAt: number) => {
+				if (block.length) ms.add({ id: String(blockAt), text: block.join("\n"), o: blockAt, n: endAt - blockAt });
+				block = [];
+				blockChars = 0;
+				blockAt = endAt;
+			};
+			for (;;) {
+				const n = pos < st.size ? readSync(fd, buf, 0, Math.min(CHUNK, st.size - pos), pos) : 0;
+				if (n <= 0) break;
+				const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+				const dataAt = carryAt;
+				pos += n;
+				let start = 0;
+				for (;;) {
+					const nl = data.indexOf(10, start);
+					if (nl < 0) break;
+					const t = this.#line(state, data.toString("utf8", start, nl), dataAt + start);
+					start = nl + 1;
+					state.indexedTo = dataAt + start;
+					if (t) {
+						block.push(t);
+						blockChars += t.length;
+					}
+					let full = false;
+					if (blockChars >= BLOCK_TEXT) {
+						flush(state.indexedTo);
+						full = true;
+					} else if (!block.length) blockAt = state.indexedTo;
+					if (++lines % LINES_PER_STEP === 0 || full) {
+						onBytes(state.indexedTo);
+						yield;
+					}
+				}
+				carry = Buffer.from(data.subarray(start));
+				carryAt = dataAt + start;
+			}
+			// A last line without its newline may still be being written: it is read on the next update.
+			flush(state.indexedTo);
+			state.size = st.size;
+			state.mtimeMs = st.mtimeMs;
+			this.#dirty.add(path);
+			onBytes(st.size);
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** Reads one line: header facts into `state`; returns the entry's searchable text, if any. */
+	#line(state: FileState, line: string, at: number): string | null {
+		if (!line.trim()) return null;
+		let o: Loose;
+		try {
+			o = JSON.parse(at === 0 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line) as Loose;
+		} catch {
+			return null;
+		}
+		if (typeof o !== "object" || o === null) return null;
+		if (o.type === "session") {
+			state.sessionId = typeof o.id === "string" ? o.id : null;
+			if (typeof o.title === "string" && o.title) state.title = oneLine(o.title);
+			return null;
+		}
+		if (o.type === "session_info" && typeof o.name === "string" && o.name.trim()) state.title = oneLine(o.name);
+		state.entries++;
+		return entryText(o)?.text ?? null;
+	}
+
+	#saveShard(path: string): void {
+		if (!this.#dirty.has(path)) return;
+		const st = this.#manifest.files[path];
+		const ms = this.#shards.get(path);
+		if (st && ms) writeAtomic(join(this.dir, st.shard), JSON.stringify(ms));
+		this.#dirty.delete(path);
+	}
+
+	#save(): void {
+		mkdirSync(this.dir, { recursive: true });
+		for (const path of [...this.#dirty]) this.#saveShard(path);
+		writeAtomic(join(this.dir, "manifest.json"), JSON.stringify(this.#manifest));
+	}
+
+	/** Query the index: sessions best first, each with its best matching entries. */
+	search(query: string, options: { limit?: number; perSession?: number; files?: string[] } = {}): SearchResult {
+		const limit = options.limit ?? 50;
+		const perSession = options.perSession ?? 5;
+		const q = query.trim();
+		const out: SearchResult = { query: q, sessions: [], indexedFiles: this.fileCount, partial: this.#pending > 0 };
+		if (!q) return out;
+		this.#queried = true;
+		const only = options.files ? new Set(options.files) : null;
+		const hits: { path: string; score: number; results: ReturnType<MiniSearch<ShardDoc>["search"]> }[] = [];
+		for (const path of Object.keys(this.#manifest.files)) {
+			if (only && !only.has(path)) continue;
+			const results = this.#shard(path).search(q);
+			if (results.length === 0) continue;
+			hits.push({ path, score: results[0].score, results });
+		}
+		hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+		const terms = queryTerms(q);
+		for (const h of hits.slice(0, limit)) {
+			const st = this.#manifest.files[h.path];
+			const matches: SearchHitEntry[] = [];
+			let matchCount = 0;
+			let fd: number | null = null;
+			try {
+				fd = openSync(h.path, "r");
+				for (const r of h.results.slice(0, BLOCKS_READ)) {
+					for (const m of this.#entriesIn(fd, r.o as number, r.n as number, terms, q)) {
+						matchCount++;
+						if (matches.length < perSession) matches.push({ ...m, score: r.score });
+					}
+					if (matches.length >= perSession) break;
+				}
+			} catch {
+				// The file went away since it was indexed: the session is listed without its entries.
+			} finally {
+				if (fd !== null) closeSync(fd);
+			}
+			out.sessions.push({ path: h.path, sessionId: st.sessionId, title: st.title, score: h.score, matches, matchCount, matchingBlocks: h.results.length });
+		}
+		return out;
+	}
+
+	/** The entries of one block whose words hold every query term (each as a prefix). */
+	#entriesIn(fd: number, offset: number, length: number, terms: string[], q: string): Omit<SearchHitEntry, "score">[] {
+		const buf = Buffer.alloc(length);
+		const n = readSync(fd, buf, 0, length, offset);
+		const out: Omit<SearchHitEntry, "score">[] = [];
+		for (const line of buf.toString("utf8", 0, n).split("\n")) {
+			if (!line) continue;
+			// The raw line holds every word of its text (JSON escapes only separators): a cheap first filter.
+			const rawLower = line.toLowerCase();
+			if (!terms.every((term) => rawLower.includes(term))) continue;
+			let o: Loose;
+			try {
+				o = JSON.parse(line) as Loose;
+			} catch {
+				continue;
+			}
+			const t = entryText(o);
+			if (!t) continue;
+			const lower = t.text.toLowerCase();
+			if (!terms.every((term) => hasWordStartingWith(lower, term))) continue;
+			out.push({ entryId: typeof o.id === "string" ? o.id : null, kind: t.kind, snippet: snippetFor(t.text, q) });
+		}
+		return out;
+	}
+
+	/** Deletes the whole index folder's contents. */
+	clear(): void {
+		if (existsSync(this.dir)) rmSync(this.dir, { recursive: true, force: true });
+		this.#manifest = { version: INDEX_VERSION, files: {} };
+		this.#shards.clear();
+		this.#dirty.clear();
+	}
+}

@@ -1,0 +1,86 @@
+// The library's search over the contents of every session (searchAllSessions through Arbor's index),
+// shown under the title matches: results grouped by session with their matching entries; clicking an
+// entry opens the session with that card selected. While the index builds, its progress is shown and
+// the results refresh as files are indexed.
+
+import { useEffect, useState } from "react";
+import type { CrossSearchResult } from "../../shared/api";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { errorText } from "../store/dialogs";
+
+export function ContentSearch({ query }: { query: string }) {
+	const { client } = useServices();
+	const openPath = useApp((s) => s.openPath);
+	const select = useApp((s) => s.select);
+	const [result, setResult] = useState<CrossSearchResult | null>(null);
+	const [error, setError] = useState<string | null>(null);
+	const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+	const [tick, setTick] = useState(0);
+
+	useEffect(() => client.onEvent((e) => {
+		if (e.type !== "search_index") return;
+		setProgress(e.phase === "done" ? null : { done: e.filesDone, total: e.filesTotal });
+		if (e.phase === "done" || e.filesDone % 200 === 0) setTick((t) => t + 1);
+	}), [client]);
+
+	useEffect(() => {
+		let live = true;
+		const q = query.trim();
+		if (q.length < 2) {
+			setResult(null);
+			return;
+		}
+		const timer = setTimeout(() => {
+			client.request("searchAllSessions", { query: q, limit: 30 }).then(
+				(r) => {
+					if (!live) return;
+					setResult(r);
+					setError(null);
+				},
+				(err: unknown) => live && setError(errorText(err)),
+			);
+		}, 200);
+		return () => {
+			live = false;
+			clearTimeout(timer);
+		};
+	}, [client, query, tick]);
+
+	if (query.trim().length < 2) return null;
+	const open = async (path: string, entryId: string | null): Promise<void> => {
+		const s = await openPath(path);
+		if (s && entryId) select(entryId);
+	};
+	return (
+		<section data-testid="content-search">
+			<h3>In session contents</h3>
+			{progress && (
+				<p className="muted" data-testid="content-search-progress">
+					<span className="spinner" /> Indexing sessions: {progress.done.toLocaleString()} of {progress.total.toLocaleString()} files…
+				</p>
+			)}
+			{error && <p className="error-text">{error}</p>}
+			{result && result.sessions.length === 0 && !result.partial && <p className="muted">No entry of any session contains “{result.query}”.</p>}
+			<ul className="pick-list">
+				{result?.sessions.map((s) => (
+					<li key={s.path} data-testid="content-search-session">
+						<button type="button" title={s.path} onClick={() => void open(s.path, s.matches[0]?.entryId ?? null)}>
+							<span className="library-title">{s.title || s.path.split(/[\\/]/).pop()}</span>
+							<span className="muted">{s.matchingBlocks > s.matchCount ? `${s.matchCount}+` : s.matchCount} matching entr{s.matchCount === 1 ? "y" : "ies"} · <span className="mono">{s.path}</span></span>
+						</button>
+						<ul className="content-search-matches">
+							{s.matches.map((m, i) => (
+								<li key={`${m.entryId ?? "x"}-${i}`}>
+									<button type="button" data-testid="content-search-match" data-entry-id={m.entryId ?? ""} onClick={() => void open(s.path, m.entryId)}>
+										<span className="muted">{m.kind}</span> {m.snippet}
+									</button>
+								</li>
+							))}
+						</ul>
+					</li>
+				))}
+			</ul>
+		</section>
+	);
+}

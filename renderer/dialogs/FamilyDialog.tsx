@@ -1,0 +1,82 @@
+// The session family: the files linked to the active one by their headers (pi /fork, omp /fork and
+// /branch, Arbor's branch-to-file), drawn as a tree of files — who branched from whom, at which entry of
+// the parent, when. Opening a member keeps the dialog one command (or status-bar click) away.
+
+import { useEffect, useState } from "react";
+import type { FamilyMember, SessionFamily } from "../../shared/api";
+import { useServices } from "../commands/services";
+import { useApp } from "../store";
+import { errorText } from "../store/dialogs";
+import { Modal } from "./Modal";
+
+function depthOf(members: readonly FamilyMember[]): Map<string, number> {
+	const depth = new Map<string, number>();
+	for (const m of members) depth.set(m.path, m.parentPath ? (depth.get(m.parentPath) ?? 0) + 1 : 0);
+	return depth;
+}
+
+function fileName(p: string): string {
+	return p.split(/[\\/]/).pop() ?? p;
+}
+
+export function FamilyDialog({ path }: { path: string }) {
+	const { client } = useServices();
+	const openPath = useApp((s) => s.openPath);
+	const select = useApp((s) => s.select);
+	const close = useApp((s) => s.closeDialog);
+	const [family, setFamily] = useState<SessionFamily | null>(null);
+	const [error, setError] = useState<string | null>(null);
+
+	useEffect(() => {
+		let live = true;
+		client.request("getFamily", { path }).then(
+			(f) => live && setFamily(f),
+			(err: unknown) => live && setError(errorText(err)),
+		);
+		return () => {
+			live = false;
+		};
+	}, [client, path]);
+
+	const open = async (p: string, entryId: string | null): Promise<void> => {
+		close("family");
+		const s = await openPath(p);
+		if (s && entryId) select(entryId);
+	};
+	const depth = family ? depthOf(family.members) : new Map<string, number>();
+	const byPath = new Map((family?.members ?? []).map((m) => [m.path, m]));
+
+	return (
+		<Modal title="Session family" testId="family" wide onClose={() => close("family")}>
+			<p className="muted">Files linked by <span className="mono">parentSession</span>: who branched from whom, at which entry, when.</p>
+			{error && <p className="error-text">{error}</p>}
+			{!family && !error && <p className="muted"><span className="spinner" /> Reading headers…</p>}
+			{family && family.members.length === 1 && <p className="muted" data-testid="family-alone">No other file branched from or into this one.</p>}
+			<ul className="pick-list family-tree">
+				{family?.members.map((m) => {
+					const d = depth.get(m.path) ?? 0;
+					const current = m.path === path;
+					return (
+						<li key={m.path} style={{ paddingLeft: `${d * 1.5}em` }} data-testid="family-member" data-depth={d}>
+							<button type="button" className={current ? "current" : ""} aria-current={current ? "true" : undefined} title={m.path} onClick={() => void open(m.path, null)}>
+								<span className="library-title">{d > 0 ? "└ " : ""}{m.title || fileName(m.path)}{current ? " (this file)" : ""}</span>
+								<span className="muted">
+									{m.entries.toLocaleString()} entries{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} · <span className="mono">{fileName(m.path)}</span>
+								</span>
+							</button>
+							{m.parentPath && (
+								<span className="muted family-branch-point">
+									{m.branchedAtEntryId ? (
+										<>branched from {byPath.get(m.parentPath)?.title ? `“${byPath.get(m.parentPath)?.title}”` : fileName(m.parentPath)} at{" "}
+											<button type="button" className="link mono" data-testid="family-branch-point" onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}>{m.branchedAtEntryId}</button>
+										</>
+									) : "started empty from its parent (no entries copied)"}
+								</span>
+							)}
+						</li>
+					);
+				})}
+			</ul>
+		</Modal>
+	);
+}
