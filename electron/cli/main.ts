@@ -5,14 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
-import { branchCommand } from "./commands/branch";
-import { contextCommand } from "./commands/context";
-import { infoCommand } from "./commands/info";
-import { labelCommand } from "./commands/label";
-import { sessionsCommand } from "./commands/sessions";
-import { treeCommand } from "./commands/tree";
 import { BadFileError } from "./io";
-import { runServe } from "./serve";
 
 const USAGE = `Usage: arbor <command> [options]
 
@@ -28,15 +21,17 @@ Commands:
 Run "arbor <command> --help" for a command's options.
 Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file.`;
 
+// Each command's module is loaded only when it runs: `arbor context` never loads the browser host (ws, zod,
+// the services) that `arbor serve` needs, which would otherwise cost most of a short command's start-up.
 const commands: Record<string, (argv: string[]) => Promise<number>> = {
-	tree: treeCommand,
-	context: contextCommand,
-	branch: branchCommand,
-	label: labelCommand,
-	info: infoCommand,
-	sessions: sessionsCommand,
+	tree: async (argv) => (await import("./commands/tree")).treeCommand(argv),
+	context: async (argv) => (await import("./commands/context")).contextCommand(argv),
+	branch: async (argv) => (await import("./commands/branch")).branchCommand(argv),
+	label: async (argv) => (await import("./commands/label")).labelCommand(argv),
+	info: async (argv) => (await import("./commands/info")).infoCommand(argv),
+	sessions: async (argv) => (await import("./commands/sessions")).sessionsCommand(argv),
 	serve: async (argv) => {
-		const result: unknown = await runServe(argv);
+		const result: unknown = await (await import("./serve")).runServe(argv);
 		return typeof result === "number" ? result : 0;
 	},
 };
