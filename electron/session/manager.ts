@@ -19,6 +19,7 @@ import { createSessionId, generateEntryId, projectDirName, sessionFileName } fro
 import { isPlainObject, recoverGlued, scanLines, scanLinesSteps } from "./jsonl";
 import { runSteps, runStepsCooperatively } from "./steps";
 import { type Skim, skimLine } from "./scan-line";
+import { StructureScanner, type StructureSkim } from "./scan-structure";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
@@ -32,6 +33,15 @@ export interface OpenOptions {
 	 */
 	lazy?: boolean;
 }
+
+/**
+ * What SessionManager.openForContext hands out: enough to build model contexts and report what the load
+ * found, nothing that needs the skeleton facts (kinds, flags, times) of entries off the paths asked for.
+ */
+export type ContextSession = Pick<
+	SessionManager,
+	"getSessionFile" | "getWarnings" | "getWarningCount" | "getLeafId" | "indexOf" | "buildSessionContext" | "close"
+>;
 
 export interface CreateOptions {
 	/** Path (or id) of the session this one continues from (pi's `/fork` from a root message). */
@@ -131,6 +141,15 @@ export class SessionManager {
 	#toolCallIndex: Map<string, number> | undefined;
 	#toolCallIndexCount = 0;
 	#search!: SearchIndex;
+	/**
+	 * openForContext: large files are indexed by skimStructure (structure and kind only; no flags, times,
+	 * tokens), which only the context path may rely on. `#structureScan` = that is happening in this load.
+	 */
+	#structureOnly = false;
+	#structureScan: StructureScanner | undefined;
+	/** While loading: file bytes [#utf8From, #utf8To) are known to be valid UTF-8 (one check per chunk read). */
+	#utf8From = 0;
+	#utf8To = -1;
 
 	private constructor(persistent: boolean, cwd: string, dir: string) {
 		this.#persistent = persistent;
@@ -158,6 +177,21 @@ export class SessionManager {
 	static open(path: string, options: OpenOptions = {}): SessionManager {
 		const sm = SessionManager.#forFile(path, options);
 		runSteps(sm.#openSteps(options));
+		return sm;
+	}
+
+	/**
+	 * open() for building model contexts only (`arbor context`): a large file's lines are checked and indexed
+	 * for structure and kind alone (type, id, parentId, role; scan-structure.ts), not for the skeleton facts
+	 * the graph needs, so a 100k-entry file opens in a fraction of open()'s time. Warnings, leaf, ids and
+	 * every context are open()'s (lines the structure skim is not sure of are read the ordinary way). Small
+	 * files (below SMALL_FILE_BYTES) open exactly as open() does; `lazy: true` (tests) indexes them the
+	 * structure way too.
+	 */
+	static openForContext(path: string, options: Pick<OpenOptions, "lazy"> = {}): ContextSession {
+		const sm = SessionManager.#forFile(path, { lazy: options.lazy });
+		sm.#structureOnly = true;
+		runSteps(sm.#openSteps({}));
 		return sm;
 	}
 
@@ -238,6 +272,8 @@ export class SessionManager {
 		this.#nextLineNo = 1;
 		this.#endsWithNewline = true;
 		this.#pendingTail = undefined;
+		this.#structureScan = undefined;
+		this.#utf8To = -1;
 	}
 
 	#warn(line: number, kind: LoadWarning["kind"], message: string): void {
@@ -275,6 +311,7 @@ export class SessionManager {
 			if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
 			this.#lazy = this.#lazyOption ?? st.size >= SMALL_FILE_BYTES;
 			this.#skimming = false;
+			this.#structureScan = this.#structureOnly && this.#lazy ? new StructureScanner() : undefined;
 			this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 			const legacyRecords: { obj: Loose; line: number }[] = [];
 			let headerSeen = false;
@@ -318,7 +355,9 @@ export class SessionManager {
 			const total = st.size;
 			const res = yield* scanLinesSteps(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
-			}, { onProgress: options.onProgress });
+			}, { onProgress: options.onProgress, onChunk: (buf, end, offset) => this.#noteChunk(buf, end, offset) });
+			this.#utf8To = -1;
+			this.#structureScan = undefined;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
 			if (!headerSeen) {
 				// Empty (or blank-only) file: pi rewrites it with a fresh header; we write one before the
@@ -363,6 +402,13 @@ export class SessionManager {
 		}
 	}
 
+	/** One UTF-8 check for a whole chunk of lines (valid as a whole = every line in it valid). */
+	#noteChunk(buf: Buffer, end: number, offset: number): void {
+		this.#utf8From = offset;
+		this.#utf8To = end > 0 && isUtf8(buf.subarray(0, end)) ? offset + end : -1;
+		this.#structureScan?.chunk(buf, end);
+	}
+
 	/** Parses one physical line and hands every record found to `sink`. Never throws on bad content. */
 	#parseLine(
 		buf: Buffer, s: number, e: number, offset: number, lineNo: number, hasEol: boolean,
@@ -371,10 +417,18 @@ export class SessionManager {
 		let a = s;
 		while (a < e && (buf[a] === 32 || buf[a] === 9 || buf[a] === 13)) a++;
 		if (a === e) return;
-		const bytes = buf.subarray(s, e);
-		if (!isUtf8(bytes)) this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		if (!(offset >= this.#utf8From && offset + (e - s) <= this.#utf8To) && !isUtf8(buf.subarray(s, e))) {
+			this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		}
 		// An unterminated last line may be cut mid-record: only JSON.parse can judge it.
 		if (this.#skimming && hasEol) {
+			if (this.#structureScan) {
+				const st = this.#structureScan.line(buf, s, e);
+				if (st) {
+					this.#ingestStructure(st, offset, e - s, lineNo);
+					return;
+				}
+			}
 			const sk = skimLine(buf, s, e);
 			if (sk && sk.type !== "session") {
 				this.#ingestSkim(sk, offset, e - s, lineNo);
@@ -409,7 +463,7 @@ export class SessionManager {
 			this.#warn(lineNo, "malformed_line", "line is JSON but not an object; skipped");
 			return;
 		}
-		sink(obj, offset, e - s, lineNo, true, bytes);
+		sink(obj, offset, e - s, lineNo, true, buf.subarray(s, e));
 	}
 
 	/** Adds one parsed entry; parent links are resolved afterwards (#resolveParents). */
@@ -447,6 +501,11 @@ export class SessionManager {
 		const i = this.#addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
 		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
 		return i;
+	}
+
+	/** Adds one entry known only by its structure and kind (openForContext): no flags, time or tokens. */
+	#ingestStructure(st: StructureSkim, offset: number, length: number, lineNo: number): void {
+		this.#addRow(st.id, st.parentId, st.kind, 0, Number.NaN, 0, offset, length, lineNo);
 	}
 
 	#syntheticId(lineNo: number): string {
@@ -512,7 +571,8 @@ export class SessionManager {
 				c.flags[i] |= EntryFlag.cycleCut;
 				warn(i, "cycle", `entry ${rp} names itself as parent; treated as a root`);
 			} else if (rp !== null) {
-				const j = this.#byId.get(rp);
+				// Most entries follow their parent; without duplicate ids that row is the one the map holds.
+				const j = i > 0 && !this.#hasDuplicates && c.ids[i - 1] === rp ? i - 1 : this.#byId.get(rp);
 				if (j === undefined) {
 					c.flags[i] |= EntryFlag.orphan;
 					warn(i, "orphan", `parent ${rp} is not in the file; entry shown as a root`);
