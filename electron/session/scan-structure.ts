@@ -6,13 +6,14 @@
 // classify.ts (kindOf / roleKind, the rules skimLine must agree with); the other skeleton facts (flags,
 // time, tokens) are not read.
 //
-// One flat loop over the line's grammar (objects, arrays, members, numbers, literals checked as JSON
-// defines them), skipping string bodies with a native search for the closing quote. String bodies are
-// checked as loosely as skimLine checks them (raw control bytes in a string's first 16 bytes; escapes are not
-// decoded), so a line answered here is one skimLine would answer or JSON.parse would read, except a line
-// that is invalid JSON only inside a string (a raw control byte further in, a bad escape) and has a shape
-// skimLine refuses (e.g. a timestamp that is not a string): open() reports that one as malformed, this
-// index keeps it. Checking every string byte costs about a fifth of the open (measured; docs/bench.md).
+// Two passes, exact by construction: a line is answered only when it is valid JSON, and a valid line is
+// one both skimLine and JSON.parse would read the same way.
+// - chunk(): once per chunk read, four bytes at a time (SWAR on an Int32Array view), finds the bytes that
+//   make a string invalid JSON: raw control bytes and backslashes that start no valid escape.
+// - line(): one flat loop over the line's grammar (objects, arrays, members, numbers, literals checked as
+//   JSON defines them), skipping string bodies with a native search for the closing quote.
+// (Checking string bytes loosely instead, as skimLine does, saved a fifth of the scan but answered lines
+// skimLine refuses and JSON.parse rejects, e.g. raw control bytes in non-ASCII text: not done.)
 
 import { EntryKind, type EntryKindCode } from "../../shared/skeleton";
 import { kindOf, roleKind } from "./classify";
@@ -25,6 +26,7 @@ const LA = 0x5b; // [
 const RA = 0x5d; // ]
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const NL = 0x0a;
 /** Deeper values are left to the ordinary reader. */
 const MAX_DEPTH = 256;
 
@@ -33,6 +35,21 @@ export interface StructureSkim {
 	id: string;
 	parentId: string | null;
 	kind: EntryKindCode;
+}
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+function isHex(c: number): boolean {
+	return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+}
+
+/** p at a backslash: index after the escape, or -1 when it is not one JSON allows. */
+function escapeEnd(b: Buffer, p: number, end: number): number {
+	if (p + 1 >= end) return -1;
+	const c = b[p + 1];
+	if (c === Q || c === BS || c === 0x2f || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74) return p + 2;
+	if (c === 0x75 && p + 5 < end && isHex(b[p + 2]) && isHex(b[p + 3]) && isHex(b[p + 4]) && isHex(b[p + 5])) return p + 6;
+	return -1;
 }
 
 function sameBytes(b: Buffer, a1: number, z1: number, a2: number, z2: number): boolean {
@@ -73,8 +90,12 @@ const typeKind = (type: string): EntryKindCode => kindOf({ type });
 
 export class StructureScanner {
 	#buf: Buffer | undefined;
+	#words: Int32Array | undefined;
 	/** chunk()'s range of #buf: lines outside it are not vouched for. */
 	#to = -1;
+	/** Indices in #buf of bytes that make their line invalid, ascending; #next = the first not passed yet. */
+	#suspects: number[] = [];
+	#next = 0;
 	/** The id of the last line skimmed in this chunk, and where its bytes are: a parentId equal to it reuses it. */
 	#prevId = "";
 	#prevA = -1;
@@ -82,12 +103,58 @@ export class StructureScanner {
 	readonly #stack = new Uint8Array(MAX_DEPTH);
 	readonly #result: StructureSkim = { type: "", id: "", parentId: null, kind: EntryKind.unknown };
 
-	/** Registers the complete lines [0, to) of a freshly read chunk (before any of its lines is skimmed). */
+	/**
+	 * Registers the complete lines [0, to) of a freshly read chunk (before any of its lines is skimmed) and
+	 * finds, four bytes at a time, the bytes that make a string invalid JSON: raw control bytes and
+	 * backslashes that start no valid escape. Lines holding one are left to the ordinary reader.
+	 */
 	chunk(buf: Buffer, to: number): void {
-		this.#buf = buf;
-		this.#to = to;
+		this.#to = -1;
 		this.#prevA = -1;
 		this.#prevZ = -1;
+		this.#suspects.length = 0;
+		this.#next = 0;
+		if (to <= 0 || !littleEndian) return;
+		if (buf !== this.#buf) {
+			this.#buf = buf;
+			this.#words = (buf.byteOffset & 3) === 0 ? new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2) : undefined;
+		}
+		const w = this.#words;
+		if (!w) return;
+		const out = this.#suspects;
+		const b = buf;
+		const last = (to >> 2) - 1;
+		let i = 0;
+		for (;;) {
+			// Whole words while none holds a backslash or a byte below 0x20.
+			if ((i & 3) === 0) {
+				let k = i >> 2;
+				for (; k <= last; k++) {
+					const x = w[k];
+					const y = x ^ 0x5c5c5c5c;
+					if (((((x - 0x20202020) | 0) & ~x) | (((y - 0x01010101) | 0) & ~y)) & 0x80808080) break;
+				}
+				i = k << 2;
+			}
+			if (i >= to) break;
+			// Byte by byte to the next word boundary (an escape may carry past it).
+			const stop = ((i >> 2) + 1) << 2;
+			while (i < stop && i < to) {
+				const c = b[i];
+				if (c === BS) {
+					const z = escapeEnd(b, i, to);
+					if (z < 0) {
+						out.push(i);
+						i++;
+					} else i = z;
+				} else {
+					if (c < 0x20 && c !== NL) out.push(i);
+					i++;
+				}
+			}
+			if (i >= to) break;
+		}
+		this.#to = to;
 	}
 
 	/**
@@ -98,6 +165,11 @@ export class StructureScanner {
 	 */
 	line(buf: Buffer, s: number, e: number): StructureSkim | undefined {
 		if (buf !== this.#buf || e > this.#to) return undefined;
+		const sus = this.#suspects;
+		let n = this.#next;
+		while (n < sus.length && sus[n] < s) n++;
+		this.#next = n;
+		if (n < sus.length && sus[n] < e) return undefined;
 		const b = buf;
 		const stack = this.#stack;
 		let depth = 0;
