@@ -1,7 +1,7 @@
 // Output and failure handling shared by the `arbor` commands: buffered stdout that respects pipe
 // back-pressure, stderr messages, and opening a session file with errors mapped to exit codes.
 
-import { type ContextSession, SessionFileError, SessionManager } from "../session";
+import { SessionFileError, SessionManager } from "../session";
 import { EXIT_BAD_FILE, UsageError } from "./args";
 
 /** Collects output and writes it in large chunks; `flush()` resolves when stdout has taken it all. */
@@ -55,13 +55,11 @@ export class BadFileError extends Error {
  * Open a session for a command. A file without a valid session header is a bad file (exit 2) for every
  * command: the core still opens it (so the app can show what it found) but nothing in it is trustworthy.
  */
-export function openSession(file: string | undefined, usage: string): SessionManager;
-export function openSession(file: string | undefined, usage: string, open: (file: string) => ContextSession): ContextSession;
-export function openSession(file: string | undefined, usage: string, open: (file: string) => ContextSession = (f) => SessionManager.open(f)): ContextSession {
+export function openSession(file: string | undefined, usage: string): SessionManager {
 	if (!file) throw new UsageError("missing FILE", usage);
-	let sm: ContextSession;
+	let sm: SessionManager;
 	try {
-		sm = open(file);
+		sm = SessionManager.open(file);
 	} catch (err) {
 		if (err instanceof SessionFileError) throw new BadFileError(err.message);
 		throw err;
@@ -75,7 +73,7 @@ export function openSession(file: string | undefined, usage: string, open: (file
 }
 
 /** Load warnings on stderr (at most `max`, then a count), so stdout stays clean for --json. */
-export function reportWarnings(sm: Pick<SessionManager, "getSessionFile" | "getWarnings" | "getWarningCount">, max = 5): void {
+export function reportWarnings(sm: SessionManager, max = 5): void {
 	const file = sm.getSessionFile() ?? "";
 	const warnings = sm.getWarnings();
 	for (const w of warnings.slice(0, max)) warn(`${file}:${w.line}: ${w.message}`);

@@ -2,7 +2,7 @@
 // memory, and models the entry tree (SessionManager). Plain Node; imports only shared/.
 
 export { SessionManager, entryText, defaultSessionDir } from "./manager";
-export type { OpenOptions, CreateOptions, BranchOptions, SessionTreeNode, CatchUpResult, ContextSession } from "./manager";
+export type { OpenOptions, CreateOptions, BranchOptions, SessionTreeNode, CatchUpResult } from "./manager";
 export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";

@@ -19,7 +19,6 @@ import { createSessionId, generateEntryId, projectDirName, sessionFileName } fro
 import { isPlainObject, recoverGlued, scanLines, scanLinesSteps } from "./jsonl";
 import { runSteps, runStepsCooperatively } from "./steps";
 import { type Skim, skimLine } from "./scan-line";
-import { StructureScanner, type StructureSkim } from "./scan-structure";
 import { headerVersion, migrateRecords } from "./migrate";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
@@ -33,15 +32,6 @@ export interface OpenOptions {
 	 */
 	lazy?: boolean;
 }
-
-/**
- * What SessionManager.openForContext hands out: enough to build model contexts and report what the load
- * found, nothing that needs the skeleton facts (kinds, flags, times) of entries off the paths asked for.
- */
-export type ContextSession = Pick<
-	SessionManager,
-	"getSessionFile" | "getWarnings" | "getWarningCount" | "getLeafId" | "indexOf" | "buildSessionContext" | "close"
->;
 
 export interface CreateOptions {
 	/** Path (or id) of the session this one continues from (pi's `/fork` from a root message). */
@@ -141,12 +131,6 @@ export class SessionManager {
 	#toolCallIndex: Map<string, number> | undefined;
 	#toolCallIndexCount = 0;
 	#search!: SearchIndex;
-	/**
-	 * openForContext: large files are indexed by skimStructure (structure and kind only; no flags, times,
-	 * tokens), which only the context path may rely on. `#structureScan` = that is happening in this load.
-	 */
-	#structureOnly = false;
-	#structureScan: StructureScanner | undefined;
 	/** While loading: file bytes [#utf8From, #utf8To) are known to be valid UTF-8 (one check per chunk read). */
 	#utf8From = 0;
 	#utf8To = -1;
@@ -177,21 +161,6 @@ export class SessionManager {
 	static open(path: string, options: OpenOptions = {}): SessionManager {
 		const sm = SessionManager.#forFile(path, options);
 		runSteps(sm.#openSteps(options));
-		return sm;
-	}
-
-	/**
-	 * open() for building model contexts only (`arbor context`): a large file's lines are checked and indexed
-	 * for structure and kind alone (type, id, parentId, role; scan-structure.ts), not for the skeleton facts
-	 * the graph needs, so a 100k-entry file opens in a fraction of open()'s time. Warnings, leaf, ids and
-	 * every context are open()'s (lines the structure skim is not sure of are read the ordinary way). Small
-	 * files (below SMALL_FILE_BYTES) open exactly as open() does; `lazy: true` (tests) indexes them the
-	 * structure way too.
-	 */
-	static openForContext(path: string, options: Pick<OpenOptions, "lazy"> = {}): ContextSession {
-		const sm = SessionManager.#forFile(path, { lazy: options.lazy });
-		sm.#structureOnly = true;
-		runSteps(sm.#openSteps({}));
 		return sm;
 	}
 
@@ -272,7 +241,6 @@ export class SessionManager {
 		this.#nextLineNo = 1;
 		this.#endsWithNewline = true;
 		this.#pendingTail = undefined;
-		this.#structureScan = undefined;
 		this.#utf8To = -1;
 	}
 
@@ -311,7 +279,6 @@ export class SessionManager {
 			if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
 			this.#lazy = this.#lazyOption ?? st.size >= SMALL_FILE_BYTES;
 			this.#skimming = false;
-			this.#structureScan = this.#structureOnly && this.#lazy ? new StructureScanner() : undefined;
 			this.#disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 			const legacyRecords: { obj: Loose; line: number }[] = [];
 			let headerSeen = false;
@@ -357,7 +324,6 @@ export class SessionManager {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
 			}, { onProgress: options.onProgress, onChunk: (buf, end, offset) => this.#noteChunk(buf, end, offset) });
 			this.#utf8To = -1;
-			this.#structureScan = undefined;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
 			if (!headerSeen) {
 				// Empty (or blank-only) file: pi rewrites it with a fresh header; we write one before the
@@ -406,7 +372,6 @@ export class SessionManager {
 	#noteChunk(buf: Buffer, end: number, offset: number): void {
 		this.#utf8From = offset;
 		this.#utf8To = end > 0 && isUtf8(buf.subarray(0, end)) ? offset + end : -1;
-		this.#structureScan?.chunk(buf, end);
 	}
 
 	/** Parses one physical line and hands every record found to `sink`. Never throws on bad content. */
@@ -422,13 +387,6 @@ export class SessionManager {
 		}
 		// An unterminated last line may be cut mid-record: only JSON.parse can judge it.
 		if (this.#skimming && hasEol) {
-			if (this.#structureScan) {
-				const st = this.#structureScan.line(buf, s, e);
-				if (st) {
-					this.#ingestStructure(st, offset, e - s, lineNo);
-					return;
-				}
-			}
 			const sk = skimLine(buf, s, e);
 			if (sk && sk.type !== "session") {
 				this.#ingestSkim(sk, offset, e - s, lineNo);
@@ -501,11 +459,6 @@ export class SessionManager {
 		const i = this.#addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
 		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
 		return i;
-	}
-
-	/** Adds one entry known only by its structure and kind (openForContext): no flags, time or tokens. */
-	#ingestStructure(st: StructureSkim, offset: number, length: number, lineNo: number): void {
-		this.#addRow(st.id, st.parentId, st.kind, 0, Number.NaN, 0, offset, length, lineNo);
 	}
 
 	#syntheticId(lineNo: number): string {

@@ -2,7 +2,6 @@
 // as pi's exact JSON shape or as a readable transcript.
 
 import type { AgentMessage } from "../../../shared/entries";
-import { SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { safeString as text } from "../../../shared/preview";
 import { writeJson } from "../../../shared/tree-text";
@@ -72,8 +71,7 @@ export async function contextCommand(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, contextUsage);
-	// Only the paths' entries are classified and parsed (openForContext): same output as a full open.
-	const sm = openSession(file, contextUsage, (f) => SessionManager.openForContext(f));
+	const sm = openSession(file, contextUsage);
 	try {
 		reportWarnings(sm);
 		const leaf = stringOption(args, "leaf");

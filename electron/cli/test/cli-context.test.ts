@@ -83,7 +83,7 @@ describe("context text form", () => {
 	});
 });
 
-describe("context on a large file (over 16 MiB: the structure-only index of SessionManager.openForContext)", () => {
+describe("context on a large file (over 16 MiB: indexed by the byte skimmer, one UTF-8 check per chunk)", () => {
 	it("prints what a full open prints: pi's context at any leaf, and the same warnings on stderr", () => {
 		const big = generate(dir, "big.jsonl", ["--n", "6000", "--seed", "ctx-big", "--branch-every", "12"]);
 		// Damage in the middle: junk, a torn line, bad UTF-8 inside an entry, an orphan, a raw tab between tokens.
@@ -100,6 +100,9 @@ describe("context on a large file (over 16 MiB: the structure-only index of Sess
 		const full = SessionManager.open(big);
 		const warnings = full.getWarnings();
 		expect(warnings.length).toBeGreaterThan(2);
+		// Lines 3002-3007 hold the damage; only the one with the bad bytes is reported as not UTF-8.
+		expect(warnings.filter((w) => w.kind === "invalid_utf8").map((w) => w.line)).toEqual([3005]);
+		expect(warnings.find((w) => w.kind === "orphan")?.line).toBe(3006);
 		const expectedErr = warnings.slice(0, 5).map((w) => `arbor: ${big}:${w.line}: ${w.message}\n`).join("") +
 			(full.getWarningCount() > 5 ? `arbor: ${big}: ${full.getWarningCount() - 5} more warning(s); \`arbor info\` lists them\n` : "");
 		const r = arbor(["context", big, "--json"]);
