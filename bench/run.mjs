@@ -177,7 +177,8 @@ if (want("context")) {
 		const r = await paired(cmds, "arbor");
 		results.context.push({ session: sess.key, bytes, ...r });
 		const fig = (x) => (x.ok ? `${s(x.ms)} (cpu ${s(x.cpuMs)}) ${mib(x.rssMiB)}` : `failed: ${x.error}`);
-		const vs = (x, name) => (x.ok && r.arbor.ok ? ` | ${name} ${fig(x)}, arbor ${(x.vsBase.wall).toFixed(1)}x faster (cpu ${(x.vsBase.cpu).toFixed(1)}x)` : x.ok ? "" : ` | ${name} ${fig(x)}`);
+		const times = (q) => (q >= 1 ? `${q.toFixed(1)}x faster` : `${(1 / q).toFixed(1)}x slower`);
+		const vs = (x, name) => (x.ok && r.arbor.ok ? ` | ${name} ${fig(x)}, arbor ${times(x.vsBase.wall)} (cpu ${times(x.vsBase.cpu)})` : ` | ${name} ${fig(x)}`);
 		out(`context ${sess.key} (${size(bytes)}): node -e 0 ${fig(r.node)} | raw read ${fig(r.read)} | arbor ${fig(r.arbor)}${isBig ? "" : vs(r.pi16, "pi 1.6.0") + vs(r.pi73, "pi 0.73.1")}`);
 		if (isBig) out(`  target: opens within 1 GiB: ${mib(r.arbor.rssMiB)} -> ${verdict(r.arbor.ok && r.arbor.rssMiB <= 1024)}`);
 		else if (sess.key.startsWith("100k") && r.pi16.ok && r.arbor.ok) {
