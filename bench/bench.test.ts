@@ -35,10 +35,13 @@ describe("bench worker tasks", () => {
 		const floor = run("floor", file);
 		const arbor = run("arbor-open", file);
 		const pi = run("pi-open", file);
+		const pi16 = run("pi16-open", file);
 		expect(floor.lines).toBe(601);
 		expect(arbor.entries).toBe(600);
 		expect(pi.entries).toBe(600);
+		expect(pi16.entries).toBe(600);
 		expect(arbor.messages).toBe(pi.messages);
+		expect(arbor.messages).toBe(pi16.messages);
 	});
 
 	it("deep and branch tasks run for both implementations on a linear session", () => {

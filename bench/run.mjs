@@ -8,8 +8,9 @@
 //   node bench/run.mjs --quick    small sizes only (for development)
 //   node bench/run.mjs --big      also the 1M-entry / ~1.3 GB fixture-profile file (pi cannot open it)
 //   node bench/run.mjs --json     also print the raw results as JSON
-//   node bench/run.mjs --only deep,branch   only some sections (open, deep, branch, search, big)
-import { spawnSync } from "node:child_process";
+//   node bench/run.mjs --only deep,branch   only some sections (context, open, deep, branch, search, big)
+//   node bench/run.mjs --runs 7   paired runs per whole-process figure (default 5; --quick 3)
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,6 +91,59 @@ function measure(task, file, extra = []) {
 	}
 }
 
+// ---------------------------------------------------------------- whole processes
+// `arbor context` is a command: its figure is the whole process (start-up, bundle load, scan, output), as a
+// user waits for it. Every command below runs with bench/usage-at-exit.cjs preloaded, which reports the
+// process's own CPU time and peak RSS at exit; wall time is taken here around the spawn. The commands run
+// in turn (A B C ... A B C ...) so a machine that speeds up or slows down during the run moves them alike;
+// each figure is the median of its runs and each ratio the median of the per-round ratios.
+const runsAt = argv.indexOf("--runs");
+const runs = runsAt >= 0 ? Math.max(1, Number(argv[runsAt + 1]) || 5) : quick ? 3 : 5;
+const usagePreload = join(root, "bench", "usage-at-exit.cjs");
+
+function wholeProcess(args) {
+	return new Promise((ok) => {
+		const t = performance.now();
+		const child = spawn(process.execPath, ["--require", usagePreload, ...args], { cwd: root, env: { ...process.env, ARBOR_BENCH_ROOT: root }, stdio: ["ignore", "ignore", "pipe"] });
+		let err = "";
+		child.stderr.on("data", (d) => (err += d));
+		child.on("close", (code) => {
+			const ms = performance.now() - t;
+			const m = /@@arbor-bench-usage (.*)\n/.exec(err);
+			const u = m ? JSON.parse(m[1]) : {};
+			ok({ ok: code === 0 && !!m, ms, cpuMs: u.cpuMs, rssMiB: u.rssMiB, error: code === 0 ? undefined : err.trim().split("\n").slice(-2).join(" | ").slice(0, 200) });
+		});
+	});
+}
+
+const median = (xs) => {
+	const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+	return v.length ? v[Math.floor((v.length - 1) / 2)] : Number.NaN;
+};
+
+/** Runs every command `runs` times in turn; returns per-command medians and the per-round ratios to `base`. */
+async function paired(cmds, base) {
+	const rounds = [];
+	for (let r = 0; r < runs + 1; r++) {
+		const round = {};
+		for (const [k, args] of Object.entries(cmds)) round[k] = await wholeProcess(args);
+		if (r > 0) rounds.push(round); // the first round warms the page cache and is not counted
+	}
+	const out = {};
+	for (const k of Object.keys(cmds)) {
+		const rs = rounds.map((x) => x[k]);
+		out[k] = {
+			ok: rs.every((x) => x.ok), error: rs.find((x) => !x.ok)?.error, ms: median(rs.map((x) => x.ms)), cpuMs: median(rs.map((x) => x.cpuMs)),
+			rssMiB: Math.max(...rs.map((x) => x.rssMiB ?? 0)),
+			vsBase: base && k !== base ? { wall: median(rounds.map((x) => x[k].ms / x[base].ms)), cpu: median(rounds.map((x) => x[k].cpuMs / x[base].cpuMs)) } : undefined,
+		};
+	}
+	return out;
+}
+
+const readFloor = (file) => ["-e", `const fs=require("fs");const fd=fs.openSync(${JSON.stringify(file)},"r");const b=Buffer.allocUnsafe(8<<20);let n=0,p=0,r;while((r=fs.readSync(fd,b,0,b.length,p))>0){p+=r;for(let i=b.indexOf(10);i>=0&&i<r;i=b.indexOf(10,i+1))n++}`];
+const arborCli = join(root, "bin", "arbor.cjs");
+
 // ---------------------------------------------------------------- formatting
 const s = (ms) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`);
 const mib = (m) => (m >= 1024 ? `${(m / 1024).toFixed(2)} GiB` : `${Math.round(m)} MiB`);
@@ -105,6 +159,37 @@ results.load = os.loadavg()[0];
 out(`node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start; an empty node process peaks at ${mib(base.rssMiB)} RSS`);
 if (os.loadavg()[0] > os.cpus().length) out("  (the machine is busy: wall times are inflated; the cpu figures and ratios are the steadier comparison)");
 out("");
+
+if (want("context")) {
+	spawnSync(process.execPath, [join(root, "build", "build-main.mjs")], { cwd: root, stdio: "inherit" });
+	out(`context = whole processes, median of ${runs} paired runs (cpu = user + system of the process; peak = its max RSS):`);
+	out("  node -e 0 | raw read (read the file in 8 MiB chunks, count lines) | `arbor context FILE --json` | pi open + buildSessionContext (1.6.0, 0.73.1)");
+	results.context = [];
+	const ctxSessions = quick ? [sessions[2]] : [sessions[3], sessions[2]];
+	if (big) ctxSessions.push(bigSession);
+	for (const sess of ctxSessions) {
+		const file = sessionFile(sess);
+		const bytes = statSync(file).size;
+		const isBig = sess === bigSession;
+		const cmds = { node: ["-e", "0"], read: readFloor(file), arbor: [arborCli, "context", file, "--json"] };
+		// pi cannot open the 1M file (larger than a JS string); a 1M run would only time its failure.
+		if (!isBig) Object.assign(cmds, { pi16: [worker, "pi16-open", file], pi73: ["--max-old-space-size=8192", worker, "pi-open", file] });
+		const r = await paired(cmds, "arbor");
+		results.context.push({ session: sess.key, bytes, ...r });
+		const fig = (x) => (x.ok ? `${s(x.ms)} (cpu ${s(x.cpuMs)}) ${mib(x.rssMiB)}` : `failed: ${x.error}`);
+		const times = (q) => (q >= 1 ? `${q.toFixed(1)}x faster` : `${(1 / q).toFixed(1)}x slower`);
+		const vs = (x, name) => (x.ok && r.arbor.ok ? ` | ${name} ${fig(x)}, arbor ${times(x.vsBase.wall)} (cpu ${times(x.vsBase.cpu)})` : ` | ${name} ${fig(x)}`);
+		out(`context ${sess.key} (${size(bytes)}): node -e 0 ${fig(r.node)} | raw read ${fig(r.read)} | arbor ${fig(r.arbor)}${isBig ? "" : vs(r.pi16, "pi 1.6.0") + vs(r.pi73, "pi 0.73.1")}`);
+		if (isBig) out(`  target: opens within 1 GiB: ${mib(r.arbor.rssMiB)} -> ${verdict(r.arbor.ok && r.arbor.rssMiB <= 1024)}`);
+		else if (sess.key.startsWith("100k") && r.pi16.ok && r.arbor.ok) {
+			const limit = sess.key.includes("fixture") ? " and <=150 MiB" : "";
+			const pass = r.pi16.vsBase.wall >= 5 && (!limit || r.arbor.rssMiB <= 150);
+			out(`  target: >=5x faster than pi 1.6.0${limit}: ${r.pi16.vsBase.wall.toFixed(1)}x wall, ${r.pi16.vsBase.cpu.toFixed(1)}x cpu, ${mib(r.arbor.rssMiB)} -> ${verdict(pass)}`);
+		}
+	}
+	out("");
+}
+
 out("open = SessionManager.open; +ctx = open + buildSessionContext at the loaded leaf (what pi does to resume)");
 
 for (const sess of want("open") ? sessions : []) {

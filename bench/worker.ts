@@ -1,7 +1,8 @@
 // One measurement per process (bench/run.mjs spawns this, bundled by esbuild), so peak RSS
 // (process.resourceUsage().maxRSS) belongs to that measurement alone. Prints one JSON line.
 //   node worker.mjs <task> <file> [arg]
-// Tasks: baseline | floor | arbor-open | pi-open | arbor-deep | pi-deep | arbor-branch | pi-branch | arbor-search
+// Tasks: baseline | floor | arbor-open | pi-open (pi 0.73.1) | pi16-open (pi 1.6) | arbor-deep | pi-deep | arbor-branch |
+// pi-branch | arbor-search
 import { closeSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { SessionManager } from "../electron/session/index";
@@ -27,10 +28,11 @@ const cpu = () => {
 };
 const rssMiB = () => process.resourceUsage().maxRSS / 1024;
 
-async function loadPi(): Promise<PiModule> {
+/** pi 0.73.1 (@mariozechner, the old reference) or pi 1.6 (@earendil-works, today's pi). */
+async function loadPi(pkg = "@mariozechner/pi-coding-agent"): Promise<PiModule> {
 	// Only pi's session module: importing the package root also loads its TUI/agent (1.8 s, extra RSS)
-	// that have nothing to do with opening a session.
-	const url = new URL("../node_modules/@mariozechner/pi-coding-agent/dist/core/session-manager.js", `file://${process.env.ARBOR_BENCH_ROOT}/bench/`);
+	// that have nothing to do with opening a session (and pi 1.6's root does not load on Node 20).
+	const url = new URL(`../node_modules/${pkg}/dist/core/session-manager.js`, `file://${process.env.ARBOR_BENCH_ROOT}/bench/`);
 	return (await import(url.href)) as PiModule;
 }
 
@@ -83,8 +85,9 @@ async function main(): Promise<Record<string, unknown>> {
 			const t2 = now();
 			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, cpuMs: cpu() - c, entries: sm.getEntries().length, messages: ctx.messages.length, warnings: sm.getWarningCount() };
 		}
-		case "pi-open": {
-			const pi = await loadPi();
+		case "pi-open":
+		case "pi16-open": {
+			const pi = await loadPi(task === "pi16-open" ? "@earendil-works/pi-coding-agent" : undefined);
 			const before = statSync(file).mtimeMs;
 			const c = cpu();
 			const t0 = now();

@@ -7,19 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
-import { branchCommand } from "./commands/branch";
-import { contextCommand } from "./commands/context";
-import { extensionsCommand } from "./commands/extensions";
-import { familyCommand } from "./commands/family";
-import { infoCommand } from "./commands/info";
-import { labelCommand } from "./commands/label";
-import { modelCommand } from "./commands/model";
-import { navigateCommand } from "./commands/navigate";
-import { searchCommand } from "./commands/search";
-import { sessionsCommand } from "./commands/sessions";
-import { treeCommand } from "./commands/tree";
 import { BadFileError } from "./io";
-import { runServe } from "./serve";
 
 const USAGE = `Usage: arbor <command> [options]
 
@@ -42,20 +30,22 @@ Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file, 3 no usable m
 (model, navigate --summarize), the model failed or an extension cancelled the move, or an extension failed
 to load (extensions).`;
 
+// Each command's module is loaded only when it runs: `arbor context` never loads the browser host (ws, zod,
+// the services) that `arbor serve` needs, which would otherwise cost most of a short command's start-up.
 const commands: Record<string, (argv: string[]) => Promise<number>> = {
-	tree: treeCommand,
-	context: contextCommand,
-	branch: branchCommand,
-	label: labelCommand,
-	navigate: navigateCommand,
-	model: modelCommand,
-	info: infoCommand,
-	sessions: sessionsCommand,
-	extensions: extensionsCommand,
-	family: familyCommand,
-	search: searchCommand,
+	tree: async (argv) => (await import("./commands/tree")).treeCommand(argv),
+	context: async (argv) => (await import("./commands/context")).contextCommand(argv),
+	branch: async (argv) => (await import("./commands/branch")).branchCommand(argv),
+	label: async (argv) => (await import("./commands/label")).labelCommand(argv),
+	navigate: async (argv) => (await import("./commands/navigate")).navigateCommand(argv),
+	model: async (argv) => (await import("./commands/model")).modelCommand(argv),
+	info: async (argv) => (await import("./commands/info")).infoCommand(argv),
+	sessions: async (argv) => (await import("./commands/sessions")).sessionsCommand(argv),
+	extensions: async (argv) => (await import("./commands/extensions")).extensionsCommand(argv),
+	family: async (argv) => (await import("./commands/family")).familyCommand(argv),
+	search: async (argv) => (await import("./commands/search")).searchCommand(argv),
 	serve: async (argv) => {
-		const result: unknown = await runServe(argv);
+		const result: unknown = await (await import("./serve")).runServe(argv);
 		return typeof result === "number" ? result : 0;
 	},
 };

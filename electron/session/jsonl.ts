@@ -34,7 +34,15 @@ export function scanLines(
 /** scanLines as steps (steps.ts): one step per chunk read. */
 export function* scanLinesSteps(
 	fd: number, from: number, to: number, firstLineNo: number, sink: LineSink,
-	opts: { completeLinesOnly?: boolean; onProgress?: (done: number, total: number) => void } = {},
+	opts: {
+		completeLinesOnly?: boolean;
+		onProgress?: (done: number, total: number) => void;
+		/**
+		 * Before the lines of each read go to the sink: `end` = index in buf of its last "\n" (-1: none yet),
+		 * `offset` = file position of buf[0].
+		 */
+		onChunk?: (buf: Buffer, end: number, offset: number) => void;
+	} = {},
 ): Generator<void, ScanResult> {
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(64, to - from)));
 	let filled = 0; // bytes valid in buf
@@ -57,6 +65,7 @@ export function* scanLinesSteps(
 		filled += n;
 		lastByteNl = buf[filled - 1] === 10;
 		const view = buf.subarray(0, filled);
+		opts.onChunk?.(buf, view.lastIndexOf(10), bufOffset);
 		let pos = 0;
 		for (;;) {
 			const nl = view.indexOf(10, pos);

@@ -191,6 +191,9 @@ export class SessionManager {
 	#dangling = new Map<string, number[]>();
 	/** Set by #addRow when an id repeats (earlier entries' flags and links may change). */
 	#sawDuplicate = false;
+	/** While loading: file bytes [#utf8From, #utf8To) are known to be valid UTF-8 (one check per chunk read). */
+	#utf8From = 0;
+	#utf8To = -1;
 
 	private constructor(persistent: boolean, cwd: string, dir: string) {
 		this.#persistent = persistent;
@@ -300,6 +303,7 @@ export class SessionManager {
 		this.#endsWithNewline = true;
 		this.#pendingTail = undefined;
 		this.#bomAtStart = false;
+		this.#utf8To = -1;
 	}
 
 	#warn(line: number, kind: LoadWarning["kind"], message: string): void {
@@ -380,7 +384,8 @@ export class SessionManager {
 			const total = st.size;
 			const res = yield* scanLinesSteps(fd, 0, total, 1, (buf, s, e, off, lineNo, hasEol) => {
 				this.#parseLine(buf, s, e, off, lineNo, hasEol, sink);
-			}, { onProgress: options.onProgress });
+			}, { onProgress: options.onProgress, onChunk: (buf, end, offset) => this.#noteChunk(buf, end, offset) });
+			this.#utf8To = -1;
 			this.#finishScan(res.end, res.nextLineNo, res.endsWithNewline);
 			if (this.#bomAtStart) {
 				const why = "file starts with a UTF-8 byte-order mark (EF BB BF): pi 1.6 reads no session header behind it and refuses the file, so Arbor shows it read-only and never writes to it (the file was not modified; remove the first 3 bytes to use it)";
@@ -433,6 +438,12 @@ export class SessionManager {
 		}
 	}
 
+	/** One UTF-8 check for a whole chunk of lines (valid as a whole = every line in it valid). */
+	#noteChunk(buf: Buffer, end: number, offset: number): void {
+		this.#utf8From = offset;
+		this.#utf8To = end > 0 && isUtf8(buf.subarray(0, end)) ? offset + end : -1;
+	}
+
 	/** Parses one physical line and hands every record found to `sink`. Never throws on bad content. */
 	#parseLine(
 		buf: Buffer, s: number, e: number, offset: number, lineNo: number, hasEol: boolean,
@@ -448,8 +459,9 @@ export class SessionManager {
 		let a = s;
 		while (a < e && (buf[a] === 32 || buf[a] === 9 || buf[a] === 13)) a++;
 		if (a === e) return;
-		const bytes = buf.subarray(s, e);
-		if (!isUtf8(bytes)) this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		if (!(offset >= this.#utf8From && offset + (e - s) <= this.#utf8To) && !isUtf8(buf.subarray(s, e))) {
+			this.#warn(lineNo, "invalid_utf8", "line has bytes that are not UTF-8; they read as U+FFFD");
+		}
 		// An unterminated last line may be cut mid-record: only JSON.parse can judge it.
 		if (this.#skimming && hasEol) {
 			const sk = skimLine(buf, s, e);
@@ -486,7 +498,7 @@ export class SessionManager {
 			this.#warn(lineNo, "malformed_line", "line is JSON but not an object; skipped");
 			return;
 		}
-		sink(obj, offset, e - s, lineNo, true, bytes);
+		sink(obj, offset, e - s, lineNo, true, buf.subarray(s, e));
 	}
 
 	/** Adds one parsed entry; parent links are resolved afterwards (#resolveParents). */
@@ -591,7 +603,8 @@ export class SessionManager {
 				c.flags[i] |= EntryFlag.cycleCut;
 				warn(i, "cycle", `entry ${rp} names itself as parent; treated as a root`);
 			} else if (rp !== null) {
-				const j = this.#byId.get(rp);
+				// Most entries follow their parent; without duplicate ids that row is the one the map holds.
+				const j = i > 0 && !this.#hasDuplicates && c.ids[i - 1] === rp ? i - 1 : this.#byId.get(rp);
 				if (j === undefined) {
 					c.flags[i] |= EntryFlag.orphan;
 					warn(i, "orphan", `parent ${rp} is not in the file; entry shown as a root`);
