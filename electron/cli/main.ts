@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
+import { compareCommand } from "./commands/compare";
 import { contextCommand } from "./commands/context";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
@@ -21,6 +22,7 @@ Commands:
   context FILE     print the model context for the leaf (--leaf ID, --json = pi's exact shape)
   branch FILE ID   write the root -> ID path to a new session file and print its path (--dir DIR)
   label FILE ID [TEXT]  set (or, without TEXT, clear) an entry's label
+  compare FILE ID_A ID_B  compare two branches: ancestor, entries, tokens, cost, files, answers (--json)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
@@ -33,6 +35,7 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	context: contextCommand,
 	branch: branchCommand,
 	label: labelCommand,
+	compare: compareCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
 	serve: async (argv) => {
