@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { branchCommand } from "./commands/branch";
 import { compareCommand } from "./commands/compare";
+import { exportCommand } from "./commands/export";
+import { pruneCommand } from "./commands/prune";
 import { contextCommand } from "./commands/context";
 import { infoCommand } from "./commands/info";
 import { labelCommand } from "./commands/label";
@@ -23,6 +25,8 @@ Commands:
   branch FILE ID   write the root -> ID path to a new session file and print its path (--dir DIR)
   label FILE ID [TEXT]  set (or, without TEXT, clear) an entry's label
   compare FILE ID_A ID_B  compare two branches: ancestor, entries, tokens, cost, files, answers (--json)
+  export FILE      one branch as Markdown, HTML or JSONL (--leaf ID, --format md|html|jsonl, --out PATH)
+  prune FILE ID... save a copy without the branches under the given entries (--dir DIR)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
@@ -36,6 +40,8 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	branch: branchCommand,
 	label: labelCommand,
 	compare: compareCommand,
+	export: exportCommand,
+	prune: pruneCommand,
 	info: infoCommand,
 	sessions: sessionsCommand,
 	serve: async (argv) => {
