@@ -6,14 +6,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { ExportFormat } from "../../shared/api";
 import { contentText } from "../../shared/compare";
 import type { SessionEntry } from "../../shared/entries";
 import { type SessionManager, createSessionId, sessionFileName, writeNewFile } from "../session";
 import { ArborServiceError } from "./errors";
 import { titleOf } from "./open-session";
 
-export type ExportFormat = "md" | "html" | "jsonl";
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
+export { EXPORT_FORMATS, type ExportFormat } from "../../shared/api";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
 	return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -17,6 +17,7 @@ export function defaultSettings(): ArborSettings {
 		skipSummaryPrompt: false,
 		layoutDirection: "TB",
 		recentFiles: [],
+		hiddenBranches: {},
 	};
 }
 
@@ -46,7 +47,7 @@ function normaliseModel(v: unknown): ModelSettings {
 
 /** Merge untrusted JSON (a hand-edited file, a client's partial update) over a base, field by field. */
 export function mergeSettings(base: ArborSettings, patch: unknown): ArborSettings {
-	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles] };
+	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles], hiddenBranches: { ...base.hiddenBranches } };
 	if (!isRecord(patch)) return out;
 	if ("model" in patch) out.model = normaliseModel(patch.model);
 	if (patch.doubleEscapeAction === "tree" || patch.doubleEscapeAction === "branch") out.doubleEscapeAction = patch.doubleEscapeAction;
@@ -57,6 +58,15 @@ export function mergeSettings(base: ArborSettings, patch: unknown): ArborSetting
 	if (patch.layoutDirection === "TB" || patch.layoutDirection === "LR") out.layoutDirection = patch.layoutDirection;
 	if (Array.isArray(patch.recentFiles)) {
 		out.recentFiles = patch.recentFiles.filter((f): f is string => typeof f === "string").slice(0, RECENT_FILES_MAX);
+	}
+	if (isRecord(patch.hiddenBranches)) {
+		const hidden: Record<string, string[]> = {};
+		for (const [file, ids] of Object.entries(patch.hiddenBranches)) {
+			if (!Array.isArray(ids)) continue;
+			const list = [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))];
+			if (list.length > 0) hidden[file] = list;
+		}
+		out.hiddenBranches = hidden;
 	}
 	return out;
 }
