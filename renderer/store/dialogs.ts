@@ -27,7 +27,9 @@ export type Dialog =
 	| { kind: "labelEditor"; entryId: string; initial: string }
 	| { kind: "branchList" }
 	| { kind: "warnings" }
-	| { kind: "settings" };
+	| { kind: "settings" }
+	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
+	| { kind: "compare"; a: string; b: string; siblingsOf?: string };
 
 export type DialogKind = Dialog["kind"];
 
