@@ -76,6 +76,8 @@ test("inspector and fold pill show the subtree roll-up", async ({ page }) => {
 	await expect(page.getByTestId("rollup-entries")).toHaveText("17");
 	await expect(page.getByTestId("rollup-files")).toContainText("read");
 	await shot(page, "inspector-rollup");
+	// The branch point's card carries the same roll-up under it.
+	await expect(card(page, "thinking-root").getByTestId("arbor-branch-rollup")).toHaveText(/^17 entries · 1\.8k tok · \$12\.13/);
 	// Hide the abandoned branch: it folds, its pill shows the roll-up, settings hold it, the file does not.
 	const before = sha256(file);
 	await menu(page, "inactive-user", "branch.hide");

@@ -7,12 +7,13 @@
 // entries (cache warming, side calls) are records of their own; their cost counts into the entry they hang
 // under (`attachToParent`), so a pill on that entry shows it even though the usage record is hidden.
 
-import { EntryFlag, type Skeleton } from "./skeleton";
+import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
 
 export interface Rollups {
 	count: number;
 	/** Entries in the subtree, the root included. */
 	entries: Int32Array;
+	/** Assistant usage tokens (compactions' tokensBefore is a context size and does not count). */
 	tokens: Float64Array;
 	cost: Float64Array;
 	/** Entries flagged error (assistant stopReason error, failed tool result, bash exit != 0). */
@@ -69,7 +70,8 @@ export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
 	const attach = input.attachToParent;
 	for (let i = 0; i < n; i++) {
 		entries[i] = 1;
-		tokens[i] = sk.tokens[i];
+		// A compaction's skeleton tokens are the context size before it (tokensBefore), not tokens spent.
+		tokens[i] = sk.kind[i] === EntryKind.compaction ? 0 : sk.tokens[i];
 		const f = flags[i];
 		errors[i] = f & EntryFlag.error ? 1 : 0;
 		aborts[i] = f & EntryFlag.aborted ? 1 : 0;

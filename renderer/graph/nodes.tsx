@@ -78,6 +78,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 				)}
 			</div>
 			<div className="arbor-card__text">{cardText(sk, e, preview)}</div>
+			{data.count >= 2 && <BranchRollup entry={e} />}
 			{(markers.length > 0 || tokens !== "" || data.count >= 2) && (
 				<div className="arbor-card__foot">
 					{markers.map((m) => (
@@ -144,6 +145,12 @@ function useFoldRollup(entry: number): string | null {
 	const sk = useGraphStore((s) => s.skeleton);
 	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
 	return useRollupText(services ? { client: services.client, sessionId } : null, sk, entry);
+}
+
+/** Under a branch point's card: the roll-up of everything below it. */
+function BranchRollup({ entry }: { entry: number }) {
+	const rollup = useFoldRollup(entry);
+	return rollup ? <span className="arbor-branch-rollup" data-testid="arbor-branch-rollup" title={`Below this branch point: ${rollup}`}>{rollup}</span> : null;
 }
 
 /** Declared once at module level: a new object per render would remount every node. */

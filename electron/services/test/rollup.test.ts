@@ -40,7 +40,6 @@ describe("subtree roll-ups", () => {
 					cost += m.usage?.cost?.total ?? 0;
 					if (m.stopReason === "error") errors++;
 				}
-				if (x.type === "compaction") tokens += x.tokensBefore ?? 0;
 				if (x.type === "message" && m?.role === "toolResult" && m.isError === true) errors++;
 				if (x.type === "message" && m?.role === "bashExecution" && typeof m.exitCode === "number" && m.exitCode !== 0) errors++;
 				const t = Date.parse(x.timestamp);
