@@ -8,7 +8,7 @@
 //   node bench/run.mjs --quick    small sizes only (for development)
 //   node bench/run.mjs --big      also the 1M-entry / ~1.3 GB fixture-profile file (pi cannot open it)
 //   node bench/run.mjs --json     also print the raw results as JSON
-//   node bench/run.mjs --only deep,branch   only some sections (context, open, deep, branch, search, big)
+//   node bench/run.mjs --only deep,branch   only some sections (context, open, deep, branch, search, rollup, big)
 //   node bench/run.mjs --runs 7   paired runs per whole-process figure (default 5; --quick 3)
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
@@ -261,6 +261,13 @@ if (want("search")) {
 			out(`search ${sess.key}, ${scope} scope: first query ${f(r.first)} | another word ${f(r.other)} | typed further ${f(r.narrowed)}`);
 		}
 	}
+}
+
+if (want("rollup")) {
+	// Subtree roll-ups of the whole tree (issue #12): own script, own process.
+	const r = spawnSync(process.execPath, [join(root, "bench", "rollup.mjs"), "--n", quick ? "10000" : "100000"], { encoding: "utf8" });
+	out("");
+	out(r.status === 0 ? r.stdout.trim() : `roll-ups FAILED: ${r.stderr.trim().slice(0, 300)}`);
 }
 
 if (big) {

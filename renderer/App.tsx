@@ -2,6 +2,8 @@
 // command registry (commands/), the graph (graph/), panels and dialogs. App lays them out.
 
 import { useEffect, useState } from "react";
+import { CompareDialog } from "./compare/CompareDialog";
+import { HiddenBranches } from "./compare/HiddenBranches";
 import { forgetClosedSessions } from "./commands/forget-closed";
 import { ServicesContext, useServices } from "./commands/services";
 import { BranchList } from "./dialogs/BranchList";
@@ -39,6 +41,8 @@ function Dialogs() {
 			{dialog?.kind === "library" && <Library />}
 			{dialog?.kind === "settings" && <SettingsDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
+			<HiddenBranches />
+			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
 			{menu && <ContextMenu menu={menu} />}
 		</>
 	);

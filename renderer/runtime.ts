@@ -2,6 +2,7 @@
 // the event subscription, all built from one ArborClient. Tests build it with a fake client.
 
 import type { ArborClient, SessionSummary } from "../shared/api";
+import { compareExportCommands } from "./commands/compare-export";
 import { builtinCommands, extensionCommands } from "./commands/builtin";
 import { dispatchKey } from "./commands/keyboard";
 import { CommandRegistry, makeContext, NO_GRAPH, type CommandDeps, type GraphControls } from "./commands/registry";
@@ -46,7 +47,7 @@ interface DropCapable {
 
 export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): AppRuntime {
 	const store = createAppStore(client);
-	const registry = new CommandRegistry(builtinCommands());
+	const registry = new CommandRegistry([...builtinCommands(), ...compareExportCommands()]);
 	registry.setDynamic(() => extensionCommands({ state: store.getState() }));
 	const deps: CommandDeps = {
 		store,

@@ -3,8 +3,13 @@
 // electron/api validates each request's params at runtime; these types are the compile-time side.
 
 import type { SessionContext, SessionEntry, SessionHeader } from "./entries";
+import type { CompareView, SideFiles } from "./compare";
+import type { SubtreeRollup } from "./rollup";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
 import type { CardFacts, UsageRollup } from "./card-facts";
+
+export type ExportFormat = "md" | "html" | "jsonl";
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
 
 export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 export const FILTER_MODES: readonly FilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
@@ -142,6 +147,8 @@ export interface ArborSettings {
 	 * setExtensionEnabled, which accepts only what discovery found (docs/extensions.md).
 	 */
 	enabledExtensions?: string[];
+	/** "Hide branch": per session file, the entry ids whose subtrees the graph hides (view state, never in the file). */
+	hiddenBranches: Record<string, string[]>;
 }
 
 export interface ActiveModelInfo {
@@ -285,6 +292,16 @@ export interface ArborRequests {
 	setExtensionEnabled: { params: { path: string; enabled: boolean }; result: ExtensionListing };
 	/** Abort the running summary / extension call of a session. */
 	cancel: { params: { sessionId: string }; result: void };
+	/** Compare the branches ending at `a` and `b` (common ancestor, each side's facts, aligned prompts, answer diff). */
+	compareBranches: { params: { sessionId: string; a: string; b: string }; result: CompareView };
+	/** Per-entry cost column and pi 1.x usage records for shared/rollup computeRollups. */
+	getRollupCosts: { params: { sessionId: string }; result: { costs: number[]; usage: number[] } };
+	/** The inspector's roll-up of the subtree under an entry, with the files its tool calls touched. */
+	getSubtreeStats: { params: { sessionId: string; entryId: string }; result: SubtreeRollup & { files: SideFiles } };
+	/** One branch (root -> leafId, default the leaf) as Markdown, self-contained HTML, or JSONL of just that path. */
+	exportBranch: { params: { sessionId: string; leafId?: string; format: ExportFormat }; result: { text: string; fileName: string; mimeType: string } };
+	/** A new session file without the subtrees under `dropIds`, next to the original (which is untouched). */
+	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number } };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */
@@ -299,6 +316,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
 	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
 	"listCommands", "runExtensionCommand", "listExtensions", "setExtensionEnabled", "cancel", "showOpenDialog", "revealInFolder",
+	"compareBranches", "getRollupCosts", "getSubtreeStats", "exportBranch", "savePrunedCopy",
 ];
 
 export type ArborEvent =

@@ -175,6 +175,12 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			remember(result.session);
 			return result;
 		},
+		savePrunedCopy: async (p: { sessionId: string; dropIds: string[] }) => {
+			const result = await services.savePrunedCopy(p);
+			// The user made this file: opening it from the notice is their choice.
+			await policy.allowFile(result.path);
+			return result;
+		},
 		setSettings: async (p: { settings: { recentFiles?: string[] } & Record<string, unknown> }) => {
 			// Open Recent opens these without asking again, so only paths a session was really opened from may
 			// be listed. Being openable is not enough: the policy admits a file that does not exist yet inside

@@ -36,6 +36,7 @@ const settingsPatch = z.strictObject({
 	skipSummaryPrompt: z.boolean().optional(),
 	layoutDirection: z.enum(["TB", "LR"]).optional(),
 	recentFiles: z.array(path).max(100).optional(),
+	hiddenBranches: z.record(path, z.array(entryId).max(10_000)).optional(),
 });
 
 type Schemas = { [K in RequestName]: z.ZodType<RequestParams<K>, unknown> };
@@ -87,6 +88,11 @@ export const requestSchemas: Schemas = {
 	listExtensions: empty,
 	setExtensionEnabled: z.strictObject({ path, enabled: z.boolean() }),
 	cancel: withSession,
+	compareBranches: z.strictObject({ sessionId, a: entryId, b: entryId }),
+	getRollupCosts: withSession,
+	getSubtreeStats: z.strictObject({ sessionId, entryId }),
+	exportBranch: z.strictObject({ sessionId, leafId: entryId.optional(), format: z.enum(["md", "html", "jsonl"]) }),
+	savePrunedCopy: z.strictObject({ sessionId, dropIds: z.array(entryId).min(1).max(10_000) }),
 	showOpenDialog: empty,
 	revealInFolder: withSession,
 };

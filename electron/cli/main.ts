@@ -18,6 +18,9 @@ Commands:
   label FILE ID [TEXT]  set (or, without TEXT, clear) an entry's label
   navigate FILE ID  move the leaf as pi's /tree does (--summarize [--prompt TEXT], --label, --json)
   model            the model summaries use and where it came from (--json)
+  compare FILE ID_A ID_B  compare two branches: ancestor, entries, tokens, cost, files, answers (--json)
+  export FILE      one branch as Markdown, HTML or JSONL (--leaf ID, --format md|html|jsonl, --out PATH)
+  prune FILE ID... save a copy without the branches under the given entries (--dir DIR)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
   sessions [DIR...]  list pi / omp sessions grouped by project, newest first
   extensions [PATH...]  list the extensions found and loaded, with each load error (--json)
@@ -39,6 +42,9 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	label: async (argv) => (await import("./commands/label")).labelCommand(argv),
 	navigate: async (argv) => (await import("./commands/navigate")).navigateCommand(argv),
 	model: async (argv) => (await import("./commands/model")).modelCommand(argv),
+	compare: async (argv) => (await import("./commands/compare")).compareCommand(argv),
+	export: async (argv) => (await import("./commands/export")).exportCommand(argv),
+	prune: async (argv) => (await import("./commands/prune")).pruneCommand(argv),
 	info: async (argv) => (await import("./commands/info")).infoCommand(argv),
 	sessions: async (argv) => (await import("./commands/sessions")).sessionsCommand(argv),
 	extensions: async (argv) => (await import("./commands/extensions")).extensionsCommand(argv),

@@ -32,6 +32,9 @@ import { piAgentDir } from "./pi-config";
 import { planNavigation, toPreview } from "./navigation";
 import { OpenSession, titleOf } from "./open-session";
 import { SettingsStore } from "./settings";
+import { compareView } from "./compare";
+import { exportBranch, savePrunedCopy } from "./export";
+import { rollupCosts, subtreeStats } from "./rollup";
 import { DEFAULT_POLL_MS, FileWatcher } from "./watcher";
 
 export { ArborServiceError } from "./errors";
@@ -772,6 +775,45 @@ export class ArborServices {
 		await this.#extensions.reload();
 		this.#emit({ type: "commands_changed" });
 		for (const s of open) if (!s.closed) this.#sessionStart(s, "reload");
+	}
+
+	async compareBranches(params: RequestParams<"compareBranches">): Promise<RequestResult<"compareBranches">> {
+		const s = this.#session(params.sessionId);
+		this.#entry(s, params.a);
+		this.#entry(s, params.b);
+		return compareView(s.manager, params.a, params.b);
+	}
+
+	async getRollupCosts(params: RequestParams<"getRollupCosts">): Promise<RequestResult<"getRollupCosts">> {
+		return rollupCosts(this.#session(params.sessionId).manager);
+	}
+
+	async getSubtreeStats(params: RequestParams<"getSubtreeStats">): Promise<RequestResult<"getSubtreeStats">> {
+		const s = this.#session(params.sessionId);
+		this.#entry(s, params.entryId);
+		return subtreeStats(s.manager, params.entryId);
+	}
+
+	async exportBranch(params: RequestParams<"exportBranch">): Promise<RequestResult<"exportBranch">> {
+		const s = this.#session(params.sessionId);
+		if (params.leafId !== undefined) this.#entry(s, params.leafId);
+		const data = exportBranch(s.manager, params.format, params.leafId);
+		const base = path.basename(s.manager.getSessionFile() ?? "session.jsonl").replace(/\.jsonl$/i, "");
+		const leaf = params.leafId ?? s.manager.getLeafId() ?? "empty";
+		const ext = params.format === "jsonl" ? "jsonl" : params.format;
+		const mimeType = params.format === "md" ? "text/markdown" : params.format === "html" ? "text/html" : "application/x-ndjson";
+		return { text: data.toString("utf8"), fileName: `${base}.${leaf}.${ext}`, mimeType };
+	}
+
+	async savePrunedCopy(params: RequestParams<"savePrunedCopy">): Promise<RequestResult<"savePrunedCopy">> {
+		const s = this.#session(params.sessionId);
+		for (const id of params.dropIds) this.#entry(s, id);
+		try {
+			const r = savePrunedCopy(s.manager, params.dropIds);
+			return { path: r.file, kept: r.kept, dropped: r.dropped };
+		} catch (err) {
+			throw toServiceError(err);
+		}
 	}
 
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {

@@ -18,6 +18,7 @@ export function defaultSettings(): ArborSettings {
 		layoutDirection: "TB",
 		recentFiles: [],
 		enabledExtensions: [],
+		hiddenBranches: {},
 	};
 }
 
@@ -47,7 +48,7 @@ function normaliseModel(v: unknown): ModelSettings {
 
 /** Merge untrusted JSON (a hand-edited file, a client's partial update) over a base, field by field. */
 export function mergeSettings(base: ArborSettings, patch: unknown): ArborSettings {
-	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles], enabledExtensions: [...(base.enabledExtensions ?? [])] };
+	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles], enabledExtensions: [...(base.enabledExtensions ?? [])], hiddenBranches: { ...base.hiddenBranches } };
 	if (!isRecord(patch)) return out;
 	if ("model" in patch) out.model = normaliseModel(patch.model);
 	if (patch.doubleEscapeAction === "tree" || patch.doubleEscapeAction === "branch") out.doubleEscapeAction = patch.doubleEscapeAction;
@@ -61,6 +62,15 @@ export function mergeSettings(base: ArborSettings, patch: unknown): ArborSetting
 	}
 	if (Array.isArray(patch.enabledExtensions)) {
 		out.enabledExtensions = [...new Set(patch.enabledExtensions.filter((f): f is string => typeof f === "string" && f !== ""))];
+	}
+	if (isRecord(patch.hiddenBranches)) {
+		const hidden: Record<string, string[]> = {};
+		for (const [file, ids] of Object.entries(patch.hiddenBranches)) {
+			if (!Array.isArray(ids)) continue;
+			const list = [...new Set(ids.filter((id): id is string => typeof id === "string" && id !== ""))];
+			if (list.length > 0) hidden[file] = list;
+		}
+		out.hiddenBranches = hidden;
 	}
 	return out;
 }

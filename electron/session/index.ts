@@ -7,3 +7,4 @@ export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
+export { writeNewFile } from "./write";

@@ -1,7 +1,9 @@
 // Node components: small, memoized, each selecting only the booleans and the text it shows from the graph
 // store. Everything from the session file is rendered as React text (escaped): never as HTML.
 
-import { memo } from "react";
+import { memo, useContext } from "react";
+import { ServicesContext } from "../commands/services";
+import { useRollupText } from "../compare/rollups";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
 import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
 import { entriesOfNode } from "./compress";
@@ -76,6 +78,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 				)}
 			</div>
 			<div className="arbor-card__text">{cardText(sk, e, preview)}</div>
+			{data.count >= 2 && <BranchRollup entry={e} />}
 			{(markers.length > 0 || tokens !== "" || data.count >= 2) && (
 				<div className="arbor-card__foot">
 					{markers.map((m) => (
@@ -126,13 +129,29 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 
 export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<GraphFlowNode>) {
 	const tb = useDirection() === "TB";
+	const rollup = useFoldRollup(data.entry);
 	return (
-		<div className="arbor-stub" style={STUB_STYLE} data-testid="arbor-fold-stub" title="Folded: click to unfold">
+		<div className="arbor-stub" style={STUB_STYLE} data-testid="arbor-fold-stub" data-rollup={rollup ?? undefined} title={rollup ? `Folded: ${rollup} — click to unfold` : "Folded: click to unfold"}>
 			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
 			⊞ +{data.count} hidden
+			{rollup && <span className="arbor-stub__rollup" data-testid="arbor-fold-rollup">{rollup}</span>}
 		</div>
 	);
 });
+
+/** Roll-up text of a folded subtree (issue #12): entries, tokens, cost, errors, time span. */
+function useFoldRollup(entry: number): string | null {
+	const services = useContext(ServicesContext);
+	const sk = useGraphStore((s) => s.skeleton);
+	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
+	return useRollupText(services ? { client: services.client, sessionId } : null, sk, entry);
+}
+
+/** Under a branch point's card: the roll-up of everything below it. */
+function BranchRollup({ entry }: { entry: number }) {
+	const rollup = useFoldRollup(entry);
+	return rollup ? <span className="arbor-branch-rollup" data-testid="arbor-branch-rollup" title={`Below this branch point: ${rollup}`}>{rollup}</span> : null;
+}
 
 /** Declared once at module level: a new object per render would remount every node. */
 export const nodeTypes: NodeTypes = { entry: EntryNode, segment: SegmentNode, foldStub: FoldStubNode };

@@ -4,6 +4,7 @@
 import { useEffect, useState, type MouseEvent } from "react";
 import type { SessionEntry } from "../../shared/entries";
 import { useServices } from "../commands/services";
+import { SubtreeStats } from "../compare/SubtreeStats";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
@@ -74,6 +75,7 @@ export function Inspector() {
 				<button type="button" data-testid="inspector-copy-id" onClick={() => copy(selectedId, "id")}>Copy id</button>
 				<button type="button" data-testid="inspector-copy-json" onClick={() => copy(prettyJson(entry), "JSON")}>Copy JSON</button>
 			</div>
+			<SubtreeStats entryId={selectedId} />
 			<div className="inspector-body" data-testid="inspector-body">
 				<EntryBody entry={entry} />
 			</div>

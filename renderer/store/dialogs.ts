@@ -28,7 +28,9 @@ export type Dialog =
 	| { kind: "branchList" }
 	| { kind: "warnings" }
 	| { kind: "settings" }
-	| { kind: "family"; path: string };
+	| { kind: "family"; path: string }
+	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
+	| { kind: "compare"; a: string; b: string; siblingsOf?: string };
 
 export type DialogKind = Dialog["kind"];
 

@@ -66,6 +66,7 @@ export const DEFAULT_SETTINGS: ArborSettings = {
 	skipSummaryPrompt: false,
 	layoutDirection: "TB",
 	recentFiles: [],
+	hiddenBranches: {},
 };
 
 export function makeSummary(sessionId = "s1", extra: Partial<SessionSummary> = {}): SessionSummary {

@@ -276,7 +276,7 @@ describe("settings dialog: saving", () => {
 describe("settings form rules", () => {
 	const base: ArborSettings = {
 		model: { provider: "local", modelId: "m", baseUrl: "http://x/v1", api: "openai-completions", apiKeySet: true },
-		doubleEscapeAction: "branch", treeFilterMode: "all", skipSummaryPrompt: true, layoutDirection: "LR", recentFiles: ["/a.jsonl"],
+		doubleEscapeAction: "branch", treeFilterMode: "all", skipSummaryPrompt: true, layoutDirection: "LR", recentFiles: ["/a.jsonl"], hiddenBranches: {},
 	};
 
 	it("round-trips the saved settings without a key, apiKeySet or recent files", () => {

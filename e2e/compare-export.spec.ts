@@ -1,0 +1,120 @@
+// Issue #12 part 1 in the app (browser host, Debian Chromium): compare a card with the leaf and siblings of
+// a branch point, the inspector's subtree roll-up, a fold pill's roll-up, export a branch as a download,
+// save a pruned copy and hide a branch — the session file never changes.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { card, expandAllSegments, jsonl, openApp, sha256, shot } from "./helpers/app";
+import { fixturesDir, type Host, startHost, tempCopy } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+const fixture = () => tempCopy(join(fixturesDir, "formic__pi-v3-branch-compaction.jsonl"));
+
+async function menu(page: Page, id: string, command: string): Promise<void> {
+	await page.getByTestId("fit-button").click();
+	const node = card(page, id);
+	await node.scrollIntoViewIfNeeded();
+	await node.click({ button: "right" });
+	await page.getByTestId(`menu-item-${command}`).click();
+}
+
+test("compare a card with the leaf: ancestor, both sides' facts, prompts side by side, answer diff", async ({ page }) => {
+	const file = fixture();
+	const before = sha256(file);
+	host = await startHost([file]);
+	await page.setViewportSize({ width: 1400, height: 950 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	await menu(page, "inactive-tool", "compare.withLeaf");
+	const dialog = page.getByTestId("compare-dialog");
+	await expect(dialog).toBeVisible();
+	await expect(page.getByTestId("compare-ancestor")).toContainText("thinking-root");
+	await expect(page.getByTestId("compare-facts-a")).toContainText("unknown-active");
+	await expect(page.getByTestId("compare-facts-b")).toContainText("inactive-tool");
+	await expect(page.getByTestId("compare-rows")).toContainText("This abandoned branch must not become active chat.");
+	await expect(page.getByTestId("compare-diff")).toContainText("active branch closes");
+	await shot(page, "compare-with-leaf");
+	// Go to B from the view: the navigate dialog for that side's leaf opens.
+	await page.getByTestId("compare-navigate-b").click();
+	await expect(page.getByTestId("navigate-dialog")).toBeVisible();
+	expect(sha256(file)).toBe(before);
+});
+
+test("compare siblings of a branch point: pick two of its children", async ({ page }) => {
+	const file = fixture();
+	// Filter "all": the branch point here is a thinking_level_change, which the default filter hides.
+	host = await startHost([file], { settings: { treeFilterMode: "all" } });
+	await page.setViewportSize({ width: 1400, height: 950 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	await menu(page, "thinking-root", "compare.siblings");
+	await expect(page.getByTestId("compare-siblings")).toBeVisible();
+	await expect(page.getByTestId("compare-ancestor")).toContainText("thinking-root");
+	// Children oldest first: user-first then inactive-user; each side runs to its branch's latest entry.
+	await expect(page.getByTestId("compare-facts-a")).toContainText("unknown-active");
+	await expect(page.getByTestId("compare-facts-b")).toContainText("inactive-tool");
+	await page.getByTestId("compare-pick-b").selectOption("user-first");
+	await expect(page.getByTestId("compare-ancestor")).toContainText("unknown-active");
+	await shot(page, "compare-siblings");
+});
+
+test("inspector and fold pill show the subtree roll-up", async ({ page }) => {
+	const file = fixture();
+	host = await startHost([file], { settings: { treeFilterMode: "all" } });
+	await page.setViewportSize({ width: 1400, height: 950 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	await page.getByTestId("fit-button").click();
+	await card(page, "thinking-root").click();
+	const rollup = page.getByTestId("inspector-rollup");
+	await expect(rollup).toBeVisible();
+	await expect(page.getByTestId("rollup-entries")).toHaveText("17");
+	await expect(page.getByTestId("rollup-files")).toContainText("read");
+	await shot(page, "inspector-rollup");
+	// The branch point's card carries the same roll-up under it.
+	await expect(card(page, "thinking-root").getByTestId("arbor-branch-rollup")).toHaveText(/^17 entries · 1\.8k tok · \$12\.13/);
+	// Hide the abandoned branch: it folds, its pill shows the roll-up, settings hold it, the file does not.
+	const before = sha256(file);
+	await menu(page, "inactive-user", "branch.hide");
+	await expect(page.getByTestId("arbor-fold-rollup")).toHaveText("4 entries · 3s");
+	const settings = JSON.parse(readFileSync(join(host.home, ".arbor", "settings.json"), "utf8"));
+	expect(settings.hiddenBranches[file]).toEqual(["inactive-user"]);
+	expect(sha256(file)).toBe(before);
+	await shot(page, "hidden-branch-pill");
+	// Reopened, the branch is still hidden (from Arbor's settings).
+	await page.reload();
+	await expect(page.locator(".react-flow__node").first()).toBeVisible({ timeout: 60_000 });
+	await page.getByTestId("fit-button").click();
+	await expect(page.getByTestId("arbor-fold-rollup")).toHaveText("4 entries · 3s");
+});
+
+test("export a branch as Markdown (download) and save a pruned copy next to the file", async ({ page }) => {
+	const file = fixture();
+	const before = sha256(file);
+	host = await startHost([file]);
+	await openApp(page, host);
+	await expandAllSegments(page);
+	const download = page.waitForEvent("download");
+	await menu(page, "inactive-tool", "export.md");
+	const d = await download;
+	expect(d.suggestedFilename()).toMatch(/inactive-tool\.md$/);
+	const text = readFileSync(await d.path(), "utf8");
+	expect(text).toContain("This abandoned branch must not become active chat.");
+	expect(text).not.toContain("Continue from the compacted active branch.");
+
+	await menu(page, "inactive-user", "prune.mark");
+	await menu(page, "unknown-active", "prune.save");
+	await expect(page.locator(".toast, [data-testid^=toast]").filter({ hasText: "pruned copy" }).first()).toBeVisible();
+	const created = readdirSync(dirname(file)).filter((f) => f.endsWith(".jsonl") && join(dirname(file), f) !== file);
+	expect(created).toHaveLength(1);
+	const ids = jsonl(join(dirname(file), created[0])).map((e) => e.id);
+	expect(ids).not.toContain("inactive-user");
+	expect(ids).toContain("unknown-active");
+	expect(sha256(file)).toBe(before);
+	expect(existsSync(file)).toBe(true);
+});

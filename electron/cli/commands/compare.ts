@@ -1,0 +1,86 @@
+// `arbor compare FILE ID_A ID_B [--json]`: the common ancestor of two entries, then each side from there:
+// entries, tokens, cost, files read/edited/written, errors, duration; the human output adds the prompts
+// side by side and a word diff of the final answers. Reads only.
+
+import { compareBranches, compareView } from "../../services/compare";
+import { flag, parseCommandArgs, positionals, UsageError } from "../args";
+import { Output, openSession, reportWarnings } from "../io";
+import type { CompareSide, CompareView } from "../../../shared/compare";
+
+export const compareUsage = `Usage: arbor compare FILE ID_A ID_B [--json]
+
+Compare the branch ending at ID_A with the branch ending at ID_B: their common ancestor, then for each
+side the entries after it, tokens, cost, files read/edited/written, errors and duration. Without --json
+the user prompts are shown side by side and the final answers as a word diff ([-removed-] {+added+}).
+
+Options:
+  --json      print { commonAncestorId, a, b } (docs/cli.md has the shape)
+  -h, --help  show this help`;
+
+function fmtDuration(ms: number | null): string {
+	if (ms === null) return "unknown";
+	const s = Math.round(ms / 1000);
+	if (s < 60) return `${s}s`;
+	const m = Math.floor(s / 60);
+	if (m < 60) return `${m}m ${s % 60}s`;
+	return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+function oneLine(s: string, max: number): string {
+	const t = s.replace(/\s+/g, " ").trim();
+	return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function printSide(out: Output, name: string, s: CompareSide, aborts: number): void {
+	out.line(`${name}: leaf ${s.leafId}, ${s.entries.length} entries after the ancestor`);
+	out.line(`  tokens   ${s.tokens.total} (input ${s.tokens.input}, output ${s.tokens.output}, cache read ${s.tokens.cacheRead}, cache write ${s.tokens.cacheWrite})`);
+	out.line(`  cost     $${s.cost.toFixed(4)}`);
+	out.line(`  errors   ${s.errors}${aborts > 0 ? `, aborted ${aborts}` : ""}`);
+	out.line(`  duration ${fmtDuration(s.durationMs)}`);
+	for (const k of ["read", "edited", "written"] as const) {
+		out.line(`  ${k.padEnd(8)} ${s.files[k].length === 0 ? "-" : s.files[k].join(", ")}`);
+	}
+}
+
+export function printCompare(out: Output, v: CompareView): void {
+	out.line(`common ancestor: ${v.commonAncestorId ?? "(none: the branches share no entry)"}`);
+	out.line();
+	printSide(out, "A", v.a, v.aborts.a);
+	out.line();
+	printSide(out, "B", v.b, v.aborts.b);
+	if (v.rows.length > 0) {
+		out.line();
+		out.line("prompts (A | B):");
+		v.rows.forEach((r, k) => {
+			out.line(`  ${String(k + 1).padStart(2)}. A: ${r.a ? oneLine(r.a.prompt, 70) : "-"}`);
+			out.line(`      B: ${r.b ? oneLine(r.b.prompt, 70) : "-"}`);
+		});
+	}
+	out.line();
+	out.line("final answers, A -> B (word diff):");
+	if (!v.finalAnswer.a.text && !v.finalAnswer.b.text) out.line("  (neither side has an assistant answer)");
+	else {
+		out.line(v.answerDiff.map((p) => (p.added ? `{+${p.value}+}` : p.removed ? `[-${p.value}-]` : p.value)).join(""));
+	}
+}
+
+export async function compareCommand(argv: string[]): Promise<number> {
+	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, compareUsage);
+	if (flag(args, "help")) {
+		process.stdout.write(`${compareUsage}\n`);
+		return 0;
+	}
+	const [file, idA, idB] = positionals(args, ["FILE", "ID_A", "ID_B"], 0, compareUsage);
+	const sm = openSession(file, compareUsage);
+	try {
+		reportWarnings(sm);
+		for (const id of [idA, idB]) if (sm.indexOf(id) < 0) throw new UsageError(`no entry "${id}" in ${sm.getSessionFile()}`, compareUsage);
+		const out = new Output();
+		if (flag(args, "json")) out.line(JSON.stringify(compareBranches(sm, idA, idB), null, 2));
+		else printCompare(out, compareView(sm, idA, idB));
+		await out.flush();
+		return 0;
+	} finally {
+		sm.close();
+	}
+}

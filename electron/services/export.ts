@@ -1,0 +1,233 @@
+// Exports of one branch (root -> leaf) as Markdown, as a self-contained HTML page (every byte of session
+// text escaped, inline CSS, no scripts, no remote loads: it works offline and cannot run anything), or as
+// a new JSONL holding just that path (the core's createBranchedSession, so the bytes are pi's). Plus a
+// pruned copy: a new file without the marked branches; the original is never touched.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ExportFormat } from "../../shared/api";
+import { contentText } from "../../shared/compare";
+import type { SessionEntry } from "../../shared/entries";
+import { type SessionManager, createSessionId, sessionFileName, writeNewFile } from "../session";
+import { ArborServiceError } from "./errors";
+import { titleOf } from "./open-session";
+
+export { EXPORT_FORMATS, type ExportFormat } from "../../shared/api";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+	return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** One readable block of the path: a heading and text (tool calls and results as code). */
+interface Block { heading: string; text: string; code?: boolean; meta?: string }
+
+function pathEntries(sm: SessionManager, leafId: string | undefined): { leafId: string | null; entries: SessionEntry[] } {
+	const leaf = leafId ?? sm.getLeafId();
+	if (leaf === null) return { leafId: null, entries: [] };
+	const i = sm.indexOf(leaf);
+	if (i < 0) throw new ArborServiceError("not_found", `no entry "${leaf}" in this session`);
+	const entries: SessionEntry[] = [];
+	for (const j of sm.pathIndices(i)) {
+		const e = sm.getEntryAt(j);
+		if (e) entries.push(e);
+	}
+	return { leafId: leaf, entries };
+}
+
+function toolCallLine(c: Record<string, unknown>): string {
+	const args = isRecord(c.arguments) ? c.arguments : {};
+	const p = args.path ?? args.file_path ?? args.command;
+	return `${String(c.name)}${typeof p === "string" ? ` ${p}` : ""}`;
+}
+
+function blocksOf(entries: readonly SessionEntry[]): Block[] {
+	const out: Block[] = [];
+	for (const e of entries) {
+		const r = e as Record<string, unknown>;
+		const ts = typeof r.timestamp === "string" ? r.timestamp : undefined;
+		switch (e.type) {
+			case "message": {
+				const m = isRecord(r.message) ? r.message : {};
+				const text = contentText(m.content);
+				if (m.role === "user") out.push({ heading: "User", text, meta: ts });
+				else if (m.role === "assistant") {
+					const calls = Array.isArray(m.content) ? m.content.filter((c) => isRecord(c) && c.type === "toolCall").map((c) => toolCallLine(c as Record<string, unknown>)) : [];
+					const stop = m.stopReason === "error" || m.stopReason === "aborted" ? ` (${String(m.stopReason)}${typeof m.errorMessage === "string" ? `: ${m.errorMessage}` : ""})` : "";
+					if (text.trim() !== "" || stop) out.push({ heading: `Assistant${stop}`, text, meta: ts });
+					if (calls.length > 0) out.push({ heading: "Tool calls", text: calls.join("\n"), code: true });
+				} else if (m.role === "toolResult") {
+					out.push({ heading: `Tool result: ${String(m.toolName ?? "")}${m.isError === true ? " (error)" : ""}`, text, code: true });
+				} else if (m.role === "bashExecution") {
+					out.push({ heading: `Bash${typeof m.exitCode === "number" && m.exitCode !== 0 ? ` (exit ${m.exitCode})` : ""}`, text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}`, code: true });
+				} else if (text.trim() !== "") out.push({ heading: String(m.role ?? "message"), text });
+				break;
+			}
+			case "compaction":
+				out.push({ heading: "Compaction summary", text: String(r.summary ?? ""), meta: ts });
+				break;
+			case "branch_summary":
+				out.push({ heading: "Branch summary", text: String(r.summary ?? ""), meta: ts });
+				break;
+			case "custom_message":
+				if (r.display !== false) out.push({ heading: String(r.customType ?? "custom message"), text: contentText(r.content) });
+				break;
+			default:
+				break; // model/thinking changes, labels, custom state, unknown types: not part of the conversation
+		}
+	}
+	return out;
+}
+
+function fence(text: string): string {
+	let n = 3;
+	for (const m of text.matchAll(/`{3,}/g)) n = Math.max(n, m[0].length + 1);
+	return "`".repeat(n);
+}
+
+export function toMarkdown(title: string, blocks: readonly Block[]): string {
+	const parts = [`# ${title.replace(/\s+/g, " ")}`, ""];
+	for (const b of blocks) {
+		parts.push(`## ${b.heading}${b.meta ? ` · ${b.meta}` : ""}`, "");
+		if (b.code) {
+			const f = fence(b.text);
+			parts.push(f, b.text, f, "");
+		} else parts.push(b.text, "");
+	}
+	return `${parts.join("\n").trimEnd()}\n`;
+}
+
+export function escapeHtml(s: string): string {
+	return s.replace(/[&<>"']/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === '"' ? "&quot;" : "&#39;"));
+}
+
+const CSS = `body{font:15px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f;background:#fff}
+h1{font-size:1.4rem}section{border-left:3px solid #ccc;padding:.2rem .9rem;margin:1rem 0}
+section.user{border-color:#3b82f6}section.assistant{border-color:#10b981}section.tool{border-color:#a3a3a3}
+h2{font-size:.85rem;text-transform:uppercase;letter-spacing:.03em;color:#555;margin:.3rem 0}
+.meta{font-weight:normal;color:#888;text-transform:none}
+.text{white-space:pre-wrap;overflow-wrap:anywhere;margin:0}pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f5f5f5;padding:.5rem;margin:0;font:13px/1.4 ui-monospace,monospace}
+@media (prefers-color-scheme:dark){body{background:#161618;color:#e5e5e5}pre{background:#222}h2{color:#aaa}}`;
+
+export function toHtml(title: string, blocks: readonly Block[]): string {
+	const sections = blocks.map((b) => {
+		const cls = b.heading === "User" ? "user" : b.heading.startsWith("Assistant") ? "assistant" : "tool";
+		const body = b.code ? `<pre>${escapeHtml(b.text)}</pre>` : `<div class="text">${escapeHtml(b.text)}</div>`;
+		return `<section class="${cls}"><h2>${escapeHtml(b.heading)}${b.meta ? ` <span class="meta">${escapeHtml(b.meta)}</span>` : ""}</h2>${body}</section>`;
+	});
+	// The CSP forbids scripts, remote loads, frames and forms even if a browser misread the escaped text.
+	return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${CSS}</style></head>
+<body><h1>${escapeHtml(title)}</h1>
+${sections.join("\n")}
+</body></html>
+`;
+}
+
+/** The chosen branch in the chosen format, as bytes. */
+export function exportBranch(sm: SessionManager, format: ExportFormat, leafId?: string): Buffer {
+	const { leafId: leaf, entries } = pathEntries(sm, leafId);
+	if (format === "jsonl") {
+		if (leaf === null) throw new ArborServiceError("bad_request", "the session has no entries to export");
+		// Exactly createBranchedSession's bytes: written into a private temp folder, read back, removed.
+		const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-export-"));
+		try {
+			const file = sm.createBranchedSession(leaf, { sessionDir: tmp, adopt: false });
+			if (!file) throw new ArborServiceError("unsupported", "an in-memory session cannot be exported as JSONL");
+			return fs.readFileSync(file);
+		} finally {
+			fs.rmSync(tmp, { recursive: true, force: true });
+		}
+	}
+	const title = titleOf(sm) ?? path.basename(sm.getSessionFile() ?? "session");
+	const blocks = blocksOf(entries);
+	return Buffer.from(format === "md" ? toMarkdown(title, blocks) : toHtml(title, blocks), "utf8");
+}
+
+/** Write bytes to a new file; an existing file is refused (code "conflict"), never replaced. */
+export function writeExport(out: string, data: Buffer): string {
+	const target = path.resolve(out);
+	fs.mkdirSync(path.dirname(target), { recursive: true });
+	writeNewFile(target, [data]);
+	return target;
+}
+
+/**
+ * A new session file without the subtrees rooted at `dropIds` (next to the source unless `dir`). Kept lines
+ * are copied byte for byte; the header gets a new session id and names the source as parentSession; a label
+ * on a kept entry that hung inside a dropped branch is kept, re-attached to the nearest kept ancestor.
+ */
+export function savePrunedCopy(sm: SessionManager, dropIds: readonly string[], dir?: string): { file: string; dropped: number; kept: number } {
+	const source = sm.getSessionFile();
+	if (!source) throw new ArborServiceError("unsupported", "an in-memory session has no file to copy");
+	if (dropIds.length === 0) throw new ArborServiceError("bad_request", "mark at least one branch to leave out");
+	sm.catchUp();
+	const sk = sm.getSkeleton();
+	const drop = new Uint8Array(sk.count);
+	const children: number[][] = Array.from({ length: sk.count }, () => []);
+	for (let i = 0; i < sk.count; i++) if (sk.parent[i] >= 0) children[sk.parent[i]].push(i);
+	for (const id of dropIds) {
+		const root = sm.indexOf(id);
+		if (root < 0) throw new ArborServiceError("not_found", `no entry "${id}" in this session`);
+		const stack = [root];
+		while (stack.length > 0) {
+			const j = stack.pop() as number;
+			if (drop[j]) continue;
+			drop[j] = 1;
+			for (const c of children[j]) stack.push(c);
+		}
+	}
+	const droppedIds = new Set<string>();
+	const keptIds = new Set<string>();
+	for (let i = 0; i < sk.count; i++) (drop[i] ? droppedIds : keptIds).add(sk.ids[i]);
+	for (const id of droppedIds) {
+		if (keptIds.has(id)) throw new ArborServiceError("unsupported", `id ${id} is used by a kept and a dropped entry; cannot tell its lines apart`);
+	}
+	const nearestKept = (id: unknown): string | null => {
+		let j = typeof id === "string" ? sm.indexOf(id) : -1;
+		while (j >= 0 && drop[j]) j = sk.parent[j];
+		return j >= 0 ? sk.ids[j] : null;
+	};
+	const raw = fs.readFileSync(source);
+	const out: Buffer[] = [];
+	let start = 0;
+	let sawHeader = false;
+	const timestamp = new Date().toISOString();
+	const sessionId = createSessionId();
+	while (start < raw.length) {
+		let end = raw.indexOf(0x0a, start);
+		if (end < 0) end = raw.length;
+		const line = raw.subarray(start, end);
+		start = end + 1;
+		let obj: Record<string, unknown> | undefined;
+		try {
+			const v: unknown = JSON.parse(line.toString("utf8"));
+			if (isRecord(v)) obj = v;
+		} catch {
+			obj = undefined;
+		}
+		if (obj && !sawHeader && obj.type === "session") {
+			sawHeader = true;
+			out.push(Buffer.from(`${JSON.stringify({ ...obj, id: sessionId, timestamp, parentSession: source })}\n`, "utf8"));
+			continue;
+		}
+		if (obj && obj.type === "title") continue; // omp's title slot belongs to the source's own header
+		if (obj && typeof obj.id === "string" && droppedIds.has(obj.id)) {
+			if (obj.type === "label" && typeof obj.targetId === "string" && keptIds.has(obj.targetId)) {
+				out.push(Buffer.from(`${JSON.stringify({ ...obj, parentId: nearestKept(obj.parentId) })}\n`, "utf8"));
+			}
+			continue;
+		}
+		if (obj && obj.type === "label" && typeof obj.targetId === "string" && droppedIds.has(obj.targetId)) continue;
+		if (line.length === 0) continue;
+		out.push(Buffer.concat([line, Buffer.from("\n")]));
+	}
+	if (!sawHeader) throw new ArborServiceError("bad_file", "the file has no session header", source);
+	const file = path.join(dir ?? path.dirname(source), sessionFileName(timestamp, sessionId));
+	writeNewFile(file, out);
+	return { file, dropped: droppedIds.size, kept: keptIds.size };
+}

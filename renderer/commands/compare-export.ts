@@ -1,0 +1,132 @@
+// Commands of issue #12 part 1, declared once for the context menu, palette and menu bar: compare two
+// branches (marked entry, the leaf, or two children of a branch point), export a branch (Markdown, HTML,
+// JSONL), save a pruned copy without marked branches, and hide a branch (view state in Arbor's settings).
+
+import type { ExportFormat } from "../../shared/api";
+import { EntryKind } from "../../shared/skeleton";
+import { childrenOf, download } from "../compare/branches";
+import { marks } from "../compare/marks";
+import { activeSession, leafId } from "../store/selectors";
+import type { Command, CommandContext } from "./registry";
+
+function has(ctx: CommandContext): boolean {
+	return ctx.skeleton !== null && ctx.state.activeSessionId !== null && ctx.target >= 0;
+}
+
+function sid(ctx: CommandContext): string {
+	return ctx.state.activeSessionId as string;
+}
+
+function targetId(ctx: CommandContext): string {
+	return ctx.skeleton!.ids[ctx.target];
+}
+
+const exportCommand = (format: ExportFormat, name: string): Command => ({
+	id: `export.${format}`,
+	label: `Export branch to here as ${name}`,
+	category: "Session",
+	contextMenu: format === "md",
+	when: has,
+	async perform(ctx) {
+		const r = await ctx.client.request("exportBranch", { sessionId: sid(ctx), leafId: targetId(ctx), format });
+		download(r.text, r.fileName, r.mimeType);
+		ctx.store.getState().toast("info", `Exported ${r.fileName}`);
+	},
+});
+
+export function compareExportCommands(): Command[] {
+	return [
+		{
+			id: "compare.withLeaf",
+			label: "Compare with leaf",
+			category: "Entry",
+			contextMenu: true,
+			when: (ctx) => has(ctx) && leafId(ctx.skeleton!) !== null && leafId(ctx.skeleton!) !== targetId(ctx),
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "compare", a: leafId(ctx.skeleton!) as string, b: targetId(ctx) }),
+		},
+		{
+			id: "compare.mark",
+			label: (ctx) => (marks.getState().compare[ctx.state.activeSessionId ?? ""] === ctx.targetId ? "Unmark for compare" : "Mark for compare"),
+			category: "Entry",
+			contextMenu: true,
+			when: has,
+			perform(ctx) {
+				const cur = marks.getState().compare[sid(ctx)];
+				marks.getState().markCompare(sid(ctx), cur === targetId(ctx) ? null : targetId(ctx));
+				if (cur !== targetId(ctx)) ctx.store.getState().toast("info", "Marked: choose another card and “Compare with marked”");
+			},
+		},
+		{
+			id: "compare.withMarked",
+			label: "Compare with marked",
+			category: "Entry",
+			contextMenu: true,
+			when: (ctx) => {
+				if (!has(ctx)) return false;
+				const m = marks.getState().compare[sid(ctx)];
+				return m !== undefined && m !== targetId(ctx) && ctx.skeleton!.ids.includes(m);
+			},
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "compare", a: marks.getState().compare[sid(ctx)], b: targetId(ctx) }),
+		},
+		{
+			id: "compare.siblings",
+			label: "Compare siblings",
+			category: "Entry",
+			contextMenu: true,
+			when: (ctx) => has(ctx) && childrenOf(ctx.skeleton!, ctx.target).length >= 2,
+			perform(ctx) {
+				const kids = childrenOf(ctx.skeleton!, ctx.target).map((k) => ctx.skeleton!.ids[k]);
+				ctx.store.getState().openDialog({ kind: "compare", a: kids[0], b: kids[1], siblingsOf: targetId(ctx) });
+			},
+		},
+		exportCommand("md", "Markdown"),
+		exportCommand("html", "HTML"),
+		exportCommand("jsonl", "JSONL"),
+		{
+			id: "prune.mark",
+			label: (ctx) => ((marks.getState().prune[ctx.state.activeSessionId ?? ""] ?? []).includes(ctx.targetId ?? "") ? "Keep branch in pruned copy" : "Leave branch out of pruned copy"),
+			category: "Session",
+			contextMenu: true,
+			when: (ctx) => has(ctx) && ctx.skeleton!.kind[ctx.target] !== EntryKind.label,
+			perform: (ctx) => marks.getState().togglePrune(sid(ctx), targetId(ctx)),
+		},
+		{
+			id: "prune.save",
+			label: (ctx) => `Save pruned copy (${(marks.getState().prune[ctx.state.activeSessionId ?? ""] ?? []).length} branch(es) left out)`,
+			category: "Session",
+			contextMenu: true,
+			when: (ctx) => ctx.state.activeSessionId !== null && (marks.getState().prune[sid(ctx)] ?? []).length > 0,
+			async perform(ctx) {
+				const dropIds = marks.getState().prune[sid(ctx)] ?? [];
+				const r = await ctx.client.request("savePrunedCopy", { sessionId: sid(ctx), dropIds });
+				marks.getState().clearPrune(sid(ctx));
+				ctx.store.getState().toast("info", `Saved a pruned copy (${r.kept} entries kept, ${r.dropped} left out): ${r.path}`);
+			},
+		},
+		{
+			id: "branch.hide",
+			label: (ctx) => (hiddenIds(ctx).includes(ctx.targetId ?? "") ? "Show hidden branch" : "Hide branch"),
+			category: "View",
+			contextMenu: true,
+			when: (ctx) => has(ctx) && activeSession(ctx.state)?.summary.path != null,
+			async perform(ctx) {
+				const file = activeSession(ctx.state)?.summary.path as string;
+				const id = targetId(ctx);
+				const cur = hiddenIds(ctx);
+				const hide = !cur.includes(id);
+				const list = hide ? [...cur, id] : cur.filter((x) => x !== id);
+				const all = { ...(ctx.state.settings?.hiddenBranches ?? {}) };
+				if (list.length > 0) all[file] = list;
+				else delete all[file];
+				await ctx.store.getState().updateSettings({ hiddenBranches: all });
+				// The graph hides a branch behind its fold; the fold is the hidden branch's one visible card.
+				ctx.store.getState().setFolded(id, hide);
+			},
+		},
+	];
+}
+
+function hiddenIds(ctx: CommandContext): string[] {
+	const file = activeSession(ctx.state)?.summary.path;
+	return file ? (ctx.state.settings?.hiddenBranches?.[file] ?? []) : [];
+}

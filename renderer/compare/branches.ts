@@ -1,0 +1,39 @@
+// Pure helpers over the skeleton for the compare commands: the children of a branch point and the end of
+// each child's branch (its latest entry in file order, which is a leaf of that subtree).
+
+import type { Skeleton } from "../../shared/skeleton";
+
+export function childrenOf(sk: Skeleton, i: number): number[] {
+	const out: number[] = [];
+	for (let j = 0; j < sk.count; j++) if (sk.parent[j] === i) out.push(j);
+	return out;
+}
+
+/** Latest entry (highest file index) in the subtree under `root`. */
+export function branchEnd(sk: Skeleton, root: number): number {
+	const inSub = new Uint8Array(sk.count);
+	inSub[root] = 1;
+	let end = root;
+	// Parents precede children in file order in every file pi writes; a later pass catches the rest.
+	for (let pass = 0; pass < 2; pass++) {
+		for (let j = 0; j < sk.count; j++) {
+			const p = sk.parent[j];
+			if (!inSub[j] && p >= 0 && inSub[p]) inSub[j] = 1;
+			if (inSub[j] && j > end) end = j;
+		}
+	}
+	return end;
+}
+
+/** Save text as a download (works in the browser host and in Electron, which shows a save dialog). */
+export function download(text: string, fileName: string, mimeType: string): void {
+	const url = URL.createObjectURL(new Blob([text], { type: `${mimeType};charset=utf-8` }));
+	const a = document.createElement("a");
+	a.href = url;
+	a.download = fileName;
+	a.rel = "noopener";
+	document.body.appendChild(a);
+	a.click();
+	a.remove();
+	setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,154 @@
+// Subtree roll-ups for the whole tree from the skeleton: per entry, the number of entries, tokens, cost,
+// errors (and aborts) and the time span of the subtree it roots. One pass, O(n), no entry parsed: what
+// every fold pill, branch point and the inspector show. Files touched are per subtree on demand (the
+// services read the subtree's tool calls), not in this table.
+//
+// Cost comes from an optional per-entry column (`costs`), e.g. assistant usage.cost.total. pi 1.x `usage`
+// entries (cache warming, side calls) are records of their own; their cost counts into the entry they hang
+// under (`attachToParent`), so a pill on that entry shows it even though the usage record is hidden.
+
+import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
+
+export interface Rollups {
+	count: number;
+	/** Entries in the subtree, the root included. */
+	entries: Int32Array;
+	/** Assistant usage tokens (compactions' tokensBefore is a context size and does not count). */
+	tokens: Float64Array;
+	cost: Float64Array;
+	/** Entries flagged error (assistant stopReason error, failed tool result, bash exit != 0). */
+	errors: Int32Array;
+	aborts: Int32Array;
+	/** Earliest / latest finite timestamp in the subtree (NaN when none). */
+	first: Float64Array;
+	last: Float64Array;
+}
+
+export interface RollupInput {
+	/** Cost per entry index (length >= skeleton.count); absent = 0 everywhere. */
+	costs?: ArrayLike<number>;
+	/** Entry indices whose own cost belongs to their parent entry (pi 1.x `usage` records). */
+	attachToParent?: (i: number) => boolean;
+}
+
+/** Roll-ups of every subtree of the skeleton. Cycle-safe: the skeleton's parents are already a forest. */
+export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
+	const n = sk.count;
+	const parent = sk.parent;
+	// Children in CSR form (counting sort by parent), then a BFS order from the roots: reversed, every child
+	// comes before its parent, so one backward sweep adds each subtree into its parent.
+	const start = new Int32Array(n + 1);
+	for (let i = 0; i < n; i++) {
+		const p = parent[i];
+		if (p >= 0 && p < n) start[p + 1]++;
+	}
+	for (let i = 0; i < n; i++) start[i + 1] += start[i];
+	const fill = start.slice(0, n);
+	const kids = new Int32Array(n);
+	let roots = 0;
+	const order = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		const p = parent[i];
+		if (p >= 0 && p < n) kids[fill[p]++] = i;
+		else order[roots++] = i;
+	}
+	let tail = roots;
+	for (let h = 0; h < tail; h++) {
+		const v = order[h];
+		for (let k = start[v]; k < start[v + 1]; k++) order[tail++] = kids[k];
+	}
+
+	const entries = new Int32Array(n);
+	const tokens = new Float64Array(n);
+	const cost = new Float64Array(n);
+	const errors = new Int32Array(n);
+	const aborts = new Int32Array(n);
+	const first = new Float64Array(n);
+	const last = new Float64Array(n);
+	const flags = sk.flags;
+	const costs = input.costs;
+	const attach = input.attachToParent;
+	for (let i = 0; i < n; i++) {
+		entries[i] = 1;
+		// A compaction's skeleton tokens are the context size before it (tokensBefore), not tokens spent.
+		tokens[i] = sk.kind[i] === EntryKind.compaction ? 0 : sk.tokens[i];
+		const f = flags[i];
+		errors[i] = f & EntryFlag.error ? 1 : 0;
+		aborts[i] = f & EntryFlag.aborted ? 1 : 0;
+		const t = sk.time[i];
+		first[i] = t;
+		last[i] = t;
+	}
+	if (costs) {
+		for (let i = 0; i < n; i++) {
+			const c = costs[i];
+			if (!(c > 0) && !(c < 0)) continue;
+			const p = parent[i];
+			if (attach && p >= 0 && attach(i)) cost[p] += c;
+			else cost[i] += c;
+		}
+	}
+	// Entries never reached from a root (impossible for a forest; kept safe) are left as their own values.
+	for (let h = tail - 1; h >= 0; h--) {
+		const v = order[h];
+		const p = parent[v];
+		if (p < 0 || p >= n) continue;
+		entries[p] += entries[v];
+		tokens[p] += tokens[v];
+		cost[p] += cost[v];
+		errors[p] += errors[v];
+		aborts[p] += aborts[v];
+		const fv = first[v], lv = last[v];
+		if (fv < first[p] || first[p] !== first[p]) first[p] = fv;
+		if (lv > last[p] || last[p] !== last[p]) last[p] = lv;
+	}
+	return { count: n, entries, tokens, cost, errors, aborts, first, last };
+}
+
+/** One subtree's roll-up as a plain object (the inspector, a pill's tooltip). */
+export interface SubtreeRollup {
+	entries: number;
+	tokens: number;
+	cost: number;
+	errors: number;
+	aborts: number;
+	/** ms since epoch, null when no entry of the subtree has a timestamp. */
+	first: number | null;
+	last: number | null;
+	spanMs: number | null;
+}
+
+export function rollupAt(r: Rollups, i: number): SubtreeRollup {
+	const first = Number.isFinite(r.first[i]) ? r.first[i] : null;
+	const last = Number.isFinite(r.last[i]) ? r.last[i] : null;
+	return {
+		entries: r.entries[i], tokens: r.tokens[i], cost: r.cost[i], errors: r.errors[i], aborts: r.aborts[i], first, last,
+		spanMs: first !== null && last !== null ? last - first : null,
+	};
+}
+
+/** Compact figures for a pill: "42 entries · 1.2M tok · $0.84 · 2 err · 3h 5m". */
+export function formatRollup(r: SubtreeRollup): string {
+	const parts = [`${r.entries} ${r.entries === 1 ? "entry" : "entries"}`];
+	if (r.tokens > 0) parts.push(`${formatTokens(r.tokens)} tok`);
+	if (r.cost > 0) parts.push(`$${r.cost < 0.01 ? r.cost.toFixed(4) : r.cost.toFixed(2)}`);
+	if (r.errors > 0) parts.push(`${r.errors} err`);
+	if (r.spanMs !== null && r.spanMs > 0) parts.push(formatSpan(r.spanMs));
+	return parts.join(" · ");
+}
+
+export function formatTokens(t: number): string {
+	if (t >= 1e6) return `${(t / 1e6).toFixed(1)}M`;
+	if (t >= 1e3) return `${(t / 1e3).toFixed(1)}k`;
+	return String(Math.round(t));
+}
+
+export function formatSpan(ms: number): string {
+	const s = Math.round(ms / 1000);
+	if (s < 60) return `${s}s`;
+	const m = Math.floor(s / 60);
+	if (m < 60) return `${m}m`;
+	const h = Math.floor(m / 60);
+	if (h < 48) return `${h}h ${m % 60}m`;
+	return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
