@@ -4,7 +4,7 @@
 
 import { EntryKind } from "../../shared/skeleton";
 import {
-	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, nextBranchPoint,
+	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, keepSelection, nextBranchPoint,
 	nextLabelled, parentOf, siblingOf, unfoldOrDown, type TreeKeyAction,
 } from "../../shared/tree-view";
 import type { FilterMode } from "../../shared/api";
@@ -32,6 +32,17 @@ function selectIndex(ctx: CommandContext, index: number): void {
 	const id = ctx.skeleton.ids[index];
 	ctx.store.getState().select(id);
 	ctx.graph.reveal(id);
+}
+
+/** Select an entry (its nearest shown ancestor when the filter hides it) and zoom to it readably. */
+function goTo(ctx: CommandContext, index: number): void {
+	if (!ctx.skeleton || index < 0) return;
+	const shown = ctx.tree ? keepSelection(ctx.tree, index) : index;
+	const target = shown >= 0 ? shown : index;
+	const id = ctx.skeleton.ids[target];
+	ctx.store.getState().select(id);
+	if (ctx.graph.zoomToEntry) ctx.graph.zoomToEntry(id);
+	else ctx.graph.reveal(id);
 }
 
 /** Where an arrow key starts from: the selection, or pi's opening row when nothing is selected. */
@@ -254,6 +265,20 @@ export function builtinCommands(): Command[] {
 				const prev = nextLabelled(tree, cursor(ctx), -1);
 				selectIndex(ctx, prev >= 0 ? prev : nextLabelled(tree, -1, -1));
 			},
+		},
+		{
+			id: "go.leaf",
+			label: "Go to leaf",
+			category: "Navigate",
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.leaf >= 0,
+			perform: (ctx) => goTo(ctx, ctx.skeleton!.leaf),
+		},
+		{
+			id: "go.resume",
+			label: "Go to where pi resumes",
+			category: "Navigate",
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.resumeLeaf >= 0,
+			perform: (ctx) => goTo(ctx, ctx.skeleton!.resumeLeaf),
 		},
 		{
 			id: "select.leaf",

@@ -62,6 +62,8 @@ export interface SessionGraphProps {
 	onActivate?(index: number): void;
 	onContextMenu?(index: number, clientX: number, clientY: number): void;
 	onToggleFold?(index: number): void;
+	/** The leaf badge was dragged onto a card (entry index), or dropped elsewhere (-1: cancelled). */
+	onLeafDrop?(index: number): void;
 	focusTick?: number;
 }
 
@@ -89,6 +91,8 @@ const SMALL_GRAPH = MOUNT_BUDGET / 2;
 const lodOf = (zoom: number, nodes: number): Lod =>
 	zoom < OVERVIEW_ZOOM && nodes > SMALL_GRAPH ? "overview" : zoom < FAR_ZOOM ? "far" : "near";
 const MAX_ZOOM = 2;
+/** Lowest zoom at which card text is comfortably readable: jumps (search, Go to leaf) never land below it. */
+const READABLE_ZOOM = 0.75;
 /** Extra flow-space margin (in screen px) mounted around the view so short pans show no gaps. */
 const CULL_MARGIN_PX = 160;
 
@@ -127,6 +131,14 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			abandoned: props.abandonedPreview ?? null, preview: props.previews, direction, sessionKey,
 		});
 	}, [skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
+
+	const { onLeafDrop } = props;
+	useEffect(() => {
+		graphStore.setState({ onLeafDrop: onLeafDrop ?? null });
+		return () => {
+			if (graphStore.getState().onLeafDrop === (onLeafDrop ?? null)) graphStore.setState({ onLeafDrop: null });
+		};
+	}, [onLeafDrop]);
 
 	// ---- model: visible tree -> compressed graph
 	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
@@ -321,11 +333,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		if (pendingReveal < 0 || !laid) return;
 		const c = nodeCenter(laid, pendingReveal, skeleton);
 		if (!c) return;
-		graphStore.setState({ pendingReveal: -1 });
+		const force = graphStore.getState().revealCenter;
+		graphStore.setState({ pendingReveal: -1, revealCenter: false });
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		if (!inside || lodOf(cur.zoom, laid.model.n) === "overview") centerOn(laid, pendingReveal, Math.max(cur.zoom, 0.6), 200);
+		// Jumps land where card text is drawn: from a zoom without text they zoom in to READABLE_ZOOM.
+		if (force || !inside || cur.zoom < FAR_ZOOM) centerOn(laid, pendingReveal, cur.zoom < FAR_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
@@ -472,7 +486,8 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				defaultViewport={initialViewport}
 				minZoom={minZoom}
 				maxZoom={MAX_ZOOM}
-				nodesDraggable
+				nodesDraggable={false}
+				autoPanOnNodeDrag={false}
 				nodesConnectable={false}
 				elementsSelectable={false}
 				zoomOnDoubleClick={false}
@@ -556,7 +571,9 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 		height: h,
 		measured: { width: w, height: h },
 		handles,
-		draggable: kind === GraphNodeKind.entry,
+		// Card dragging moved a card and nothing else (and xyflow's auto-pan could outlive an aborted drag):
+		// off. Steering by drag uses the leaf badge (nodes.tsx startLeafDrag).
+		draggable: false,
 		selectable: false,
 		connectable: false,
 		deletable: false,

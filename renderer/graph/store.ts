@@ -48,8 +48,12 @@ export interface GraphState {
 	viewports: Record<string, GraphViewport>;
 	/** Entry to bring into view once the graph shows it (set by reveal()). */
 	pendingReveal: number;
+	/** The pending reveal centers the entry at a readable zoom even when it is already in view. */
+	revealCenter: boolean;
 
 	controller: GraphController | null;
+	/** The leaf badge was dropped on a card (entry index) or elsewhere (-1 = cancelled). */
+	onLeafDrop: ((entry: number) => void) | null;
 }
 
 const NO_PREVIEW = (): undefined => undefined;
@@ -72,7 +76,9 @@ export function initialGraphState(): GraphState {
 		positions: {},
 		viewports: {},
 		pendingReveal: -1,
+		revealCenter: false,
 		controller: null,
+		onLeafDrop: null,
 	};
 }
 
@@ -155,7 +161,14 @@ export const graphActions = {
 		const e = entryIndex(s, entryId);
 		if (e < 0) return;
 		graphActions.expandSegment(entryId);
-		graphStore.setState({ pendingReveal: e });
+		graphStore.setState({ pendingReveal: e, revealCenter: false });
+	},
+	zoomToEntry(entryId: string): void {
+		const s = graphStore.getState();
+		const e = entryIndex(s, entryId);
+		if (e < 0) return;
+		graphActions.expandSegment(entryId);
+		graphStore.setState({ pendingReveal: e, revealCenter: true });
 	},
 	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
 	expandSegment(entryId: string): boolean {

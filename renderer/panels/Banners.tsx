@@ -14,21 +14,35 @@ export function UpgradeBanner() {
 			This file uses session format v{session.summary.fileVersion}. Arbor shows it migrated in memory; writing to it
 			(navigate, label, send) needs an upgrade to the current format first.
 			<button type="button" data-testid="upgrade-button" onClick={() => void run("session.upgrade", { source: "button" })}>
-				Upgrade file (keeps .bak)
+				Upgrade file (keeps a .bak)
 			</button>
 		</div>
 	);
 }
 
 export function Toasts() {
+	const { run } = useServices();
 	const toasts = useApp((s) => s.toasts);
 	const dismiss = useApp((s) => s.dismissToast);
 	if (toasts.length === 0) return null;
 	return (
-		<div className="toasts" aria-live="polite">
+		<div className="toasts" aria-live="polite" data-testid="toasts">
 			{toasts.map((t) => (
 				<div key={t.id} className={`toast ${t.level}`} data-testid={t.level === "error" ? "toast-error" : "toast-info"} role={t.level === "error" ? "alert" : "status"}>
 					<span className="toast-message">{t.message}</span>
+					{t.action && (
+						<button
+							type="button"
+							className="toast-action"
+							data-testid="toast-action"
+							onClick={() => {
+								dismiss(t.id);
+								void run(t.action!.command, { source: "button" });
+							}}
+						>
+							{t.action.label}
+						</button>
+					)}
 					{(t.file || t.line) && (
 						<span className="toast-where mono">
 							{t.file ?? ""}

@@ -51,6 +51,20 @@ export function GraphPane() {
 		},
 		[st, idOf],
 	);
+	// Drag to steer: the leaf badge dropped on a card asks to navigate there (the dialog Enter opens).
+	const onLeafDrop = useCallback(
+		(i: number) => {
+			const id = idOf(i);
+			if (!id) {
+				st().toast("info", "Leaf not moved: drop the badge on a card to move the leaf there");
+				return;
+			}
+			if (skeleton && i === skeleton.leaf) return;
+			st().select(id);
+			void run("navigate.here", { targetId: id, source: "button" });
+		},
+		[run, idOf, st, skeleton],
+	);
 	const onToggleFold = useCallback(
 		(i: number) => {
 			const id = idOf(i);
@@ -85,6 +99,7 @@ export function GraphPane() {
 				onActivate={onActivate}
 				onContextMenu={onContextMenu}
 				onToggleFold={onToggleFold}
+				onLeafDrop={onLeafDrop}
 				focusTick={focusTick}
 			/>
 		</div>
