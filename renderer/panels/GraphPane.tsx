@@ -2,7 +2,7 @@
 // status bar, banners). The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
 // search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
 
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
@@ -23,6 +23,16 @@ export function GraphPane() {
 	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
 	const focusTick = useApp((s) => s.graphFocusTick);
 	const st = deps.store.getState;
+
+	// A filter change keeps the selected entry in view (it may have moved far in the new layout).
+	const filter = useApp((s) => s.filter);
+	const lastFilter = useRef(filter);
+	useEffect(() => {
+		if (lastFilter.current === filter) return;
+		lastFilter.current = filter;
+		const id = st().selectedId;
+		if (id) deps.graph.reveal(id);
+	}, [filter, st, deps]);
 
 	const previews = useCallback((i: number) => previewMap?.get(i), [previewMap]);
 	const requestPreviews = useCallback(

@@ -4,7 +4,7 @@
 import { ArborRequestError, type NavigationPreview } from "../../shared/api";
 import type { SliceCreator } from "./types";
 
-export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "error";
+export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "done" | "undoing" | "error";
 
 export interface NavigateDialog {
 	kind: "navigate";
@@ -18,6 +18,8 @@ export interface NavigateDialog {
 	cancelling: boolean;
 	/** Which choice gets keyboard focus ("Navigate with summary…" focuses Summarize). */
 	focus?: "none" | "summarize" | "custom";
+	/** After a summarized move ("done"): what was saved and where, and the leaf to go back to. */
+	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null };
 }
 
 export type Dialog =

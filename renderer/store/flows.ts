@@ -14,6 +14,8 @@ export interface FlowSlice {
 	startNavigate(targetId: string): Promise<void>;
 	/** Run the navigation with the chosen summary mode ("custom" needs `customInstructions`). */
 	confirmNavigate(choice: NavigateChoice, custom?: { instructions: string; replace: boolean }): Promise<void>;
+	/** "Undo" after a summarized move: the leaf goes back where it was (the summary stays in the file). */
+	undoNavigate(): Promise<void>;
 	/** Escape in the navigate dialog: cancel a running summary, otherwise close. */
 	cancelNavigate(): Promise<void>;
 	onSummaryProgress(phase: "start" | "delta" | "done" | "error" | "aborted", text: string): void;
@@ -89,7 +91,14 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					get().toast("info", `Navigation cancelled${result.reason ? ` (${result.reason})` : ""}; nothing changed`);
 					return;
 				}
-				get().closeDialog("navigate");
+				// A saved summary stays on screen (what was saved, where, and an undo) until the user closes it.
+				if (summarize && result.summaryEntryId && !result.noop) {
+					get().setAbandoned(null);
+					get().updateDialog("navigate", {
+						stage: "done",
+						result: { summaryEntryId: result.summaryEntryId, oldLeafId: result.oldLeafId, newLeafId: result.newLeafId, file: activeSession(get())?.summary.path ?? null },
+					});
+				} else get().closeDialog("navigate");
 				if (result.noop) get().toast("info", "Already at this point");
 				get().prefillComposer(result.editorText, sessionId);
 				get().select(dialog.targetId);
@@ -102,6 +111,21 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					return;
 				}
 				get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
+			}
+		},
+
+		async undoNavigate() {
+			const dialog = navDialog();
+			const sessionId = get().activeSessionId;
+			const back = dialog?.result?.oldLeafId;
+			if (!dialog || !sessionId || !back) return;
+			get().updateDialog("navigate", { stage: "undoing" });
+			try {
+				await client.request("navigate", { sessionId, targetId: back, summarize: false });
+				get().closeDialog("navigate");
+				get().toast("info", "Leaf moved back; the summary stays in the file as a side branch");
+			} catch (err) {
+				get().updateDialog("navigate", { stage: "error", error: errorText(err) });
 			}
 		},
 
