@@ -45,6 +45,13 @@ function goTo(ctx: CommandContext, index: number): void {
 	else ctx.graph.reveal(id);
 }
 
+function switchSession(ctx: CommandContext, step: 1 | -1): void {
+	const { order, activeSessionId } = ctx.state;
+	if (order.length < 2) return;
+	const i = Math.max(0, order.indexOf(activeSessionId ?? ""));
+	ctx.store.getState().setActive(order[(i + step + order.length) % order.length]);
+}
+
 /** Where an arrow key starts from: the selection, or pi's opening row when nothing is selected. */
 function cursor(ctx: CommandContext): number {
 	if (!ctx.tree) return -1;
@@ -265,6 +272,41 @@ export function builtinCommands(): Command[] {
 				const prev = nextLabelled(tree, cursor(ctx), -1);
 				selectIndex(ctx, prev >= 0 ? prev : nextLabelled(tree, -1, -1));
 			},
+		},
+		{
+			id: "menu.open",
+			label: "Open the entry's menu",
+			category: "Navigate",
+			keys: ["Shift+F10", "ContextMenu"],
+			when: hasTarget,
+			perform(ctx) {
+				const id = ctx.skeleton!.ids[ctx.target];
+				// At the selected card when it is on screen, else at the graph's top left.
+				const el = typeof document !== "undefined" ? document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`) : null;
+				const r = el?.getBoundingClientRect();
+				const g = typeof document !== "undefined" ? document.querySelector(".arbor-graph")?.getBoundingClientRect() : undefined;
+				const x = r ? r.left + Math.min(40, r.width / 2) : (g?.left ?? 0) + 20;
+				const y = r ? r.bottom - 4 : (g?.top ?? 0) + 20;
+				ctx.store.getState().openContextMenu({ entryId: id, x, y });
+			},
+		},
+		{
+			id: "session.next",
+			label: "Next session tab",
+			category: "Session",
+			keys: ["Ctrl+Tab", "Ctrl+PageDown"],
+			keysInInputs: true,
+			when: (ctx) => ctx.state.order.length > 1,
+			perform: (ctx) => switchSession(ctx, 1),
+		},
+		{
+			id: "session.prev",
+			label: "Previous session tab",
+			category: "Session",
+			keys: ["Ctrl+Shift+Tab", "Ctrl+PageUp"],
+			keysInInputs: true,
+			when: (ctx) => ctx.state.order.length > 1,
+			perform: (ctx) => switchSession(ctx, -1),
 		},
 		{
 			id: "go.leaf",

@@ -41,6 +41,7 @@ import { createLayoutRunner } from "./layoutRunner";
 import { Minimap } from "./Minimap";
 import { GraphNodeKind, type Direction, type GraphLayout, type GraphModel, type GraphTreeInput } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
+import { treeItemId } from "./treeitem";
 import { buildSpatialIndex, nearestNode, type SpatialIndex } from "./spatial";
 import { EMPTY_MAP, EMPTY_SET, graphActions, graphStore, setSegmentExpanded, useGraphStore, type GraphController, type XY } from "./store";
 
@@ -79,6 +80,16 @@ interface Laid {
 }
 
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
+const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
+// Edges are drawn lines inside the tree, not content: no role, no "Edge from <hex> to <hex>" label.
+const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
+const HIDE_BUILTIN_ATTRIBUTION = { hideAttribution: true };
+/** React Flow's default texts ("press delete to remove") describe editing this graph cannot do. */
+const ARIA_LABELS = {
+	"node.a11yDescription.default": "An entry of the session. Arrow keys move through the tree, Enter navigates here, Shift+F10 opens its menu.",
+	"node.a11yDescription.keyboardDisabled": "An entry of the session. Arrow keys move through the tree, Enter navigates here, Shift+F10 opens its menu.",
+	"edge.a11yDescription.default": "A parent-child link between two entries.",
+};
 /** Level of detail: cards with text, cards without text (unreadable anyway), canvas overview. */
 type Lod = "near" | "far" | "overview";
 const FAR_ZOOM = 0.5;
@@ -111,6 +122,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	const paneWidth = useFlowStore((s) => s.width);
 	const paneHeight = useFlowStore((s) => s.height);
 	const containerRef = useRef<HTMLDivElement>(null);
+	const treeRef = useRef<HTMLDivElement>(null);
 
 	const matches = useMemo<ReadonlySet<number> | null>(() => {
 		const m = props.searchMatches;
@@ -293,6 +305,15 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
+	// Tree depth of every graph node (aria-level), for the cards.
+	useLayoutEffect(() => {
+		if (!laid) return;
+		const m = laid.model;
+		const depth = new Int32Array(m.n);
+		for (let g = 0; g < m.n; g++) depth[g] = m.parent[g] >= 0 ? depth[m.parent[g]] + 1 : 1;
+		graphStore.setState({ depth });
+	}, [laid]);
+
 	// ---- controller for graphActions
 	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom });
 	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom };
@@ -373,7 +394,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			const p = m.parent[g];
 			if (p < 0 || !inSet.has(p)) continue;
 			const active = activePath[m.entry[g]] === 1 && activePath[m.entry[p]] === 1 && m.kind[g] !== GraphNodeKind.foldStub;
-			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false });
+			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false, ariaRole: "none", domAttributes: NO_EDGE_LABEL });
 		}
 		return out;
 	}, [laid, mounted, activePath]);
@@ -442,15 +463,28 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			// except text fields (the inline label editor).
 			const t = ev.target as HTMLElement;
 			const inText = t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable;
+			// Enter / Space on a focused "+N" pill or "+N hidden" stub opens it.
+			if ((ev.key === "Enter" || ev.key === " ") && !ev.ctrlKey && !ev.altKey && !ev.metaKey) {
+				const pill = t.closest?.<HTMLElement>('[data-testid="arbor-segment"], [data-testid="arbor-fold-stub"]');
+				const entry = Number(pill?.dataset.entry ?? -1);
+				if (pill && entry >= 0) {
+					ev.preventDefault();
+					ev.stopPropagation();
+					if (pill.dataset.testid === "arbor-segment") setSegmentExpanded(sessionKey, skeleton.ids[entry], true);
+					else onToggleFold?.(entry);
+					treeRef.current?.focus();
+					return;
+				}
+			}
 			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !inText && selectedIndex >= 0 && onActivate && containerRef.current?.contains(t)) {
 				ev.preventDefault();
 				onActivate(selectedIndex);
 			}
 		},
-		[onActivate, selectedIndex],
+		[onActivate, selectedIndex, sessionKey, skeleton, onToggleFold],
 	);
 	useEffect(() => {
-		if (props.focusTick) containerRef.current?.focus();
+		if (props.focusTick) treeRef.current?.focus();
 	}, [props.focusTick]);
 
 	const onMinimapCenter = useCallback(
@@ -470,34 +504,66 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		return c;
 	}, [laid]);
 	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
+	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
+	const activeDescendant = selectedIndex >= 0 && selectedIndex < skeleton.count && laid && laid.model.nodeOfEntry[selectedIndex] >= 0
+		&& laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry && mounted.includes(laid.model.nodeOfEntry[selectedIndex])
+		? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
+		: undefined;
+	// React Flow marks its wrapper role="application", which would sit between the tree and its items.
+	useEffect(() => {
+		treeRef.current?.querySelector(".react-flow")?.removeAttribute("role");
+	});
 	return (
-		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length} data-segments={segments}>
-			<ReactFlow<GraphFlowNode>
-				nodes={nodes}
-				edges={edges}
-				nodeTypes={nodeTypes}
-				onNodesChange={onNodesChange}
-				onNodeClick={onNodeClick}
-				onNodeDoubleClick={onNodeDoubleClick}
-				onNodeContextMenu={onNodeContextMenu}
-				onPaneClick={onPaneClick}
-				onMove={onMove}
-				onMoveEnd={onMoveEnd}
-				defaultViewport={initialViewport}
-				minZoom={minZoom}
-				maxZoom={MAX_ZOOM}
-				nodesDraggable={false}
-				autoPanOnNodeDrag={false}
-				nodesConnectable={false}
-				elementsSelectable={false}
-				zoomOnDoubleClick={false}
-				deleteKeyCode={null}
-				selectionKeyCode={null}
-				multiSelectionKeyCode={null}
-				disableKeyboardA11y
-				onlyRenderVisibleElements={false}
-				attributionPosition="bottom-left"
-			/>
+		<div
+			ref={containerRef}
+			className={`arbor-graph arbor-graph--${direction}${zoomClass}`}
+			onKeyDown={onKeyDown}
+			data-testid="arbor-graph"
+			data-mounted={nodes.length}
+			data-segments={segments}
+		>
+			{/* One tab stop: the tree holds focus and points at the selected card (aria-activedescendant). */}
+			<div
+				ref={treeRef}
+				className="arbor-tree"
+				tabIndex={0}
+				role="tree"
+				aria-label="Session tree"
+				aria-activedescendant={activeDescendant}
+				data-testid="arbor-tree"
+			>
+				<ReactFlow<GraphFlowNode>
+					nodes={nodes}
+					edges={edges}
+					nodeTypes={nodeTypes}
+					onNodesChange={onNodesChange}
+					onNodeClick={onNodeClick}
+					onNodeDoubleClick={onNodeDoubleClick}
+					onNodeContextMenu={onNodeContextMenu}
+					onPaneClick={onPaneClick}
+					onMove={onMove}
+					onMoveEnd={onMoveEnd}
+					defaultViewport={initialViewport}
+					minZoom={minZoom}
+					maxZoom={MAX_ZOOM}
+					nodesDraggable={false}
+					nodesFocusable={false}
+					edgesFocusable={false}
+					autoPanOnNodeDrag={false}
+					ariaLabelConfig={ARIA_LABELS}
+					nodesConnectable={false}
+					elementsSelectable={false}
+					zoomOnDoubleClick={false}
+					deleteKeyCode={null}
+					selectionKeyCode={null}
+					multiSelectionKeyCode={null}
+					disableKeyboardA11y
+					onlyRenderVisibleElements={false}
+					proOptions={HIDE_BUILTIN_ATTRIBUTION}
+				/>
+			</div>
+			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
+			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">React Flow</a>
 			{overview && laid && paneWidth > 0 && (
 				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
 			)}
@@ -577,5 +643,9 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 		selectable: false,
 		connectable: false,
 		deletable: false,
+		focusable: false,
+		// The graph is one WAI-ARIA tree: the cards inside are its treeitems, the wrapper adds nothing.
+		ariaRole: "none",
+		domAttributes: NO_ROLEDESCRIPTION,
 	};
 }

@@ -7,6 +7,7 @@ import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmen
 import { entriesOfNode } from "./compress";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { graphStore, useGraphStore, type GraphState } from "./store";
+import { treeItemId } from "./treeitem";
 
 export interface GraphNodeData extends Record<string, unknown> {
 	/** Entry index (a segment's first entry; a stub's folded entry). */
@@ -123,7 +124,7 @@ function startLeafDrag(ev: React.PointerEvent<HTMLElement>): void {
 
 const matchState = (s: GraphState, e: number): "" | "hit" | "miss" => (s.matches === null ? "" : s.matches.has(e) ? "hit" : "miss");
 
-export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNode>) {
+export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFlowNode>) {
 	const e = data.entry;
 	const sk = useGraphStore((s) => s.skeleton);
 	const selected = useGraphStore((s) => s.selected === e);
@@ -134,6 +135,7 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 	const label = useGraphStore((s) => s.labelOf.get(e));
 	// The badges sit on the card that shows the leaf / resume point, or on its nearest shown ancestor.
 	const leafCard = useGraphStore((s) => s.model?.leafCard ?? s.skeleton?.leaf ?? -1);
+	const level = useGraphStore((s) => (s.model && s.depth && e < s.model.nodeOfEntry.length ? (s.depth[s.model.nodeOfEntry[e]] ?? 1) : 1));
 	const resumeCard = useGraphStore((s) => s.model?.resumeCard ?? s.skeleton?.resumeLeaf ?? -1);
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
@@ -154,7 +156,19 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 		data.count >= 2 ? "is-branch" : "",
 	].filter(Boolean).join(" ");
 	return (
-		<div className={cls} style={CARD_STYLE} data-entry={e} data-testid="arbor-card" title={sk.ids[e]}>
+		<div
+			className={cls}
+			style={CARD_STYLE}
+			data-entry={e}
+			data-testid="arbor-card"
+			id={treeItemId(id)}
+			role="treeitem"
+			aria-level={level}
+			aria-selected={selected}
+			aria-expanded={data.count > 0 ? true : undefined}
+			aria-current={isLeaf ? "true" : undefined}
+			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${label ? `, label ${label.label}` : ""}: ${cardText(sk, e, preview)}`}
+		>
 			<Handles />
 			<div className="arbor-card__head">
 				<span className="arbor-card__icon" aria-hidden="true">{style.icon}</span>
@@ -175,9 +189,8 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 					</span>
 				)}
 				{label && (
-					<span className="arbor-badge arbor-badge--label" title={`label set ${formatLabelTime(label.time)}`}>
+					<span className="arbor-badge arbor-badge--label" title={`${label.label}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}>
 						{label.label}
-						{Number.isFinite(label.time) && <span className="arbor-badge__time"> {formatLabelTime(label.time)}</span>}
 					</span>
 				)}
 			</div>
@@ -222,7 +235,17 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 	const members = entriesOfNode(model, g);
 	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
-		<div className={cls} style={SEG_STYLE} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>
+		<div
+			className={cls}
+			style={SEG_STYLE}
+			data-testid="arbor-segment"
+			data-entry={data.entry}
+			role="treeitem"
+			tabIndex={-1}
+			aria-expanded={false}
+			aria-label={`${data.count} entries folded into one: ${segmentSummary(sk, members)}. Enter or Space opens them.`}
+			title={`${segmentSummary(sk, members)} — click, Enter or Space to expand`}
+		>
 			<Handles />
 			<span className="arbor-seg__count">+{data.count}</span>
 			{segmentHasError(sk, members) && <span className="arbor-seg__error" aria-label="contains errors" />}
@@ -233,7 +256,17 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<GraphFlowNode>) {
 	const tb = useDirection() === "TB";
 	return (
-		<div className="arbor-stub" style={STUB_STYLE} data-testid="arbor-fold-stub" title="Folded: click to unfold">
+		<div
+			className="arbor-stub"
+			style={STUB_STYLE}
+			data-testid="arbor-fold-stub"
+			data-entry={data.entry}
+			role="treeitem"
+			tabIndex={-1}
+			aria-expanded={false}
+			aria-label={`${data.count} hidden entries (folded). Enter or Space unfolds.`}
+			title="Folded: click, Enter or Space to unfold"
+		>
 			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
 			⊞ +{data.count} hidden
 		</div>

@@ -52,6 +52,8 @@ export interface GraphState {
 	revealCenter: boolean;
 
 	controller: GraphController | null;
+	/** aria-level per graph node of `model` (1 = root). */
+	depth: Int32Array | null;
 	/** The leaf badge was dropped on a card (entry index) or elsewhere (-1 = cancelled). */
 	onLeafDrop: ((entry: number) => void) | null;
 }
@@ -79,6 +81,7 @@ export function initialGraphState(): GraphState {
 		revealCenter: false,
 		controller: null,
 		onLeafDrop: null,
+		depth: null,
 	};
 }
 

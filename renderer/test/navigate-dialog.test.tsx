@@ -92,7 +92,7 @@ describe("navigate dialog", () => {
 		expect(view.byTestId("navigate-dialog")).toBeNull();
 		expect((view.byTestId("composer") as HTMLTextAreaElement).value).toBe("try the left way");
 		await settle(() => client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "a1", resumeLeafId: "a3" }));
-		expect(view.byTestId("status-leaf")?.textContent).toContain("pi resumes at a3");
+		expect(view.byTestId("status-leaf")?.textContent).toContain("pi resumes at: assistant");
 		expect(view.byTestId("status-save-position")).not.toBeNull();
 	});
 

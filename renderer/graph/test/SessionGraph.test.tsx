@@ -116,7 +116,9 @@ describe("SessionGraph", () => {
 		expect(cardOf(7).classList.contains("is-active")).toBe(true);
 		expect(cardOf(8).textContent).toContain("pi resumes here");
 		expect(cardOf(8).classList.contains("is-active")).toBe(false);
-		expect(cardOf(6).textContent).toMatch(/checkpoint \d\d:\d\d/);
+		// The label on the card; its time (one format with the label list) in the tooltip.
+		expect(cardOf(6).textContent).toContain("checkpoint");
+		expect(cardOf(6).querySelector(".arbor-badge--label")?.getAttribute("title")).toMatch(/checkpoint — label set .*\d\d:\d\d/);
 		expect(cardOf(6).textContent).toContain("⎇ 2");
 		const activeEdges = container.querySelectorAll(".react-flow__edge.is-active");
 		expect(activeEdges.length).toBeGreaterThanOrEqual(2);
