@@ -92,7 +92,11 @@ const ARIA_LABELS = {
 };
 /** Level of detail: cards with text, cards without text (unreadable anyway), canvas overview. */
 type Lod = "near" | "far" | "overview";
-const FAR_ZOOM = 0.5;
+const FAR_ZOOM = 0.6;
+/** Fit on a big session: the leaf's neighbourhood at this zoom (compact one-line cards, ~12 px text). */
+const BIG_FIT_ZOOM = 0.5;
+/** Below this zoom even the compact cards' text is too small: jumps (search, reveal) zoom back in. */
+const JUMP_MIN_ZOOM = 0.35;
 /**
  * Graphs up to this many nodes stay cards at any zoom: they mount whole within the budget, and a few
  * hundred small boxes show the tree better than the overview's dots (a 40-entry session with every
@@ -326,6 +330,16 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				const pw = w > 0 ? w : 800;
 				const ph = h > 0 ? h : 600;
 				const z = Math.max(mz, Math.min(1, (pw * 0.92) / Math.max(1, maxX - minX), (ph * 0.92) / Math.max(1, maxY - minY)));
+				// A big session fitted whole is a thin strip of dots: Fit shows the neighbourhood of the leaf
+				// at the lowest zoom that still draws text instead (the overview stays a zoom-out away).
+				if (z < BIG_FIT_ZOOM && l.model.n > SMALL_GRAPH) {
+					const sk = graphStore.getState().skeleton;
+					const c = nodeCenter(l, sk && sk.leaf >= 0 ? sk.leaf : 0, sk ?? undefined);
+					if (c) {
+						setViewport({ x: pw / 2 - c.x * BIG_FIT_ZOOM, y: ph / 2 - c.y * BIG_FIT_ZOOM, zoom: BIG_FIT_ZOOM }, 200);
+						return;
+					}
+				}
 				setViewport({ x: pw / 2 - ((minX + maxX) / 2) * z, y: ph / 2 - ((minY + maxY) / 2) * z, zoom: z }, 200);
 			},
 			centerOnEntry(entry, zoom) {
@@ -359,12 +373,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		// Jumps land where card text is drawn: from a zoom without text they zoom in to READABLE_ZOOM.
-		if (force || !inside || cur.zoom < FAR_ZOOM) centerOn(laid, pendingReveal, cur.zoom < FAR_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
+		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
+		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM) centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
 	const overview = lod === "overview";
+	const [minimapOpen, setMinimapOpen] = useState(true);
 
 	// ---- React Flow nodes and edges for the mounted set. Node objects are kept by id across layouts and
 	// reused while their position, size and data are unchanged, so after a re-layout (a segment opened,
@@ -568,7 +583,19 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
-				<Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />
+				<>
+					{minimapOpen && <Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />}
+					<button
+						type="button"
+						className={`arbor-minimap-toggle${minimapOpen ? " is-open" : ""}`}
+						data-testid="minimap-toggle"
+						aria-pressed={minimapOpen}
+						title={minimapOpen ? "Hide the minimap" : "Show the minimap"}
+						onClick={() => setMinimapOpen((o) => !o)}
+					>
+						{minimapOpen ? "▾ Minimap" : "▸ Minimap"}
+					</button>
+				</>
 			)}
 		</div>
 	);
