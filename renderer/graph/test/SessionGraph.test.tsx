@@ -243,7 +243,12 @@ describe("SessionGraph", () => {
 	it("draws a canvas overview instead of cards when zoomed out below 0.25, and cards again when zoomed in", async () => {
 		const big = generateSkeleton(20_000, 4);
 		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
+		// Fit on a big graph centres the leaf at a zoom with text (0.5): still cards.
 		await act(async () => graphActions.fit());
+		await waitFor(() => Math.abs((graphStore.getState().viewports.s1?.zoom ?? 0) - 0.5) < 1e-6);
+		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
+		expect(cardOf(big.leaf)).toBeTruthy();
+		for (let i = 0; i < 12; i++) await act(async () => graphActions.zoomOut());
 		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") !== null);
 		expect(container.querySelector("[data-testid=arbor-overview]")).not.toBeNull();
 		expect(container.querySelectorAll(".react-flow__node").length).toBe(0);
