@@ -289,6 +289,9 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			else centerOn(laid, skeleton.leaf >= 0 ? skeleton.leaf : 0, 1);
 			return;
 		}
+		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
+		const after = graphStore.getState().revealAfterLayout;
+		if (after >= 0 && prev && prev.model !== laid.model) graphStore.setState({ revealAfterLayout: -1, pendingReveal: after, revealCenter: false });
 		if (!prev || prev.layout === laid.layout) return;
 		const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
 		const a = nodeCenter(prev, anchor);

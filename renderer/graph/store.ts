@@ -50,6 +50,8 @@ export interface GraphState {
 	pendingReveal: number;
 	/** The pending reveal centers the entry at a readable zoom even when it is already in view. */
 	revealCenter: boolean;
+	/** Entry to reveal once the next layout is installed (a filter change re-lays out the graph). */
+	revealAfterLayout: number;
 
 	controller: GraphController | null;
 	/** aria-level per graph node of `model` (1 = root). */
@@ -79,6 +81,7 @@ export function initialGraphState(): GraphState {
 		viewports: {},
 		pendingReveal: -1,
 		revealCenter: false,
+		revealAfterLayout: -1,
 		controller: null,
 		onLeafDrop: null,
 		depth: null,
@@ -165,6 +168,12 @@ export const graphActions = {
 		if (e < 0) return;
 		graphActions.expandSegment(entryId);
 		graphStore.setState({ pendingReveal: e, revealCenter: false });
+	},
+	/** Reveal an entry once the graph has laid out its next view (after a filter change). */
+	revealAfterLayout(entryId: string): void {
+		const s = graphStore.getState();
+		const e = entryIndex(s, entryId);
+		if (e >= 0) graphStore.setState({ revealAfterLayout: e });
 	},
 	zoomToEntry(entryId: string): void {
 		const s = graphStore.getState();

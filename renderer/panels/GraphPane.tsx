@@ -4,6 +4,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
+import { graphActions } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
@@ -58,7 +59,9 @@ export function GraphPane() {
 		if (lastFilter.current === filter) return;
 		lastFilter.current = filter;
 		const id = st().selectedId;
-		if (id) deps.graph.reveal(id);
+		if (!id) return;
+		if (graphActions.revealAfterLayout) graphActions.revealAfterLayout(id);
+		else deps.graph.reveal(id);
 	}, [filter, st, deps]);
 
 	const previews = useCallback((i: number) => previewMap?.get(i), [previewMap]);
