@@ -77,7 +77,7 @@ test("a generated 3,000-entry session mounts a bounded number of cards and pans"
 	await shot(page, "generated-3k-panned");
 });
 
-test("clicking a card selects it and the inspector shows the whole entry; dragging moves it", async ({ page }) => {
+test("clicking a card selects it and the inspector shows the whole entry; dragging it pans the view, the card stays in the layout", async ({ page }) => {
 	const file = tempCopy(join(fixturesDir, "formic__pi-v3-branch-compaction.jsonl"));
 	host = await startHost([file]);
 	await openApp(page, host);
@@ -94,6 +94,11 @@ test("clicking a card selects it and the inspector shows the whole entry; draggi
 	await page.mouse.up();
 	const b = await node.boundingBox();
 	if (!b) throw new Error("card vanished after drag");
-	expect(b.x - a.x).toBeGreaterThan(100);
+	// Card dragging is off (it steered nothing, and xyflow's auto-pan could outlive it): the drag pans the
+	// whole view instead, so the card keeps its place relative to its neighbours.
+	const parent = page.locator('.react-flow__node:has([data-testid="arbor-card"])').first();
+	const pa = await parent.boundingBox();
+	expect(pa).not.toBeNull();
+	expect(Math.abs(b.x - a.x - 150)).toBeLessThan(30);
 	await shot(page, "dragged-card");
 });

@@ -75,7 +75,9 @@ test("a model configured in the Settings dialog writes the summary when navigati
 	await expect(node.locator(".is-selected")).toHaveCount(1);
 	await page.keyboard.press("Enter");
 	await page.getByTestId("navigate-summarize").click();
-	await expect(page.getByTestId("navigate-dialog")).toBeHidden({ timeout: 30_000 });
+	await expect(page.getByTestId("navigate-done")).toBeVisible({ timeout: 30_000 });
+	await page.getByTestId("navigate-done-close").click();
+	await expect(page.getByTestId("navigate-dialog")).toBeHidden();
 
 	const last = jsonl(file).at(-1) as { type: string; parentId: string; summary: string };
 	expect(last.type).toBe("branch_summary");

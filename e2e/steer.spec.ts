@@ -72,7 +72,11 @@ test("navigate with a summary streams it from the model and appends a branch_sum
 	await select(page, target);
 	await page.keyboard.press("Enter");
 	await page.getByTestId("navigate-summarize").click();
-	await expect(page.getByTestId("navigate-dialog")).toBeHidden({ timeout: 30_000 });
+	// The result stays visible after streaming: what was saved, where, and an undo.
+	await expect(page.getByTestId("navigate-done")).toBeVisible({ timeout: 30_000 });
+	await expect(page.getByTestId("navigate-done")).toContainText("sample-session.jsonl");
+	await expect(page.getByTestId("navigate-summary-text")).toContainText("Units differ; abandoned.");
+	await shot(page, "navigate-summary-saved");
 	const summary = jsonl(file).at(-1) as { type: string; parentId: string; summary: string; fromId: string };
 	expect(summary.type).toBe("branch_summary");
 	expect(summary.parentId).toBe(target);
@@ -80,8 +84,29 @@ test("navigate with a summary streams it from the model and appends a branch_sum
 	expect(summary.fromId).toBe(leftBehind);
 	expect(summary.summary).toContain("Units differ; abandoned.");
 	expect(llm?.requests.length).toBe(1);
+	await page.getByTestId("navigate-done-close").click();
+	await expect(page.getByTestId("navigate-dialog")).toBeHidden();
 	await expect(page.locator(".is-leaf")).toHaveCount(1);
 	await shot(page, "navigated-with-summary");
+});
+
+test("undo after a summarized move puts the leaf back where it was", async ({ page }) => {
+	const file = sample();
+	const settings = await modelSettings();
+	const target = idOf(file, "Found it: `parseForecast`");
+	host = await startHost([file], { settings });
+	await openApp(page, host);
+	const leafBefore = await leafId(page);
+	await select(page, target);
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-summarize").click();
+	await expect(page.getByTestId("navigate-done")).toBeVisible({ timeout: 30_000 });
+	await page.getByTestId("navigate-undo").click();
+	await expect(page.getByTestId("navigate-dialog")).toBeHidden();
+	await page.getByTestId("zoom-leaf-button").click();
+	await expect.poll(() => leafId(page)).toBe(leafBefore);
+	// The summary stays in the file (append-only) as a side branch; only the leaf moved back.
+	expect(jsonl(file).some((l) => l.type === "branch_summary")).toBe(true);
 });
 
 test("Escape aborts a running summary: the leaf stays and the file is unchanged", async ({ page }) => {

@@ -85,15 +85,17 @@ function SidePanelView() {
 
 function Toolbar() {
 	const { run } = useServices();
+	// Session controls only when a session is open: the welcome screen has nothing to filter or fit.
+	const hasSession = useApp((s) => s.activeSessionId !== null);
 	return (
 		<header className="toolbar">
 			<button type="button" data-testid="open-library" title="Session library (Ctrl+P)" onClick={() => void run("library.open", { source: "button" })}>Sessions</button>
 			<SessionTabs />
-			<FilterBar />
-			<SearchBar />
+			{hasSession && <FilterBar />}
+			{hasSession && <SearchBar />}
 			<span className="spacer" />
-			<button type="button" data-testid="fit-button" title="Fit graph (Ctrl+0)" onClick={() => void run("view.fit", { source: "button" })}>Fit</button>
-			<button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>
+			{hasSession && <button type="button" data-testid="fit-button" title="Fit graph (Ctrl+0)" onClick={() => void run("view.fit", { source: "button" })}>Fit</button>}
+			{hasSession && <button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>}
 			<button type="button" data-testid="open-settings" title="Settings: summary model, tree defaults (Ctrl+,)" aria-label="Settings" onClick={() => void run("settings.open", { source: "button" })}>⚙</button>
 			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" onClick={() => void run("palette.open", { source: "button" })}>⌘ Commands</button>
 		</header>

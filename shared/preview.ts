@@ -312,9 +312,25 @@ export function fullText(entry: SessionEntry, label?: string): string {
 	return parts.map((p) => safeString(p)).join(" ");
 }
 
-/** pi's query rule: lower-case, split on whitespace; every token must be a substring (AND, any order). */
+/**
+ * pi's query rule: lower-case, split on whitespace; every token must be a substring (AND, any order).
+ * Arbor's one addition: a "quoted phrase" is one token, matched as the exact phrase (case-insensitive;
+ * an unclosed quote runs to the end). Queries without a double quote tokenize exactly as pi's do.
+ */
 export function queryTokens(query: string): string[] {
-	return query.toLowerCase().split(/\s+/).filter(Boolean);
+	const lower = query.toLowerCase();
+	if (!lower.includes('"')) return lower.split(/\s+/).filter(Boolean);
+	const out: string[] = [];
+	const parts = lower.split('"');
+	for (let k = 0; k < parts.length; k++) {
+		if (k % 2 === 1) {
+			const phrase = parts[k].trim();
+			if (phrase) out.push(phrase);
+		} else {
+			for (const t of parts[k].split(/\s+/)) if (t) out.push(t);
+		}
+	}
+	return out;
 }
 
 export function matchesQuery(text: string, tokens: readonly string[]): boolean {

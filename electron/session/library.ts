@@ -26,11 +26,15 @@ export interface LibraryOptions {
 	maxScanBytes?: number;
 	/** Bytes read from the end of a large file to find its latest session name. */
 	tailBytes?: number;
+	/** Files up to this size get an exact entry count; larger ones an estimate from two samples. */
+	exactCountBytes?: number;
 }
 
 const PREFIX_BYTES = 16 * 1024;
 const MAX_SCAN_BYTES = 1024 * 1024;
 const TAIL_BYTES = 16 * 1024;
+/** Files up to this size get an exact entry count (their lines are counted, bytes only, no parsing). */
+const EXACT_COUNT_BYTES = 8 * 1024 * 1024;
 const FIRST_MESSAGE_MAX = 300;
 
 function expandHome(p: string, home: string): string {
@@ -334,8 +338,12 @@ export function describeSessionFile(file: string, source: SessionSource, options
 		// omp's title slot overrides its header title; pi's session_info name is the fallback.
 		const title = scan.titleSlot || (typeof h.title === "string" ? h.title : "") || name || "";
 		item.title = title ? oneLine(title) : null;
+		const headerLines = scan.titleSlot !== undefined ? 2 : 1;
 		if (scan.complete) {
 			item.entryCount = scan.entryLines;
+			item.entryCountExact = true;
+		} else if (st.size <= (options.exactCountBytes ?? EXACT_COUNT_BYTES)) {
+			item.entryCount = Math.max(0, countLines(fd, st.size) - headerLines);
 			item.entryCountExact = true;
 		} else {
 			// Average line size from two samples, the start and the end of the file: early lines (header,
@@ -352,6 +360,27 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/** Non-empty lines of a file, counted on bytes in 1 MB reads (no decoding, no parsing). */
+function countLines(fd: number, size: number): number {
+	const buf = scratch("tail", Math.min(size, 1024 * 1024));
+	let lines = 0;
+	let inLine = false;
+	for (let at = 0; at < size; ) {
+		const n = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
+		if (n <= 0) break;
+		for (let i = 0; i < n; i++) {
+			const b = buf[i];
+			if (b === 10) {
+				if (inLine) lines++;
+				inLine = false;
+			} else if (b !== 13 && b !== 32 && b !== 9) inLine = true;
+		}
+		at += n;
+	}
+	if (inLine) lines++;
+	return lines;
 }
 
 function jsonlIn(dir: string, realRoot: string): string[] {

@@ -86,7 +86,7 @@ export class SearchIndex {
 	#matches(i: number, text: string, tokens: string[]): boolean {
 		const label = this.#src.label(i);
 		const l = label ? label.toLowerCase() : "";
-		// A token holds no whitespace, so in "label text" it lies wholly in one of the two parts.
+		// A token (an unquoted word or a quoted phrase) must lie wholly in the text or in the label.
 		for (const t of tokens) if (!text.includes(t) && !(l && l.includes(t))) return false;
 		return true;
 	}

@@ -4,7 +4,7 @@
 
 import { EntryKind } from "../../shared/skeleton";
 import {
-	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, nextBranchPoint,
+	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, keepSelection, nextBranchPoint,
 	nextLabelled, parentOf, siblingOf, unfoldOrDown, type TreeKeyAction,
 } from "../../shared/tree-view";
 import type { FilterMode } from "../../shared/api";
@@ -32,6 +32,24 @@ function selectIndex(ctx: CommandContext, index: number): void {
 	const id = ctx.skeleton.ids[index];
 	ctx.store.getState().select(id);
 	ctx.graph.reveal(id);
+}
+
+/** Select an entry (its nearest shown ancestor when the filter hides it) and zoom to it readably. */
+function goTo(ctx: CommandContext, index: number): void {
+	if (!ctx.skeleton || index < 0) return;
+	const shown = ctx.tree ? keepSelection(ctx.tree, index) : index;
+	const target = shown >= 0 ? shown : index;
+	const id = ctx.skeleton.ids[target];
+	ctx.store.getState().select(id);
+	if (ctx.graph.zoomToEntry) ctx.graph.zoomToEntry(id);
+	else ctx.graph.reveal(id);
+}
+
+function switchSession(ctx: CommandContext, step: 1 | -1): void {
+	const { order, activeSessionId } = ctx.state;
+	if (order.length < 2) return;
+	const i = Math.max(0, order.indexOf(activeSessionId ?? ""));
+	ctx.store.getState().setActive(order[(i + step + order.length) % order.length]);
 }
 
 /** Where an arrow key starts from: the selection, or pi's opening row when nothing is selected. */
@@ -254,6 +272,55 @@ export function builtinCommands(): Command[] {
 				const prev = nextLabelled(tree, cursor(ctx), -1);
 				selectIndex(ctx, prev >= 0 ? prev : nextLabelled(tree, -1, -1));
 			},
+		},
+		{
+			id: "menu.open",
+			label: "Open the entry's menu",
+			category: "Navigate",
+			keys: ["Shift+F10", "ContextMenu"],
+			when: hasTarget,
+			perform(ctx) {
+				const id = ctx.skeleton!.ids[ctx.target];
+				// At the selected card when it is on screen, else at the graph's top left.
+				const el = typeof document !== "undefined" ? document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`) : null;
+				const r = el?.getBoundingClientRect();
+				const g = typeof document !== "undefined" ? document.querySelector(".arbor-graph")?.getBoundingClientRect() : undefined;
+				const x = r ? r.left + Math.min(40, r.width / 2) : (g?.left ?? 0) + 20;
+				const y = r ? r.bottom - 4 : (g?.top ?? 0) + 20;
+				ctx.store.getState().openContextMenu({ entryId: id, x, y });
+			},
+		},
+		{
+			id: "session.next",
+			label: "Next session tab",
+			category: "Session",
+			keys: ["Ctrl+Tab", "Ctrl+PageDown"],
+			keysInInputs: true,
+			when: (ctx) => ctx.state.order.length > 1,
+			perform: (ctx) => switchSession(ctx, 1),
+		},
+		{
+			id: "session.prev",
+			label: "Previous session tab",
+			category: "Session",
+			keys: ["Ctrl+Shift+Tab", "Ctrl+PageUp"],
+			keysInInputs: true,
+			when: (ctx) => ctx.state.order.length > 1,
+			perform: (ctx) => switchSession(ctx, -1),
+		},
+		{
+			id: "go.leaf",
+			label: "Go to leaf",
+			category: "Navigate",
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.leaf >= 0,
+			perform: (ctx) => goTo(ctx, ctx.skeleton!.leaf),
+		},
+		{
+			id: "go.resume",
+			label: "Go to where pi resumes",
+			category: "Navigate",
+			when: (ctx) => hasSession(ctx) && ctx.skeleton!.resumeLeaf >= 0,
+			perform: (ctx) => goTo(ctx, ctx.skeleton!.resumeLeaf),
 		},
 		{
 			id: "select.leaf",

@@ -17,6 +17,8 @@ export interface GraphControls {
 	zoomOut(): void;
 	/** Bring an entry into view (after a keyboard move, a search match). */
 	reveal(entryId: string): void;
+	/** Center an entry at a readable zoom (Go to leaf, Go to where pi resumes). */
+	zoomToEntry?(entryId: string): void;
 	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
 	expandSegment(entryId: string): boolean;
 	/** True when the entry is hidden inside a "+N" segment. */

@@ -52,6 +52,12 @@ export function CommandPalette({ initialQuery }: { initialQuery: string }) {
 			<input
 				autoFocus
 				data-testid="palette-input"
+				role="combobox"
+				aria-label="Command"
+				aria-expanded="true"
+				aria-controls="arbor-palette-list"
+				aria-activedescendant={items[cursor] ? `arbor-palette-${cursor}` : undefined}
+				aria-autocomplete="list"
 				value={query}
 				placeholder="Type a command or /tree, /branch…"
 				onChange={(e) => {
@@ -71,21 +77,23 @@ export function CommandPalette({ initialQuery }: { initialQuery: string }) {
 					}
 				}}
 			/>
-			<ul className="palette-list" role="listbox">
-				{items.length === 0 && <li className="muted">No matching command</li>}
+			{items.length === 0 && <p className="muted">No matching command</p>}
+			<ul className="palette-list" role="listbox" id="arbor-palette-list" aria-label="Commands">
 				{items.map((item, i) => (
-					<li key={item.cmd.id} role="option" aria-selected={i === cursor}>
-						<button
-							type="button"
-							className={`palette-item${i === cursor ? " cursor" : ""}`}
-							data-testid={`palette-item-${item.cmd.id}`}
-							onMouseEnter={() => setCursor(i)}
-							onClick={() => runAt(i)}
-						>
-							<span className="muted">{item.cmd.category}</span>
-							<span className="palette-label">{item.label}</span>
-							<span className="shortcut">{item.keys.map(displayShortcut).join("  ")}</span>
-						</button>
+					// Options of the combobox above (focus stays in the input): clickable, not separately focusable.
+					<li
+						key={item.cmd.id}
+						id={`arbor-palette-${i}`}
+						role="option"
+						aria-selected={i === cursor}
+						className={`palette-item${i === cursor ? " cursor" : ""}`}
+						data-testid={`palette-item-${item.cmd.id}`}
+						onMouseEnter={() => setCursor(i)}
+						onClick={() => runAt(i)}
+					>
+						<span className="muted">{item.cmd.category}</span>
+						<span className="palette-label">{item.label}</span>
+						<span className="shortcut">{item.keys.map(displayShortcut).join("  ")}</span>
 					</li>
 				))}
 			</ul>

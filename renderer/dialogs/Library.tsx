@@ -1,13 +1,23 @@
 // Session library: the sessions in pi's and omp's folders (listSessions), grouped by project, newest
 // first, searchable; recent files; "Open file…" (Electron) and drag-and-drop of a .jsonl.
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionListItem } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { ContentSearch } from "./ContentSearch";
 import { Modal } from "./Modal";
+
+const MAX_RECENT_SHOWN = 5;
+
+/** A recent file's name: its session name or first message when the library lists it, else the file name. */
+function recentName(path: string, items: SessionListItem[] | null): string {
+	const it = items?.find((x) => x.path === path);
+	const text = it?.title || it?.firstUserMessage;
+	if (text) return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+	return path.split(/[\\/]/).pop() || path;
+}
 
 function relTime(ms: number): string {
 	const d = Date.now() - ms;
@@ -52,6 +62,7 @@ export function Library() {
 	const [items, setItems] = useState<SessionListItem[] | null>(null);
 	const [error, setError] = useState<string | null>(null);
 	const [query, setQuery] = useState("");
+	const listRef = useRef<HTMLDivElement>(null);
 	// Opening a big file takes a while (the main process also reports `progress`): say which one.
 	const [opening, setOpening] = useState<string | null>(null);
 	const open = (path: string): void => {
@@ -72,10 +83,39 @@ export function Library() {
 
 	const groups = useMemo(() => groupSessions(items ?? [], query), [items, query]);
 
+	// Arrow keys move between the result buttons; ArrowUp on the first goes back to the search field.
+	const onListKey = (e: React.KeyboardEvent<HTMLDivElement>): void => {
+		if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+		const buttons = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="library-recent-item"], [data-testid="library-item"]:not(:disabled)') ?? []);
+		const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+		if (i < 0) return;
+		e.preventDefault();
+		if (e.key === "ArrowDown") buttons[Math.min(buttons.length - 1, i + 1)]?.focus();
+		else if (i === 0) listRef.current?.querySelector<HTMLInputElement>('[data-testid="library-search"]')?.focus();
+		else buttons[i - 1]?.focus();
+	};
+
 	return (
 		<Modal title="Session library" testId="library" wide onClose={() => hasSession && close("library")}>
+			<div ref={listRef} onKeyDown={onListKey}>
 			<div className="library-actions">
-				<input autoFocus data-testid="library-search" value={query} placeholder="Search sessions" onChange={(e) => setQuery(e.target.value)} />
+				<input
+					autoFocus
+					data-testid="library-search"
+					aria-label="Search sessions"
+					value={query}
+					placeholder="Search sessions"
+					onChange={(e) => setQuery(e.target.value)}
+					onKeyDown={(e) => {
+						// ArrowDown enters the results (the first session, else the first recent file).
+						if (e.key !== "ArrowDown") return;
+						const first = listRef.current?.querySelector<HTMLButtonElement>('[data-testid="library-item"]:not(:disabled), [data-testid="library-recent-item"]');
+						if (first) {
+							e.preventDefault();
+							first.focus();
+						}
+					}}
+				/>
 				{client.host === "electron" && (
 					<button type="button" data-testid="library-open-file" onClick={() => void run("file.open", { source: "button" })}>Open file…</button>
 				)}
@@ -85,12 +125,16 @@ export function Library() {
 				<p data-testid="library-opening"><span className="spinner" /> Opening <span className="mono">{opening}</span>…</p>
 			)}
 			{recent.length > 0 && query === "" && (
-				<section>
+				// A few recent files in a bounded box: they never push the folder's sessions out of view.
+				<section className="library-recent">
 					<h3>Recent</h3>
 					<ul className="pick-list">
-						{recent.map((p) => (
+						{recent.slice(0, MAX_RECENT_SHOWN).map((p) => (
 							<li key={p}>
-								<button type="button" data-testid="library-recent-item" className="mono" onClick={() => open(p)}>{p}</button>
+								<button type="button" data-testid="library-recent-item" title={p} onClick={() => open(p)}>
+									<span className="library-title">{recentName(p, items)}</span>
+									<span className="muted mono">{p}</span>
+								</button>
 							</li>
 						))}
 					</ul>
@@ -117,7 +161,7 @@ export function Library() {
 									>
 										<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
 										<span className="muted">
-											{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "~"}{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
+											{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "≈ "}{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
 										</span>
 										{it.error && <span className="error-text">{it.error}</span>}
 									</button>
@@ -131,6 +175,7 @@ export function Library() {
 						</ul>
 					</section>
 				))}
+			</div>
 			</div>
 		</Modal>
 	);

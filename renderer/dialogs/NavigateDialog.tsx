@@ -10,6 +10,9 @@ import { Modal } from "./Modal";
 export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 	const confirm = useApp((s) => s.confirmNavigate);
 	const cancel = useApp((s) => s.cancelNavigate);
+	const undo = useApp((s) => s.undoNavigate);
+	const closeDialog = useApp((s) => s.closeDialog);
+	const doneRef = useRef<HTMLButtonElement>(null);
 	const model = useApp((s) => s.activeModel);
 	const [prompt, setPrompt] = useState("");
 	const [replace, setReplace] = useState(false);
@@ -23,6 +26,10 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 	}, [dialog.stage, dialog.focus]);
 
 	useEffect(() => {
+		if (dialog.stage === "done") doneRef.current?.focus();
+	}, [dialog.stage]);
+
+	useEffect(() => {
 		const el = streamRef.current;
 		if (el) el.scrollTop = el.scrollHeight;
 	}, [dialog.summaryText]);
@@ -31,7 +38,7 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 	const count = p?.entriesToSummarize.length ?? 0;
 
 	return (
-		<Modal title="Navigate here" testId="navigate-dialog" onClose={() => void cancel()} wide={dialog.stage === "summarizing"}>
+		<Modal title="Navigate here" testId="navigate-dialog" onClose={() => void cancel()} wide={dialog.stage === "summarizing" || dialog.stage === "done"}>
 			{dialog.stage === "loading" && <p className="muted"><span className="spinner" /> Working…</p>}
 
 			{p && dialog.stage === "choose" && (
@@ -88,6 +95,22 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">{dialog.summaryText}</pre>
 					<div className="button-row">
 						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>Cancel</button>
+					</div>
+				</div>
+			)}
+
+			{(dialog.stage === "done" || dialog.stage === "undoing") && dialog.result && (
+				<div data-testid="navigate-done">
+					<p role="status">
+						Summary saved as a <strong>branch summary</strong> entry
+						{dialog.result.file ? <> in <span className="mono" title={dialog.result.file}>{dialog.result.file.split(/[\\/]/).pop()}</span></> : null}; the leaf is now on it.
+					</p>
+					<pre className="summary-stream" data-testid="navigate-summary-text">{dialog.summaryText}</pre>
+					<div className="button-row">
+						<button ref={doneRef} type="button" data-testid="navigate-done-close" onClick={() => closeDialog("navigate")}>Done</button>
+						<button type="button" data-testid="navigate-undo" disabled={dialog.stage === "undoing" || !dialog.result.oldLeafId} onClick={() => void undo()}>
+							{dialog.stage === "undoing" ? "Moving back…" : "Undo: move the leaf back"}
+						</button>
 					</div>
 				</div>
 			)}

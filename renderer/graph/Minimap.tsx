@@ -95,6 +95,7 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 			className="arbor-minimap"
 			data-testid="arbor-minimap"
 			style={{ width, height }}
+			role="group"
 			aria-label="Minimap: click or drag to move the view"
 			onPointerDown={(ev) => {
 				dragging.current = true;

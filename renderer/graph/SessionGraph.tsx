@@ -41,6 +41,7 @@ import { createLayoutRunner } from "./layoutRunner";
 import { Minimap } from "./Minimap";
 import { GraphNodeKind, type Direction, type GraphLayout, type GraphModel, type GraphTreeInput } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
+import { treeItemId } from "./treeitem";
 import { buildSpatialIndex, nearestNode, type SpatialIndex } from "./spatial";
 import { EMPTY_MAP, EMPTY_SET, graphActions, graphStore, setSegmentExpanded, useGraphStore, type GraphController, type XY } from "./store";
 
@@ -62,6 +63,8 @@ export interface SessionGraphProps {
 	onActivate?(index: number): void;
 	onContextMenu?(index: number, clientX: number, clientY: number): void;
 	onToggleFold?(index: number): void;
+	/** The leaf badge was dragged onto a card (entry index), or dropped elsewhere (-1: cancelled). */
+	onLeafDrop?(index: number): void;
 	focusTick?: number;
 }
 
@@ -77,9 +80,23 @@ interface Laid {
 }
 
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
+const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
+// Edges are drawn lines inside the tree, not content: no role, no "Edge from <hex> to <hex>" label.
+const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
+const HIDE_BUILTIN_ATTRIBUTION = { hideAttribution: true };
+/** React Flow's default texts ("press delete to remove") describe editing this graph cannot do. */
+const ARIA_LABELS = {
+	"node.a11yDescription.default": "An entry of the session. Arrow keys move through the tree, Enter navigates here, Shift+F10 opens its menu.",
+	"node.a11yDescription.keyboardDisabled": "An entry of the session. Arrow keys move through the tree, Enter navigates here, Shift+F10 opens its menu.",
+	"edge.a11yDescription.default": "A parent-child link between two entries.",
+};
 /** Level of detail: cards with text, cards without text (unreadable anyway), canvas overview. */
 type Lod = "near" | "far" | "overview";
-const FAR_ZOOM = 0.5;
+const FAR_ZOOM = 0.6;
+/** Fit on a big session: the leaf's neighbourhood at this zoom (compact one-line cards, ~12 px text). */
+const BIG_FIT_ZOOM = 0.5;
+/** Below this zoom even the compact cards' text is too small: jumps (search, reveal) zoom back in. */
+const JUMP_MIN_ZOOM = 0.35;
 /**
  * Graphs up to this many nodes stay cards at any zoom: they mount whole within the budget, and a few
  * hundred small boxes show the tree better than the overview's dots (a 40-entry session with every
@@ -89,6 +106,8 @@ const SMALL_GRAPH = MOUNT_BUDGET / 2;
 const lodOf = (zoom: number, nodes: number): Lod =>
 	zoom < OVERVIEW_ZOOM && nodes > SMALL_GRAPH ? "overview" : zoom < FAR_ZOOM ? "far" : "near";
 const MAX_ZOOM = 2;
+/** Lowest zoom at which card text is comfortably readable: jumps (search, Go to leaf) never land below it. */
+const READABLE_ZOOM = 0.75;
 /** Extra flow-space margin (in screen px) mounted around the view so short pans show no gaps. */
 const CULL_MARGIN_PX = 160;
 
@@ -107,6 +126,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	const paneWidth = useFlowStore((s) => s.width);
 	const paneHeight = useFlowStore((s) => s.height);
 	const containerRef = useRef<HTMLDivElement>(null);
+	const treeRef = useRef<HTMLDivElement>(null);
 
 	const matches = useMemo<ReadonlySet<number> | null>(() => {
 		const m = props.searchMatches;
@@ -127,6 +147,14 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			abandoned: props.abandonedPreview ?? null, preview: props.previews, direction, sessionKey,
 		});
 	}, [skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
+
+	const { onLeafDrop } = props;
+	useEffect(() => {
+		graphStore.setState({ onLeafDrop: onLeafDrop ?? null });
+		return () => {
+			if (graphStore.getState().onLeafDrop === (onLeafDrop ?? null)) graphStore.setState({ onLeafDrop: null });
+		};
+	}, [onLeafDrop]);
 
 	// ---- model: visible tree -> compressed graph
 	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
@@ -261,6 +289,9 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			else centerOn(laid, skeleton.leaf >= 0 ? skeleton.leaf : 0, 1);
 			return;
 		}
+		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
+		const after = graphStore.getState().revealAfterLayout;
+		if (after >= 0 && prev && prev.model !== laid.model) graphStore.setState({ revealAfterLayout: -1, pendingReveal: after, revealCenter: false });
 		if (!prev || prev.layout === laid.layout) return;
 		const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
 		const a = nodeCenter(prev, anchor);
@@ -281,6 +312,15 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
+	// Tree depth of every graph node (aria-level), for the cards.
+	useLayoutEffect(() => {
+		if (!laid) return;
+		const m = laid.model;
+		const depth = new Int32Array(m.n);
+		for (let g = 0; g < m.n; g++) depth[g] = m.parent[g] >= 0 ? depth[m.parent[g]] + 1 : 1;
+		graphStore.setState({ depth });
+	}, [laid]);
+
 	// ---- controller for graphActions
 	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom });
 	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom };
@@ -293,6 +333,16 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				const pw = w > 0 ? w : 800;
 				const ph = h > 0 ? h : 600;
 				const z = Math.max(mz, Math.min(1, (pw * 0.92) / Math.max(1, maxX - minX), (ph * 0.92) / Math.max(1, maxY - minY)));
+				// A big session fitted whole is a thin strip of dots: Fit shows the neighbourhood of the leaf
+				// at the lowest zoom that still draws text instead (the overview stays a zoom-out away).
+				if (z < BIG_FIT_ZOOM && l.model.n > SMALL_GRAPH) {
+					const sk = graphStore.getState().skeleton;
+					const c = nodeCenter(l, sk && sk.leaf >= 0 ? sk.leaf : 0, sk ?? undefined);
+					if (c) {
+						setViewport({ x: pw / 2 - c.x * BIG_FIT_ZOOM, y: ph / 2 - c.y * BIG_FIT_ZOOM, zoom: BIG_FIT_ZOOM }, 200);
+						return;
+					}
+				}
 				setViewport({ x: pw / 2 - ((minX + maxX) / 2) * z, y: ph / 2 - ((minY + maxY) / 2) * z, zoom: z }, 200);
 			},
 			centerOnEntry(entry, zoom) {
@@ -321,15 +371,18 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		if (pendingReveal < 0 || !laid) return;
 		const c = nodeCenter(laid, pendingReveal, skeleton);
 		if (!c) return;
-		graphStore.setState({ pendingReveal: -1 });
+		const force = graphStore.getState().revealCenter;
+		graphStore.setState({ pendingReveal: -1, revealCenter: false });
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		if (!inside || lodOf(cur.zoom, laid.model.n) === "overview") centerOn(laid, pendingReveal, Math.max(cur.zoom, 0.6), 200);
+		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
+		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM) centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
 	const overview = lod === "overview";
+	const [minimapOpen, setMinimapOpen] = useState(true);
 
 	// ---- React Flow nodes and edges for the mounted set. Node objects are kept by id across layouts and
 	// reused while their position, size and data are unchanged, so after a re-layout (a segment opened,
@@ -359,7 +412,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			const p = m.parent[g];
 			if (p < 0 || !inSet.has(p)) continue;
 			const active = activePath[m.entry[g]] === 1 && activePath[m.entry[p]] === 1 && m.kind[g] !== GraphNodeKind.foldStub;
-			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false });
+			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false, ariaRole: "none", domAttributes: NO_EDGE_LABEL });
 		}
 		return out;
 	}, [laid, mounted, activePath]);
@@ -428,15 +481,28 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			// except text fields (the inline label editor).
 			const t = ev.target as HTMLElement;
 			const inText = t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable;
+			// Enter / Space on a focused "+N" pill or "+N hidden" stub opens it.
+			if ((ev.key === "Enter" || ev.key === " ") && !ev.ctrlKey && !ev.altKey && !ev.metaKey) {
+				const pill = t.closest?.<HTMLElement>('[data-testid="arbor-segment"], [data-testid="arbor-fold-stub"]');
+				const entry = Number(pill?.dataset.entry ?? -1);
+				if (pill && entry >= 0) {
+					ev.preventDefault();
+					ev.stopPropagation();
+					if (pill.dataset.testid === "arbor-segment") setSegmentExpanded(sessionKey, skeleton.ids[entry], true);
+					else onToggleFold?.(entry);
+					treeRef.current?.focus();
+					return;
+				}
+			}
 			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !inText && selectedIndex >= 0 && onActivate && containerRef.current?.contains(t)) {
 				ev.preventDefault();
 				onActivate(selectedIndex);
 			}
 		},
-		[onActivate, selectedIndex],
+		[onActivate, selectedIndex, sessionKey, skeleton, onToggleFold],
 	);
 	useEffect(() => {
-		if (props.focusTick) containerRef.current?.focus();
+		if (props.focusTick) treeRef.current?.focus();
 	}, [props.focusTick]);
 
 	const onMinimapCenter = useCallback(
@@ -456,38 +522,83 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		return c;
 	}, [laid]);
 	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
+	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
+	const activeDescendant = selectedIndex >= 0 && selectedIndex < skeleton.count && laid && laid.model.nodeOfEntry[selectedIndex] >= 0
+		&& laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry && mounted.includes(laid.model.nodeOfEntry[selectedIndex])
+		? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
+		: undefined;
+	// React Flow marks its wrapper role="application", which would sit between the tree and its items.
+	useEffect(() => {
+		treeRef.current?.querySelector(".react-flow")?.removeAttribute("role");
+	});
 	return (
-		<div ref={containerRef} className={`arbor-graph arbor-graph--${direction}${zoomClass}`} tabIndex={0} onKeyDown={onKeyDown} data-testid="arbor-graph" data-mounted={nodes.length} data-segments={segments}>
-			<ReactFlow<GraphFlowNode>
-				nodes={nodes}
-				edges={edges}
-				nodeTypes={nodeTypes}
-				onNodesChange={onNodesChange}
-				onNodeClick={onNodeClick}
-				onNodeDoubleClick={onNodeDoubleClick}
-				onNodeContextMenu={onNodeContextMenu}
-				onPaneClick={onPaneClick}
-				onMove={onMove}
-				onMoveEnd={onMoveEnd}
-				defaultViewport={initialViewport}
-				minZoom={minZoom}
-				maxZoom={MAX_ZOOM}
-				nodesDraggable
-				nodesConnectable={false}
-				elementsSelectable={false}
-				zoomOnDoubleClick={false}
-				deleteKeyCode={null}
-				selectionKeyCode={null}
-				multiSelectionKeyCode={null}
-				disableKeyboardA11y
-				onlyRenderVisibleElements={false}
-				attributionPosition="bottom-left"
-			/>
+		<div
+			ref={containerRef}
+			className={`arbor-graph arbor-graph--${direction}${zoomClass}`}
+			onKeyDown={onKeyDown}
+			data-testid="arbor-graph"
+			data-mounted={nodes.length}
+			data-segments={segments}
+		>
+			{/* One tab stop: the tree holds focus and points at the selected card (aria-activedescendant). */}
+			<div
+				ref={treeRef}
+				className="arbor-tree"
+				tabIndex={0}
+				role="tree"
+				aria-label="Session tree"
+				aria-activedescendant={activeDescendant}
+				data-testid="arbor-tree"
+			>
+				<ReactFlow<GraphFlowNode>
+					nodes={nodes}
+					edges={edges}
+					nodeTypes={nodeTypes}
+					onNodesChange={onNodesChange}
+					onNodeClick={onNodeClick}
+					onNodeDoubleClick={onNodeDoubleClick}
+					onNodeContextMenu={onNodeContextMenu}
+					onPaneClick={onPaneClick}
+					onMove={onMove}
+					onMoveEnd={onMoveEnd}
+					defaultViewport={initialViewport}
+					minZoom={minZoom}
+					maxZoom={MAX_ZOOM}
+					nodesDraggable={false}
+					nodesFocusable={false}
+					edgesFocusable={false}
+					autoPanOnNodeDrag={false}
+					ariaLabelConfig={ARIA_LABELS}
+					nodesConnectable={false}
+					elementsSelectable={false}
+					zoomOnDoubleClick={false}
+					deleteKeyCode={null}
+					selectionKeyCode={null}
+					multiSelectionKeyCode={null}
+					disableKeyboardA11y
+					onlyRenderVisibleElements={false}
+					proOptions={HIDE_BUILTIN_ATTRIBUTION}
+				/>
+			</div>
+			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
+			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">React Flow</a>
 			{overview && laid && paneWidth > 0 && (
 				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
-				<Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />
+				<>
+					{minimapOpen && <Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />}
+					<button
+						type="button"
+						className={`arbor-minimap-toggle${minimapOpen ? " is-open" : ""}`}
+						data-testid="minimap-toggle"
+						aria-pressed={minimapOpen}
+						title={minimapOpen ? "Hide the minimap" : "Show the minimap"}
+						onClick={() => setMinimapOpen((o) => !o)}
+					>
+						{minimapOpen ? "▾ Minimap" : "▸ Minimap"}
+					</button>
+				</>
 			)}
 		</div>
 	);
@@ -556,9 +667,15 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 		height: h,
 		measured: { width: w, height: h },
 		handles,
-		draggable: kind === GraphNodeKind.entry,
+		// Card dragging moved a card and nothing else (and xyflow's auto-pan could outlive an aborted drag):
+		// off. Steering by drag uses the leaf badge (nodes.tsx startLeafDrag).
+		draggable: false,
 		selectable: false,
 		connectable: false,
 		deletable: false,
+		focusable: false,
+		// The graph is one WAI-ARIA tree: the cards inside are its treeitems, the wrapper adds nothing.
+		ariaRole: "none",
+		domAttributes: NO_ROLEDESCRIPTION,
 	};
 }

@@ -77,11 +77,22 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 
 	const labelled = new Uint8Array(s.count);
 	for (const l of s.labels) if (l.target >= 0 && l.target < s.count) labelled[l.target] = 1;
+	// The leaf and where pi resumes always show, on their nearest shown ancestor when the view hides them.
+	const nearestShown = (e: number): number => {
+		for (let guard = 0; e >= 0 && e < s.count && guard <= s.count; guard++) {
+			const pos = posOf[e];
+			if (pos >= 0) return hiddenUnder[pos] >= 0 ? entryAt[hiddenUnder[pos]] : e;
+			e = s.parent[e];
+		}
+		return -1;
+	};
+	const leafCard = nearestShown(s.leaf);
+	const resumeCard = nearestShown(s.resumeLeaf);
 	const keep = new Uint8Array(m);
 	for (let i = 0; i < m; i++) {
 		if (hiddenUnder[i] >= 0) continue;
 		const e = entryAt[i];
-		keep[i] = !compress || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected) ? 1 : 0;
+		keep[i] = !compress || e === leafCard || e === resumeCard || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected) ? 1 : 0;
 	}
 
 	// Emit in pre-order. A non-kept entry has exactly one live child, which pre-order puts right after it,
@@ -163,6 +174,8 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		segMembers: segMembers.slice(0, segFill),
 		nodeOfEntry,
 		childCount,
+		leafCard,
+		resumeCard,
 	};
 }
 
@@ -241,7 +254,7 @@ export function expandSegments(s: Skeleton, model: GraphModel, firstIds: Readonl
 	}
 	const childCount = new Int32Array(n);
 	for (let g = 0; g < n; g++) if (parent[g] >= 0) childCount[parent[g]]++;
-	return { n, kind, entry, count, parent, ids, segStart, segMembers: model.segMembers, nodeOfEntry, childCount };
+	return { n, kind, entry, count, parent, ids, segStart, segMembers: model.segMembers, nodeOfEntry, childCount, leafCard: model.leafCard, resumeCard: model.resumeCard };
 }
 
 const idIndexes = new WeakMap<readonly string[], Map<string, number[]>>();

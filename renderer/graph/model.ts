@@ -46,6 +46,13 @@ export interface GraphModel {
 	nodeOfEntry: Int32Array;
 	/** Per graph node index, number of graph children (cheap "is branch point" for the UI). */
 	childCount: Int32Array;
+	/**
+	 * Entry whose card carries the leaf badge: the leaf, or its nearest shown ancestor when the filter
+	 * hides the leaf (a label, a saved position, a `usage` line as the file's last line); -1 = none.
+	 */
+	leafCard?: number;
+	/** Same for where pi resumes (the file's last line). */
+	resumeCard?: number;
 }
 
 export type Direction = "TB" | "LR";

@@ -8,7 +8,8 @@ import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xy
 import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
 import { entriesOfNode } from "./compress";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
-import { useGraphStore, type GraphState } from "./store";
+import { graphStore, useGraphStore, type GraphState } from "./store";
+import { treeItemId } from "./treeitem";
 
 export interface GraphNodeData extends Record<string, unknown> {
 	/** Entry index (a segment's first entry; a stub's folded entry). */
@@ -35,9 +36,97 @@ function Handles(): React.JSX.Element {
 	);
 }
 
+/**
+ * Drag to steer: the leaf badge is dragged onto another card, which asks to navigate there (the same
+ * dialog as Enter); a drop anywhere else, Escape, or losing the pointer cancels. Plain pointer events
+ * with pointer capture (not React Flow's node drag, whose auto-pan could outlive an aborted drag).
+ */
+function startLeafDrag(ev: React.PointerEvent<HTMLElement>): void {
+	if (ev.button !== 0) return;
+	ev.preventDefault();
+	ev.stopPropagation();
+	const badge = ev.currentTarget;
+	const pointerId = ev.pointerId;
+	try {
+		badge.setPointerCapture(pointerId);
+	} catch {
+		// Synthetic events (tests) have no active pointer to capture: document listeners still see them.
+	}
+	const ghost = document.createElement("div");
+	ghost.className = "arbor-leaf-ghost";
+	ghost.textContent = "leaf";
+	ghost.setAttribute("aria-hidden", "true");
+	document.body.appendChild(ghost);
+	document.body.classList.add("arbor-steering");
+	let over: HTMLElement | null = null;
+	const startX = ev.clientX;
+	const startY = ev.clientY;
+	let moved = false;
+	const targetAt = (x: number, y: number): HTMLElement | null => {
+		const hit = document.elementFromPoint(x, y);
+		const node = hit?.closest<HTMLElement>(".react-flow__node");
+		return node && node.querySelector('[data-testid="arbor-card"]') ? node : null;
+	};
+	const place = (x: number, y: number): void => {
+		ghost.style.transform = `translate(${x + 8}px, ${y + 8}px)`;
+		if (Math.abs(x - startX) + Math.abs(y - startY) > 4) moved = true;
+		const t = targetAt(x, y);
+		if (t !== over) {
+			over?.classList.remove("is-drop-target");
+			over = t;
+			over?.classList.add("is-drop-target");
+		}
+	};
+	const end = (drop: boolean, x: number, y: number): void => {
+		document.removeEventListener("pointermove", onMove, true);
+		document.removeEventListener("pointerup", onUp, true);
+		document.removeEventListener("pointercancel", onCancel, true);
+		document.removeEventListener("keydown", onKey, true);
+		window.removeEventListener("blur", onCancel);
+		badge.removeEventListener("lostpointercapture", onLost);
+		over?.classList.remove("is-drop-target");
+		ghost.remove();
+		document.body.classList.remove("arbor-steering");
+		try {
+			if (badge.hasPointerCapture(pointerId)) badge.releasePointerCapture(pointerId);
+		} catch {
+			// already released
+		}
+		if (!drop || !moved) return;
+		const t = targetAt(x, y);
+		const entry = Number(t?.querySelector<HTMLElement>('[data-testid="arbor-card"]')?.dataset.entry ?? -1);
+		const st = graphStore.getState();
+		if (t && entry >= 0) st.onLeafDrop?.(entry);
+		else st.onLeafDrop?.(-1);
+	};
+	const onMove = (e: PointerEvent): void => place(e.clientX, e.clientY);
+	const onUp = (e: PointerEvent): void => end(true, e.clientX, e.clientY);
+	const onCancel = (): void => end(false, 0, 0);
+	const onLost = (): void => {
+		// Capture is lost right before pointerup too; let pointerup decide when it follows.
+		setTimeout(() => {
+			if (ghost.isConnected) end(false, 0, 0);
+		}, 0);
+	};
+	const onKey = (e: KeyboardEvent): void => {
+		if (e.key === "Escape") {
+			e.preventDefault();
+			e.stopPropagation();
+			end(false, 0, 0);
+		}
+	};
+	document.addEventListener("pointermove", onMove, true);
+	document.addEventListener("pointerup", onUp, true);
+	document.addEventListener("pointercancel", onCancel, true);
+	document.addEventListener("keydown", onKey, true);
+	window.addEventListener("blur", onCancel);
+	badge.addEventListener("lostpointercapture", onLost);
+	place(ev.clientX, ev.clientY);
+}
+
 const matchState = (s: GraphState, e: number): "" | "hit" | "miss" => (s.matches === null ? "" : s.matches.has(e) ? "hit" : "miss");
 
-export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNode>) {
+export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFlowNode>) {
 	const e = data.entry;
 	const sk = useGraphStore((s) => s.skeleton);
 	const selected = useGraphStore((s) => s.selected === e);
@@ -46,10 +135,16 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 	const abandoned = useGraphStore((s) => s.abandoned !== null && s.skeleton !== null && s.abandoned.has(s.skeleton.ids[e]));
 	const preview = useGraphStore((s) => s.preview(e));
 	const label = useGraphStore((s) => s.labelOf.get(e));
+	// The badges sit on the card that shows the leaf / resume point, or on its nearest shown ancestor.
+	const leafCard = useGraphStore((s) => s.model?.leafCard ?? s.skeleton?.leaf ?? -1);
+	const level = useGraphStore((s) => (s.model && s.depth && e < s.model.nodeOfEntry.length ? (s.depth[s.model.nodeOfEntry[e]] ?? 1) : 1));
+	const resumeCard = useGraphStore((s) => s.model?.resumeCard ?? s.skeleton?.resumeLeaf ?? -1);
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
-	const isLeaf = sk.leaf === e;
-	const resumesHere = sk.resumeLeaf === e && sk.leaf !== e;
+	const isLeaf = leafCard === e;
+	const leafHidden = isLeaf && sk.leaf !== e;
+	const resumesHere = resumeCard === e && sk.leaf !== sk.resumeLeaf;
+	const resumeHidden = resumesHere && sk.resumeLeaf !== e;
 	const markers = flagMarkers(sk.flags[e]);
 	const tokens = formatTokens(sk.tokens[e]);
 	const cls = [
@@ -63,17 +158,41 @@ export const EntryNode = memo(function EntryNode({ data }: NodeProps<GraphFlowNo
 		data.count >= 2 ? "is-branch" : "",
 	].filter(Boolean).join(" ");
 	return (
-		<div className={cls} style={CARD_STYLE} data-entry={e} data-testid="arbor-card" title={sk.ids[e]}>
+		<div
+			className={cls}
+			style={CARD_STYLE}
+			data-entry={e}
+			data-testid="arbor-card"
+			id={treeItemId(id)}
+			role="treeitem"
+			aria-level={level}
+			aria-selected={selected}
+			aria-expanded={data.count > 0 ? true : undefined}
+			aria-current={isLeaf ? "true" : undefined}
+			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${label ? `, label ${label.label}` : ""}: ${cardText(sk, e, preview)}`}
+		>
 			<Handles />
 			<div className="arbor-card__head">
 				<span className="arbor-card__icon" aria-hidden="true">{style.icon}</span>
 				<span className="arbor-card__kind">{style.title}</span>
-				{isLeaf && <span className="arbor-badge arbor-badge--leaf">leaf</span>}
-				{resumesHere && <span className="arbor-badge arbor-badge--resume" title="pi resumes here on reload">pi resumes here</span>}
+				{isLeaf && (
+					<span
+						className="arbor-badge arbor-badge--leaf nodrag nopan"
+						data-testid="leaf-badge"
+						title={leafHidden ? "The leaf is below this card, hidden by the filter. Drag the badge onto another card to move the leaf there." : "The leaf: where the next message goes. Drag the badge onto another card to move the leaf there."}
+						onPointerDown={(ev) => startLeafDrag(ev)}
+					>
+						{leafHidden ? "leaf ↓" : "leaf"}
+					</span>
+				)}
+				{resumesHere && (
+					<span className="arbor-badge arbor-badge--resume" data-testid="resume-badge" title={resumeHidden ? "pi resumes below this card (hidden by the filter)" : "pi resumes here on reload"}>
+						{resumeHidden ? "pi resumes ↓" : "pi resumes here"}
+					</span>
+				)}
 				{label && (
-					<span className="arbor-badge arbor-badge--label" title={`label set ${formatLabelTime(label.time)}`}>
+					<span className="arbor-badge arbor-badge--label" title={`${label.label}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}>
 						{label.label}
-						{Number.isFinite(label.time) && <span className="arbor-badge__time"> {formatLabelTime(label.time)}</span>}
 					</span>
 				)}
 			</div>
@@ -119,7 +238,17 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 	const members = entriesOfNode(model, g);
 	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
-		<div className={cls} style={SEG_STYLE} data-testid="arbor-segment" title={`${segmentSummary(sk, members)} — click to expand`}>
+		<div
+			className={cls}
+			style={SEG_STYLE}
+			data-testid="arbor-segment"
+			data-entry={data.entry}
+			role="treeitem"
+			tabIndex={-1}
+			aria-expanded={false}
+			aria-label={`${data.count} entries folded into one: ${segmentSummary(sk, members)}. Enter or Space opens them.`}
+			title={`${segmentSummary(sk, members)} — click, Enter or Space to expand`}
+		>
 			<Handles />
 			<span className="arbor-seg__count">+{data.count}</span>
 			{segmentHasError(sk, members) && <span className="arbor-seg__error" aria-label="contains errors" />}
@@ -131,7 +260,18 @@ export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<Graph
 	const tb = useDirection() === "TB";
 	const rollup = useFoldRollup(data.entry);
 	return (
-		<div className="arbor-stub" style={STUB_STYLE} data-testid="arbor-fold-stub" data-rollup={rollup ?? undefined} title={rollup ? `Folded: ${rollup} — click to unfold` : "Folded: click to unfold"}>
+		<div
+			className="arbor-stub"
+			style={STUB_STYLE}
+			data-testid="arbor-fold-stub"
+			data-entry={data.entry}
+			data-rollup={rollup ?? undefined}
+			role="treeitem"
+			tabIndex={-1}
+			aria-expanded={false}
+			aria-label={`${data.count} hidden entries (folded${rollup ? `: ${rollup}` : ""}). Enter or Space unfolds.`}
+			title={rollup ? `Folded: ${rollup} — click, Enter or Space to unfold` : "Folded: click, Enter or Space to unfold"}
+		>
 			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
 			⊞ +{data.count} hidden
 			{rollup && <span className="arbor-stub__rollup" data-testid="arbor-fold-rollup">{rollup}</span>}

@@ -48,8 +48,16 @@ export interface GraphState {
 	viewports: Record<string, GraphViewport>;
 	/** Entry to bring into view once the graph shows it (set by reveal()). */
 	pendingReveal: number;
+	/** The pending reveal centers the entry at a readable zoom even when it is already in view. */
+	revealCenter: boolean;
+	/** Entry to reveal once the next layout is installed (a filter change re-lays out the graph). */
+	revealAfterLayout: number;
 
 	controller: GraphController | null;
+	/** aria-level per graph node of `model` (1 = root). */
+	depth: Int32Array | null;
+	/** The leaf badge was dropped on a card (entry index) or elsewhere (-1 = cancelled). */
+	onLeafDrop: ((entry: number) => void) | null;
 }
 
 const NO_PREVIEW = (): undefined => undefined;
@@ -72,7 +80,11 @@ export function initialGraphState(): GraphState {
 		positions: {},
 		viewports: {},
 		pendingReveal: -1,
+		revealCenter: false,
+		revealAfterLayout: -1,
 		controller: null,
+		onLeafDrop: null,
+		depth: null,
 	};
 }
 
@@ -155,7 +167,20 @@ export const graphActions = {
 		const e = entryIndex(s, entryId);
 		if (e < 0) return;
 		graphActions.expandSegment(entryId);
-		graphStore.setState({ pendingReveal: e });
+		graphStore.setState({ pendingReveal: e, revealCenter: false });
+	},
+	/** Reveal an entry once the graph has laid out its next view (after a filter change). */
+	revealAfterLayout(entryId: string): void {
+		const s = graphStore.getState();
+		const e = entryIndex(s, entryId);
+		if (e >= 0) graphStore.setState({ revealAfterLayout: e });
+	},
+	zoomToEntry(entryId: string): void {
+		const s = graphStore.getState();
+		const e = entryIndex(s, entryId);
+		if (e < 0) return;
+		graphActions.expandSegment(entryId);
+		graphStore.setState({ pendingReveal: e, revealCenter: true });
 	},
 	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
 	expandSegment(entryId: string): boolean {

@@ -4,6 +4,7 @@
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSession } from "../store/selectors";
+import { useSessionName } from "./session-name";
 
 export function UpgradeBanner() {
 	const { run } = useServices();
@@ -14,21 +15,35 @@ export function UpgradeBanner() {
 			This file uses session format v{session.summary.fileVersion}. Arbor shows it migrated in memory; writing to it
 			(navigate, label, send) needs an upgrade to the current format first.
 			<button type="button" data-testid="upgrade-button" onClick={() => void run("session.upgrade", { source: "button" })}>
-				Upgrade file (keeps .bak)
+				Upgrade file (keeps a .bak)
 			</button>
 		</div>
 	);
 }
 
 export function Toasts() {
+	const { run } = useServices();
 	const toasts = useApp((s) => s.toasts);
 	const dismiss = useApp((s) => s.dismissToast);
 	if (toasts.length === 0) return null;
 	return (
-		<div className="toasts" aria-live="polite">
+		<div className="toasts" aria-live="polite" data-testid="toasts">
 			{toasts.map((t) => (
 				<div key={t.id} className={`toast ${t.level}`} data-testid={t.level === "error" ? "toast-error" : "toast-info"} role={t.level === "error" ? "alert" : "status"}>
 					<span className="toast-message">{t.message}</span>
+					{t.action && (
+						<button
+							type="button"
+							className="toast-action"
+							data-testid="toast-action"
+							onClick={() => {
+								dismiss(t.id);
+								void run(t.action!.command, { source: "button" });
+							}}
+						>
+							{t.action.label}
+						</button>
+					)}
 					{(t.file || t.line) && (
 						<span className="toast-where mono">
 							{t.file ?? ""}
@@ -50,18 +65,23 @@ export function SessionTabs() {
 	const close = useApp((s) => s.closeSession);
 	if (order.length < 2) return null;
 	return (
-		<div className="tabs" role="tablist">
+		<nav className="tabs" aria-label="Open sessions">
 			{order.map((id) => {
 				const s = sessions[id];
 				if (!s) return null;
-				const name = s.summary.title || s.summary.path?.split(/[\\/]/).pop() || id;
-				return (
-					<div key={id} className={`tab${id === active ? " active" : ""}`} role="tab" aria-selected={id === active} data-testid="session-tab">
-						<button type="button" onClick={() => setActive(id)} title={s.summary.path ?? ""}>{name}</button>
-						<button type="button" aria-label="Close" onClick={() => void close(id)}>×</button>
-					</div>
-				);
+				return <SessionTab key={id} id={id} active={id === active} path={s.summary.path} onOpen={() => setActive(id)} onClose={() => void close(id)} />;
 			})}
+		</nav>
+	);
+}
+
+function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active: boolean; path: string | null; onOpen(): void; onClose(): void }) {
+	// The session's name (or first user message), the path on hover: never a raw timestamp_uuid file name.
+	const name = useSessionName(id, 28);
+	return (
+		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
+			<button type="button" onClick={onOpen} title={path ?? "in memory"} aria-current={active ? "true" : undefined}>{name}</button>
+			<button type="button" aria-label={`Close ${name}`} title="Close" onClick={onClose}>×</button>
 		</div>
 	);
 }

@@ -2,11 +2,39 @@
 // status bar, banners). The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
 // search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
 
-import { useCallback, useMemo } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
+import { graphActions } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+import { kindStyle } from "../graph/cards";
+import { shorten } from "./session-name";
+
+/** Polite live region: what the selection moved to, and where the leaf went (screen readers). */
+function GraphAnnouncer() {
+	const sessionId = useApp((s) => s.activeSessionId);
+	const sk = useApp(activeSkeleton);
+	const sel = useApp(selectedIndex);
+	const leaf = sk?.leaf ?? -1;
+	const map = useApp((s) => (s.activeSessionId ? s.previews[s.activeSessionId] : undefined));
+	const ensure = useApp((s) => s.ensurePreviews);
+	const lastLeaf = useRef<{ session: string | null; leaf: number }>({ session: null, leaf: -1 });
+	const [text, setText] = useState("");
+	useEffect(() => {
+		if (sessionId && sel >= 0 && !map?.has(sel)) void ensure(sessionId, [sel]);
+		if (sessionId && leaf >= 0 && !map?.has(leaf)) void ensure(sessionId, [leaf]);
+	}, [sessionId, sel, leaf, map, ensure]);
+	useEffect(() => {
+		if (!sk) return;
+		const say = (i: number): string => `${kindStyle(sk.kind[i]).title}${map?.has(i) ? `: ${shorten(map.get(i) ?? "", 80)}` : ""}`;
+		const prev = lastLeaf.current;
+		lastLeaf.current = { session: sessionId, leaf };
+		if (prev.session === sessionId && prev.leaf !== leaf && leaf >= 0) setText(`Leaf moved to ${say(leaf)}`);
+		else if (sel >= 0) setText(`${say(sel)}${sel === leaf ? " (leaf)" : ""}`);
+	}, [sk, sel, leaf, map, sessionId]);
+	return <div className="sr-only" aria-live="polite" role="status" data-testid="graph-announcer">{text}</div>;
+}
 
 const NO_MATCHES = null;
 
@@ -23,6 +51,18 @@ export function GraphPane() {
 	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
 	const focusTick = useApp((s) => s.graphFocusTick);
 	const st = deps.store.getState;
+
+	// A filter change keeps the selected entry in view (it may have moved far in the new layout).
+	const filter = useApp((s) => s.filter);
+	const lastFilter = useRef(filter);
+	useEffect(() => {
+		if (lastFilter.current === filter) return;
+		lastFilter.current = filter;
+		const id = st().selectedId;
+		if (!id) return;
+		if (graphActions.revealAfterLayout) graphActions.revealAfterLayout(id);
+		else deps.graph.reveal(id);
+	}, [filter, st, deps]);
 
 	const previews = useCallback((i: number) => previewMap?.get(i), [previewMap]);
 	const requestPreviews = useCallback(
@@ -51,6 +91,20 @@ export function GraphPane() {
 		},
 		[st, idOf],
 	);
+	// Drag to steer: the leaf badge dropped on a card asks to navigate there (the dialog Enter opens).
+	const onLeafDrop = useCallback(
+		(i: number) => {
+			const id = idOf(i);
+			if (!id) {
+				st().toast("info", "Leaf not moved: drop the badge on a card to move the leaf there");
+				return;
+			}
+			if (skeleton && i === skeleton.leaf) return;
+			st().select(id);
+			void run("navigate.here", { targetId: id, source: "button" });
+		},
+		[run, idOf, st, skeleton],
+	);
 	const onToggleFold = useCallback(
 		(i: number) => {
 			const id = idOf(i);
@@ -71,6 +125,7 @@ export function GraphPane() {
 	}
 	return (
 		<div className="graph-pane" data-testid="graph">
+			<GraphAnnouncer />
 			<SessionGraph
 				sessionKey={sessionId}
 				skeleton={skeleton}
@@ -85,6 +140,7 @@ export function GraphPane() {
 				onActivate={onActivate}
 				onContextMenu={onContextMenu}
 				onToggleFold={onToggleFold}
+				onLeafDrop={onLeafDrop}
 				focusTick={focusTick}
 			/>
 		</div>

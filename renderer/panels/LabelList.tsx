@@ -3,16 +3,11 @@
 
 import { useMemo } from "react";
 import { useServices } from "../commands/services";
+import { formatLabelTime } from "../graph/cards";
 import { useApp } from "../store";
 
-function labelTime(t: number): string {
-	if (!Number.isFinite(t)) return "";
-	const d = new Date(t);
-	const now = new Date();
-	const hm = d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
-	if (d.toDateString() === now.toDateString()) return hm;
-	return `${d.toLocaleDateString()} ${hm}`;
-}
+// One time format for labels everywhere (cards' tooltips and this list): graph/cards formatLabelTime.
+const labelTime = (t: number): string => formatLabelTime(t);
 
 export function LabelList() {
 	const { run, reveal } = useServices();

@@ -1,5 +1,7 @@
 // Search bar: pi's token-AND search, or the full-text scope (tool arguments, paths, whole contents);
 // both are answered by the main process. Enter / Shift+Enter step through matches (same commands as F3).
+// A "quoted phrase" matches the exact phrase (shared/preview queryTokens). The first match is selected as
+// soon as an answer arrives.
 
 import { useEffect, useMemo, useRef } from "react";
 import { isVisible } from "../../shared/tree-view";
@@ -44,13 +46,25 @@ export function SearchBar() {
 	const hidden = matches.length - visible.length;
 	const st = deps.store.getState;
 
+	// A new answer shows its first match at once (selected and brought into view), unless the selection
+	// already is a match. The count appears in the same frame.
+	const shownFor = useRef<readonly number[] | null>(null);
+	useEffect(() => {
+		if (pending || query.trim() === "" || shownFor.current === matches) return;
+		shownFor.current = matches;
+		if (visible.length === 0 || position > 0) return;
+		void run("search.next", { source: "keyboard" });
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
+	}, [matches, pending]);
+
 	return (
 		<div className="search-bar">
 			<input
 				ref={input}
 				type="search"
 				data-testid="search-input"
-				placeholder="Search (/)"
+				placeholder='Search (/), "exact phrase"'
+				aria-label="Search entries"
 				value={query}
 				onChange={(e) => st().setSearchQuery(e.target.value)}
 				onKeyDown={(e) => {

@@ -1,9 +1,26 @@
 // Status bar: the file, entry count, where the leaf is versus where pi will resume, warnings, progress,
 // and the summary model (a button to the settings dialog).
 
+import { useEffect } from "react";
 import { useServices } from "../commands/services";
+import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
 import { activeSession } from "../store/selectors";
+import { shorten } from "./session-name";
+
+/** "user: fix the parser" style text of an entry for the status bar (fetched on demand), never a hex id. */
+function useEntryText(index: number): string {
+	const sessionId = useApp((s) => s.activeSessionId);
+	const kind = useApp((s) => activeSession(s)?.skeleton?.kind[index] ?? -1);
+	const preview = useApp((s) => (sessionId && index >= 0 ? s.previews[sessionId]?.get(index) : undefined));
+	const ensure = useApp((s) => s.ensurePreviews);
+	useEffect(() => {
+		if (sessionId && index >= 0 && preview === undefined) void ensure(sessionId, [index]);
+	}, [sessionId, index, preview, ensure]);
+	if (index < 0) return "(start of the file)";
+	const role = kindStyle(kind).title;
+	return preview === undefined ? role : `${role}: ${shorten(preview, 36)}`;
+}
 
 export function StatusBar() {
 	const { run } = useServices();
@@ -13,6 +30,8 @@ export function StatusBar() {
 	const tasks = Object.values(progress);
 	const sk = session?.skeleton ?? null;
 	const leafDiffers = !!sk && sk.leaf !== sk.resumeLeaf;
+	const leafText = useEntryText(sk?.leaf ?? -1);
+	const resumeText = useEntryText(sk && leafDiffers ? sk.resumeLeaf : -1);
 	return (
 		<footer className="status-bar" data-testid="status-bar">
 			{session ? (
@@ -27,10 +46,20 @@ export function StatusBar() {
 					)}
 					<span data-testid="status-entries">{sk ? `${sk.count.toLocaleString()} entries` : "loading…"}</span>
 					{sk && (
-						<span data-testid="status-leaf" className={leafDiffers ? "warn" : ""}>
-							{leafDiffers
-								? `leaf ${sk.leaf >= 0 ? sk.ids[sk.leaf] : "(none)"} · pi resumes at ${sk.resumeLeaf >= 0 ? sk.ids[sk.resumeLeaf] : "(start)"}`
-								: "leaf = where pi resumes"}
+						<span data-testid="status-leaf" className={`status-leaf${leafDiffers ? " warn" : ""}`}>
+							<button type="button" className="link" data-testid="status-go-leaf" title="Go to the leaf (where the next message goes)" onClick={() => void run("go.leaf", { source: "button" })}>
+								Leaf: {sk.leaf >= 0 ? leafText : "(none)"}
+							</button>
+							{leafDiffers ? (
+								<>
+									{" · "}
+									<button type="button" className="link" data-testid="status-go-resume" title="Go to where pi resumes when it opens this file (its last line)" onClick={() => void run("go.resume", { source: "button" })}>
+										pi resumes at: {sk.resumeLeaf >= 0 ? resumeText : "(start)"}
+									</button>
+								</>
+							) : (
+								<span className="muted"> (pi resumes here)</span>
+							)}
 						</span>
 					)}
 					{leafDiffers && (

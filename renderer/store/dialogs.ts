@@ -4,7 +4,7 @@
 import { ArborRequestError, type NavigationPreview } from "../../shared/api";
 import type { SliceCreator } from "./types";
 
-export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "error";
+export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "done" | "undoing" | "error";
 
 export interface NavigateDialog {
 	kind: "navigate";
@@ -18,6 +18,8 @@ export interface NavigateDialog {
 	cancelling: boolean;
 	/** Which choice gets keyboard focus ("Navigate with summary…" focuses Summarize). */
 	focus?: "none" | "summarize" | "custom";
+	/** After a summarized move ("done"): what was saved and where, and the leaf to go back to. */
+	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null };
 }
 
 export type Dialog =
@@ -34,12 +36,20 @@ export type Dialog =
 
 export type DialogKind = Dialog["kind"];
 
+export interface ToastAction {
+	/** Button text, in the user's words ("Upgrade file (keeps a .bak)"). */
+	label: string;
+	/** Command id the button runs (renderer/commands). */
+	command: string;
+}
+
 export interface Toast {
 	id: number;
 	level: "error" | "info";
 	message: string;
 	file?: string;
 	line?: number;
+	action?: ToastAction;
 }
 
 export interface ContextMenuState {
@@ -59,7 +69,8 @@ export interface DialogSlice {
 	dialog: Dialog | null;
 	contextMenu: ContextMenuState | null;
 	toasts: Toast[];
-	composerText: string;
+	/** Composer drafts, one per session (key = session id): text typed in one tab never shows in another. */
+	drafts: Record<string, string>;
 	/** Keyed by task name. Removed when done >= total. */
 	progress: Record<string, ProgressTask>;
 	openDialog(dialog: Dialog): void;
@@ -68,11 +79,16 @@ export interface DialogSlice {
 	updateDialog<K extends DialogKind>(kind: K, patch: Partial<Extract<Dialog, { kind: K }>>): void;
 	openContextMenu(menu: ContextMenuState): void;
 	closeContextMenu(): void;
-	toast(level: Toast["level"], message: string, where?: { file?: string; line?: number }): void;
+	/**
+	 * Show a toast. Info toasts go away after a few seconds, errors after longer; an error that offers an
+	 * action stays until it is used or dismissed.
+	 */
+	toast(level: Toast["level"], message: string, where?: { file?: string; line?: number; action?: ToastAction }): void;
 	dismissToast(id: number): void;
 	/** Show a failed request plainly: message, file and line when the main process named them. */
 	reportError(err: unknown, context?: string): void;
-	setComposerText(text: string): void;
+	/** Set a session's draft (default: the active session's). */
+	setComposerText(text: string, sessionId?: string | null): void;
 	setProgress(p: ProgressTask): void;
 }
 
@@ -84,11 +100,39 @@ export function errorText(err: unknown): string {
 	return String(err);
 }
 
+const INFO_TOAST_MS = 4000;
+const ERROR_TOAST_MS = 12000;
+
+/**
+ * A failed request in the user's words, with the action that fixes it when there is one. The main
+ * process's message (developer words, exact) stays available as the toast's tooltip.
+ */
+export function userError(err: unknown, context?: string): { message: string; action?: ToastAction } {
+	const code = err instanceof ArborRequestError ? err.code : null;
+	const raw = errorText(err);
+	const prefix = context ? `${context}: ` : "";
+	switch (code) {
+		case "legacy_needs_upgrade":
+			return {
+				message: `${prefix}this file was written by an older pi. Arbor can show it, but it must be upgraded to the current format before anything is written to it.`,
+				action: { label: "Upgrade file (keeps a .bak)", command: "session.upgrade" },
+			};
+		case "no_model":
+			return { message: `${prefix}no model is set up for summaries. Nothing was changed.`, action: { label: "Choose a model…", command: "settings.open" } };
+		case "conflict":
+			return { message: `${prefix}the file changed on disk at the same moment. Nothing was written; try again.` };
+		case "not_found":
+			return { message: `${prefix}${raw.replace(/^not found: /i, "")}` };
+		default:
+			return { message: `${prefix}${raw}` };
+	}
+}
+
 export const createDialogSlice: SliceCreator<DialogSlice> = (set, get) => ({
 	dialog: null,
 	contextMenu: null,
 	toasts: [],
-	composerText: "",
+	drafts: {},
 	progress: {},
 
 	openDialog(dialog) {
@@ -118,8 +162,9 @@ export const createDialogSlice: SliceCreator<DialogSlice> = (set, get) => ({
 
 	toast(level, message, where) {
 		const t: Toast = { id: ++toastSeq, level, message, ...where };
-		set((s) => ({ toasts: [...s.toasts, t].slice(-MAX_TOASTS) }));
-		if (level === "info") setTimeout(() => get().dismissToast(t.id), 4000);
+		// The same message twice replaces the older one instead of stacking.
+		set((s) => ({ toasts: [...s.toasts.filter((o) => o.message !== message), t].slice(-MAX_TOASTS) }));
+		if (!t.action) setTimeout(() => get().dismissToast(t.id), level === "info" ? INFO_TOAST_MS : ERROR_TOAST_MS);
 	},
 
 	dismissToast(id) {
@@ -127,13 +172,21 @@ export const createDialogSlice: SliceCreator<DialogSlice> = (set, get) => ({
 	},
 
 	reportError(err, context) {
-		const message = context ? `${context}: ${errorText(err)}` : errorText(err);
-		if (err instanceof ArborRequestError) get().toast("error", message, { file: err.file, line: err.line });
-		else get().toast("error", message);
+		const { message, action } = userError(err, context);
+		if (err instanceof ArborRequestError) get().toast("error", message, { file: err.file, line: err.line, ...(action ? { action } : {}) });
+		else get().toast("error", message, action ? { action } : undefined);
 	},
 
-	setComposerText(text) {
-		set({ composerText: text });
+	setComposerText(text, sessionId) {
+		const id = sessionId ?? get().activeSessionId;
+		if (!id) return;
+		set((s) => {
+			if ((s.drafts[id] ?? "") === text) return {};
+			const drafts = { ...s.drafts };
+			if (text === "") delete drafts[id];
+			else drafts[id] = text;
+			return { drafts };
+		});
 	},
 
 	setProgress(p) {

@@ -4,7 +4,7 @@
 
 import { ArborRequestError } from "../../shared/api";
 import { errorText, type NavigateDialog } from "./dialogs";
-import { activeSession, activeSkeleton, indexOfId, leafId } from "./selectors";
+import { activeSession, activeSkeleton, draftOf, indexOfId, leafId } from "./selectors";
 import type { SliceCreator } from "./types";
 
 export type NavigateChoice = "none" | "summarize" | "custom";
@@ -14,6 +14,8 @@ export interface FlowSlice {
 	startNavigate(targetId: string): Promise<void>;
 	/** Run the navigation with the chosen summary mode ("custom" needs `customInstructions`). */
 	confirmNavigate(choice: NavigateChoice, custom?: { instructions: string; replace: boolean }): Promise<void>;
+	/** "Undo" after a summarized move: the leaf goes back where it was (the summary stays in the file). */
+	undoNavigate(): Promise<void>;
 	/** Escape in the navigate dialog: cancel a running summary, otherwise close. */
 	cancelNavigate(): Promise<void>;
 	onSummaryProgress(phase: "start" | "delta" | "done" | "error" | "aborted", text: string): void;
@@ -24,8 +26,11 @@ export interface FlowSlice {
 	sendComposer(): Promise<void>;
 	leafHistory(direction: "back" | "forward"): Promise<void>;
 	upgradeLegacy(): Promise<void>;
-	/** Put text in the composer unless the user already typed something (pi: "if the editor is empty"). */
-	prefillComposer(text: string | undefined): void;
+	/**
+	 * Put text in a session's composer (default: the active one) unless the user already typed something
+	 * there (pi: "if the editor is empty").
+	 */
+	prefillComposer(text: string | undefined, sessionId?: string | null): void;
 }
 
 export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
@@ -86,10 +91,19 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					get().toast("info", `Navigation cancelled${result.reason ? ` (${result.reason})` : ""}; nothing changed`);
 					return;
 				}
-				get().closeDialog("navigate");
+				// A saved summary stays on screen (what was saved, where, and an undo) until the user closes it.
+				if (summarize && result.summaryEntryId && !result.noop) {
+					get().setAbandoned(null);
+					get().updateDialog("navigate", {
+						stage: "done",
+						result: { summaryEntryId: result.summaryEntryId, oldLeafId: result.oldLeafId, newLeafId: result.newLeafId, file: activeSession(get())?.summary.path ?? null },
+					});
+				} else get().closeDialog("navigate");
 				if (result.noop) get().toast("info", "Already at this point");
-				get().prefillComposer(result.editorText);
+				get().prefillComposer(result.editorText, sessionId);
 				get().select(dialog.targetId);
+				// pi puts a user message's text in the editor to edit and resend: the composer takes focus.
+				if (result.editorText) get().focusComposer();
 			} catch (err) {
 				if (err instanceof ArborRequestError && err.code === "cancelled") {
 					get().closeDialog("navigate");
@@ -97,6 +111,21 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					return;
 				}
 				get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
+			}
+		},
+
+		async undoNavigate() {
+			const dialog = navDialog();
+			const sessionId = get().activeSessionId;
+			const back = dialog?.result?.oldLeafId;
+			if (!dialog || !sessionId || !back) return;
+			get().updateDialog("navigate", { stage: "undoing" });
+			try {
+				await client.request("navigate", { sessionId, targetId: back, summarize: false });
+				get().closeDialog("navigate");
+				get().toast("info", "Leaf moved back; the summary stays in the file as a side branch");
+			} catch (err) {
+				get().updateDialog("navigate", { stage: "error", error: errorText(err) });
 			}
 		},
 
@@ -139,11 +168,14 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					get().toast("info", "Branch cancelled");
 					return;
 				}
+				// The message text belongs to the new file: it goes into the new session's draft, never into the
+				// tab it was branched from (where Send would write it into the original file).
+				const target = result.session?.sessionId ?? sessionId;
+				get().prefillComposer(result.editorText, target);
 				if (result.session) {
 					await get().addSession(result.session);
 					if (result.path) get().rememberRecent(result.path);
 				}
-				get().prefillComposer(result.editorText);
 				get().toast("info", result.path ? `Branched to ${result.path}` : "Branched to a new session");
 			} catch (err) {
 				get().reportError(err, "Branch to new file failed");
@@ -187,11 +219,12 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 
 		async sendComposer() {
 			const sessionId = get().activeSessionId;
-			const text = get().composerText;
+			const text = draftOf(get(), sessionId);
 			if (!sessionId || text.trim() === "") return;
 			try {
 				await client.request("appendUserMessage", { sessionId, text });
-				set({ composerText: "" });
+				// Cleared only if unchanged meanwhile (the user may have typed on while the request ran).
+				if (draftOf(get(), sessionId) === text) get().setComposerText("", sessionId);
 			} catch (err) {
 				get().reportError(err, "Could not append the message");
 			}
@@ -226,9 +259,10 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			}
 		},
 
-		prefillComposer(text) {
-			if (!text) return;
-			if (get().composerText.trim() === "") set({ composerText: text });
+		prefillComposer(text, sessionId) {
+			const id = sessionId ?? get().activeSessionId;
+			if (!text || !id) return;
+			if (draftOf(get(), id).trim() === "") get().setComposerText(text, id);
 			else get().toast("info", "The composer already has text; kept it");
 		},
 	};

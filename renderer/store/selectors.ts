@@ -59,3 +59,9 @@ export function selectedIndex(s: AppState): number {
 	const sk = activeSkeleton(s);
 	return sk && s.selectedId ? indexOfId(sk, s.selectedId) : -1;
 }
+
+/** A session's composer draft (default: the active session's). */
+export function draftOf(s: Pick<AppState, "drafts" | "activeSessionId">, sessionId?: string | null): string {
+	const id = sessionId ?? s.activeSessionId;
+	return id ? (s.drafts[id] ?? "") : "";
+}

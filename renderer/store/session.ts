@@ -90,7 +90,9 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			delete sessions[sessionId];
 			const order = s.order.filter((x) => x !== sessionId);
 			const activeSessionId = s.activeSessionId === sessionId ? (order[order.length - 1] ?? null) : s.activeSessionId;
-			return { sessions, order, activeSessionId };
+			const drafts = { ...s.drafts };
+			delete drafts[sessionId];
+			return { sessions, order, activeSessionId, drafts };
 		});
 		get().dropPreviews(sessionId);
 		const active = get().activeSessionId;

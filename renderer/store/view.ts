@@ -27,6 +27,8 @@ export interface ViewSlice {
 	/** Bumped to ask the search input / graph to take keyboard focus. */
 	searchFocusTick: number;
 	graphFocusTick: number;
+	/** Bumped to move keyboard focus to the composer (after navigating to a user message). */
+	composerFocusTick: number;
 	/** Which side panel shows: the selected entry, the model context at it, or the label list. */
 	panel: SidePanel;
 
@@ -48,6 +50,7 @@ export interface ViewSlice {
 	setAbandoned(ids: readonly string[] | null): void;
 	focusSearch(): void;
 	focusGraph(): void;
+	focusComposer(): void;
 	/** New session became active: selection restored or put on the leaf, search/folds cleared. */
 	resetView(selectedId: string | null): void;
 	/** After the visible tree changed: keep the selection or move it to its nearest visible ancestor. */
@@ -79,6 +82,7 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		abandoned: null,
 		searchFocusTick: 0,
 		graphFocusTick: 0,
+		composerFocusTick: 0,
 		panel: "inspector",
 
 		setPanel(panel) {
@@ -190,6 +194,10 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 
 		focusGraph() {
 			set((s) => ({ graphFocusTick: s.graphFocusTick + 1 }));
+		},
+
+		focusComposer() {
+			set((s) => ({ composerFocusTick: s.composerFocusTick + 1 }));
 		},
 
 		resetView(selectedId) {

@@ -80,7 +80,7 @@ describe("closing a session", () => {
 		expect(forgets()).toEqual([]);
 
 		// The tab's ×.
-		await click(view.allByTestId("session-tab")[2].querySelector('button[aria-label="Close"]'));
+		await click(view.allByTestId("session-tab")[2].querySelector('button[title="Close"]'));
 		expect(forgets()).toEqual(["forget:s3"]);
 		// The Close session command (palette, menu bar).
 		await settle(() => h.run("session.close", { source: "menu" }));

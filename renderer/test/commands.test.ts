@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ArborRequestError } from "../../shared/api";
 import { makeContext } from "../commands/registry";
+import { draftOf } from "../store/selectors";
 import { BRANCHED, FakeClient, flush, makeSummary } from "./fake-client";
 import { harness } from "./harness";
 
@@ -107,7 +108,9 @@ describe("acting on an entry", () => {
 		const st = h.rt.store.getState();
 		expect(st.activeSessionId).toBe("s2");
 		expect(st.order).toEqual(["s1", "s2"]);
-		expect(st.composerText).toBe("try the left way");
+		// The text is the new file's draft; the tab it was branched from keeps an empty composer.
+		expect(draftOf(st, "s2")).toBe("try the left way");
+		expect(draftOf(st, "s1")).toBe("");
 		expect(client.callsOf("setSettings").at(-1)?.settings.recentFiles?.[0]).toBe("/tmp/new.jsonl");
 	});
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ArborRequestError, type NavigateResult, type NavigationPreview } from "../../shared/api";
 import { App } from "../App";
+import { draftOf } from "../store/selectors";
 import { FakeClient } from "./fake-client";
 import { harness, type Harness } from "./harness";
 import { click, render, settle, typeInto, type Rendered } from "./render";
@@ -74,7 +75,7 @@ describe("navigate dialog", () => {
 		await settle();
 		expect(view.byTestId("navigate-dialog")).toBeNull();
 		expect(st().abandoned).toBeNull();
-		expect(st().composerText).toBe("");
+		expect(draftOf(st())).toBe("");
 		expect(st().toasts.at(-1)?.message).toContain("nothing changed");
 		// The leaf only changes through leaf_changed events; none came.
 		expect(st().sessions.s1.skeleton?.leaf).toBe(5);
@@ -91,7 +92,7 @@ describe("navigate dialog", () => {
 		expect(view.byTestId("navigate-dialog")).toBeNull();
 		expect((view.byTestId("composer") as HTMLTextAreaElement).value).toBe("try the left way");
 		await settle(() => client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "a1", resumeLeafId: "a3" }));
-		expect(view.byTestId("status-leaf")?.textContent).toContain("pi resumes at a3");
+		expect(view.byTestId("status-leaf")?.textContent).toContain("pi resumes at: assistant");
 		expect(view.byTestId("status-save-position")).not.toBeNull();
 	});
 

@@ -73,7 +73,10 @@ describe("status bar", () => {
 		await settle();
 		expect(view.byTestId("status-file")?.textContent).toBe("/tmp/s1.jsonl");
 		expect(view.byTestId("status-entries")?.textContent).toBe("6 entries");
-		expect(view.byTestId("status-leaf")?.textContent).toBe("leaf a2 · pi resumes at a3");
+		// Entry text, never hex ids; both are buttons that go there.
+		expect(view.byTestId("status-go-leaf")?.textContent).toMatch(/^Leaf: assistant/);
+		expect(view.byTestId("status-go-resume")?.textContent).toMatch(/^pi resumes at: assistant/);
+		expect(view.byTestId("status-leaf")?.textContent).not.toContain("a2");
 		expect(view.byTestId("status-warnings")?.textContent).toBe("2 warnings");
 		await settle(() => client.emit({ type: "progress", sessionId: "s1", task: "Summarizing", done: 1, total: 4 }));
 		expect(view.byTestId("status-progress")?.textContent).toContain("Summarizing 25%");

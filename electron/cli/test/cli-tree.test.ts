@@ -59,6 +59,34 @@ describe.each(files.map((f) => [f.split("/").pop(), f]))("arbor tree %s", (_name
 	});
 });
 
+describe("arbor tree --search with a quoted phrase", () => {
+	it("matches the exact phrase; the same words unquoted keep pi's any-order rule", () => {
+		const file = join(tempDir(), "phrase.jsonl");
+		const line = (o: object): string => JSON.stringify(o);
+		const msg = (id: string, parentId: string | null, text: string) =>
+			line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: text, timestamp: 1 } });
+		writeFileSync(file, `${[
+			line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp" }),
+			msg("m1", null, "add a null check here"),
+			msg("m2", "m1", "check for null there"),
+		].join("\n")}\n`);
+		const ids = (q: string): string[] => {
+			const r = arbor(["tree", file, "--search", q, "--json"]);
+			expect(r.status).toBe(0);
+			const out: string[] = [];
+			const walk = (n: { id: string; children: unknown[] }): void => {
+				out.push(n.id);
+				for (const c of n.children) walk(c as { id: string; children: unknown[] });
+			};
+			for (const n of (JSON.parse(r.stdout) as { roots: { id: string; children: unknown[] }[] }).roots) walk(n);
+			return out;
+		};
+		expect(ids("null check")).toEqual(["m1", "m2"]);
+		expect(ids('"null check"')).toEqual(["m1"]);
+		expect(ids('"check for" null')).toEqual(["m2"]);
+	});
+});
+
 describe("arbor tree output details", () => {
 	it("marks the active path, labels and the leaf like pi's selector", () => {
 		const r = arbor(["tree", files[0]]);

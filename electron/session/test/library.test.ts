@@ -102,11 +102,18 @@ describe("one file", () => {
 		const info = (id: string, name: string) => JSON.stringify({ type: "session_info", id, parentId: null, timestamp: "t", name });
 		expect(describeSessionFile(write(join(dir, "t3.jsonl"), [header("a"), info("i1", "old"), user("u", "i1", "x"), info("i2", " New name ")]), "pi").title).toBe("New name");
 	});
+	it("counts the entries of a file up to exactCountBytes exactly, beyond its prefix, without parsing", () => {
+		const lines = [header("mid"), user("u0", null, "start")];
+		for (let i = 1; i < 300; i++) lines.push(assistant(`a${i}`, `u${i - 1}`, "y".repeat(1000 + (i % 3000))));
+		const file = write(join(dir, "mid.jsonl"), lines);
+		const item = describeSessionFile(file, "pi", { prefixBytes: 16 * 1024 });
+		expect(item).toMatchObject({ entryCount: 300, entryCountExact: true, firstUserMessage: "start" });
+	});
 	it("estimates the count of a large file from a bounded prefix and still finds a late session name", () => {
 		const lines = [header("big"), user("u0", null, "start")];
 		for (let i = 1; i < 3000; i++) lines.push(assistant(`a${i}`, `u${i - 1}`, "x".repeat(200 + (i % 50))));
 		lines.push(JSON.stringify({ type: "session_info", id: "i", parentId: "a2999", timestamp: "t", name: "Late name" }));
-		const item = describeSessionFile(write(join(dir, "big.jsonl"), lines), "pi", { prefixBytes: 16 * 1024 });
+		const item = describeSessionFile(write(join(dir, "big.jsonl"), lines), "pi", { prefixBytes: 16 * 1024, exactCountBytes: 0 });
 		expect(item.entryCountExact).toBe(false);
 		expect(item.entryCount).toBeGreaterThan(3000 * 0.8);
 		expect(item.entryCount).toBeLessThan(3000 * 1.25);

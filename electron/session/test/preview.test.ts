@@ -88,6 +88,15 @@ describe("search text", () => {
 		expect(queryTokens("  Foo   BAR ")).toEqual(["foo", "bar"]);
 		expect(matchesQuery("the bar and FOO", queryTokens("foo bar"))).toBe(true);
 		expect(matchesQuery("the bar", queryTokens("foo bar"))).toBe(false);
+	});
+
+	it("a quoted phrase is one token matched as the exact phrase; unquoted words keep pi's rule", () => {
+		expect(queryTokens('fix "Null Check" now')).toEqual(["fix", "null check", "now"]);
+		expect(queryTokens('"unclosed phrase')).toEqual(["unclosed phrase"]);
+		expect(queryTokens('""  a')).toEqual(["a"]);
+		expect(matchesQuery("add a null check here", queryTokens('"null check"'))).toBe(true);
+		expect(matchesQuery("check for null here", queryTokens('"null check"'))).toBe(false);
+		expect(matchesQuery("check for null here", queryTokens("null check"))).toBe(true);
 		expect(matchesQuery("anything", [])).toBe(true);
 	});
 });

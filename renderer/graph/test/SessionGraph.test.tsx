@@ -116,7 +116,9 @@ describe("SessionGraph", () => {
 		expect(cardOf(7).classList.contains("is-active")).toBe(true);
 		expect(cardOf(8).textContent).toContain("pi resumes here");
 		expect(cardOf(8).classList.contains("is-active")).toBe(false);
-		expect(cardOf(6).textContent).toMatch(/checkpoint \d\d:\d\d/);
+		// The label on the card; its time (one format with the label list) in the tooltip.
+		expect(cardOf(6).textContent).toContain("checkpoint");
+		expect(cardOf(6).querySelector(".arbor-badge--label")?.getAttribute("title")).toMatch(/checkpoint — label set .*\d\d:\d\d/);
 		expect(cardOf(6).textContent).toContain("⎇ 2");
 		const activeEdges = container.querySelectorAll(".react-flow__edge.is-active");
 		expect(activeEdges.length).toBeGreaterThanOrEqual(2);
@@ -241,7 +243,12 @@ describe("SessionGraph", () => {
 	it("draws a canvas overview instead of cards when zoomed out below 0.25, and cards again when zoomed in", async () => {
 		const big = generateSkeleton(20_000, 4);
 		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
+		// Fit on a big graph centres the leaf at a zoom with text (0.5): still cards.
 		await act(async () => graphActions.fit());
+		await waitFor(() => Math.abs((graphStore.getState().viewports.s1?.zoom ?? 0) - 0.5) < 1e-6);
+		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
+		expect(cardOf(big.leaf)).toBeTruthy();
+		for (let i = 0; i < 12; i++) await act(async () => graphActions.zoomOut());
 		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") !== null);
 		expect(container.querySelector("[data-testid=arbor-overview]")).not.toBeNull();
 		expect(container.querySelectorAll(".react-flow__node").length).toBe(0);

@@ -1,0 +1,93 @@
+// Readable at every zoom (issue #11): Fit on a small session draws one-line cards whose text stays
+// legible, Fit on a big session shows the leaf's neighbourhood at a zoom that draws text, and a search
+// jump lands where text is drawn. Screenshots in light and dark (ARBOR_E2E_BIG=1 adds a 100k session).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { openApp, shot } from "./helpers/app";
+import { genSession, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+const zoomOf = async (page: Page): Promise<number> => {
+	const t = await page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
+	return Number(/scale\(([\d.e-]+)\)/.exec(t)?.[1] ?? "1");
+};
+
+/** Smallest on-screen font size (px) of the mounted cards' text. */
+const smallestText = (page: Page) => page.locator(".arbor-card__text").evaluateAll((els) => {
+	const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
+	const z = Number(/scale\(([\d.e-]+)\)/.exec(vp?.style.transform ?? "")?.[1] ?? "1");
+	let min = Infinity;
+	for (const el of els) {
+		const cs = getComputedStyle(el);
+		if (cs.visibility === "hidden" || cs.display === "none") continue;
+		min = Math.min(min, parseFloat(cs.fontSize) * z);
+	}
+	return min;
+});
+
+function generated(n: number): string {
+	const file = join(mkdtempSync(join(tmpdir(), "arbor-e2e-zoom-")), `gen${n}.jsonl`);
+	execFileSync(process.execPath, [genSession, "--n", String(n), "--seed", "e2e", "--out", file]);
+	return file;
+}
+
+for (const scheme of ["light", "dark"] as const) {
+	test.describe(`${scheme}`, () => {
+		test.use({ colorScheme: scheme });
+
+		test(`Fit on a small session keeps card text legible (${scheme})`, async ({ page }) => {
+			host = await startHost([tempCopy(join(repoRoot, "build", "sample-session.jsonl"))]);
+			await openApp(page, host);
+			await page.getByTestId("fit-button").click();
+			await page.waitForTimeout(500);
+			expect(await zoomOf(page)).toBeLessThan(0.5);
+			expect(await smallestText(page)).toBeGreaterThanOrEqual(7.5);
+			await expect(page.getByTestId("leaf-badge")).toBeVisible();
+			await shot(page, `zoom-sample-fit-${scheme}`);
+		});
+
+		test(`Fit on a 3k session shows the leaf at a zoom that draws text; a search jump too (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)]);
+			await openApp(page, host);
+			await page.getByTestId("fit-button").click();
+			await page.waitForTimeout(600);
+			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
+			await expect(page.getByTestId("leaf-badge")).toBeInViewport();
+			await shot(page, `zoom-3k-fit-${scheme}`);
+			// Zoomed far out, a search jump comes back to readable text.
+			for (let i = 0; i < 8; i++) await page.keyboard.press("Control+-");
+			await page.waitForTimeout(400);
+			expect(await zoomOf(page)).toBeLessThan(0.5);
+			await page.getByTestId("search-input").fill("the");
+			await expect(page.getByTestId("search-count")).toHaveText(/^\d+\/\d+/);
+			await page.keyboard.press("F3");
+			await page.waitForTimeout(600);
+			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
+			await shot(page, `zoom-3k-search-${scheme}`);
+		});
+
+		test(`a 100k session: Fit shows the leaf readably (${scheme})`, async ({ page }) => {
+			test.skip(!process.env.ARBOR_E2E_BIG, "set ARBOR_E2E_BIG=1 (generates a 100k-entry, ~330 MB session)");
+			const file = process.env.ARBOR_E2E_BIG_FILE && existsSync(process.env.ARBOR_E2E_BIG_FILE) ? process.env.ARBOR_E2E_BIG_FILE : generated(100_000);
+			host = await startHost([file]);
+			await openApp(page, host);
+			await shot(page, `zoom-100k-open-${scheme}`);
+			await page.getByTestId("fit-button").click();
+			await page.waitForTimeout(800);
+			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
+			await expect(page.getByTestId("leaf-badge")).toBeInViewport();
+			await shot(page, `zoom-100k-fit-${scheme}`);
+			for (let i = 0; i < 12; i++) await page.keyboard.press("Control+-");
+			await page.waitForTimeout(800);
+			await shot(page, `zoom-100k-overview-${scheme}`);
+		});
+	});
+}
