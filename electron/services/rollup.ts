@@ -1,7 +1,8 @@
 // Inputs of the subtree roll-ups (shared/rollup.ts) that the skeleton does not carry yet: the cost of each
 // entry (assistant usage.cost.total; pi 1.x `usage` records and compaction usage too) and which records
 // are `usage` entries (their cost counts into the entry they hang under). Only entries that can carry a
-// cost are read (assistant messages, compactions, unknown-type records), picked by the skeleton's kinds.
+// cost are read (assistant messages, usage lines, summaries, compactions, unknown-type records), picked by
+// the skeleton's kinds.
 // Files touched are computed per subtree on demand.
 
 import { sideFacts, type SideFiles } from "../../shared/compare";
@@ -28,18 +29,22 @@ function costOf(usage: unknown): number {
 	return typeof t === "number" && Number.isFinite(t) ? t : 0;
 }
 
+/** Kinds whose entries can carry a cost: assistant turns, usage lines, summaries' and compactions' summarizer calls. */
+const COST_KINDS = new Set<number>([EntryKind.assistant, EntryKind.compaction, EntryKind.branchSummary, EntryKind.usage, EntryKind.modelUsage, EntryKind.unknown]);
+
 export function rollupCosts(sm: SessionManager): RollupCosts {
 	const sk = sm.getSkeleton();
 	const costs: number[] = new Array(sk.count).fill(0);
 	const usage: number[] = [];
 	for (let i = 0; i < sk.count; i++) {
 		const k = sk.kind[i];
-		if (k !== EntryKind.assistant && k !== EntryKind.compaction && k !== EntryKind.unknown) continue;
+		if (!COST_KINDS.has(k)) continue;
 		const e = sm.getEntryAt(i) as Record<string, unknown> | undefined;
 		if (!e) continue;
 		if (k === EntryKind.assistant) costs[i] = isRecord(e.message) ? costOf(e.message.usage) : 0;
 		else costs[i] = costOf(e.usage);
-		if (e.type === "usage") usage.push(i);
+		// Lines no tree shows (pi's cache-warmer usage, omp's model_usage) bill the entry they hang under.
+		if (k === EntryKind.usage || k === EntryKind.modelUsage || e.type === "usage") usage.push(i);
 	}
 	return { costs, usage };
 }
