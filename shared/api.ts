@@ -156,9 +156,10 @@ export interface ActiveModelInfo {
 	modelId: string;
 	/**
 	 * Where the choice came from: Arbor's settings, pi's saved default (settings.json), pi's automatic
-	 * choice (first provider with credentials), or that automatic choice made on an environment key.
+	 * choice (first provider with credentials), or that automatic choice made on an environment key;
+	 * pi-session: the model the session's own branch chose (pi restores it when the session is resumed).
 	 */
-	source: "arbor-settings" | "pi-settings" | "pi-automatic" | "env";
+	source: "arbor-settings" | "pi-settings" | "pi-automatic" | "env" | "pi-session";
 	/** Kind of credential: stored key, OAuth login, environment variable, or none (custom endpoint). */
 	auth: "api_key" | "oauth" | "env" | null;
 	/** Set when Arbor's settings point at a custom endpoint. */

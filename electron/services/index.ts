@@ -26,7 +26,7 @@ import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
 import type { ExtensionFailure, SessionStartEvent } from "./extensions/types";
 import { readJsonFile } from "./fs-util";
 import type { FlowHost } from "./flow-host";
-import { type ModelResolution, type ResolvedModel, resolveActiveModel } from "./models";
+import { type ModelResolution, type ResolvedModel, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
 import { piAgentDir } from "./pi-config";
 import { planNavigation, toPreview } from "./navigation";
@@ -134,7 +134,7 @@ export class ArborServices {
 			eventContext: (s, signal, model) => this.#eventContext(s, signal, model),
 			catchUp: (s) => this.#onFileChange(s),
 			write: (s, fn) => this.#write(s, fn),
-			resolveModel: () => this.#resolveModel(),
+			resolveModel: (s?: OpenSession) => this.#resolveModel(s),
 			entry: (s, id) => this.#entry(s, id),
 			register: (m, start) => this.#register(m, start),
 			openPath: (file, start) => this.#openPath(file, start),
@@ -540,8 +540,19 @@ export class ArborServices {
 		return toPreview(s.manager, planNavigation(s.manager, params.targetId));
 	}
 
-	async #resolveModel(): Promise<ModelResolution> {
-		return resolveActiveModel({ arbor: this.#settings.load().model, piAgentDir: this.#piAgentDir, env: this.#env });
+	/**
+	 * For a session: pi's rule for a resumed session (its own model, project settings of its header's
+	 * cwd); without one, the choice pi would make in Arbor's working folder (docs/summaries.md).
+	 */
+	async #resolveModel(s?: OpenSession): Promise<ModelResolution> {
+		const sessionModel = s ? sessionModelOf(s.manager.getBranch()) : undefined;
+		return resolveActiveModel({
+			arbor: this.#settings.load().model,
+			piAgentDir: this.#piAgentDir,
+			env: this.#env,
+			cwd: s ? s.manager.getCwd() || process.cwd() : process.cwd(),
+			...(sessionModel ? { sessionModel } : {}),
+		});
 	}
 
 	#eventContext(s: OpenSession, signal?: AbortSignal, model?: ResolvedModel): Record<string, unknown> {
