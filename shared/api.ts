@@ -172,10 +172,15 @@ export interface ActiveModelInfo {
 export interface ExtensionInfo {
 	path: string;
 	name: string;
-	/** arbor: ~/.arbor/extensions; cli: --extension; pi: <agentDir>/extensions; pi-settings: pi's `extensions` list; pi-package: pi's `packages`. */
-	origin: "arbor" | "cli" | "pi" | "pi-settings" | "pi-package";
+	/**
+	 * arbor: ~/.arbor/extensions; cli: --extension; pi: <agentDir>/extensions; pi-settings: pi's `extensions` list;
+	 * pi-package: pi's `packages`; pi-project: a trusted project's `.pi` (its extensions folder, lists or packages).
+	 */
+	origin: "arbor" | "cli" | "pi" | "pi-settings" | "pi-package" | "pi-project";
 	/** The `packages` entry it came from. */
 	package?: string;
+	/** false when pi's own settings turn it off (an `!pattern` / `-path` entry of its `extensions` list). */
+	piEnabled?: false;
 	/** Arbor's own and --extension modules always run; pi's only when the user enabled them. */
 	enabled: boolean;
 	loaded: boolean;
@@ -188,6 +193,8 @@ export interface ExtensionListing {
 	extensions: ExtensionInfo[];
 	/** Listed in pi's settings but not found (a package not installed, a missing path). */
 	missing: { source: string; reason: string }[];
+	/** A project folder with a `.pi` that pi does not trust (trust.json / defaultProjectTrust): its extensions are not listed. */
+	untrustedProject?: string;
 }
 
 export interface ExtensionCommandInfo {

@@ -110,7 +110,7 @@ export class ArborServices {
 			// pi's extensions run only when the user enabled them (docs/extensions.md).
 			extraEntries: () => {
 				const enabled = new Set(this.#enabledExtensions());
-				return discoverPiExtensions(this.#piAgentDir).entries.filter((e) => enabled.has(e.path));
+				return discoverPiExtensions(this.#piAgentDir, process.cwd()).entries.filter((e) => enabled.has(e.path));
 			},
 			handlerTimeoutMs: options.extensionTimeoutMs,
 			commandTimeoutMs: options.commandTimeoutMs,
@@ -739,7 +739,7 @@ export class ArborServices {
 	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
 		await this.#extensions.ready();
 		const enabled = new Set(this.#enabledExtensions());
-		const pi = discoverPiExtensions(this.#piAgentDir);
+		const pi = discoverPiExtensions(this.#piAgentDir, process.cwd());
 		const records = new Map(this.#extensions.records.map((r) => [r.path, r]));
 		const extensions: ExtensionListing["extensions"] = [];
 		for (const r of this.#extensions.records) {
@@ -755,17 +755,18 @@ export class ArborServices {
 				name: path.basename(e.path).replace(/\.[^.]+$/, "") === "index" ? path.basename(path.dirname(e.path)) : path.basename(e.path),
 				origin: e.origin,
 				...(e.package !== undefined ? { package: e.package } : {}),
+				...(e.piEnabled === false ? { piEnabled: false as const } : {}),
 				enabled: enabled.has(e.path),
 				loaded: r?.loaded === true,
 				...(r?.error ? { error: r.error } : {}),
 				commands: r?.commands ?? [],
 			});
 		}
-		return { extensions, missing: pi.missing };
+		return { extensions, missing: pi.missing, ...(pi.untrustedProject ? { untrustedProject: pi.untrustedProject } : {}) };
 	}
 
 	async setExtensionEnabled(params: RequestParams<"setExtensionEnabled">): Promise<ExtensionListing> {
-		const found = discoverPiExtensions(this.#piAgentDir).entries.some((e) => e.path === params.path);
+		const found = discoverPiExtensions(this.#piAgentDir, process.cwd()).entries.some((e) => e.path === params.path);
 		if (!found) throw new ArborServiceError("not_found", `${params.path} is not one of the pi extensions Arbor found (see \`arbor extensions\`).`);
 		const current = this.#enabledExtensions();
 		const next = params.enabled ? [...new Set([...current, params.path])] : current.filter((p) => p !== params.path);

@@ -14,6 +14,7 @@ const ORIGIN_TEXT: Record<ExtensionInfo["origin"], string> = {
 	pi: "pi's extensions folder",
 	"pi-settings": "pi's settings",
 	"pi-package": "pi package",
+	"pi-project": "this project's .pi",
 };
 
 export function ExtensionsSection() {
