@@ -156,9 +156,10 @@ export interface ActiveModelInfo {
 	modelId: string;
 	/**
 	 * Where the choice came from: Arbor's settings, pi's saved default (settings.json), pi's automatic
-	 * choice (first provider with credentials), or that automatic choice made on an environment key.
+	 * choice (first provider with credentials), or that automatic choice made on an environment key;
+	 * pi-session: the model the session's own branch chose (pi restores it when the session is resumed).
 	 */
-	source: "arbor-settings" | "pi-settings" | "pi-automatic" | "env";
+	source: "arbor-settings" | "pi-settings" | "pi-automatic" | "env" | "pi-session";
 	/** Kind of credential: stored key, OAuth login, environment variable, or none (custom endpoint). */
 	auth: "api_key" | "oauth" | "env" | null;
 	/** Set when Arbor's settings point at a custom endpoint. */
@@ -171,10 +172,15 @@ export interface ActiveModelInfo {
 export interface ExtensionInfo {
 	path: string;
 	name: string;
-	/** arbor: ~/.arbor/extensions; cli: --extension; pi: <agentDir>/extensions; pi-settings: pi's `extensions` list; pi-package: pi's `packages`. */
-	origin: "arbor" | "cli" | "pi" | "pi-settings" | "pi-package";
+	/**
+	 * arbor: ~/.arbor/extensions; cli: --extension; pi: <agentDir>/extensions; pi-settings: pi's `extensions` list;
+	 * pi-package: pi's `packages`; pi-project: a trusted project's `.pi` (its extensions folder, lists or packages).
+	 */
+	origin: "arbor" | "cli" | "pi" | "pi-settings" | "pi-package" | "pi-project";
 	/** The `packages` entry it came from. */
 	package?: string;
+	/** false when pi's own settings turn it off (an `!pattern` / `-path` entry of its `extensions` list). */
+	piEnabled?: false;
 	/** Arbor's own and --extension modules always run; pi's only when the user enabled them. */
 	enabled: boolean;
 	loaded: boolean;
@@ -187,6 +193,8 @@ export interface ExtensionListing {
 	extensions: ExtensionInfo[];
 	/** Listed in pi's settings but not found (a package not installed, a missing path). */
 	missing: { source: string; reason: string }[];
+	/** A project folder with a `.pi` that pi does not trust (trust.json / defaultProjectTrust): its extensions are not listed. */
+	untrustedProject?: string;
 }
 
 export interface ExtensionCommandInfo {

@@ -19,7 +19,8 @@ export interface FlowHost {
 	catchUp(s: OpenSession): void;
 	/** A synchronous write through the core, then events. */
 	write<T>(s: OpenSession, fn: (m: SessionManager) => T): T;
-	resolveModel(): Promise<ModelResolution>;
+	/** With `s`: the model pi would use in that (resumed) session. */
+	resolveModel(s?: OpenSession): Promise<ModelResolution>;
 	entry(s: OpenSession, id: string): SessionEntry;
 	/** `start`: pi 1.6's session_start reason for extensions (default: startup / resume). */
 	register(m: SessionManager, start?: { reason: SessionStartEvent["reason"]; previousSessionFile?: string }): OpenSession;

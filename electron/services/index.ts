@@ -26,7 +26,7 @@ import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
 import type { ExtensionFailure, SessionStartEvent } from "./extensions/types";
 import { readJsonFile } from "./fs-util";
 import type { FlowHost } from "./flow-host";
-import { type ModelResolution, type ResolvedModel, resolveActiveModel } from "./models";
+import { type ModelResolution, type ResolvedModel, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
 import { piAgentDir } from "./pi-config";
 import { planNavigation, toPreview } from "./navigation";
@@ -110,7 +110,7 @@ export class ArborServices {
 			// pi's extensions run only when the user enabled them (docs/extensions.md).
 			extraEntries: () => {
 				const enabled = new Set(this.#enabledExtensions());
-				return discoverPiExtensions(this.#piAgentDir).entries.filter((e) => enabled.has(e.path));
+				return discoverPiExtensions(this.#piAgentDir, process.cwd()).entries.filter((e) => enabled.has(e.path));
 			},
 			handlerTimeoutMs: options.extensionTimeoutMs,
 			commandTimeoutMs: options.commandTimeoutMs,
@@ -134,7 +134,7 @@ export class ArborServices {
 			eventContext: (s, signal, model) => this.#eventContext(s, signal, model),
 			catchUp: (s) => this.#onFileChange(s),
 			write: (s, fn) => this.#write(s, fn),
-			resolveModel: () => this.#resolveModel(),
+			resolveModel: (s?: OpenSession) => this.#resolveModel(s),
 			entry: (s, id) => this.#entry(s, id),
 			register: (m, start) => this.#register(m, start),
 			openPath: (file, start) => this.#openPath(file, start),
@@ -540,8 +540,19 @@ export class ArborServices {
 		return toPreview(s.manager, planNavigation(s.manager, params.targetId));
 	}
 
-	async #resolveModel(): Promise<ModelResolution> {
-		return resolveActiveModel({ arbor: this.#settings.load().model, piAgentDir: this.#piAgentDir, env: this.#env });
+	/**
+	 * For a session: pi's rule for a resumed session (its own model, project settings of its header's
+	 * cwd); without one, the choice pi would make in Arbor's working folder (docs/summaries.md).
+	 */
+	async #resolveModel(s?: OpenSession): Promise<ModelResolution> {
+		const sessionModel = s ? sessionModelOf(s.manager.getBranch()) : undefined;
+		return resolveActiveModel({
+			arbor: this.#settings.load().model,
+			piAgentDir: this.#piAgentDir,
+			env: this.#env,
+			cwd: s ? s.manager.getCwd() || process.cwd() : process.cwd(),
+			...(sessionModel ? { sessionModel } : {}),
+		});
 	}
 
 	#eventContext(s: OpenSession, signal?: AbortSignal, model?: ResolvedModel): Record<string, unknown> {
@@ -728,7 +739,7 @@ export class ArborServices {
 	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
 		await this.#extensions.ready();
 		const enabled = new Set(this.#enabledExtensions());
-		const pi = discoverPiExtensions(this.#piAgentDir);
+		const pi = discoverPiExtensions(this.#piAgentDir, process.cwd());
 		const records = new Map(this.#extensions.records.map((r) => [r.path, r]));
 		const extensions: ExtensionListing["extensions"] = [];
 		for (const r of this.#extensions.records) {
@@ -744,17 +755,18 @@ export class ArborServices {
 				name: path.basename(e.path).replace(/\.[^.]+$/, "") === "index" ? path.basename(path.dirname(e.path)) : path.basename(e.path),
 				origin: e.origin,
 				...(e.package !== undefined ? { package: e.package } : {}),
+				...(e.piEnabled === false ? { piEnabled: false as const } : {}),
 				enabled: enabled.has(e.path),
 				loaded: r?.loaded === true,
 				...(r?.error ? { error: r.error } : {}),
 				commands: r?.commands ?? [],
 			});
 		}
-		return { extensions, missing: pi.missing };
+		return { extensions, missing: pi.missing, ...(pi.untrustedProject ? { untrustedProject: pi.untrustedProject } : {}) };
 	}
 
 	async setExtensionEnabled(params: RequestParams<"setExtensionEnabled">): Promise<ExtensionListing> {
-		const found = discoverPiExtensions(this.#piAgentDir).entries.some((e) => e.path === params.path);
+		const found = discoverPiExtensions(this.#piAgentDir, process.cwd()).entries.some((e) => e.path === params.path);
 		if (!found) throw new ArborServiceError("not_found", `${params.path} is not one of the pi extensions Arbor found (see \`arbor extensions\`).`);
 		const current = this.#enabledExtensions();
 		const next = params.enabled ? [...new Set([...current, params.path])] : current.filter((p) => p !== params.path);

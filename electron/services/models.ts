@@ -13,9 +13,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Api, AuthContext, AuthResult, Credential, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
 import type { ActiveModelInfo, ModelSettings } from "../../shared/api";
+import type { SessionEntry } from "../../shared/entries";
 import { AuthJsonStore } from "./pi-auth";
 import { loadApi, loadPiAi, loadPiAiProviders } from "./pi-ai";
-import { type Env, readPiJson, readPiSettings, resolveConfigValue, templateEnvNames, isCommandValue } from "./pi-config";
+import { type Env, readPiEffectiveSettings, readPiJson, resolveConfigValue, templateEnvNames, isCommandValue } from "./pi-config";
 
 export interface ResolvedModel {
 	model: Model<Api>;
@@ -30,6 +31,16 @@ export interface ModelSources {
 	arbor: ModelSettings;
 	piAgentDir: string;
 	env: Env;
+	/** The working folder whose trusted `.pi/settings.json` pi would merge over its global settings. */
+	cwd?: string;
+	/** The model a session with messages has chosen on its branch (pi restores it when it still has credentials). */
+	sessionModel?: { provider: string; modelId: string };
+}
+
+/** The options of pi's startup choice that depend on where and for which session it is made. */
+export interface PiChoiceContext {
+	cwd?: string;
+	sessionModel?: { provider: string; modelId: string };
 }
 
 /**
@@ -395,22 +406,33 @@ async function hasAuth(models: Models, provider: string): Promise<boolean> {
 }
 
 /** pi 1.6's startup choice (saved default, then automatic), or why there is none. */
-export async function resolvePiModel(cat: PiCatalog, agentDir: string): Promise<ModelResolution> {
-	const settings = readPiSettings(agentDir);
+export async function resolvePiModel(cat: PiCatalog, agentDir: string, at: PiChoiceContext = {}): Promise<ModelResolution> {
+	const settings = readPiEffectiveSettings(agentDir, at.cwd);
 	const provider = str(settings.defaultProvider);
 	const modelId = str(settings.defaultModel);
 	let note: string | undefined;
+	// A session with messages: pi restores the model its branch last chose when it still has credentials
+	// (sdk.js createAgentSession); `enabledModels` scopes only a new session, so they never apply here.
+	if (at.sessionModel) {
+		const { provider: sp, modelId: sm } = at.sessionModel;
+		const found = cat.models.getModel(sp, sm);
+		if (found && (await hasAuth(cat.models, found.provider))) {
+			return { ok: true, resolved: { model: found, models: cat.models, info: { provider: sp, modelId: sm, source: "pi-session", auth: authKind(cat, sp) } } };
+		}
+		note = `pi could not restore the session's model ${sp}/${sm} (${found ? "no credentials" : "not a model pi knows"})`;
+	}
 	if (provider && modelId) {
 		const found = cat.models.getModel(provider, modelId);
 		if (found && (await hasAuth(cat.models, found.provider))) {
 			return { ok: true, resolved: { model: found, models: cat.models, info: { provider, modelId, source: "pi-settings", auth: authKind(cat, provider) } } };
 		}
 		const renamed = RENAMED_PROVIDERS[provider];
-		note = renamed
+		const why = renamed
 			? `pi's saved default names provider "${provider}", which pi 1.6 renamed to "${renamed}" (rename it in settings.json and auth.json)`
 			: found
 				? `pi's saved default ${provider}/${modelId} has no credentials`
 				: `pi's saved default ${provider}/${modelId} is not a model pi knows`;
+		note = note ? `${note}; ${why}` : why;
 	}
 	const available = [...(await cat.models.getAvailable())];
 	let chosen: Model<Api> | undefined;
@@ -525,5 +547,31 @@ export async function resolveActiveModel(src: ModelSources): Promise<ModelResolu
 	const cat = (): Promise<PiCatalog> => (catalog ??= buildPiCatalog(src.piAgentDir, src.env));
 	const arbor = await fromArbor(src.arbor, cat);
 	if (arbor) return arbor;
-	return resolvePiModel(await cat(), src.piAgentDir);
+	return resolvePiModel(await cat(), src.piAgentDir, { ...(src.cwd !== undefined ? { cwd: src.cwd } : {}), ...(src.sessionModel ? { sessionModel: src.sessionModel } : {}) });
+}
+
+/**
+ * The model a session's branch last chose, as pi 1.6 reads it when resuming (virtual-models.js
+ * getBranchSelection): the newest `model_change` or assistant message on the path to the leaf, or
+ * undefined when the branch has no message (pi restores a model only for a session with messages).
+ * Arbor cannot tell a virtual (extension-registered) model apart, so an assistant message always names
+ * the model that answered.
+ */
+export function sessionModelOf(branch: readonly SessionEntry[]): { provider: string; modelId: string } | undefined {
+	if (!branch.some((e) => e.type === "message" || e.type === "custom_message" || e.type === "branch_summary" || e.type === "compaction")) return undefined;
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const e = branch[i] as SessionEntry & Record<string, unknown>;
+		if (e.type === "model_change") {
+			const provider = str(e.provider);
+			const modelId = str(e.modelId);
+			if (provider && modelId) return { provider, modelId };
+			continue;
+		}
+		if (e.type === "message" && isRecord(e.message) && e.message.role === "assistant") {
+			const provider = str(e.message.provider);
+			const modelId = str(e.message.model);
+			if (provider && modelId) return { provider, modelId };
+		}
+	}
+	return undefined;
 }

@@ -28,7 +28,7 @@ export async function navigateFlow(host: FlowHost, s: OpenSession, p: RequestPar
 	let resolved: ResolvedModel | undefined;
 	let noModel: string | undefined;
 	if (p.summarize) {
-		const r = await host.resolveModel();
+		const r = await host.resolveModel(s);
 		if (r.ok) resolved = r.resolved;
 		else noModel = r.reason;
 		// Without a model only an extension could write the summary: fail at once when none listens.

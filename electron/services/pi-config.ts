@@ -198,3 +198,65 @@ export function resolveConfigValue(value: string, env: Env, scoped?: Env): strin
 	}
 	return out;
 }
+
+// ---------------------------------------------------------------- project settings and trust
+
+/** What makes a folder a "project" to pi 1.6: any of these under `<cwd>/.pi` (trust-manager.js). */
+const PROJECT_RESOURCES = ["settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md"];
+
+function canonical(p: string): string {
+	try {
+		return fs.realpathSync(p);
+	} catch {
+		return path.resolve(p);
+	}
+}
+
+/**
+ * pi 1.6's trust decision for a project folder, made without asking (Arbor never shows pi's trust prompt):
+ * the nearest decision in `<agentDir>/trust.json` for the folder or one of its parents; without one,
+ * `defaultProjectTrust` of pi's global settings ("always" trusts, "never" and the default "ask" do not —
+ * pi without a terminal does not trust either). A folder without `.pi` resources needs no trust.
+ */
+export function piProjectTrusted(cwd: string, agentDir: string): boolean {
+	const dir = canonical(cwd);
+	if (!PROJECT_RESOURCES.some((r) => fs.existsSync(path.join(dir, ".pi", r)))) return true;
+	const store = readPiJson(path.join(agentDir, "trust.json"));
+	if (store.ok && isRecord(store.value)) {
+		const data = store.value;
+		const norm = (k: string): string => path.resolve(k);
+		let cur = dir;
+		for (;;) {
+			for (const [k, v] of Object.entries(data)) if ((v === true || v === false) && norm(k) === cur) return v;
+			const parent = path.dirname(cur);
+			if (parent === cur) break;
+			cur = parent;
+		}
+	}
+	return readPiSettings(agentDir).defaultProjectTrust === "always";
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = { ...base };
+	for (const [k, v] of Object.entries(over)) {
+		if (v === undefined) continue;
+		const b = base[k];
+		out[k] = isRecord(b) && isRecord(v) ? deepMerge(b, v) : v;
+	}
+	return out;
+}
+
+/** A trusted project's `<cwd>/.pi/settings.json`, or {} (missing, unreadable, or the project is not trusted). */
+export function readPiProjectSettings(agentDir: string, cwd: string | undefined): Record<string, unknown> {
+	if (!cwd || !piProjectTrusted(cwd, agentDir)) return {};
+	const r = readPiJson(path.join(canonical(cwd), ".pi", "settings.json"));
+	return r.ok && isRecord(r.value) ? r.value : {};
+}
+
+/**
+ * pi 1.6's effective settings for a working folder: the global settings with a trusted project's settings
+ * merged over them (nested objects merge key by key, everything else — lists included — is replaced).
+ */
+export function readPiEffectiveSettings(agentDir: string, cwd?: string): Record<string, unknown> {
+	return deepMerge(readPiSettings(agentDir), readPiProjectSettings(agentDir, cwd));
+}

@@ -34,6 +34,7 @@ const SOURCE_TEXT: Record<ActiveModelInfo["source"], string> = {
 	"pi-settings": "pi's saved default (~/.pi/agent/settings.json)",
 	"pi-automatic": "pi's automatic choice (first provider with credentials)",
 	env: "an API key in the environment",
+	"pi-session": "the session's own model (pi restores it on resume)",
 };
 
 const FILTER_TEXT: Record<FilterMode, string> = {

@@ -14,6 +14,7 @@ const ORIGIN_TEXT: Record<ExtensionInfo["origin"], string> = {
 	pi: "pi's extensions folder",
 	"pi-settings": "pi's settings",
 	"pi-package": "pi package",
+	"pi-project": "this project's .pi",
 };
 
 export function ExtensionsSection() {
@@ -69,7 +70,10 @@ export function ExtensionsSection() {
 									/>
 									<span className="mono">{e.name}</span>
 								</label>
-								<span className="muted">{e.package ?? ORIGIN_TEXT[e.origin]}</span>
+								<span className="muted">
+									{e.package ?? ORIGIN_TEXT[e.origin]}
+									{e.piEnabled === false ? " · off in pi's settings" : ""}
+								</span>
 								<span className={`settings-ext-state ${state}`}>
 									{busy === e.path ? "…" : state === "off" ? "not running" : state === "loaded" ? (e.commands.length > 0 ? e.commands.map((c) => `/${c}`).join(" ") : "running") : "failed"}
 								</span>
@@ -78,6 +82,9 @@ export function ExtensionsSection() {
 						);
 					})}
 				</ul>
+			)}
+			{listing?.untrustedProject && (
+				<p className="muted settings-ext-missing">{listing.untrustedProject}/.pi: pi does not trust this project, so its extensions are not listed (trust it in pi).</p>
 			)}
 			{listing?.missing.map((m) => (
 				<p key={m.source} className="muted settings-ext-missing">{m.source}: {m.reason}</p>

@@ -9,18 +9,19 @@ export const extensionsUsage = `Usage: arbor extensions [PATH...] [--json]
 
 List the extensions Arbor finds and loads: ~/.arbor/extensions, each PATH (a file or folder, as
 --extension), and pi's extensions (<agentDir>/extensions, the \`extensions\` and \`packages\` lists of
-pi's settings.json). pi's extensions run in Arbor only once enabled (Settings ▸ Extensions); each
+pi's settings.json, and the same in ./.pi when pi trusts this folder). pi's extensions run in Arbor only once enabled (Settings ▸ Extensions); each
 module that failed to load is printed with its error. Exit code 3 when one failed.
 
 Options:
-  --json      print { extensions: [{ path, name, origin, package?, enabled, loaded, error?, commands }], missing }
+  --json      print { extensions: [{ path, name, origin, package?, piEnabled?, enabled, loaded, error?, commands }],
+              missing, untrustedProject? }
   -h, --help  show this help`;
 
 export const EXIT_LOAD_ERROR = 3;
 
 function line(e: ExtensionInfo): string {
 	const state = !e.enabled ? "found (not enabled)" : e.loaded ? "loaded" : "FAILED";
-	const from = e.package ? `${e.origin} ${e.package}` : e.origin;
+	const from = (e.package ? `${e.origin} ${e.package}` : e.origin) + (e.piEnabled === false ? ", off in pi's settings" : "");
 	const cmds = e.commands.length > 0 ? `  commands: ${e.commands.map((c) => `/${c}`).join(" ")}` : "";
 	const err = e.error ? `\n    error: ${e.error.split("\n")[0]}` : "";
 	return `${state.padEnd(19)} ${e.name}  [${from}]  ${e.path}${cmds}${err}`;
@@ -44,12 +45,13 @@ export async function extensionsCommand(argv: string[]): Promise<number> {
 		process.stdout.write(`${JSON.stringify(listing, null, 2)}\n`);
 		return failed ? EXIT_LOAD_ERROR : 0;
 	}
-	if (listing.extensions.length === 0 && listing.missing.length === 0) {
+	if (listing.extensions.length === 0 && listing.missing.length === 0 && !listing.untrustedProject) {
 		process.stdout.write("No extensions found.\n");
 		return 0;
 	}
 	const out = listing.extensions.map(line);
 	for (const m of listing.missing) out.push(`${"missing".padEnd(19)} ${m.source}: ${m.reason}`);
+	if (listing.untrustedProject) out.push(`${"not trusted".padEnd(19)} ${listing.untrustedProject}/.pi: pi does not trust this project (trust it in pi), so its extensions are not listed`);
 	const loaded = listing.extensions.filter((e) => e.loaded).length;
 	const off = listing.extensions.filter((e) => !e.enabled).length;
 	out.push("", `${loaded} loaded, ${listing.extensions.filter((e) => e.enabled && !e.loaded).length} failed, ${off} found but not enabled.`);

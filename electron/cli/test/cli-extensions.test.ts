@@ -1,5 +1,5 @@
 // `arbor extensions [PATH...] [--json]` on a temp home: what was found, what runs, each load error.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { arbor, buildCli, tempDir } from "./helpers";
@@ -43,6 +43,32 @@ describe("arbor extensions", () => {
 		expect(r.stdout).toContain(`FAILED              bad.ts  [cli]  ${bad}\n    error: kaput at import`);
 		expect(r.stdout).toContain(`loaded              from-pi.ts  [pi]  ${join(h.piExt, "from-pi.ts")}  commands: /pi-cmd`);
 		expect(r.stdout).toContain("2 loaded, 1 failed, 0 found but not enabled.");
+	});
+
+	it("a project's .pi extensions: listed once pi trusts the folder (origin pi-project), with pi's own on/off; else a note", () => {
+		const h = home();
+		const project = realpathSync(tempDir());
+		mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
+		writeFileSync(join(project, ".pi", "extensions", "proj.ts"), `export default (pi) => pi.registerCommand("proj", { handler: async () => {} });\n`);
+		writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ extensions: ["!extensions/from-pi.ts"] }));
+		const before = arbor(["extensions"], h.env, project);
+		expect(before.stdout).toContain(`not trusted         ${project}/.pi: pi does not trust this project`);
+		expect(before.stdout).not.toContain("proj.ts");
+		writeFileSync(join(h.home, ".pi", "agent", "trust.json"), JSON.stringify({ [project]: true }));
+		const r = arbor(["extensions", "--json"], h.env, project);
+		expect(r.status).toBe(0);
+		const out = JSON.parse(r.stdout) as { extensions: Record<string, unknown>[]; untrustedProject?: string };
+		expect(out.untrustedProject).toBeUndefined();
+		expect(out.extensions.map((e) => [e.name, e.origin, e.piEnabled ?? true, e.enabled])).toEqual([
+			["mine.js", "arbor", true, true],
+			["proj.ts", "pi-project", true, false],
+			["from-pi.ts", "pi", true, false],
+		]);
+		// A user-scope `!` entry turns the user's own extension off in pi.
+		writeFileSync(join(h.home, ".pi", "agent", "settings.json"), JSON.stringify({ extensions: ["!extensions/from-pi.ts"] }));
+		const off = JSON.parse(arbor(["extensions", "--json"], h.env, project).stdout) as { extensions: Record<string, unknown>[] };
+		expect(off.extensions.find((e) => e.name === "from-pi.ts")?.piEnabled).toBe(false);
+		expect(arbor(["extensions"], h.env, project).stdout).toContain("[pi, off in pi's settings]");
 	});
 
 	it("--help explains it", () => {

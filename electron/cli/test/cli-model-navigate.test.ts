@@ -1,7 +1,7 @@
 // `arbor model` and `arbor navigate`, run as the real built command in a temp HOME holding pi 1.6's
 // configuration files, against a loopback model server that records the exact key and headers it receives.
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -23,10 +23,10 @@ beforeEach(() => {
 });
 
 /** The built CLI, asynchronously (the loopback server answers from this process meanwhile). */
-function arbor(args: string[], env: Record<string, string>): Promise<RunResult> {
+function arbor(args: string[], env: Record<string, string>, cwd?: string): Promise<RunResult> {
 	return new Promise((resolve, reject) => {
 		// A clean environment: no provider key of the machine running the tests leaks in.
-		const p = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env: { PATH: process.env.PATH ?? "", ...env } });
+		const p = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env: { PATH: process.env.PATH ?? "", ...env }, ...(cwd ? { cwd } : {}) });
 		let stdout = "";
 		let stderr = "";
 		p.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -115,6 +115,39 @@ describe("arbor navigate", () => {
 		const sm = pi.SessionManager.open(file);
 		expect(sm.getLeafId()).toBe(out.summaryEntryId);
 		expect(sm.getBranch().map((e) => e.id)).toEqual(["u1", "a1", "u3", "a4", out.summaryEntryId]);
+	});
+
+	it("a resumed session's own model (its branch's model_change) writes the summary, as pi restores it, before pi's saved default", async () => {
+		const { HOME } = piHome({ "settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" }, "models.json": labProvider(), "auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } } });
+		const change = { type: "model_change", id: "mc", parentId: "a3", timestamp: "2026-01-01T00:00:09.000Z", provider: "lab", modelId: "lab-1" };
+		const file = writeSession(tempDir(), [...branchySession(), change as never]);
+		const r = await arbor(["navigate", file, "a4", "--summarize", "--json"], { HOME, LAB_KEY: "lab-key-session" });
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(JSON.parse(r.stdout)).toMatchObject({ oldLeafId: "mc", cancelled: false });
+		expect(server.requests.at(-1)?.authorization).toBe("Bearer lab-key-session");
+	});
+
+	it("the session header's cwd: a trusted project's .pi/settings.json default writes the summary", async () => {
+		const { HOME, agent } = piHome({ "settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" }, "models.json": labProvider(), "auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } } });
+		const project = realpathSync(tempDir());
+		mkdirSync(join(project, ".pi"));
+		writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ defaultProvider: "lab", defaultModel: "lab-1" }));
+		// branchySession's assistant messages name a model pi does not know, so pi falls back to its settings.
+		const file = writeSession(tempDir(), branchySession(), "s.jsonl", { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: project });
+		// Not trusted yet (pi's default "ask", and no terminal to ask in): the global default.
+		const before = await arbor(["model", "--json"], { HOME, LAB_KEY: "x" }, project);
+		expect(JSON.parse(before.stdout)).toMatchObject({ provider: "anthropic", source: "pi-settings" });
+		writeFileSync(join(agent, "trust.json"), JSON.stringify({ [project]: true }));
+		const r = await arbor(["navigate", file, "a4", "--summarize", "--json"], { HOME, LAB_KEY: "lab-key-project" });
+		expect(r.stderr).toBe("");
+		expect(r.status).toBe(0);
+		expect(server.requests.at(-1)?.authorization).toBe("Bearer lab-key-project");
+		// `arbor model` reads the project of the folder it runs in.
+		const m = await arbor(["model", "--json"], { HOME, LAB_KEY: "x" }, project);
+		expect(JSON.parse(m.stdout)).toEqual({ provider: "lab", modelId: "lab-1", source: "pi-settings", auth: "env" });
+		const outside = await arbor(["model", "--json"], { HOME, LAB_KEY: "x" }, HOME);
+		expect(JSON.parse(outside.stdout)).toMatchObject({ provider: "anthropic", source: "pi-settings" });
 	});
 
 	it("without --summarize moves the leaf in memory only: prints it, writes nothing", async () => {

@@ -22,9 +22,9 @@ export interface RunResult {
 	stderr: string;
 }
 
-export function arbor(args: string[], env: Record<string, string> = {}): RunResult {
+export function arbor(args: string[], env: Record<string, string> = {}, cwd?: string): RunResult {
 	const r = spawnSync(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], {
-		encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, ...env },
+		encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}),
 	});
 	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -89,13 +89,15 @@ export interface LoadedExtension {
 }
 
 /** Where an extension module was found (docs/extensions.md "Where they are loaded from"). */
-export type ExtensionOrigin = "arbor" | "cli" | "pi" | "pi-settings" | "pi-package";
+export type ExtensionOrigin = "arbor" | "cli" | "pi" | "pi-settings" | "pi-package" | "pi-project";
 
 export interface ExtensionEntry {
 	path: string;
 	origin: ExtensionOrigin;
 	/** The `packages` entry (pi-package) it came from. */
 	package?: string;
+	/** false when pi's own settings turn it off (`!pattern`, `-path`, …); Arbor still follows the user's choice. */
+	piEnabled?: false;
 }
 
 export interface ExtensionFailure {
