@@ -362,7 +362,11 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	}
 }
 
-/** Non-empty lines of a file, counted on bytes in 1 MB reads (no decoding, no parsing). */
+/**
+ * Non-empty lines of a file, counted on bytes in 1 MB reads (no decoding, no parsing). Newlines are found
+ * with the native `indexOf`; only the first bytes of each line are looked at to tell a blank line (spaces,
+ * tabs, CRs) from an entry, which almost always starts with `{` at once.
+ */
 function countLines(fd: number, size: number): number {
 	const buf = scratch("tail", Math.min(size, 1024 * 1024));
 	let lines = 0;
@@ -370,12 +374,23 @@ function countLines(fd: number, size: number): number {
 	for (let at = 0; at < size; ) {
 		const n = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
 		if (n <= 0) break;
-		for (let i = 0; i < n; i++) {
-			const b = buf[i];
-			if (b === 10) {
-				if (inLine) lines++;
-				inLine = false;
-			} else if (b !== 13 && b !== 32 && b !== 9) inLine = true;
+		const view = n === buf.length ? buf : buf.subarray(0, n);
+		let i = 0;
+		while (i < n) {
+			if (!inLine) {
+				const b = view[i];
+				if (b !== 10 && b !== 13 && b !== 32 && b !== 9) inLine = true;
+				else {
+					if (b === 10) inLine = false;
+					i++;
+					continue;
+				}
+			}
+			const nl = view.indexOf(10, i);
+			if (nl < 0) break;
+			lines++;
+			inLine = false;
+			i = nl + 1;
 		}
 		at += n;
 	}

@@ -109,6 +109,21 @@ describe("one file", () => {
 		const item = describeSessionFile(file, "pi", { prefixBytes: 16 * 1024 });
 		expect(item).toMatchObject({ entryCount: 300, entryCountExact: true, firstUserMessage: "start" });
 	});
+	it("an exact count skips blank and whitespace-only lines, also where a line crosses a 1 MB read", () => {
+		const lines = [header("ws"), user("u0", null, "start")];
+		let expected = 1;
+		for (let i = 1; i < 1200; i++) {
+			// ~1 KB lines so that several straddle the 1 MB read boundaries; every 7th line is blank-ish.
+			if (i % 7 === 0) lines.push(i % 2 ? "   \t " : "\r");
+			else {
+				lines.push(`${i % 5 === 0 ? "  " : ""}${assistant(`a${i}`, "u0", "z".repeat(900 + (i % 200)))}${i % 3 === 0 ? "\r" : ""}`);
+				expected++;
+			}
+		}
+		const file = write(join(dir, "ws.jsonl"), lines);
+		const item = describeSessionFile(file, "pi", { prefixBytes: 16 * 1024 });
+		expect(item).toMatchObject({ entryCount: expected, entryCountExact: true });
+	});
 	it("estimates the count of a large file from a bounded prefix and still finds a late session name", () => {
 		const lines = [header("big"), user("u0", null, "start")];
 		for (let i = 1; i < 3000; i++) lines.push(assistant(`a${i}`, `u${i - 1}`, "x".repeat(200 + (i % 50))));
