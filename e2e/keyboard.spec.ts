@@ -4,7 +4,7 @@
 // tabs on one row at 1400 px.
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { openApp, shot } from "./helpers/app";
+import { openApp, shot, viewportSettled } from "./helpers/app";
 import { fixturesDir, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
@@ -49,7 +49,12 @@ test("menu keys, +N pills, session switching, and one tab stop for the tree", as
 
 	// Enter and Space on a focused "+N" pill open it.
 	const graph = page.getByTestId("arbor-graph");
+	// The moves above animate the viewport to the selection; on a busy machine such an animation can end
+	// after a Fit clicked at once and leave the pills off screen (culled). Let it end, then Fit, then let
+	// the Fit end too.
+	await viewportSettled(page);
 	await page.getByTestId("fit-button").click();
+	await viewportSettled(page);
 	for (const key of ["Enter", " "]) {
 		const before = Number(await graph.getAttribute("data-segments"));
 		const pill = page.getByTestId("arbor-segment").first();
