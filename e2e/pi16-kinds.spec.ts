@@ -64,7 +64,8 @@ for (const scheme of ["light", "dark"] as const) {
 		await page.emulateMedia({ colorScheme: scheme });
 		await page.setViewportSize({ width: 1400, height: 900 });
 		const file = writeSession();
-		host = await startHost([file]);
+		// "all": context edits and omp records are settings rows pi hides in the default mode.
+		host = await startHost([file], { settings: { treeFilterMode: "all" } });
 		await openApp(page, host);
 		await expandAllSegments(page);
 
@@ -114,14 +115,21 @@ for (const scheme of ["light", "dark"] as const) {
 		await select(page, "a2");
 		await expect(page.getByTestId("inspector-usage-rollup")).toHaveText("cache warming: 2 calls, $0.0025 (1,800 tokens)");
 
-		// Context panel at u3: the edited message is tagged, the omitted one listed as omitted.
-		await select(page, "o8");
+		// Context panel at o6 (before omp's /clear): the edited message is tagged, the omitted one listed as omitted.
+		await page.getByTestId("fit-button").click();
+		await page.waitForTimeout(400);
+		await select(page, "o6");
 		await page.getByRole("tab", { name: /context/i }).click();
 		const panel = page.getByTestId("context-panel");
 		await expect(panel.getByTestId("context-edited-tag").first()).toHaveText("edited by ce1");
 		await expect(panel.getByTestId("context-omitted")).toContainText("a1 is not sent to the model");
 		await expect(panel.locator(".role-system").first()).toBeVisible();
 		await shot(page, `pi16-context-${scheme}`);
+		// The tag shows the edit: the graph centres it at a readable zoom (cards of the new kinds up close).
+		await panel.getByTestId("context-edited-tag").first().click();
+		await expect(card(page, "ce1").locator(".arbor-card.is-selected")).toBeVisible();
+		await page.waitForTimeout(500);
+		await shot(page, `pi16-cards-${scheme}`);
 
 		// Save position for pi: appended on the newest conversation's branch; the banner goes away.
 		const before = jsonl(file).length;

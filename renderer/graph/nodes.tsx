@@ -158,6 +158,22 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const tokens = formatTokens(sk.tokens[e]);
 	const text = (facts ? factsText(facts, targetPreview) : undefined) ?? cardText(sk, e, preview === "" && needsCardFacts(sk.kind[e]) ? undefined : preview);
 	const usage = usageRollup ? usageRollupText(usageRollup) : null;
+	const jump = facts?.contextEdit && facts.contextEdit.targetId !== "" ? (
+				<button
+					type="button"
+					className="arbor-card__jump nodrag nopan"
+					data-testid="context-edit-jump"
+					title={`Show the edited entry ${facts.contextEdit.targetId}`}
+					disabled={editTarget < 0 || !services}
+					onPointerDown={(ev) => ev.stopPropagation()}
+					onClick={(ev) => {
+						ev.stopPropagation();
+						if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
+					}}
+				>
+					→ {editTarget < 0 ? "target not in file" : "target"}
+				</button>
+			) : null;
 	const cls = [
 		"arbor-card",
 		`arbor-card--${style.cls}`,
@@ -208,25 +224,10 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 				)}
 			</div>
 			<div className="arbor-card__text">{text}</div>
-			{facts?.contextEdit && facts.contextEdit.targetId !== "" && (
-				<button
-					type="button"
-					className="arbor-card__jump nodrag nopan"
-					data-testid="context-edit-jump"
-					title={`Show the edited entry ${facts.contextEdit.targetId}`}
-					disabled={editTarget < 0 || !services}
-					onPointerDown={(ev) => ev.stopPropagation()}
-					onClick={(ev) => {
-						ev.stopPropagation();
-						if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
-					}}
-				>
-					→ {editTarget < 0 ? "target not in file" : "target"}
-				</button>
-			)}
 			{data.count >= 2 && <BranchRollup entry={e} />}
-			{(markers.length > 0 || tokens !== "" || data.count >= 2 || usage) && (
+			{(markers.length > 0 || tokens !== "" || data.count >= 2 || usage || jump) && (
 				<div className="arbor-card__foot">
+					{jump}
 					{markers.map((m) => (
 						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>{m.text}</span>
 					))}
