@@ -6,6 +6,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { card, expandAllSegments, jsonl, openApp, shot } from "./helpers/app";
 import { type Host, startHost } from "./helpers/host";
@@ -130,6 +131,11 @@ for (const scheme of ["light", "dark"] as const) {
 		await expect(card(page, "ce1").locator(".arbor-card.is-selected")).toBeVisible();
 		await page.waitForTimeout(500);
 		await shot(page, `pi16-cards-${scheme}`);
+		// The new cards, the banner and the panels pass axe (serious / critical) like the rest of the app.
+		const axe = await new AxeBuilder({ page }).include('[data-testid="resume-banner"]').include('[data-testid="context-panel"]')
+			.include('.react-flow__node:has(.arbor-card--edit)').include('.react-flow__node:has(.arbor-card--system)')
+			.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+		expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 
 		// Save position for pi: appended on the newest conversation's branch; the banner goes away.
 		const before = jsonl(file).length;
