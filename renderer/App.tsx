@@ -16,6 +16,7 @@ import { NavigateDialog } from "./dialogs/NavigateDialog";
 import { SettingsDialog } from "./dialogs/Settings";
 import { WarningsDialog } from "./dialogs/WarningsDialog";
 import { SessionTabs, Toasts, UpgradeBanner } from "./panels/Banners";
+import { ResumeBanner } from "./panels/ResumeBanner";
 import { Composer } from "./panels/Composer";
 import { ContextPanel } from "./panels/ContextPanel";
 import { FilterBar } from "./panels/FilterBar";
@@ -174,6 +175,7 @@ function Workspace() {
 	return (
 		<>
 			<UpgradeBanner />
+			<ResumeBanner />
 			<main className="workspace">
 				<GraphPane />
 				<SidePanelView />

@@ -1,6 +1,7 @@
 // What a card says about its entry, from the skeleton alone (kind, flags, tokens, label) plus the preview
 // line the main process sends (pi's tree row text). Pure, so it is tested without a DOM.
 
+import type { CardFacts, UsageRollup } from "../../shared/card-facts";
 import { EntryFlag, EntryKind, type Skeleton } from "../../shared/skeleton";
 
 export interface KindStyle {
@@ -28,6 +29,19 @@ const KIND_STYLES: Record<number, KindStyle> = {
 	[EntryKind.thinkingLevelChange]: { cls: "setting", title: "thinking", icon: "◌" },
 	[EntryKind.sessionInfo]: { cls: "setting", title: "session info", icon: "ℹ" },
 	[EntryKind.unknown]: { cls: "unknown", title: "unknown entry", icon: "?" },
+	// pi 1.6.
+	[EntryKind.system]: { cls: "system", title: "system", icon: "§" },
+	[EntryKind.usage]: { cls: "usage", title: "usage", icon: "¢" },
+	[EntryKind.contextEdit]: { cls: "edit", title: "context edit", icon: "✎" },
+	// omp 18.3 records.
+	[EntryKind.modelUsage]: { cls: "usage", title: "model usage", icon: "¢" },
+	[EntryKind.serviceTierChange]: { cls: "setting", title: "service tier", icon: "◇" },
+	[EntryKind.resetBoundary]: { cls: "reset", title: "context cleared", icon: "⟲" },
+	[EntryKind.titleChange]: { cls: "setting", title: "title", icon: "ℹ" },
+	[EntryKind.ttsrInjection]: { cls: "setting", title: "rules injected", icon: "≡" },
+	[EntryKind.sessionInit]: { cls: "setting", title: "subagent", icon: "▸" },
+	[EntryKind.modeChange]: { cls: "setting", title: "mode", icon: "◐" },
+	[EntryKind.credentialPin]: { cls: "setting", title: "account pin", icon: "⊙" },
 };
 
 export function kindStyle(kind: number): KindStyle {
@@ -109,4 +123,52 @@ export function segmentSummary(s: Skeleton, members: ArrayLike<number>): string 
 export function segmentHasError(s: Skeleton, members: ArrayLike<number>): boolean {
 	for (let k = 0; k < members.length; k++) if (s.flags[members[k]] & (EntryFlag.error | EntryFlag.aborted)) return true;
 	return false;
+}
+
+/** "$0.0021" (4 decimals under a dollar, 2 above); empty for 0. */
+export function formatCost(cost: number): string {
+	if (!(cost > 0)) return "";
+	return cost < 1 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
+}
+
+function firstWords(text: string, n: number): string {
+	const words = text.replace(/\s+/g, " ").trim().split(" ").filter(Boolean);
+	return words.slice(0, n).join(" ") + (words.length > n ? " …" : "");
+}
+
+/** A system message patch in one line: "+2 sections / −1 / tools +1 −0" (empty when it changes none). */
+export function systemPatchText(f: NonNullable<CardFacts["system"]>): string {
+	if (f.sectionsSet + f.sectionsRemoved + f.toolsAdded + f.toolsRemoved === 0) return "";
+	return `+${f.sectionsSet} section${f.sectionsSet === 1 ? "" : "s"} / −${f.sectionsRemoved} / tools +${f.toolsAdded} −${f.toolsRemoved}`;
+}
+
+/**
+ * Card body text from card facts for the kinds whose preview line says little (system messages, context
+ * edits, omp records); undefined when the facts do not apply. `targetPreview` is the context edit target's
+ * row text when loaded.
+ */
+export function factsText(f: CardFacts, targetPreview?: string): string | undefined {
+	if (f.system) {
+		const parts: string[] = [];
+		if (f.system.contentPreview.trim() !== "") parts.push(firstWords(f.system.contentPreview, 10));
+		const patch = systemPatchText(f.system);
+		if (patch) parts.push(patch);
+		return parts.length > 0 ? parts.join(" · ") : "(no changes)";
+	}
+	if (f.contextEdit) {
+		const target = targetPreview !== undefined && targetPreview !== "" ? stripRolePrefix(targetPreview) : f.contextEdit.targetId || "(no target)";
+		return `context ${f.contextEdit.mode}: ${target}`;
+	}
+	if (f.omp && f.omp.summary !== "") return f.omp.summary;
+	return undefined;
+}
+
+/** The parent card's usage line for the usage lines folded into it: "+$0.0020 ×3" and its tooltip. */
+export function usageRollupText(r: UsageRollup): { text: string; title: string } {
+	const cost = formatCost(r.cost);
+	const calls = `${r.lines} call${r.lines === 1 ? "" : "s"}`;
+	return {
+		text: `${cost ? `+${cost}` : "+usage"} ×${r.lines}`,
+		title: `cache warming: ${calls}${r.tokens > 0 ? `, ${Math.round(r.tokens).toLocaleString("en-US")} tokens` : ""}, ${cost || "$0"} (usage lines hidden in every view)`,
+	};
 }

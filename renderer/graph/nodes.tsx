@@ -5,11 +5,13 @@ import { memo, useContext } from "react";
 import { ServicesContext } from "../commands/services";
 import { useRollupText } from "../compare/rollups";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
-import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
+import { cardText, factsText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary, usageRollupText } from "./cards";
+import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { graphStore, useGraphStore, type GraphState } from "./store";
 import { treeItemId } from "./treeitem";
+import { indexOfId } from "../store/selectors";
 
 export interface GraphNodeData extends Record<string, unknown> {
 	/** Entry index (a segment's first entry; a stub's folded entry). */
@@ -139,6 +141,13 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const leafCard = useGraphStore((s) => s.model?.leafCard ?? s.skeleton?.leaf ?? -1);
 	const level = useGraphStore((s) => (s.model && s.depth && e < s.model.nodeOfEntry.length ? (s.depth[s.model.nodeOfEntry[e]] ?? 1) : 1));
 	const resumeCard = useGraphStore((s) => s.model?.resumeCard ?? s.skeleton?.resumeLeaf ?? -1);
+	const services = useContext(ServicesContext);
+	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
+	const client = services?.client ?? null;
+	const facts = useCardFacts(client, sessionId, e, sk !== null && e < sk.count && needsCardFacts(sk.kind[e]));
+	const editTarget = facts?.contextEdit && sk ? indexOfId(sk, facts.contextEdit.targetId) : -1;
+	const targetPreview = useGraphStore((s) => (editTarget >= 0 ? s.preview(editTarget) : undefined));
+	const usageRollup = useUsageRollup(client, sessionId, sk, e);
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
 	const isLeaf = leafCard === e;
@@ -147,6 +156,24 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const resumeHidden = resumesHere && sk.resumeLeaf !== e;
 	const markers = flagMarkers(sk.flags[e]);
 	const tokens = formatTokens(sk.tokens[e]);
+	const text = (facts ? factsText(facts, targetPreview) : undefined) ?? cardText(sk, e, preview === "" && needsCardFacts(sk.kind[e]) ? undefined : preview);
+	const usage = usageRollup ? usageRollupText(usageRollup) : null;
+	const jump = facts?.contextEdit && facts.contextEdit.targetId !== "" ? (
+				<button
+					type="button"
+					className="arbor-card__jump nodrag nopan"
+					data-testid="context-edit-jump"
+					title={`Show the edited entry ${facts.contextEdit.targetId}`}
+					disabled={editTarget < 0 || !services}
+					onPointerDown={(ev) => ev.stopPropagation()}
+					onClick={(ev) => {
+						ev.stopPropagation();
+						if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
+					}}
+				>
+					→ {editTarget < 0 ? "target not in file" : "target"}
+				</button>
+			) : null;
 	const cls = [
 		"arbor-card",
 		`arbor-card--${style.cls}`,
@@ -169,7 +196,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 			aria-selected={selected}
 			aria-expanded={data.count > 0 ? true : undefined}
 			aria-current={isLeaf ? "true" : undefined}
-			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${label ? `, label ${label.label}` : ""}: ${cardText(sk, e, preview)}`}
+			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${label ? `, label ${label.label}` : ""}: ${text}`}
 		>
 			<Handles />
 			<div className="arbor-card__head">
@@ -196,15 +223,17 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 					</span>
 				)}
 			</div>
-			<div className="arbor-card__text">{cardText(sk, e, preview)}</div>
+			<div className="arbor-card__text">{text}</div>
 			{data.count >= 2 && <BranchRollup entry={e} />}
-			{(markers.length > 0 || tokens !== "" || data.count >= 2) && (
+			{(markers.length > 0 || tokens !== "" || data.count >= 2 || usage || jump) && (
 				<div className="arbor-card__foot">
+					{jump}
 					{markers.map((m) => (
 						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>{m.text}</span>
 					))}
 					{data.count >= 2 && <span className="arbor-marker arbor-marker--branch" title="Branch point">⎇ {data.count}</span>}
 					{tokens !== "" && <span className="arbor-card__tokens">{tokens}</span>}
+					{usage && <span className="arbor-card__usage" data-testid="card-usage-rollup" title={usage.title}>{usage.text}</span>}
 				</div>
 			)}
 		</div>

@@ -6,6 +6,9 @@ import type { ContextView } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
+import { indexOfId } from "../store/selectors";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { useCardFacts } from "../graph/facts";
 import { isRecord, str, textOfBlocks } from "./entry-text";
 
 const FETCH_DELAY_MS = 120;
@@ -22,7 +25,43 @@ function messageSummary(message: unknown): { role: string; text: string } {
 		if (calls.length) text = `[tool calls: ${calls.join(", ")}]`;
 	}
 	if (role === "toolResult") text = `[${str(message.toolName)}] ${text}`;
+	if (role === "system") {
+		// pi 1.6: the system checkpoint / messages the model starts from (prompt, sections, tools).
+		const sections = isRecord(message.sections) ? Object.keys(message.sections).length : 0;
+		const tools = Array.isArray(message.toolsAdded) ? message.toolsAdded.length : 0;
+		const extra = [sections > 0 ? `${sections} section${sections === 1 ? "" : "s"}` : "", tools > 0 ? `${tools} tool${tools === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+		text = `${extra ? `[${extra}] ` : ""}${typeof message.content === "string" ? message.content : text}`;
+	}
 	return { role, text: text.replace(/\s+/g, " ").slice(0, 240) };
+}
+
+/** context_edit entries on the path root -> `leaf` (newest first, at most `max`). */
+export function contextEditsOnPath(sk: Skeleton, leaf: number, max = 50): number[] {
+	const out: number[] = [];
+	for (let i = leaf, steps = 0; i >= 0 && i < sk.count && steps <= sk.count && out.length < max; steps++) {
+		if (sk.kind[i] === EntryKind.contextEdit) out.push(i);
+		const p = sk.parent[i];
+		i = p === i ? -1 : p;
+	}
+	return out;
+}
+
+/** An omit edit on the path: its target is not in the context; say so where the message would be. */
+function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: string; sk: Skeleton }) {
+	const { client, reveal } = useServices();
+	const f = useCardFacts(client, sessionId, index);
+	if (!f?.contextEdit || f.contextEdit.mode !== "omit") return null;
+	const target = f.contextEdit.targetId;
+	const editId = sk.ids[index];
+	return (
+		<li className="context-item is-omitted" data-testid="context-omitted">
+			<button type="button" className="linkish" disabled={indexOfId(sk, target) < 0} onClick={() => reveal(target)}>
+				<span className="kind-badge">omitted</span>
+				<span className="context-text muted">{target} is not sent to the model</span>
+			</button>
+			<button type="button" className="context-edited-tag" title="Show the context edit" onClick={() => reveal(editId)}>omitted by {editId}</button>
+		</li>
+	);
 }
 
 export function ContextPanel() {
@@ -31,6 +70,7 @@ export function ContextPanel() {
 	const selectedId = useApp((s) => s.selectedId);
 	// Refetch when the file changes (an append can change what the model sees at the leaf).
 	const count = useApp((s) => (s.activeSessionId ? (s.sessions[s.activeSessionId]?.skeleton?.count ?? 0) : 0));
+	const sk = useApp((s) => (s.activeSessionId ? (s.sessions[s.activeSessionId]?.skeleton ?? null) : null));
 	const [view, setView] = useState<{ at: string | null; ctx: ContextView } | { at: string | null; error: string } | null>(null);
 
 	useEffect(() => {
@@ -52,6 +92,9 @@ export function ContextPanel() {
 	if (!view || view.at !== selectedId) return <div className="panel-empty" data-testid="context-panel">Loading…</div>;
 	if ("error" in view) return <div className="panel-empty error-text" data-testid="context-panel">{view.error}</div>;
 	const { ctx } = view;
+	const editCount = ctx.messages.filter((m) => m.contextEditId).length;
+	const leafIndex = sk ? (ctx.leafId === null ? sk.leaf : indexOfId(sk, ctx.leafId)) : -1;
+	const edits = sk && sessionId && leafIndex >= 0 ? contextEditsOnPath(sk, leafIndex) : [];
 	return (
 		<div className="context-panel" data-testid="context-panel">
 			<div className="context-head">
@@ -59,20 +102,33 @@ export function ContextPanel() {
 				<span className="muted"> in {ctx.messages.length} messages</span>
 				{ctx.model && <div className="muted">{ctx.model.provider} / {ctx.model.modelId} · thinking {ctx.thinkingLevel}</div>}
 				{ctx.compactionId && <div className="muted">Starts with the summary of compaction {ctx.compactionId}</div>}
+				{editCount > 0 && <div className="muted" data-testid="context-edits-note">{editCount} message{editCount === 1 ? "" : "s"} replaced by context edits</div>}
 			</div>
 			<ol className="context-list">
 				{ctx.messages.map((m, i) => {
 					const { role, text } = messageSummary(m.message);
 					return (
-						<li key={i} className={`context-item role-${role}`} data-testid="context-message">
+						<li key={i} className={`context-item role-${role}${m.contextEditId ? " is-edited" : ""}`} data-testid="context-message" data-edited-by={m.contextEditId}>
 							<button type="button" className="linkish" disabled={!m.entryId} onClick={() => m.entryId && reveal(m.entryId)}>
 								<span className="kind-badge">{role}</span>
 								<span className="context-text">{text || "(no text)"}</span>
 								<span className="muted tokens">≈{m.estimatedTokens.toLocaleString()}</span>
 							</button>
+							{m.contextEditId && (
+								<button
+									type="button"
+									className="context-edited-tag"
+									data-testid="context-edited-tag"
+									title="This message's content was replaced by a context edit; click to show the edit"
+									onClick={() => reveal(m.contextEditId!)}
+								>
+									edited by {m.contextEditId}
+								</button>
+							)}
 						</li>
 					);
 				})}
+				{edits.map((i) => <OmittedNote key={i} index={i} sessionId={sessionId!} sk={sk!} />)}
 			</ol>
 		</div>
 	);

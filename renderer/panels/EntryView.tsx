@@ -4,6 +4,7 @@
 
 import { memo, useMemo, type ReactNode } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
+import { ContextEditView, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
 import { blocksOf, isRecord, str } from "./entry-text";
 import { onContentLinkClick } from "./links";
 import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
@@ -164,6 +165,8 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 					<Field name="exit code">{num(message.exitCode) ?? "—"}{message.cancelled === true ? " (cancelled)" : ""}</Field>
 				</>
 			);
+		case "system":
+			return <SystemMessageView message={message} />;
 		case "branchSummary":
 		case "compactionSummary":
 			return <Markdown text={str(message.summary)} />;
@@ -228,7 +231,13 @@ export function EntryBody({ entry }: { entry: SessionEntry }) {
 					<CodeBlock code={prettyJson(e.data)} lang="json" />
 				</>
 			);
+		case "context_edit":
+			return <ContextEditView entry={e} />;
+		case "usage":
+		case "model_usage":
+			return <UsageLineView entry={e} />;
 		default:
+			if (isOmpRecordType(entry.type)) return <OmpRecordView entry={e} />;
 			return <CodeBlock code={prettyJson(entry)} lang="json" />;
 	}
 }

@@ -9,6 +9,7 @@ import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
 import { entryPlainText } from "./entry-text";
+import { UsageRollupLine } from "./EntryFacts";
 import { EntryBody, entryTimes, entryTitle, prettyJson } from "./EntryView";
 
 const FETCH_DELAY_MS = 60;
@@ -76,6 +77,7 @@ export function Inspector() {
 				<button type="button" data-testid="inspector-copy-json" onClick={() => copy(prettyJson(entry), "JSON")}>Copy JSON</button>
 			</div>
 			<SubtreeStats entryId={selectedId} />
+			<UsageRollupLine entryId={selectedId} />
 			<div className="inspector-body" data-testid="inspector-body">
 				<EntryBody entry={entry} />
 			</div>
