@@ -3,7 +3,7 @@
 //
 // Engine: Arbor's own small inverted index in plain JSON files (pure JS; no native module, so it runs on
 // Node 20 and inside Electron with no rebuild at install). Documents are blocks of consecutive lines of one
-// file. The dictionary is split by the first two characters of a term into `d-<hex>.json` files holding
+// file. The dictionary is split by the first three characters of a term into `d-<hex>.json` files holding
 // term -> postings [fileId, block, ...]; each file has a block table `b-<fileId>.json` (byte offset and
 // length of each block). A query reads only the dictionary files its terms start with (a few, kept in a
 // bounded cache), intersects postings per block, ranks by idf, then reads the matching entries from the
@@ -233,12 +233,24 @@ export function indexedFileList(dirs: string[] | undefined, options: LibraryOpti
 	return [...seen];
 }
 
-/** Name of the dictionary file holding the terms that start like `term` (its first two characters). */
-function dictName(term: string): string {
-	return `d-${Buffer.from(term.slice(0, 2), "utf8").toString("hex")}.json`;
+/** Characters of a term naming its dictionary file. */
+const PREFIX_CHARS = 3;
+
+function hexOf(s: string): string {
+	return Buffer.from(s, "utf8").toString("hex");
 }
 
-/** Dictionary files kept parsed in memory at most (each holds the terms of one two-character prefix). */
+/** Name of the dictionary file holding the terms that start like `term` (its first three characters). */
+function dictName(term: string): string {
+	return `d-${hexOf(term.slice(0, PREFIX_CHARS))}.json`;
+}
+
+/** True when dictionary file `name` may hold words starting with `term` (UTF-8 is prefix-free). */
+function dictMayHold(name: string, term: string): boolean {
+	return term.length >= PREFIX_CHARS ? name === dictName(term) : name.startsWith(`d-${hexOf(term)}`);
+}
+
+/** Dictionary files kept parsed in memory at most (each holds the terms of one three-character prefix). */
 const DICT_CACHE = 48;
 /** Pending postings (numbers) buffered during a build before they are merged into the dictionary files. */
 const PENDING_MAX = 4_000_000;
@@ -263,6 +275,8 @@ export class SearchIndex {
 	#dirty = new Set<number>();
 	#pending = 0;
 	#reserved = 0;
+	/** Names of the dictionary files on disk, listed once when a short term needs them. */
+	#names: Set<string> | null = null;
 
 	constructor(options: SearchIndexOptions = {}) {
 		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
@@ -332,11 +346,14 @@ export class SearchIndex {
 		return d;
 	}
 
-	/** Merges the buffered postings into the dictionary files (read, append, atomic write per file). */
-	#flushPostings(): void {
+	/**
+	 * Merges the buffered postings into the dictionary files (read, append, atomic write per file),
+	 * yielding after each file so a big merge never holds the main process for long.
+	 */
+	*#flushPostings(): Generator<void, void> {
 		if (!this.#pendingCount) return;
 		mkdirSync(this.dir, { recursive: true });
-		for (const [name, terms] of this.#pendingPostings) {
+		for (const [name, terms] of [...this.#pendingPostings]) {
 			const d = this.#dict(name);
 			const live = this.#byFid;
 			for (const [term, add] of terms) {
@@ -352,8 +369,11 @@ export class SearchIndex {
 				d[term] = kept;
 			}
 			writeAtomic(join(this.dir, name), JSON.stringify(d));
+			this.#names?.add(name);
+			// Merged: queries now find these postings in the file's parsed copy, not twice.
+			this.#pendingPostings.delete(name);
+			yield;
 		}
-		this.#pendingPostings.clear();
 		this.#pendingCount = 0;
 	}
 
@@ -401,7 +421,7 @@ export class SearchIndex {
 				progress.bytesDone = before + n;
 			});
 			if (this.#pendingCount > PENDING_MAX) {
-				this.#save();
+				yield* this.#save();
 				yield;
 			}
 			progress.filesDone++;
@@ -409,7 +429,7 @@ export class SearchIndex {
 			onProgress?.({ ...progress });
 			yield;
 		}
-		this.#save();
+		yield* this.#save();
 		progress.phase = "done";
 		onProgress?.({ ...progress });
 		return progress;
@@ -535,9 +555,9 @@ export class SearchIndex {
 	}
 
 	/** Writes the dictionary postings, then the block tables, then the manifest (which makes them live). */
-	#save(): void {
+	*#save(): Generator<void, void> {
 		mkdirSync(this.dir, { recursive: true });
-		this.#flushPostings();
+		yield* this.#flushPostings();
 		for (const fid of this.#dirty) {
 			const b = this.#blocks.get(fid);
 			if (b && this.#byFid.has(fid)) writeAtomic(join(this.dir, `b-${fid}.json`), JSON.stringify(b));
@@ -551,7 +571,7 @@ export class SearchIndex {
 	 * word that only starts with the term weighs less than the word itself. Key: fid * BLOCK_SPAN + block.
 	 */
 	#blocksFor(term: string, totalBlocks: number, only: Set<number> | null): Map<number, number> {
-		const names = term.length >= 2 ? [dictName(term)] : this.#dictNamesStartingWith(term);
+		const names = term.length >= PREFIX_CHARS ? [dictName(term)] : this.#dictNamesStartingWith(term);
 		const out = new Map<number, number>();
 		const lists: [string, number[]][] = [];
 		for (const name of names) {
@@ -560,7 +580,7 @@ export class SearchIndex {
 		}
 		// Postings a build in progress has not merged into the files yet are searchable too.
 		for (const [name, terms] of this.#pendingPostings) {
-			if (!name.startsWith(term.length >= 2 ? dictName(term).slice(0, -5) : `d-${Buffer.from(term, "utf8").toString("hex")}`)) continue;
+			if (!dictMayHold(name, term)) continue;
 			for (const [word, postings] of terms) if (word.startsWith(term)) lists.push([word, postings]);
 		}
 		{
@@ -580,15 +600,17 @@ export class SearchIndex {
 		return out;
 	}
 
+	/** Dictionary files that may hold words starting with a term shorter than PREFIX_CHARS. */
 	#dictNamesStartingWith(term: string): string[] {
-		const prefix = `d-${Buffer.from(term, "utf8").toString("hex")}`;
-		let names: string[] = [];
-		try {
-			names = readdirSync(this.dir).filter((n) => n.startsWith(prefix) && n.endsWith(".json"));
-		} catch {
-			// No index folder yet.
+		if (!this.#names) {
+			this.#names = new Set();
+			try {
+				for (const n of readdirSync(this.dir)) if (n.startsWith("d-") && n.endsWith(".json")) this.#names.add(n);
+			} catch {
+				// No index folder yet.
+			}
 		}
-		return names;
+		return [...this.#names].filter((n) => dictMayHold(n, term));
 	}
 
 	/** Query the index: sessions best first, each with its best matching entries. */
@@ -696,6 +718,7 @@ export class SearchIndex {
 		this.#manifest = { version: INDEX_VERSION, files: {}, nextFid: 1 };
 		this.#byFid.clear();
 		this.#dicts.clear();
+		this.#names = null;
 		this.#blocks.clear();
 		this.#pendingPostings.clear();
 		this.#pendingCount = 0;
