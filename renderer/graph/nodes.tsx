@@ -7,6 +7,7 @@ import { useRollupText } from "../compare/rollups";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
 import { cardText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary } from "./cards";
 import { entriesOfNode } from "./compress";
+import { FamilyBranchBadge } from "./FamilyBadge";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { graphStore, useGraphStore, type GraphState } from "./store";
 import { treeItemId } from "./treeitem";
@@ -195,6 +196,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 						{label.label}
 					</span>
 				)}
+				<FamilyBranchBadge entry={e} />
 			</div>
 			<div className="arbor-card__text">{cardText(sk, e, preview)}</div>
 			{data.count >= 2 && <BranchRollup entry={e} />}
