@@ -558,11 +558,14 @@ export class SearchIndex {
 	*#save(): Generator<void, void> {
 		mkdirSync(this.dir, { recursive: true });
 		yield* this.#flushPostings();
-		for (const fid of this.#dirty) {
+		let written = 0;
+		for (const fid of [...this.#dirty]) {
 			const b = this.#blocks.get(fid);
 			if (b && this.#byFid.has(fid)) writeAtomic(join(this.dir, `b-${fid}.json`), JSON.stringify(b));
+			this.#dirty.delete(fid);
+			// A build of thousands of files writes thousands of small tables: a few per slice.
+			if (++written % 16 === 0) yield;
 		}
-		this.#dirty.clear();
 		writeAtomic(join(this.dir, "manifest.json"), JSON.stringify(this.#manifest));
 	}
 
