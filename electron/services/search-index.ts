@@ -277,6 +277,7 @@ export class SearchIndex {
 	#reserved = 0;
 	/** Names of the dictionary files on disk, listed once when a short term needs them. */
 	#names: Set<string> | null = null;
+	#older = false;
 
 	constructor(options: SearchIndexOptions = {}) {
 		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
@@ -284,6 +285,8 @@ export class SearchIndex {
 		try {
 			const m = JSON.parse(readFileSync(join(this.dir, "manifest.json"), "utf8")) as Manifest;
 			if (m.version === INDEX_VERSION && typeof m.files === "object" && m.files && typeof m.nextFid === "number") this.#manifest = m;
+			// An index an older Arbor wrote (one MiniSearch file per session): removed on the next update.
+			else this.#older = true;
 		} catch {
 			// No index yet (or an unreadable or older one): start empty.
 		}
@@ -389,6 +392,10 @@ export class SearchIndex {
 
 	/** Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices. */
 	*updateSteps(files: string[], onProgress?: (p: IndexProgress) => void): Generator<void, IndexProgress> {
+		if (this.#older) {
+			this.#older = false;
+			this.clear();
+		}
 		mkdirSync(this.dir, { recursive: true });
 		const wanted = new Set(files);
 		for (const path of Object.keys(this.#manifest.files)) {

@@ -113,3 +113,21 @@ describe("search index layout", () => {
 		expect(index.search("newword").sessions.map((s) => s.sessionId)).toEqual(["sz"]);
 	});
 });
+
+describe("an index an older Arbor wrote", () => {
+	it("is replaced on the next update, its per-session files removed", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["kestrel words"]));
+		// The first design's layout: manifest version 1 and one MiniSearch JSON file per session.
+		writeFileSync(join(idx, "manifest.json"), JSON.stringify({ version: 1, files: { [a]: { size: 1, mtimeMs: 1, indexedTo: 1, head: "x", shard: "0123abcd.json", sessionId: "sa", title: null, entries: 1 } } }));
+		writeFileSync(join(idx, "0123abcd.json"), "{}");
+		const index = new SearchIndex({ indexDir: idx });
+		expect(index.fileCount).toBe(0);
+		index.update([a]);
+		expect(readdirSync(idx)).not.toContain("0123abcd.json");
+		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
+		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(2);
+	});
+});
