@@ -1,7 +1,8 @@
 // Inputs of the subtree roll-ups (shared/rollup.ts) that the skeleton does not carry yet: the cost of each
 // entry (assistant usage.cost.total; pi 1.x `usage` records and compaction usage too) and which records
 // are `usage` entries (their cost counts into the entry they hang under). Only entries that can carry a
-// cost are read (assistant messages, compactions, unknown-type records), picked by the skeleton's kinds.
+// cost are read (assistant messages, compactions, branch summaries, usage and unknown-type records),
+// picked by the skeleton's kinds.
 // Files touched are computed per subtree on demand.
 
 import { sideFacts, type SideFiles } from "../../shared/compare";
@@ -34,7 +35,9 @@ export function rollupCosts(sm: SessionManager): RollupCosts {
 	const usage: number[] = [];
 	for (let i = 0; i < sk.count; i++) {
 		const k = sk.kind[i];
-		if (k !== EntryKind.assistant && k !== EntryKind.compaction && k !== EntryKind.unknown) continue;
+		// pi 1.6's `usage` records have a kind of their own since the pi 1.6 entry types (unknown before),
+		// and its branch summaries carry the summarizer's usage.
+		if (k !== EntryKind.assistant && k !== EntryKind.compaction && k !== EntryKind.branchSummary && k !== EntryKind.usage && k !== EntryKind.unknown) continue;
 		const e = sm.getEntryAt(i) as Record<string, unknown> | undefined;
 		if (!e) continue;
 		if (k === EntryKind.assistant) costs[i] = isRecord(e.message) ? costOf(e.message.usage) : 0;
