@@ -23,7 +23,9 @@ function library() {
 	execFileSync(process.execPath, [genSession, "--n", "200", "--seed", "family-e2e", "--out", parent]);
 	const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
 	// Branched at an assistant answer (pi's /fork at a prompt copies the path up to the answer before it).
-	const at = (lines.slice(60).map((l) => JSON.parse(l) as { id: string; type: string; message?: { role: string } }).find((o) => o.message?.role === "assistant") as { id: string }).id;
+	// A text-only answer: the default filter shows its card (a tool-calling turn may be folded away).
+	type Line = { id: string; type: string; message?: { role: string; content?: { type: string }[] } };
+	const at = (lines.slice(60).map((l) => JSON.parse(l) as Line).find((o) => o.message?.role === "assistant" && Array.isArray(o.message.content) && o.message.content.every((b) => b.type === "text")) as { id: string }).id;
 	const child = join(proj, "child.jsonl");
 	// pi 1.6's createBranchedSession shape: a new header naming the parent file, then the copied path.
 	const byId = new Map(lines.slice(1).map((l) => [(JSON.parse(l) as { id: string }).id, l]));
@@ -88,5 +90,30 @@ test("the library searches session contents through the index and opens the sess
 	await expect(card(page, "zq000001").locator(".is-selected")).toBeVisible();
 	await expect(page.getByTestId("inspector-body")).toContainText("zebraquartz");
 	await shot(page, "library-content-search-opened");
+	expect([parent, child].map(sha256)).toEqual(before);
+});
+
+test("the parent's graph marks where a child branched, and the badge and the header's Family button open the family", async ({ page }) => {
+	const { parent, child, at } = library();
+	const before = [parent, child].map(sha256);
+	host = await startHost([child]);
+	await openApp(page, host);
+	// The header's Family button opens the same dialog as the status bar.
+	await page.getByTestId("family-button").click();
+	const dialog = page.getByTestId("family");
+	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
+	await dialog.getByTestId("family-branch-point").click();
+	await expect(page.getByTestId("status-file")).toContainText("parent.jsonl");
+	// The branch point's card in the parent carries the badge; no other card does.
+	await expect(card(page, at)).toBeVisible();
+	const badge = card(page, at).getByTestId("family-branch-badge");
+	await expect(badge).toBeVisible();
+	await expect(badge).toContainText("branched →");
+	await expect(page.getByTestId("family-branch-badge")).toHaveCount(1);
+	await shot(page, "family-branch-badge");
+	await badge.click();
+	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
+	// The child's own graph has no badge (nothing branched from it).
+	await expect(page.getByTestId("family-branch-badge")).toHaveCount(0);
 	expect([parent, child].map(sha256)).toEqual(before);
 });

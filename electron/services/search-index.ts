@@ -1,10 +1,14 @@
 // Search across all sessions: a persisted full-text index of every session file's entries, kept under
 // Arbor's own folder (~/.arbor/search-index by default), never next to the session files.
 //
-// Engine: MiniSearch (pure JS, bundled; no native module, so it runs on Node 20 and inside Electron with
-// no rebuild at install). One MiniSearch shard per session file, saved as its own JSON file, so an append
-// re-indexes only that file's new tail and a query runs over the loaded shards. docs/app.md "Search across
-// all sessions" says why this engine and what the limits are.
+// Engine: Arbor's own small inverted index in plain JSON files (pure JS; no native module, so it runs on
+// Node 20 and inside Electron with no rebuild at install). Documents are blocks of consecutive lines of one
+// file. The dictionary is split by the first three characters of a term into `d-<hex>.json` files holding
+// term -> postings [fileId, block, ...]; each file has a block table `b-<fileId>.json` (byte offset and
+// length of each block). A query reads only the dictionary files its terms start with (a few, kept in a
+// bounded cache), intersects postings per block, ranks by idf, then reads the matching entries from the
+// session files' bytes. An append adds postings for the new tail only. docs/app.md "Search across all
+// sessions" says why this design and what the limits are.
 //
 // Incremental rule: the manifest records for each file its size, mtime, the byte offset indexed up to (the
 // end of its last complete line) and a hash of its first 4 KiB. A file that grew with the same first 4 KiB
@@ -15,14 +19,13 @@
 // in cooperative slices so requests keep being answered while thousands of files are indexed.
 
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import MiniSearch from "minisearch";
 import { type LibraryOptions, defaultSessionRoots, sessionFilesIn } from "../session/library";
 import { runSteps } from "../session/steps";
 
-const INDEX_VERSION = 1;
+const INDEX_VERSION = 2;
 const HEAD_BYTES = 4096;
 /** Text indexed per entry (the rest of a huge tool output is not searchable). */
 const ENTRY_TEXT_MAX = 32 * 1024;
@@ -51,7 +54,10 @@ interface FileState {
 	mtimeMs: number;
 	indexedTo: number;
 	head: string;
-	shard: string;
+	/** File id in the postings; a file re-indexed from scratch gets a new one. */
+	fid: number;
+	/** Blocks indexed. */
+	blocks: number;
 	sessionId: string | null;
 	title: string | null;
 	entries: number;
@@ -60,6 +66,7 @@ interface FileState {
 interface Manifest {
 	version: number;
 	files: Record<string, FileState>;
+	nextFid: number;
 }
 
 export interface SearchIndexOptions extends LibraryOptions {
@@ -124,7 +131,7 @@ export function queryTerms(q: string): string[] {
 }
 
 /**
- * Words of an entry, lower-cased, each once: MiniSearch's cost is per term occurrence, and an entry is a
+ * Words of an entry, lower-cased, each once: the index's cost is per term occurrence, and an entry is a
  * hit or not whatever the count, so a word repeated in a 30 KiB tool output is indexed once.
  */
 function uniqueTerms(text: string): string[] {
@@ -132,20 +139,6 @@ function uniqueTerms(text: string): string[] {
 	for (const t of text.toLowerCase().split(SEPARATORS)) if (t && t.length <= 64) seen.add(t);
 	return [...seen];
 }
-
-const MS_OPTIONS = {
-	fields: ["text"],
-	storeFields: ["o", "n"],
-	idField: "id",
-	tokenize: (text: string) => uniqueTerms(text),
-	processTerm: (term: string) => term,
-	searchOptions: {
-		// Every term is a prefix too, as in the library's search-as-you-type box; terms are ANDed.
-		prefix: true,
-		combineWith: "AND" as const,
-		tokenize: queryTerms,
-	},
-};
 
 type Loose = Record<string, unknown>;
 
@@ -207,10 +200,6 @@ function endsLine(fd: number, at: number): boolean {
 	return readSync(fd, b, 0, 1, at - 1) === 1 && b[0] === 10;
 }
 
-function shardName(path: string): string {
-	return `${createHash("sha1").update(path).digest("hex")}.json`;
-}
-
 function writeAtomic(file: string, data: string): void {
 	const tmp = `${file}.${process.pid}.tmp`;
 	writeFileSync(tmp, data);
@@ -244,51 +233,169 @@ export function indexedFileList(dirs: string[] | undefined, options: LibraryOpti
 	return [...seen];
 }
 
+/** Characters of a term naming its dictionary file. */
+const PREFIX_CHARS = 3;
+
+function hexOf(s: string): string {
+	return Buffer.from(s, "utf8").toString("hex");
+}
+
+/** Name of the dictionary file holding the terms that start like `term` (its first three characters). */
+function dictName(term: string): string {
+	return `d-${hexOf(term.slice(0, PREFIX_CHARS))}.json`;
+}
+
+/** True when dictionary file `name` may hold words starting with `term` (UTF-8 is prefix-free). */
+function dictMayHold(name: string, term: string): boolean {
+	return term.length >= PREFIX_CHARS ? name === dictName(term) : name.startsWith(`d-${hexOf(term)}`);
+}
+
+/** Dictionary files kept parsed in memory at most (each holds the terms of one three-character prefix). */
+const DICT_CACHE = 48;
+/** Pending postings (numbers) buffered during a build before they are merged into the dictionary files. */
+const PENDING_MAX = 4_000_000;
+/** Blocks of one file addressable in a posting key (fid * BLOCK_SPAN + block). */
+const BLOCK_SPAN = 1 << 22;
+
+/** A dictionary file: term -> postings [fid, block, fid, block, ...]. */
+type Dict = Record<string, number[]>;
+
 export class SearchIndex {
 	readonly dir: string;
 	#manifest: Manifest;
-	#shards = new Map<string, MiniSearch<ShardDoc>>();
-	#dirty = new Set<string>();
+	/** fid -> path of the files the manifest holds now (postings of other fids are stale: skipped). */
+	#byFid = new Map<number, string>();
+	/** Parsed dictionary files, least recently used first. */
+	#dicts = new Map<string, Dict>();
+	/** Postings not yet merged into the dictionary files: file name -> term -> postings. */
+	#pendingPostings = new Map<string, Map<string, number[]>>();
+	#pendingCount = 0;
+	/** Block tables changed since the last save: fid -> [offset, length] of every block. */
+	#blocks = new Map<number, [number, number][]>();
+	#dirty = new Set<number>();
 	#pending = 0;
-	#queried = false;
+	#reserved = 0;
+	/** Names of the dictionary files on disk, listed once when a short term needs them. */
+	#names: Set<string> | null = null;
+	#older = false;
 
 	constructor(options: SearchIndexOptions = {}) {
 		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
-		this.#manifest = { version: INDEX_VERSION, files: {} };
+		this.#manifest = { version: INDEX_VERSION, files: {}, nextFid: 1 };
 		try {
 			const m = JSON.parse(readFileSync(join(this.dir, "manifest.json"), "utf8")) as Manifest;
-			if (m.version === INDEX_VERSION && typeof m.files === "object" && m.files) this.#manifest = m;
+			if (m.version === INDEX_VERSION && typeof m.files === "object" && m.files && typeof m.nextFid === "number") this.#manifest = m;
+			// An index an older Arbor wrote (one MiniSearch file per session): removed on the next update.
+			else this.#older = true;
 		} catch {
-			// No index yet (or an unreadable one): start empty.
+			// No index yet (or an unreadable or older one): start empty.
 		}
+		try {
+			const r = JSON.parse(readFileSync(join(this.dir, "reserved.json"), "utf8")) as { upTo?: unknown };
+			if (typeof r.upTo === "number" && r.upTo > this.#manifest.nextFid) this.#manifest.nextFid = r.upTo;
+		} catch {
+			// Nothing reserved yet.
+		}
+		this.#reserved = this.#manifest.nextFid;
+		for (const [path, st] of Object.entries(this.#manifest.files)) this.#byFid.set(st.fid, path);
+	}
+
+	/**
+	 * A file id never used before in this index folder, even by a process that stopped between writing
+	 * postings and writing the manifest: ids are reserved on disk ahead, 1,000 at a time.
+	 */
+	#newFid(): number {
+		const fid = this.#manifest.nextFid++;
+		if (fid >= this.#reserved) {
+			this.#reserved = fid + 1000;
+			mkdirSync(this.dir, { recursive: true });
+			writeAtomic(join(this.dir, "reserved.json"), JSON.stringify({ upTo: this.#reserved }));
+		}
+		return fid;
 	}
 
 	get fileCount(): number {
 		return Object.keys(this.#manifest.files).length;
 	}
 
-	#shard(path: string): MiniSearch<ShardDoc> {
-		let ms = this.#shards.get(path);
-		if (ms) return ms;
-		const st = this.#manifest.files[path];
-		if (st) {
-			try {
-				ms = MiniSearch.loadJSON<ShardDoc>(readFileSync(join(this.dir, st.shard), "utf8"), MS_OPTIONS);
-			} catch {
-				ms = undefined;
+	#blocksOf(fid: number): [number, number][] {
+		let b = this.#blocks.get(fid);
+		if (b) return b;
+		try {
+			b = JSON.parse(readFileSync(join(this.dir, `b-${fid}.json`), "utf8")) as [number, number][];
+		} catch {
+			b = [];
+		}
+		if (!Array.isArray(b)) b = [];
+		if (this.#blocks.size > 256) for (const k of this.#blocks.keys()) if (!this.#dirty.has(k)) this.#blocks.delete(k);
+		this.#blocks.set(fid, b);
+		return b;
+	}
+
+	#dict(name: string): Dict {
+		let d = this.#dicts.get(name);
+		if (d) {
+			this.#dicts.delete(name);
+			this.#dicts.set(name, d);
+			return d;
+		}
+		try {
+			d = JSON.parse(readFileSync(join(this.dir, name), "utf8")) as Dict;
+		} catch {
+			d = {};
+		}
+		this.#dicts.set(name, d);
+		while (this.#dicts.size > DICT_CACHE) this.#dicts.delete(this.#dicts.keys().next().value as string);
+		return d;
+	}
+
+	/**
+	 * Merges the buffered postings into the dictionary files (read, append, atomic write per file),
+	 * yielding after each file so a big merge never holds the main process for long.
+	 */
+	*#flushPostings(): Generator<void, void> {
+		if (!this.#pendingCount) return;
+		mkdirSync(this.dir, { recursive: true });
+		for (const [name, terms] of [...this.#pendingPostings]) {
+			const d = this.#dict(name);
+			const live = this.#byFid;
+			for (const [term, add] of terms) {
+				const old = d[term];
+				if (!old) {
+					d[term] = add;
+					continue;
+				}
+				// Postings of files dropped or re-indexed since are left out while the list is rewritten.
+				const kept: number[] = [];
+				for (let i = 0; i < old.length; i += 2) if (live.has(old[i])) kept.push(old[i], old[i + 1]);
+				for (const x of add) kept.push(x);
+				d[term] = kept;
 			}
+			writeAtomic(join(this.dir, name), JSON.stringify(d));
+			this.#names?.add(name);
+			// Merged: queries now find these postings in the file's parsed copy, not twice.
+			this.#pendingPostings.delete(name);
+			yield;
 		}
-		if (!ms) {
-			ms = new MiniSearch<ShardDoc>(MS_OPTIONS);
-			// A missing shard means the file must be read again from its start.
-			if (st) st.indexedTo = 0;
-		}
-		this.#shards.set(path, ms);
-		return ms;
+		this.#pendingCount = 0;
+	}
+
+	#post(term: string, fid: number, block: number): void {
+		const name = dictName(term);
+		let terms = this.#pendingPostings.get(name);
+		if (!terms) this.#pendingPostings.set(name, (terms = new Map()));
+		const list = terms.get(term);
+		if (list) list.push(fid, block);
+		else terms.set(term, [fid, block]);
+		this.#pendingCount += 2;
 	}
 
 	/** Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices. */
 	*updateSteps(files: string[], onProgress?: (p: IndexProgress) => void): Generator<void, IndexProgress> {
+		if (this.#older) {
+			this.#older = false;
+			this.clear();
+		}
 		mkdirSync(this.dir, { recursive: true });
 		const wanted = new Set(files);
 		for (const path of Object.keys(this.#manifest.files)) {
@@ -320,15 +427,16 @@ export class SearchIndex {
 			yield* this.#indexFile(w.path, (n) => {
 				progress.bytesDone = before + n;
 			});
-			this.#saveShard(w.path);
-			// Saved: memory holds only the shards queries have loaded, not the whole library being built.
-			if (!this.#queried) this.#shards.delete(w.path);
+			if (this.#pendingCount > PENDING_MAX) {
+				yield* this.#save();
+				yield;
+			}
 			progress.filesDone++;
 			this.#pending--;
 			onProgress?.({ ...progress });
 			yield;
 		}
-		this.#save();
+		yield* this.#save();
 		progress.phase = "done";
 		onProgress?.({ ...progress });
 		return progress;
@@ -343,9 +451,10 @@ export class SearchIndex {
 		const st = this.#manifest.files[path];
 		if (!st) return;
 		delete this.#manifest.files[path];
-		this.#shards.delete(path);
-		this.#dirty.delete(path);
-		rmSync(join(this.dir, st.shard), { force: true });
+		this.#byFid.delete(st.fid);
+		this.#blocks.delete(st.fid);
+		this.#dirty.delete(st.fid);
+		rmSync(join(this.dir, `b-${st.fid}.json`), { force: true });
 	}
 
 	*#indexFile(path: string, onBytes: (n: number) => void): Generator<void, void> {
@@ -360,16 +469,18 @@ export class SearchIndex {
 			const st = fstatSync(fd);
 			const head = headHash(fd, st.size);
 			let state = this.#manifest.files[path];
-			let ms: MiniSearch<ShardDoc>;
-			if (state && state.head === head && st.size >= state.indexedTo && endsLine(fd, state.indexedTo)) {
-				ms = this.#shard(path);
-			} else {
-				// New, shrunk or replaced: from scratch.
-				ms = new MiniSearch<ShardDoc>(MS_OPTIONS);
-				this.#shards.set(path, ms);
-				state = { size: 0, mtimeMs: 0, indexedTo: 0, head, shard: shardName(path), sessionId: null, title: null, entries: 0 };
+			if (!(state && state.head === head && st.size >= state.indexedTo && endsLine(fd, state.indexedTo))) {
+				// New, shrunk or replaced: from scratch, under a new file id (the old one's postings go stale).
+				if (state) this.#drop(path);
+				const fid = this.#newFid();
+				state = { size: 0, mtimeMs: 0, indexedTo: 0, head, fid, blocks: 0, sessionId: null, title: null, entries: 0 };
 				this.#manifest.files[path] = state;
+				this.#byFid.set(fid, path);
+				this.#blocks.set(fid, []);
 			}
+			const fid = state.fid;
+			const blocks = this.#blocksOf(fid);
+			this.#dirty.add(fid);
 			state.head = head;
 			let pos = state.indexedTo;
 			const buf = Buffer.alloc(CHUNK);
@@ -380,7 +491,12 @@ export class SearchIndex {
 			let blockChars = 0;
 			let blockAt = pos;
 			const flush = (endAt: number) => {
-				if (block.length) ms.add({ id: String(blockAt), text: block.join("\n"), o: blockAt, n: endAt - blockAt });
+				if (block.length) {
+					const b = blocks.length;
+					blocks.push([blockAt, endAt - blockAt]);
+					for (const term of uniqueTerms(block.join("\n"))) this.#post(term, fid, b);
+					state.blocks = blocks.length;
+				}
 				block = [];
 				blockChars = 0;
 				blockAt = endAt;
@@ -419,7 +535,6 @@ export class SearchIndex {
 			flush(state.indexedTo);
 			state.size = st.size;
 			state.mtimeMs = st.mtimeMs;
-			this.#dirty.add(path);
 			onBytes(st.size);
 		} finally {
 			closeSync(fd);
@@ -446,18 +561,66 @@ export class SearchIndex {
 		return entryText(o)?.text ?? null;
 	}
 
-	#saveShard(path: string): void {
-		if (!this.#dirty.has(path)) return;
-		const st = this.#manifest.files[path];
-		const ms = this.#shards.get(path);
-		if (st && ms) writeAtomic(join(this.dir, st.shard), JSON.stringify(ms));
-		this.#dirty.delete(path);
+	/** Writes the dictionary postings, then the block tables, then the manifest (which makes them live). */
+	*#save(): Generator<void, void> {
+		mkdirSync(this.dir, { recursive: true });
+		yield* this.#flushPostings();
+		let written = 0;
+		for (const fid of [...this.#dirty]) {
+			const b = this.#blocks.get(fid);
+			if (b && this.#byFid.has(fid)) writeAtomic(join(this.dir, `b-${fid}.json`), JSON.stringify(b));
+			this.#dirty.delete(fid);
+			// A build of thousands of files writes thousands of small tables: a few per slice.
+			if (++written % 16 === 0) yield;
+		}
+		writeAtomic(join(this.dir, "manifest.json"), JSON.stringify(this.#manifest));
 	}
 
-	#save(): void {
-		mkdirSync(this.dir, { recursive: true });
-		for (const path of [...this.#dirty]) this.#saveShard(path);
-		writeAtomic(join(this.dir, "manifest.json"), JSON.stringify(this.#manifest));
+	/**
+	 * Blocks holding a word that starts with `term`, with a weight: rarer words weigh more (idf), a longer
+	 * word that only starts with the term weighs less than the word itself. Key: fid * BLOCK_SPAN + block.
+	 */
+	#blocksFor(term: string, totalBlocks: number, only: Set<number> | null): Map<number, number> {
+		const names = term.length >= PREFIX_CHARS ? [dictName(term)] : this.#dictNamesStartingWith(term);
+		const out = new Map<number, number>();
+		const lists: [string, number[]][] = [];
+		for (const name of names) {
+			const d = this.#dict(name);
+			for (const word in d) if (word.startsWith(term)) lists.push([word, d[word]]);
+		}
+		// Postings a build in progress has not merged into the files yet are searchable too.
+		for (const [name, terms] of this.#pendingPostings) {
+			if (!dictMayHold(name, term)) continue;
+			for (const [word, postings] of terms) if (word.startsWith(term)) lists.push([word, postings]);
+		}
+		{
+			for (const [word, postings] of lists) {
+				const df = postings.length / 2;
+				const idf = Math.log(1 + (totalBlocks - df + 0.5) / (df + 0.5));
+				const w = word.length === term.length ? idf : (idf * term.length) / word.length;
+				for (let i = 0; i < postings.length; i += 2) {
+					const fid = postings[i];
+					if (!this.#byFid.has(fid) || (only && !only.has(fid))) continue;
+					const key = fid * BLOCK_SPAN + postings[i + 1];
+					const had = out.get(key);
+					if (had === undefined || had < w) out.set(key, w);
+				}
+			}
+		}
+		return out;
+	}
+
+	/** Dictionary files that may hold words starting with a term shorter than PREFIX_CHARS. */
+	#dictNamesStartingWith(term: string): string[] {
+		if (!this.#names) {
+			this.#names = new Set();
+			try {
+				for (const n of readdirSync(this.dir)) if (n.startsWith("d-") && n.endsWith(".json")) this.#names.add(n);
+			} catch {
+				// No index folder yet.
+			}
+		}
+		return [...this.#names].filter((n) => dictMayHold(n, term));
 	}
 
 	/** Query the index: sessions best first, each with its best matching entries. */
@@ -467,26 +630,58 @@ export class SearchIndex {
 		const q = query.trim();
 		const out: SearchResult = { query: q, sessions: [], indexedFiles: this.fileCount, partial: this.#pending > 0 };
 		if (!q) return out;
-		this.#queried = true;
-		const only = options.files ? new Set(options.files) : null;
-		const hits: { path: string; score: number; results: ReturnType<MiniSearch<ShardDoc>["search"]> }[] = [];
-		for (const path of Object.keys(this.#manifest.files)) {
-			if (only && !only.has(path)) continue;
-			const results = this.#shard(path).search(q);
-			if (results.length === 0) continue;
-			hits.push({ path, score: results[0].score, results });
+		const terms = [...new Set(queryTerms(q))];
+		if (!terms.length) return out;
+		let only: Set<number> | null = null;
+		if (options.files) {
+			only = new Set();
+			for (const f of options.files) {
+				const st = this.#manifest.files[f];
+				if (st) only.add(st.fid);
+			}
+		}
+		let totalBlocks = 0;
+		for (const st of Object.values(this.#manifest.files)) totalBlocks += st.blocks ?? 1;
+		// Terms are ANDed per block: the blocks of the first term, kept only where every other term is.
+		let scores: Map<number, number> | null = null;
+		for (const term of terms) {
+			const m = this.#blocksFor(term, totalBlocks, only);
+			if (!scores) scores = m;
+			else {
+				const next = new Map<number, number>();
+				for (const [key, s] of scores) {
+					const w = m.get(key);
+					if (w !== undefined) next.set(key, s + w);
+				}
+				scores = next;
+			}
+			if (!scores.size) break;
+		}
+		const perFile = new Map<number, { block: number; score: number }[]>();
+		for (const [key, score] of scores ?? []) {
+			const fid = Math.floor(key / BLOCK_SPAN);
+			let list = perFile.get(fid);
+			if (!list) perFile.set(fid, (list = []));
+			list.push({ block: key % BLOCK_SPAN, score });
+		}
+		const hits: { path: string; fid: number; score: number; results: { block: number; score: number }[] }[] = [];
+		for (const [fid, results] of perFile) {
+			results.sort((a, b) => b.score - a.score || a.block - b.block);
+			hits.push({ path: this.#byFid.get(fid) as string, fid, score: results[0].score, results });
 		}
 		hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-		const terms = queryTerms(q);
 		for (const h of hits.slice(0, limit)) {
 			const st = this.#manifest.files[h.path];
+			const table = this.#blocksOf(h.fid);
 			const matches: SearchHitEntry[] = [];
 			let matchCount = 0;
 			let fd: number | null = null;
 			try {
 				fd = openSync(h.path, "r");
 				for (const r of h.results.slice(0, BLOCKS_READ)) {
-					for (const m of this.#entriesIn(fd, r.o as number, r.n as number, terms, q)) {
+					const at = table[r.block];
+					if (!at) continue;
+					for (const m of this.#entriesIn(fd, at[0], at[1], terms, q)) {
 						matchCount++;
 						if (matches.length < perSession) matches.push({ ...m, score: r.score });
 					}
@@ -530,8 +725,14 @@ export class SearchIndex {
 	/** Deletes the whole index folder's contents. */
 	clear(): void {
 		if (existsSync(this.dir)) rmSync(this.dir, { recursive: true, force: true });
-		this.#manifest = { version: INDEX_VERSION, files: {} };
-		this.#shards.clear();
+		this.#manifest = { version: INDEX_VERSION, files: {}, nextFid: 1 };
+		this.#byFid.clear();
+		this.#dicts.clear();
+		this.#names = null;
+		this.#blocks.clear();
+		this.#pendingPostings.clear();
+		this.#pendingCount = 0;
 		this.#dirty.clear();
+		this.#reserved = 0;
 	}
 }

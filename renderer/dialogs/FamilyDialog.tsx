@@ -7,6 +7,7 @@ import type { FamilyMember, SessionFamily } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
+import { revealWhenShown } from "../graph/FamilyBadge";
 import { Modal } from "./Modal";
 
 function depthOf(members: readonly FamilyMember[]): Map<string, number> {
@@ -20,9 +21,8 @@ function fileName(p: string): string {
 }
 
 export function FamilyDialog({ path }: { path: string }) {
-	const { client } = useServices();
+	const { client, reveal } = useServices();
 	const openPath = useApp((s) => s.openPath);
-	const select = useApp((s) => s.select);
 	const close = useApp((s) => s.closeDialog);
 	const [family, setFamily] = useState<SessionFamily | null>(null);
 	const [error, setError] = useState<string | null>(null);
@@ -41,7 +41,8 @@ export function FamilyDialog({ path }: { path: string }) {
 	const open = async (p: string, entryId: string | null): Promise<void> => {
 		close("family");
 		const s = await openPath(p);
-		if (s && entryId) select(entryId);
+		// The branch point is selected and brought into view: its card carries the "branched →" badge.
+		if (s && entryId) revealWhenShown(reveal, s.sessionId, entryId);
 	};
 	const depth = family ? depthOf(family.members) : new Map<string, number>();
 	const byPath = new Map((family?.members ?? []).map((m) => [m.path, m]));

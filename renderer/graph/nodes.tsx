@@ -8,6 +8,7 @@ import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xy
 import { cardText, factsText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary, usageRollupText } from "./cards";
 import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
+import { FamilyBranchBadge } from "./FamilyBadge";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { graphStore, useGraphStore, type GraphState } from "./store";
 import { treeItemId } from "./treeitem";
@@ -222,6 +223,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 						{label.label}
 					</span>
 				)}
+				<FamilyBranchBadge entry={e} />
 			</div>
 			<div className="arbor-card__text">{text}</div>
 			{data.count >= 2 && <BranchRollup entry={e} />}

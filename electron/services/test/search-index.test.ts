@@ -1,0 +1,133 @@
+// The search index's on-disk layout (electron/services/search-index.ts): a merged term -> (file, block)
+// dictionary split by the first three characters of a term, read per query only where the query's terms
+// start, with postings of a build in progress searchable and file ids never reused after a stop.
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { SearchIndex } from "../search-index";
+
+const dirs: string[] = [];
+afterEach(() => {
+	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function tmp(): string {
+	const d = mkdtempSync(join(tmpdir(), "arbor-search-index-"));
+	dirs.push(d);
+	return d;
+}
+
+function session(id: string, texts: string[]): string {
+	const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" })];
+	let parent: string | null = null;
+	texts.forEach((text, i) => {
+		const eid = `${id}-e${i}`;
+		lines.push(JSON.stringify({ type: "message", id: eid, parentId: parent, timestamp: "2026-12-01T00:00:01.000Z", message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } }));
+		parent = eid;
+	});
+	return `${lines.join("\n")}\n`;
+}
+
+describe("search index layout", () => {
+	it("answers a query from only the dictionary files its terms start with", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		const b = join(root, "b.jsonl");
+		writeFileSync(a, session("sa", ["walrus banana", "other words here"]));
+		writeFileSync(b, session("sb", ["walnut cherry", "banana split"]));
+		new SearchIndex({ indexDir: idx }).update([a, b]);
+		const dicts = readdirSync(idx).filter((n) => n.startsWith("d-"));
+		expect(dicts.length).toBeGreaterThan(4);
+		// Every dictionary file but those of words starting "wa" and "ba" removed: a new process still answers.
+		const keep = [`d-${Buffer.from("wa").toString("hex")}`, `d-${Buffer.from("ba").toString("hex")}`];
+		for (const n of dicts) if (!keep.some((k) => n.startsWith(k))) rmSync(join(idx, n));
+		expect(readdirSync(idx).filter((n) => n.startsWith("d-")).length).toBe(2);
+		const fresh = new SearchIndex({ indexDir: idx });
+		expect(fresh.search("walrus").sessions.map((s) => s.path)).toEqual([a]);
+		expect(fresh.search("wal banana").sessions.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(fresh.search("walrus banana").sessions[0].matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
+		// A one-letter term reads every dictionary file of that first letter.
+		expect(fresh.search("w ba").sessions.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(fresh.search("w").sessions).toHaveLength(2);
+	});
+
+	it("finds postings of files indexed so far while a build is still running", () => {
+		const root = tmp();
+		const files = [0, 1, 2].map((i) => {
+			const f = join(root, `s${i}.jsonl`);
+			writeFileSync(f, session(`s${i}`, [`alpaca number${i}`]));
+			return f;
+		});
+		const index = new SearchIndex({ indexDir: tmp() });
+		const steps = index.updateSteps(files);
+		while (index.search("number0").sessions.length === 0) expect(steps.next().done).toBe(false);
+		const mid = index.search("alpaca");
+		expect(mid.partial).toBe(true);
+		expect(mid.sessions.map((s) => s.path)).toContain(files[0]);
+		while (!steps.next().done);
+		const done = index.search("alpaca");
+		expect(done.partial).toBe(false);
+		expect(done.sessions.map((s) => s.path).sort()).toEqual([...files].sort());
+	});
+
+	it("never reuses a file id after a stop between writing postings and the manifest", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["first words"]));
+		new SearchIndex({ indexDir: idx }).update([a]);
+		const manifest = readdirSync(idx).includes("manifest.json");
+		expect(manifest).toBe(true);
+		// A process indexes b (postings written), then stops before the manifest names it.
+		const b = join(root, "b.jsonl");
+		writeFileSync(b, session("sb", ["ghostword only in b"]));
+		const saved = join(idx, "manifest.json");
+		const before = readFileSync(saved, "utf8");
+		new SearchIndex({ indexDir: idx }).update([a, b]);
+		writeFileSync(saved, before);
+		// The next process indexes another file c: it must not inherit b's postings.
+		rmSync(b);
+		const c = join(root, "c.jsonl");
+		writeFileSync(c, session("sc", ["plain text"]));
+		const next = new SearchIndex({ indexDir: idx });
+		next.update([a, c]);
+		expect(next.search("ghostword").sessions).toEqual([]);
+		expect(next.search("plain").sessions.map((s) => s.path)).toEqual([c]);
+	});
+
+	it("drops a rewritten file's old words and keeps an appended tail searchable", () => {
+		const root = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["oldword here"]));
+		const index = new SearchIndex({ indexDir: tmp() });
+		index.update([a]);
+		appendFileSync(a, `${JSON.stringify({ type: "message", id: "tail1", parentId: "sa-e0", timestamp: "2026-12-01T00:00:02.000Z", message: { role: "user", content: [{ type: "text", text: "tailword" }], timestamp: 2 } })}\n`);
+		index.update([a]);
+		expect(index.search("tailword").sessions[0].matches[0].entryId).toBe("tail1");
+		expect(index.search("oldword").sessions).toHaveLength(1);
+		writeFileSync(a, session("sz", ["newword entirely different text that is longer than before"]));
+		index.update([a]);
+		expect(index.search("oldword").sessions).toEqual([]);
+		expect(index.search("tailword").sessions).toEqual([]);
+		expect(index.search("newword").sessions.map((s) => s.sessionId)).toEqual(["sz"]);
+	});
+});
+
+describe("an index an older Arbor wrote", () => {
+	it("is replaced on the next update, its per-session files removed", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["kestrel words"]));
+		// The first design's layout: manifest version 1 and one MiniSearch JSON file per session.
+		writeFileSync(join(idx, "manifest.json"), JSON.stringify({ version: 1, files: { [a]: { size: 1, mtimeMs: 1, indexedTo: 1, head: "x", shard: "0123abcd.json", sessionId: "sa", title: null, entries: 1 } } }));
+		writeFileSync(join(idx, "0123abcd.json"), "{}");
+		const index = new SearchIndex({ indexDir: idx });
+		expect(index.fileCount).toBe(0);
+		index.update([a]);
+		expect(readdirSync(idx)).not.toContain("0123abcd.json");
+		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
+		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(2);
+	});
+});
