@@ -74,6 +74,24 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-3k-search-${scheme}`);
 		});
 
+		test(`the zoomed-out overview of a 3k session draws user messages and labels as text (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)]);
+			await openApp(page, host);
+			await page.getByTestId("fit-button").click();
+			await page.waitForTimeout(400);
+			for (let i = 0; i < 14 && (await zoomOf(page)) >= 0.2; i++) {
+				await page.keyboard.press("Control+-");
+				await page.waitForTimeout(100);
+			}
+			await page.waitForTimeout(600);
+			expect(await zoomOf(page)).toBeLessThan(0.25);
+			const overview = page.getByTestId("arbor-overview");
+			await expect(overview).toBeVisible();
+			// Previews for the landmarks arrive after the first draw; the count settles above zero.
+			await expect.poll(async () => Number(await overview.getAttribute("data-texts")), { timeout: 5000 }).toBeGreaterThan(3);
+			await shot(page, `zoom-3k-overview-${scheme}`);
+		});
+
 		test(`a 100k session: Fit shows the leaf readably (${scheme})`, async ({ page }) => {
 			test.skip(!process.env.ARBOR_E2E_BIG, "set ARBOR_E2E_BIG=1 (generates a 100k-entry, ~330 MB session)");
 			const file = process.env.ARBOR_E2E_BIG_FILE && existsSync(process.env.ARBOR_E2E_BIG_FILE) ? process.env.ARBOR_E2E_BIG_FILE : generated(100_000);
@@ -87,6 +105,7 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-100k-fit-${scheme}`);
 			for (let i = 0; i < 12; i++) await page.keyboard.press("Control+-");
 			await page.waitForTimeout(800);
+			await expect.poll(async () => Number(await page.getByTestId("arbor-overview").getAttribute("data-texts")), { timeout: 8000 }).toBeGreaterThan(3);
 			await shot(page, `zoom-100k-overview-${scheme}`);
 		});
 	});

@@ -583,7 +583,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
 			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">React Flow</a>
 			{overview && laid && paneWidth > 0 && (
-				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
+				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} requestPreviews={props.requestPreviews} />
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
 				<>
