@@ -92,6 +92,44 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-3k-overview-${scheme}`);
 		});
 
+		test(`the minimap moves to another corner rather than cover the leaf (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)]);
+			await openApp(page, host);
+			await page.getByTestId("zoom-leaf-button").click();
+			await page.waitForTimeout(500);
+			const minimap = page.getByTestId("arbor-minimap");
+			const leafCard = page.locator(".arbor-card.is-leaf").first();
+			await expect(leafCard).toBeVisible();
+			const mm = (await minimap.boundingBox())!;
+			const lf = (await leafCard.boundingBox())!;
+			// Pan (drag on empty canvas) so the leaf's card lands where the minimap sits.
+			const start = await page.evaluate(() => {
+				const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
+				for (let y = pane.top + 60; y < pane.bottom - 60; y += 17)
+					for (let x = pane.left + 40; x < pane.right - 240; x += 23) {
+						const el = document.elementFromPoint(x, y);
+						if (el?.classList.contains("react-flow__pane")) return { x, y };
+					}
+				return null;
+			});
+			expect(start).not.toBeNull();
+			const dx = mm.x + mm.width / 2 - (lf.x + lf.width / 2);
+			const dy = mm.y + mm.height / 2 - (lf.y + lf.height / 2);
+			await page.mouse.move(start!.x, start!.y);
+			await page.mouse.down();
+			await page.mouse.move(start!.x + dx / 2, start!.y + dy / 2, { steps: 5 });
+			await page.mouse.move(start!.x + dx, start!.y + dy, { steps: 5 });
+			await page.mouse.up();
+			await page.waitForTimeout(300);
+			const lf2 = (await leafCard.boundingBox())!;
+			expect(Math.abs(lf2.x + lf2.width / 2 - (mm.x + mm.width / 2))).toBeLessThan(40);
+			const mm2 = (await minimap.boundingBox())!;
+			const overlap = lf2.x < mm2.x + mm2.width && mm2.x < lf2.x + lf2.width && lf2.y < mm2.y + mm2.height && mm2.y < lf2.y + lf2.height;
+			expect(overlap).toBe(false);
+			await expect(minimap).not.toHaveAttribute("data-corner", "bottom-right");
+			await shot(page, `minimap-off-leaf-${scheme}`);
+		});
+
 		test(`a 100k session: Fit shows the leaf readably (${scheme})`, async ({ page }) => {
 			test.skip(!process.env.ARBOR_E2E_BIG, "set ARBOR_E2E_BIG=1 (generates a 100k-entry, ~330 MB session)");
 			const file = process.env.ARBOR_E2E_BIG_FILE && existsSync(process.env.ARBOR_E2E_BIG_FILE) ? process.env.ARBOR_E2E_BIG_FILE : generated(100_000);
