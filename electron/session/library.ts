@@ -362,6 +362,66 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	}
 }
 
+export interface ExactCount {
+	path: string;
+	entryCount: number;
+	/** Size and mtime the count is for (the file as it was when counting began). */
+	size: number;
+	mtimeMs: number;
+}
+
+/**
+ * The exact entry count of a (large) session file, as cooperative steps: one `yield` per 1 MB read, so
+ * the app refines the library's "≈" counts in the background without holding up other requests. Counts
+ * the bytes the file had when it started; null when the file cannot be read or has no header.
+ */
+export function* exactEntryCountSteps(file: string, options: Pick<LibraryOptions, "prefixBytes" | "maxScanBytes"> = {}): Generator<void, ExactCount | null> {
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch {
+		return null;
+	}
+	try {
+		const st = fstatSync(fd);
+		const scan = scanPrefix(fd, st.size, {
+			prefixBytes: options.prefixBytes ?? PREFIX_BYTES,
+			maxScanBytes: Math.max(options.maxScanBytes ?? MAX_SCAN_BYTES, options.prefixBytes ?? PREFIX_BYTES),
+		});
+		if (!scan.header) return null;
+		const headerLines = scan.titleSlot !== undefined ? 2 : 1;
+		// Its own buffer: other library calls run between the steps and reuse the scratch buffers.
+		const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size, 1), 1024 * 1024));
+		const state = { lines: 0, inLine: false };
+		for (let at = 0; at < st.size; ) {
+			const n = readSync(fd, buf, 0, Math.min(buf.length, st.size - at), at);
+			if (n <= 0) break;
+			countInto(buf, n, state);
+			at += n;
+			yield;
+		}
+		if (state.inLine) state.lines++;
+		return { path: file, entryCount: Math.max(0, state.lines - headerLines), size: st.size, mtimeMs: st.mtimeMs };
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function countInto(buf: Buffer, n: number, state: { lines: number; inLine: boolean }): void {
+	let { lines, inLine } = state;
+	for (let i = 0; i < n; i++) {
+		const b = buf[i];
+		if (b === 10) {
+			if (inLine) lines++;
+			inLine = false;
+		} else if (b !== 13 && b !== 32 && b !== 9) inLine = true;
+	}
+	state.lines = lines;
+	state.inLine = inLine;
+}
+
 /** Non-empty lines of a file, counted on bytes in 1 MB reads (no decoding, no parsing). */
 function countLines(fd: number, size: number): number {
 	const buf = scratch("tail", Math.min(size, 1024 * 1024));
