@@ -97,7 +97,7 @@ function Toolbar() {
 			{hasSession && <button type="button" data-testid="fit-button" title="Fit graph (Ctrl+0)" onClick={() => void run("view.fit", { source: "button" })}>Fit</button>}
 			{hasSession && <button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>}
 			<button type="button" data-testid="open-settings" title="Settings: summary model, tree defaults (Ctrl+,)" aria-label="Settings" onClick={() => void run("settings.open", { source: "button" })}>⚙</button>
-			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" onClick={() => void run("palette.open", { source: "button" })}>⌘ Commands</button>
+			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" aria-label="Commands" onClick={() => void run("palette.open", { source: "button" })}>⌘<span className="narrow-hide"> Commands</span></button>
 		</header>
 	);
 }
