@@ -2,10 +2,13 @@
 // pill, Ctrl+Tab / Ctrl+PageUp/Down switch sessions, ArrowDown from the library search enters the
 // results, the graph is one tab stop whose active descendant is the selected card; the toolbar holds two
 // tabs on one row at 1400 px.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { openApp, shot, viewportSettled } from "./helpers/app";
-import { fixturesDir, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+import { fixturesDir, genSession, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
 test.afterEach(async () => {
@@ -92,4 +95,19 @@ test("ArrowDown from the library search enters the results; counts are exact for
 	await expect(page.getByTestId("fit-button")).toHaveCount(0);
 	await expect(page.getByTestId("search-input")).toHaveCount(0);
 	await shot(page, "welcome");
+});
+
+test("a big file's ≈ count in the library is refined to the exact count in the background", async ({ page }) => {
+	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-lib-"));
+	const file = join(dir, "big.jsonl");
+	execFileSync(process.execPath, [genSession, "--n", "4000", "--seed", "lib", "--out", file]);
+	expect(statSync(file).size).toBeGreaterThan(8 * 1024 * 1024);
+	const entries = readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).length - 1;
+	host = await startHost([dir]);
+	await page.goto(host.url);
+	await expect(page.getByTestId("library")).toBeVisible({ timeout: 60_000 });
+	const item = page.getByTestId("library-item").first();
+	await expect(item).toContainText(`${entries.toLocaleString("en-US")} entries`, { timeout: 20_000 });
+	await expect(item).not.toContainText("≈");
+	await shot(page, "library-exact-count");
 });

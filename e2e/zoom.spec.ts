@@ -74,6 +74,62 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-3k-search-${scheme}`);
 		});
 
+		test(`the zoomed-out overview of a 3k session draws user messages and labels as text (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)]);
+			await openApp(page, host);
+			await page.getByTestId("fit-button").click();
+			await page.waitForTimeout(400);
+			for (let i = 0; i < 14 && (await zoomOf(page)) >= 0.2; i++) {
+				await page.keyboard.press("Control+-");
+				await page.waitForTimeout(100);
+			}
+			await page.waitForTimeout(600);
+			expect(await zoomOf(page)).toBeLessThan(0.25);
+			const overview = page.getByTestId("arbor-overview");
+			await expect(overview).toBeVisible();
+			// Previews for the landmarks arrive after the first draw; the count settles above zero.
+			await expect.poll(async () => Number(await overview.getAttribute("data-texts")), { timeout: 5000 }).toBeGreaterThan(3);
+			await shot(page, `zoom-3k-overview-${scheme}`);
+		});
+
+		test(`the minimap moves to another corner rather than cover the leaf (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)]);
+			await openApp(page, host);
+			await page.getByTestId("zoom-leaf-button").click();
+			await page.waitForTimeout(500);
+			const minimap = page.getByTestId("arbor-minimap");
+			const leafCard = page.locator(".arbor-card.is-leaf").first();
+			await expect(leafCard).toBeVisible();
+			const mm = (await minimap.boundingBox())!;
+			const lf = (await leafCard.boundingBox())!;
+			// Pan (drag on empty canvas) so the leaf's card lands where the minimap sits.
+			const start = await page.evaluate(() => {
+				const pane = document.querySelector(".react-flow__pane")!.getBoundingClientRect();
+				for (let y = pane.top + 60; y < pane.bottom - 60; y += 17)
+					for (let x = pane.left + 40; x < pane.right - 240; x += 23) {
+						const el = document.elementFromPoint(x, y);
+						if (el?.classList.contains("react-flow__pane")) return { x, y };
+					}
+				return null;
+			});
+			expect(start).not.toBeNull();
+			const dx = mm.x + mm.width / 2 - (lf.x + lf.width / 2);
+			const dy = mm.y + mm.height / 2 - (lf.y + lf.height / 2);
+			await page.mouse.move(start!.x, start!.y);
+			await page.mouse.down();
+			await page.mouse.move(start!.x + dx / 2, start!.y + dy / 2, { steps: 5 });
+			await page.mouse.move(start!.x + dx, start!.y + dy, { steps: 5 });
+			await page.mouse.up();
+			await page.waitForTimeout(300);
+			const lf2 = (await leafCard.boundingBox())!;
+			expect(Math.abs(lf2.x + lf2.width / 2 - (mm.x + mm.width / 2))).toBeLessThan(40);
+			const mm2 = (await minimap.boundingBox())!;
+			const overlap = lf2.x < mm2.x + mm2.width && mm2.x < lf2.x + lf2.width && lf2.y < mm2.y + mm2.height && mm2.y < lf2.y + lf2.height;
+			expect(overlap).toBe(false);
+			await expect(minimap).not.toHaveAttribute("data-corner", "bottom-right");
+			await shot(page, `minimap-off-leaf-${scheme}`);
+		});
+
 		test(`a 100k session: Fit shows the leaf readably (${scheme})`, async ({ page }) => {
 			test.skip(!process.env.ARBOR_E2E_BIG, "set ARBOR_E2E_BIG=1 (generates a 100k-entry, ~330 MB session)");
 			const file = process.env.ARBOR_E2E_BIG_FILE && existsSync(process.env.ARBOR_E2E_BIG_FILE) ? process.env.ARBOR_E2E_BIG_FILE : generated(100_000);
@@ -87,6 +143,7 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-100k-fit-${scheme}`);
 			for (let i = 0; i < 12; i++) await page.keyboard.press("Control+-");
 			await page.waitForTimeout(800);
+			await expect.poll(async () => Number(await page.getByTestId("arbor-overview").getAttribute("data-texts")), { timeout: 8000 }).toBeGreaterThan(3);
 			await shot(page, `zoom-100k-overview-${scheme}`);
 		});
 	});

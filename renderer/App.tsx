@@ -99,7 +99,7 @@ function Toolbar() {
 			{hasSession && <button type="button" data-testid="family-button" title="Session family: files branched from or into this one" onClick={() => void run("session.family", { source: "button" })}>Family</button>}
 			{hasSession && <button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>}
 			<button type="button" data-testid="open-settings" title="Settings: summary model, tree defaults (Ctrl+,)" aria-label="Settings" onClick={() => void run("settings.open", { source: "button" })}>⚙</button>
-			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" onClick={() => void run("palette.open", { source: "button" })}>⌘ Commands</button>
+			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" aria-label="Commands" onClick={() => void run("palette.open", { source: "button" })}>⌘<span className="narrow-hide"> Commands</span></button>
 		</header>
 	);
 }

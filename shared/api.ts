@@ -342,6 +342,8 @@ export type ArborEvent =
 	| { type: "progress"; sessionId: string | null; task: string; done: number; total: number }
 	/** The search index build across all sessions: started, advancing, done. */
 	| { type: "search_index"; phase: "indexing" | "done"; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }
+	/** Exact entry counts for library items listed with an estimate ("≈"), counted in the background after listSessions. */
+	| { type: "library_counts"; counts: { path: string; entryCount: number; size: number; mtimeMs: number }[] }
 	| { type: "commands_changed" }
 	| { type: "menu_command"; command: string; args?: unknown }
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */

@@ -12,7 +12,7 @@ import type { SessionEntry, UserMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { SAVED_POSITION_TYPE, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
-import { listSessions } from "../session/library";
+import { type ExactCount, exactEntryCountSteps, listSessions } from "../session/library";
 import { runStepsCooperatively } from "../session/steps";
 import { sessionFamily } from "./family";
 import { indexedFileList, SearchIndex } from "./search-index";
@@ -439,7 +439,36 @@ export class ArborServices {
 
 	async listSessions(params: RequestParams<"listSessions">): Promise<RequestResult<"listSessions">> {
 		// pi's folder is the one these services were given, whatever the environment says.
-		return listSessions(params.dirs, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
+		const items = listSessions(params.dirs, { env: { ...this.#env, PI_CODING_AGENT_DIR: this.#piAgentDir } });
+		// Counts refined earlier are exact while the file keeps its size and mtime; the rest ("≈") are
+		// counted in the background and sent as library_counts events.
+		const todo: string[] = [];
+		for (const it of items) {
+			if (it.entryCountExact || it.error) continue;
+			const known = this.#exactCounts.get(it.path);
+			if (known && known.size === it.size && known.mtimeMs === it.mtimeMs) {
+				it.entryCount = known.entryCount;
+				it.entryCountExact = true;
+			} else todo.push(it.path);
+		}
+		if (todo.length > 0) setImmediate(() => void this.#refineCounts(todo));
+		return items;
+	}
+
+	#exactCounts = new Map<string, ExactCount>();
+	#countGeneration = 0;
+
+	/** Counts the files' entries one at a time in cooperative slices; a newer listSessions call takes over. */
+	async #refineCounts(files: string[]): Promise<void> {
+		const generation = ++this.#countGeneration;
+		const stale = () => this.#disposed || generation !== this.#countGeneration;
+		for (const file of files) {
+			const c = await runStepsCooperatively(exactEntryCountSteps(file), this.#sliceMs ?? 8, stale);
+			if (stale()) return;
+			if (!c) continue;
+			this.#exactCounts.set(file, c);
+			this.#emit({ type: "library_counts", counts: [{ path: c.path, entryCount: c.entryCount, size: c.size, mtimeMs: c.mtimeMs }] });
+		}
 	}
 
 	async getFamily(params: RequestParams<"getFamily">): Promise<RequestResult<"getFamily">> {

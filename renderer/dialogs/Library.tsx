@@ -72,12 +72,31 @@ export function Library() {
 
 	useEffect(() => {
 		let live = true;
+		// "≈" counts of big files are refined in the background: apply each exact count as it arrives
+		// (kept until the list itself has arrived), when it is for the file as listed (same size and mtime).
+		const exact = new Map<string, { entryCount: number; size: number; mtimeMs: number }>();
+		const refine = (list: SessionListItem[]): SessionListItem[] => {
+			let changed = false;
+			const next = list.map((it) => {
+				const c = exact.get(it.path);
+				if (it.entryCountExact || !c || c.size !== it.size || c.mtimeMs !== it.mtimeMs) return it;
+				changed = true;
+				return { ...it, entryCount: c.entryCount, entryCountExact: true };
+			});
+			return changed ? next : list;
+		};
+		const off = client.onEvent((e) => {
+			if (e.type !== "library_counts") return;
+			for (const c of e.counts) exact.set(c.path, c);
+			if (live) setItems((list) => (list ? refine(list) : list));
+		});
 		client.request("listSessions", {}).then(
-			(list) => live && setItems(list),
+			(list) => live && setItems(refine(list)),
 			(err: unknown) => live && setError(errorText(err)),
 		);
 		return () => {
 			live = false;
+			off();
 		};
 	}, [client]);
 

@@ -5,7 +5,7 @@
 // Drawing 25k nodes per frame is too slow for smooth panning, so the graph is drawn once into a tile
 // three views wide and high; pan frames copy from it, zoom frames scale it until the zoom settles.
 
-import { memo, useEffect, useRef } from "react";
+import { memo, useEffect, useRef, useState } from "react";
 import { drawGraph, readColors } from "./draw";
 import type { GraphLayout, GraphModel } from "./model";
 import type { SpatialIndex } from "./spatial";
@@ -22,6 +22,8 @@ export interface CanvasOverviewProps {
 	index: SpatialIndex;
 	width: number;
 	height: number;
+	/** Ask for previews of user messages in view whose landmark text is not loaded yet. */
+	requestPreviews?: (indices: number[]) => void;
 }
 
 interface Tile {
@@ -35,13 +37,18 @@ interface Tile {
 	inputs: unknown[];
 }
 
-export const CanvasOverview = memo(function CanvasOverview({ model, layout, index, width, height }: CanvasOverviewProps) {
+export const CanvasOverview = memo(function CanvasOverview({ model, layout, index, width, height, requestPreviews }: CanvasOverviewProps) {
 	const ref = useRef<HTMLCanvasElement>(null);
 	const viewport = useViewportTransform();
 	const skeleton = useGraphStore((s) => s.skeleton);
 	const activePath = useGraphStore((s) => s.activePath);
 	const selected = useGraphStore((s) => s.selected);
 	const matches = useGraphStore((s) => s.matches);
+	const labelOf = useGraphStore((s) => s.labelOf);
+	const preview = useGraphStore((s) => s.preview);
+	const [texts, setTexts] = useState(0);
+	const asked = useRef<Set<number>>(new Set());
+	const askedFor = useRef<readonly string[] | null>(null);
 	const tile = useRef<Tile | null>(null);
 	const settleTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 	const redrawRef = useRef<(force: boolean) => void>(() => {});
@@ -54,7 +61,7 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 		if (canvas.width !== Math.round(width * dpr)) canvas.width = Math.round(width * dpr);
 		if (canvas.height !== Math.round(height * dpr)) canvas.height = Math.round(height * dpr);
 		const { x: vx, y: vy, zoom } = viewport;
-		const inputs = [model, layout, skeleton, activePath, selected, matches, dpr];
+		const inputs = [model, layout, skeleton, activePath, selected, matches, labelOf, preview, dpr];
 		const view = { x: -vx / zoom, y: -vy / zoom, w: width / zoom, h: height / zoom };
 		let t = tile.current;
 		const fresh = t !== null && t.inputs.length === inputs.length && t.inputs.every((v, k) => v === inputs[k]);
@@ -87,11 +94,23 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 		target.height = Math.round(ph * dpr);
 		tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 		const nodeOf = (e: number): number => (e >= 0 && e < model.nodeOfEntry.length ? model.nodeOfEntry[e] : -1);
-		drawGraph(tctx, {
+		const drawn = drawGraph(tctx, {
 			model, layout, kind: sk.kind, activePath, matches,
 			selectedNode: nodeOf(selected), leafNode: nodeOf(sk.leaf),
 			tx: -fx * zoom, ty: -fy * zoom, zoom, width: pw, height: ph, index, colors: readColors(ref.current ?? target),
+			text: { labelOf, preview },
 		});
+		setTexts(drawn.texts);
+		// Landmarks whose words are not loaded yet are drawn as "user"; ask once for their previews.
+		if (askedFor.current !== sk.ids) {
+			askedFor.current = sk.ids;
+			asked.current = new Set();
+		}
+		const ask = drawn.missing.filter((e) => !asked.current.has(e)).slice(0, 200);
+		if (ask.length > 0 && requestPreviews) {
+			for (const e of ask) asked.current.add(e);
+			requestPreviews(ask);
+		}
 		return { canvas: target, zoom, fx, fy, fw, fh, inputs };
 	}
 
@@ -99,5 +118,5 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 	useEffect(() => () => {
 		if (settleTimer.current) clearTimeout(settleTimer.current);
 	}, []);
-	return <canvas ref={ref} className="arbor-overview" data-testid="arbor-overview" style={{ width, height }} />;
+	return <canvas ref={ref} className="arbor-overview" data-testid="arbor-overview" data-texts={texts} style={{ width, height }} />;
 });

@@ -18,9 +18,40 @@ export interface MinimapProps {
 	onCenter(x: number, y: number): void;
 	width?: number;
 	height?: number;
+	/** Flow-space rectangle of the card showing the leaf: the minimap moves to another corner rather than cover it. */
+	leafRect?: Rect | null;
 }
 
-export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHeight, onCenter, width = 200, height = 140 }: MinimapProps) {
+export interface Rect { x: number; y: number; w: number; h: number }
+export type Corner = "bottom-right" | "bottom-left" | "top-left" | "top-right";
+const CORNERS: Corner[] = ["bottom-right", "bottom-left", "top-left", "top-right"];
+const EDGE = 10;
+/** Top corners start below the minimap toggle (top right of the graph). */
+const TOP = 36;
+const CLEARANCE = 8;
+
+/** Where the minimap sits in the pane (px, top-left origin). */
+export function cornerRect(c: Corner, paneW: number, paneH: number, w: number, h: number): Rect {
+	const x = c.endsWith("right") ? paneW - EDGE - w : EDGE;
+	// Bottom-left sits above the "React Flow" credit in that corner.
+	const y = c === "bottom-left" ? paneH - EDGE - 16 - h : c.startsWith("bottom") ? paneH - EDGE - h : TOP;
+	return { x, y, w, h };
+}
+
+const hits = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * The corner for the minimap: the current one while it leaves the leaf (screen rect, px) uncovered,
+ * otherwise the first corner that does; when every corner would cover it, the current one.
+ */
+export function chooseCorner(current: Corner, leaf: Rect | null, paneW: number, paneH: number, w: number, h: number): Corner {
+	if (!leaf) return current;
+	const around = { x: leaf.x - CLEARANCE, y: leaf.y - CLEARANCE, w: leaf.w + 2 * CLEARANCE, h: leaf.h + 2 * CLEARANCE };
+	if (!hits(cornerRect(current, paneW, paneH, w, h), around)) return current;
+	return CORNERS.find((c) => !hits(cornerRect(c, paneW, paneH, w, h), around)) ?? current;
+}
+
+export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHeight, onCenter, width = 200, height = 140, leafRect = null }: MinimapProps) {
 	const viewport = useViewportTransform();
 	const base = useRef<HTMLCanvasElement>(null);
 	const overlay = useRef<HTMLCanvasElement>(null);
@@ -82,6 +113,13 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 		ctx.strokeRect(cx - w / 2, cy - h / 2, w, h);
 	}, [viewport, paneWidth, paneHeight, fit, width, height]);
 
+	// Keep off the leaf: its card's screen rectangle against the minimap's corner, on every pan and zoom.
+	const corner = useRef<Corner>("bottom-right");
+	const z = viewport.zoom || 1;
+	const leafScreen = leafRect ? { x: leafRect.x * z + viewport.x, y: leafRect.y * z + viewport.y, w: leafRect.w * z, h: leafRect.h * z } : null;
+	corner.current = chooseCorner(corner.current, leafScreen, paneWidth, paneHeight, width, height);
+	const at = cornerRect(corner.current, paneWidth, paneHeight, width, height);
+
 	const dragging = useRef(false);
 	const moveTo = useCallback(
 		(ev: React.PointerEvent<HTMLDivElement>) => {
@@ -94,7 +132,8 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 		<div
 			className="arbor-minimap"
 			data-testid="arbor-minimap"
-			style={{ width, height }}
+			data-corner={corner.current}
+			style={{ width, height, left: at.x, top: at.y, right: "auto", bottom: "auto" }}
 			role="group"
 			aria-label="Minimap: click or drag to move the view"
 			onPointerDown={(ev) => {

@@ -383,6 +383,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 
 	const overview = lod === "overview";
 	const [minimapOpen, setMinimapOpen] = useState(true);
+	const leafRect = useMemo(() => {
+		if (!laid || !skeleton) return null;
+		const g = nodeAt(laid, skeleton.leaf, skeleton);
+		if (g < 0) return null;
+		const o = overrides.get(g);
+		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
+	}, [laid, skeleton, overrides]);
 
 	// ---- React Flow nodes and edges for the mounted set. Node objects are kept by id across layouts and
 	// reused while their position, size and data are unchanged, so after a re-layout (a segment opened,
@@ -583,11 +590,11 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
 			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">React Flow</a>
 			{overview && laid && paneWidth > 0 && (
-				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} />
+				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} requestPreviews={props.requestPreviews} />
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
 				<>
-					{minimapOpen && <Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} />}
+					{minimapOpen && <Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} leafRect={leafRect} />}
 					<button
 						type="button"
 						className={`arbor-minimap-toggle${minimapOpen ? " is-open" : ""}`}
@@ -626,6 +633,17 @@ function sameStructure(a: GraphModel, b: GraphModel): boolean {
 	if (a.n !== b.n) return false;
 	for (let i = 0; i < a.n; i++) if (a.parent[i] !== b.parent[i] || a.kind[i] !== b.kind[i]) return false;
 	return true;
+}
+
+/** Graph node showing an entry, or its nearest drawn ancestor (-1 if none). */
+function nodeAt(l: Laid, entry: number, s: Skeleton): number {
+	let e = entry;
+	for (let guard = 0; e >= 0 && e < l.model.nodeOfEntry.length && guard < 1_000_000; guard++) {
+		const g = l.model.nodeOfEntry[e];
+		if (g >= 0) return g;
+		e = s.parent[e];
+	}
+	return -1;
 }
 
 /** Center of the node showing an entry; an entry not drawn (hidden, folded) falls back to its nearest drawn ancestor. */

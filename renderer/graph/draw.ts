@@ -13,6 +13,9 @@ export interface DrawColors {
 	selected: string;
 	leaf: string;
 	match: string;
+	/** Overview text (user-message landmarks and labels) and the plate behind it. */
+	text: string;
+	plate: string;
 }
 
 /** Colours from the graph's CSS variables (graph.css), so the canvas follows light/dark like the cards. */
@@ -28,6 +31,8 @@ export function readColors(el: Element): DrawColors {
 		selected: v("--arbor-graph-selected", "#f59e0b"),
 		leaf: v("--arbor-graph-leaf", "#e5484d"),
 		match: v("--arbor-graph-match", "#eab308"),
+		text: v("--arbor-graph-text", "#1d2430"),
+		plate: v("--arbor-graph-card", "#ffffff"),
 	};
 }
 
@@ -49,9 +54,34 @@ export interface DrawInput {
 	/** When given, only nodes in the canvas' view (plus their parents, for edges) are drawn. */
 	index?: SpatialIndex;
 	colors: DrawColors;
+	/**
+	 * Landmark text (the zoomed-out overview): labels and the first words of user messages drawn as
+	 * readable 11 px text next to their node, skipping any that would overlap text already placed.
+	 */
+	text?: LandmarkText;
 }
 
-export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): void {
+export interface LandmarkText {
+	labelOf: ReadonlyMap<number, { label: string }>;
+	/** One-line preview of an entry (pi's row text), undefined while not loaded. */
+	preview(entry: number): string | undefined;
+}
+
+/** What drawGraph drew as text, so callers can ask for missing previews and tests can check it. */
+export interface DrawResult {
+	/** Text items drawn. */
+	texts: number;
+	/** User-message entries in view whose preview was not loaded yet (drawn as "user"). */
+	missing: number[];
+}
+
+const TEXT_PX = 11;
+const ROW_PX = 16;
+const CELL_PX = 8;
+const MAX_TEXTS = 400;
+const MAX_CHARS = 36;
+
+export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResult {
 	const { model, layout, zoom, tx, ty } = d;
 	ctx.clearRect(0, 0, d.width, d.height);
 	let nodes: ArrayLike<number>;
@@ -113,6 +143,86 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): void {
 		ctx.arc(cx(g), cy(g), Math.max(6, Math.min(40, layout.w[g] * zoom * 0.6)), 0, Math.PI * 2);
 		ctx.stroke();
 	}
+	return d.text ? drawLandmarks(ctx, d, nodes, cx, cy, onPath) : { texts: 0, missing: [] };
+}
+
+/** Single-line landmark text: `[label] first words` (either part may be absent). */
+export function landmarkText(preview: string | undefined, label: string | undefined, user: boolean): string {
+	let body = "";
+	if (user) {
+		const words = (preview ?? "user").replace(/^user:\s*/, "").replace(/\s+/g, " ").trim() || "user";
+		body = words.length > MAX_CHARS ? `${words.slice(0, MAX_CHARS - 1).trimEnd()}…` : words;
+	}
+	return label !== undefined ? `[${label}]${body ? ` ${body}` : ""}` : body;
+}
+
+function drawLandmarks(
+	ctx: CanvasRenderingContext2D,
+	d: DrawInput,
+	nodes: ArrayLike<number>,
+	cx: (g: number) => number,
+	cy: (g: number) => number,
+	onPath: (g: number) => boolean,
+): DrawResult {
+	const { model } = d;
+	const text = d.text as LandmarkText;
+	// Candidates: labels first, then the leaf, then user messages on the active path, then other user messages.
+	const ranked: [number, number][] = [];
+	for (let k = 0; k < nodes.length; k++) {
+		const g = nodes[k];
+		if (model.kind[g] !== GraphNodeKind.entry) continue;
+		const e = model.entry[g];
+		const labelled = text.labelOf.has(e);
+		const user = d.kind[e] === 0;
+		if (!labelled && !user) continue;
+		const x = cx(g);
+		const y = cy(g);
+		if (x < -200 || y < -ROW_PX || x > d.width || y > d.height + ROW_PX) continue;
+		ranked.push([g, labelled ? 0 : g === d.leafNode ? 1 : onPath(g) ? 2 : 3]);
+	}
+	ranked.sort((a, b) => a[1] - b[1] || model.entry[a[0]] - model.entry[b[0]]);
+	const cols = Math.max(1, Math.ceil(d.width / CELL_PX));
+	const rows = Math.max(1, Math.ceil(d.height / CELL_PX));
+	const used = new Uint8Array(cols * rows);
+	const free = (c0: number, r0: number, c1: number, r1: number, mark: boolean): boolean => {
+		for (let r = Math.max(0, r0); r <= Math.min(rows - 1, r1); r++)
+			for (let c = Math.max(0, c0); c <= Math.min(cols - 1, c1); c++) {
+				if (mark) used[r * cols + c] = 1;
+				else if (used[r * cols + c]) return false;
+			}
+		return true;
+	};
+	ctx.font = `${TEXT_PX}px system-ui, sans-serif`;
+	ctx.textBaseline = "middle";
+	let texts = 0;
+	const missing: number[] = [];
+	for (const [g] of ranked) {
+		if (texts >= MAX_TEXTS) break;
+		const e = model.entry[g];
+		const user = d.kind[e] === 0;
+		const preview = text.preview(e);
+		if (user && preview === undefined) missing.push(e);
+		const label = text.labelOf.get(e)?.label;
+		const s = landmarkText(preview, label, user);
+		const w = s.length * 6.2 + 6;
+		const x = cx(g) + 7;
+		const y = cy(g);
+		const c0 = Math.floor(x / CELL_PX);
+		const r0 = Math.floor((y - ROW_PX / 2) / CELL_PX);
+		const c1 = Math.floor((x + w) / CELL_PX);
+		const r1 = Math.floor((y + ROW_PX / 2 - 1) / CELL_PX);
+		if (!free(c0, r0, c1, r1, false)) continue;
+		free(c0, r0, c1, r1, true);
+		ctx.globalAlpha = 0.85;
+		ctx.fillStyle = d.colors.plate;
+		ctx.fillRect(x - 2, y - ROW_PX / 2 + 1, w, ROW_PX - 2);
+		ctx.globalAlpha = 1;
+		ctx.fillStyle = d.colors.text;
+		ctx.font = `${label !== undefined ? "600 " : ""}${TEXT_PX}px system-ui, sans-serif`;
+		ctx.fillText(s, x + 1, y);
+		texts++;
+	}
+	return { texts, missing };
 }
 
 /** Scale and offset that fit the whole layout into a w x h box with a margin. */

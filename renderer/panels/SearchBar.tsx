@@ -80,8 +80,9 @@ export function SearchBar() {
 					data-testid="search-scope-full"
 					checked={scope === "full"}
 					onChange={(e) => st().setSearchScope(e.target.checked ? "full" : "pi")}
+					aria-label="Full text"
 				/>
-				Full text
+				<span className="narrow-hide">Full text</span>
 			</label>
 			{query.trim() !== "" && (
 				<span className="search-count" data-testid="search-count">
