@@ -258,8 +258,13 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	);
 	useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
 
+	// Where the last animated move is going: a zoom step taken while one is still running starts from its
+	// target, so quick repeated zooms (keys, buttons) compound instead of each restarting from wherever the
+	// animation happens to be (on a busy machine: barely started).
+	const animTarget = useRef<{ vp: Viewport; until: number } | null>(null);
 	const setViewport = useCallback(
 		(next: Viewport, duration = 0) => {
+			animTarget.current = duration > 0 ? { vp: next, until: performance.now() + duration } : null;
 			void rf.setViewport(next, duration > 0 ? { duration } : undefined);
 			recull(next);
 			graphActions.saveViewport(next);
@@ -350,7 +355,8 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				if (l) centerOn(l, entry, zoom, 200);
 			},
 			zoomBy(factor) {
-				const cur = rf.getViewport();
+				const t = animTarget.current;
+				const cur = t && performance.now() < t.until ? t.vp : rf.getViewport();
 				const { paneWidth: w, paneHeight: h, minZoom: mz } = controllerDeps.current;
 				const z = Math.min(MAX_ZOOM, Math.max(mz, cur.zoom * factor));
 				const cx = (w > 0 ? w : 800) / 2;

@@ -64,8 +64,11 @@ export async function typeInto(el: Element | null, value: string): Promise<void>
 	});
 }
 
-/** Let React and timers run until `check` holds (panels fetch after a short delay), or fail after 3 s. */
-export async function waitFor(check: () => unknown, timeoutMs = 3000): Promise<void> {
+/**
+ * Let React and timers run until `check` holds (panels fetch after a short delay). The bound only keeps a
+ * broken build from hanging: generous, since CI shares two cores with the other runners.
+ */
+export async function waitFor(check: () => unknown, timeoutMs = 20_000): Promise<void> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
 		await settle();
