@@ -54,6 +54,7 @@ for (const scheme of ["light", "dark"] as const) {
 				{ name: "command palette", testId: "command-palette", open: () => page.keyboard.press("Control+k") },
 				{ name: "settings", testId: "settings-dialog", open: () => page.getByTestId("open-settings").click() },
 				{ name: "library", testId: "library", open: () => page.getByTestId("open-library").click() },
+				{ name: "session family", testId: "family", open: () => page.getByTestId("status-family").click() },
 			];
 			for (const d of dialogs) {
 				await d.open();

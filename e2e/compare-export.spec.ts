@@ -63,7 +63,7 @@ test("compare siblings of a branch point: pick two of its children", async ({ pa
 	await shot(page, "compare-siblings");
 });
 
-test("inspector and fold pill show the subtree roll-up", async ({ page }) => {
+test("inspector and fold pill show the subtree roll-up; Hide branch hides it (never the leaf) until shown again", async ({ page }) => {
 	const file = fixture();
 	host = await startHost([file], { settings: { treeFilterMode: "all" } });
 	await page.setViewportSize({ width: 1400, height: 950 });
@@ -78,19 +78,40 @@ test("inspector and fold pill show the subtree roll-up", async ({ page }) => {
 	await shot(page, "inspector-rollup");
 	// The branch point's card carries the same roll-up under it.
 	await expect(card(page, "thinking-root").getByTestId("arbor-branch-rollup")).toHaveText(/^17 entries · 1\.8k tok · \$12\.13/);
-	// Hide the abandoned branch: it folds, its pill shows the roll-up, settings hold it, the file does not.
-	const before = sha256(file);
-	await menu(page, "inactive-user", "branch.hide");
+	// Folded, the abandoned branch's pill carries its roll-up.
+	await menu(page, "inactive-user", "fold.toggle");
 	await expect(page.getByTestId("arbor-fold-rollup")).toHaveText("4 entries · 3s");
+	await menu(page, "inactive-user", "fold.toggle");
+	await expect(page.getByTestId("arbor-fold-rollup")).toHaveCount(0);
+	// Hiding the branch that holds the leaf is refused: the active path always stays visible.
+	const before = sha256(file);
+	await menu(page, "thinking-root", "branch.hide");
+	await expect(page.locator(".toast, [data-testid^=toast]").filter({ hasText: "holds the leaf" }).first()).toBeVisible();
+	await expect(card(page, "thinking-root")).toBeVisible();
+	// Hide the abandoned branch: its whole subtree leaves the graph, settings hold it, the file does not.
+	await menu(page, "inactive-user", "branch.hide");
+	await expect(card(page, "inactive-user")).toHaveCount(0);
+	await expect(card(page, "inactive-tool")).toHaveCount(0);
+	await expect(card(page, "unknown-active")).toBeVisible();
+	await expect(page.getByTestId("hidden-branches-show")).toHaveText("1 hidden branch — show");
 	const settings = JSON.parse(readFileSync(join(host.home, ".arbor", "settings.json"), "utf8"));
 	expect(settings.hiddenBranches[file]).toEqual(["inactive-user"]);
 	expect(sha256(file)).toBe(before);
-	await shot(page, "hidden-branch-pill");
+	await shot(page, "hidden-branch");
 	// Reopened, the branch is still hidden (from Arbor's settings).
 	await page.reload();
 	await expect(page.locator(".react-flow__node").first()).toBeVisible({ timeout: 60_000 });
+	await expandAllSegments(page);
 	await page.getByTestId("fit-button").click();
-	await expect(page.getByTestId("arbor-fold-rollup")).toHaveText("4 entries · 3s");
+	await expect(page.getByTestId("hidden-branches-show")).toBeVisible();
+	await expect(card(page, "inactive-user")).toHaveCount(0);
+	// "show" brings it back and clears the saved view state.
+	await page.getByTestId("hidden-branches-show").click();
+	await expect(page.getByTestId("hidden-branches-show")).toHaveCount(0);
+	await page.getByTestId("fit-button").click();
+	await expect(card(page, "inactive-user")).toHaveCount(1);
+	await expect.poll(() => JSON.parse(readFileSync(join(host!.home, ".arbor", "settings.json"), "utf8")).hiddenBranches[file]).toBeUndefined();
+	expect(sha256(file)).toBe(before);
 });
 
 test("export a branch as Markdown (download) and save a pruned copy next to the file", async ({ page }) => {

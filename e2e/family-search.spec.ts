@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { card, openApp, sha256, shot } from "./helpers/app";
 import { genSession, type Host, startHost } from "./helpers/host";
@@ -47,7 +48,11 @@ test("the family dialog shows who branched from whom and opens the parent at the
 	await expect(dialog.getByTestId("family-member").nth(1)).toHaveAttribute("data-depth", "1");
 	await expect(dialog.getByTestId("family-branch-point")).toHaveText(at);
 	await shot(page, "family-dialog");
-	await dialog.getByTestId("family-branch-point").click();
+	// The tree graph stays accessible: no serious/critical axe violations, and the keyboard opens the branch point.
+	const axe = await new AxeBuilder({ page }).include('[data-testid="family"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+	expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+	await dialog.getByTestId("family-branch-point").focus();
+	await page.keyboard.press("Enter");
 	await expect(page.getByTestId("status-file")).toContainText("parent.jsonl");
 	// The branch point is the selected entry of the parent (the inspector shows it).
 	await expect(page.getByTestId("inspector")).toContainText(at);
@@ -70,7 +75,7 @@ test("the family dialog opens from the library too", async ({ page }) => {
 	await expect(dialog).toContainText("parent.jsonl");
 	await expect(dialog).toContainText("child.jsonl");
 	await shot(page, "family-from-library");
-	await dialog.getByTestId("family-member").nth(1).getByRole("button").first().click();
+	await dialog.getByTestId("family-member").nth(1).getByTestId("family-open").click();
 	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
 });
 

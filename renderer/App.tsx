@@ -3,7 +3,6 @@
 
 import { useEffect, useState } from "react";
 import { CompareDialog } from "./compare/CompareDialog";
-import { HiddenBranches } from "./compare/HiddenBranches";
 import { forgetClosedSessions } from "./commands/forget-closed";
 import { ServicesContext, useServices } from "./commands/services";
 import { BranchList } from "./dialogs/BranchList";
@@ -42,7 +41,6 @@ function Dialogs() {
 			{dialog?.kind === "library" && <Library />}
 			{dialog?.kind === "settings" && <SettingsDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
-			<HiddenBranches />
 			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
 			{menu && <ContextMenu menu={menu} />}
 		</>

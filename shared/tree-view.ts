@@ -15,6 +15,11 @@ export interface TreeViewOptions {
 	matches?: IndexSet | null;
 	/** Folded entries: their descendants (by real parent links) are hidden. */
 	folded?: IndexSet | null;
+	/**
+	 * Hidden branches ("Hide branch", view state): these entries and all their descendants are left out of the
+	 * view. An entry on the active path (root -> leaf) is never hidden, so the leaf always stays visible.
+	 */
+	hidden?: IndexSet | null;
 	/** Leaf to mark and order by; defaults to skeleton.leaf. -1 = no leaf. */
 	leaf?: number;
 }
@@ -68,6 +73,8 @@ export interface TreeView {
 	gutterHead: Int32Array;
 	/** Folded entries as given (for fold markers). */
 	folded: IndexSet | null;
+	/** Hidden-branch heads that took effect (given, in range, off the active path), ascending. */
+	hiddenBranches: Int32Array;
 }
 
 const baseCache = new WeakMap<Skeleton, TreeBase>();
@@ -253,6 +260,7 @@ export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): Tre
 	const filter = options.filter ?? "default";
 	const leaf = options.leaf ?? s.leaf;
 	const folded = options.folded ?? null;
+	const hidden = options.hidden ?? null;
 	const matches = options.matches ?? null;
 	const { active, order } = orderFor(s, leaf);
 	const labelled = labelMask(s);
@@ -261,13 +269,20 @@ export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): Tre
 	// Visibility, then folds: pre-order guarantees a parent's fold state is known before its children.
 	const visible = new Uint8Array(n);
 	const underFold = new Uint8Array(n);
+	const underHidden = new Uint8Array(n);
 	const nearest = new Int32Array(n).fill(-1);
+	const hiddenHeads: number[] = [];
 	for (let k = 0; k < order.length; k++) {
 		const i = order[k];
 		const p = parent[i];
 		const hasParent = p >= 0 && p < n && p !== i;
 		if (hasParent && (underFold[p] || hasIndex(folded, p))) underFold[i] = 1;
-		if (!underFold[i] && passesFilter(s, i, filter, leaf, labelled, matches)) visible[i] = 1;
+		if (hasParent && underHidden[p]) underHidden[i] = 1;
+		if (hidden !== null && !active[i] && hasIndex(hidden, i)) {
+			underHidden[i] = 1;
+			hiddenHeads.push(i);
+		}
+		if (!underFold[i] && !underHidden[i] && passesFilter(s, i, filter, leaf, labelled, matches)) visible[i] = 1;
 		// Re-parent: nearest visible ancestor through hidden ones.
 		if (hasParent) nearest[i] = visible[p] ? p : nearest[p];
 	}
@@ -337,6 +352,7 @@ export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): Tre
 	return {
 		skeleton: s, filter, leaf, rows, rowOf, visibleParent, childStart, childEntries, roots, multipleRoots,
 		activePath: active, indent, rowFlags, gutterHead, folded,
+		hiddenBranches: Int32Array.from(hiddenHeads).sort(),
 	};
 }
 

@@ -6,6 +6,7 @@ import type { ExportFormat } from "../../shared/api";
 import { EntryKind } from "../../shared/skeleton";
 import { childrenOf, download } from "../compare/branches";
 import { marks } from "../compare/marks";
+import { activePathMask } from "../../shared/tree-view";
 import { activeSession, leafId } from "../store/selectors";
 import type { Command, CommandContext } from "./registry";
 
@@ -114,13 +115,20 @@ export function compareExportCommands(): Command[] {
 				const id = targetId(ctx);
 				const cur = hiddenIds(ctx);
 				const hide = !cur.includes(id);
+				const sk = ctx.skeleton!;
+				if (hide && sk.leaf >= 0 && activePathMask(sk, sk.leaf)[ctx.target]) {
+					ctx.store.getState().toast("error", "Not hidden: this branch holds the leaf (the active path always stays visible). Move the leaf elsewhere first.");
+					return;
+				}
 				const list = hide ? [...cur, id] : cur.filter((x) => x !== id);
 				const all = { ...(ctx.state.settings?.hiddenBranches ?? {}) };
 				if (list.length > 0) all[file] = list;
 				else delete all[file];
 				await ctx.store.getState().updateSettings({ hiddenBranches: all });
-				// The graph hides a branch behind its fold; the fold is the hidden branch's one visible card.
-				ctx.store.getState().setFolded(id, hide);
+				// The selection leaves the hidden subtree for the branch point it hangs from.
+				const p = sk.parent[ctx.target];
+				if (hide && p >= 0 && p < sk.count) ctx.store.getState().select(sk.ids[p]);
+				if (hide) ctx.store.getState().toast("info", "Branch hidden (view only; the file is unchanged). The graph's \"hidden branches — show\" button brings it back.");
 			},
 		},
 	];

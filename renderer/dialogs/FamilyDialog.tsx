@@ -1,6 +1,6 @@
 // The session family: the files linked to the active one by their headers (pi /fork, omp /fork and
-// /branch, Arbor's branch-to-file), drawn as a tree of files — who branched from whom, at which entry of
-// the parent, when. Opening a member keeps the dialog one command (or status-bar click) away.
+// /branch, Arbor's branch-to-file), drawn as a small tree graph of files: an elbow edge from parent to child
+// labelled with the parent's entry the child branched at and when. Opening a member keeps the dialog one command (or status-bar click) away.
 
 import { useEffect, useState } from "react";
 import type { FamilyMember, SessionFamily } from "../../shared/api";
@@ -53,27 +53,31 @@ export function FamilyDialog({ path }: { path: string }) {
 			{error && <p className="error-text">{error}</p>}
 			{!family && !error && <p className="muted"><span className="spinner" /> Reading headers…</p>}
 			{family && family.members.length === 1 && <p className="muted" data-testid="family-alone">No other file branched from or into this one.</p>}
-			<ul className="pick-list family-tree">
+			{/* A small tree graph: one card per file, an elbow edge from its parent labelled with the parent's entry it branched at and when. */}
+			<ul className="family-graph" aria-label="Files of this session family">
 				{family?.members.map((m) => {
 					const d = depth.get(m.path) ?? 0;
 					const current = m.path === path;
+					const parentTitle = m.parentPath ? (byPath.get(m.parentPath)?.title ? `“${byPath.get(m.parentPath)?.title}”` : fileName(m.parentPath)) : "";
 					return (
-						<li key={m.path} style={{ paddingLeft: `${d * 1.5}em` }} data-testid="family-member" data-depth={d}>
-							<button type="button" className={current ? "current" : ""} aria-current={current ? "true" : undefined} title={m.path} onClick={() => void open(m.path, null)}>
-								<span className="library-title">{d > 0 ? "└ " : ""}{m.title || fileName(m.path)}{current ? " (this file)" : ""}</span>
+						<li key={m.path} className="family-node" style={{ marginLeft: `${d * 40}px` }} data-testid="family-member" data-depth={d}>
+							{m.parentPath && (
+								<div className="family-edge muted family-branch-point">
+									<span aria-hidden="true">↳ </span>
+									{m.branchedAtEntryId ? (
+										<>branched from {parentTitle} at{" "}
+											<button type="button" className="link mono" data-testid="family-branch-point" title="Open the parent at this entry" onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}>{m.branchedAtEntryId}</button>
+										</>
+									) : <>started empty from {parentTitle} (no entries copied)</>}
+									{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""}
+								</div>
+							)}
+							<button type="button" className={`family-card${current ? " current" : ""}`} data-testid="family-open" aria-current={current ? "true" : undefined} title={m.path} onClick={() => void open(m.path, null)}>
+								<span className="library-title">{m.title || fileName(m.path)}{current ? " (this file)" : ""}</span>
 								<span className="muted">
-									{m.entries.toLocaleString()} entries{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} · <span className="mono">{fileName(m.path)}</span>
+									{m.entries.toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} · <span className="mono">{fileName(m.path)}</span>
 								</span>
 							</button>
-							{m.parentPath && (
-								<span className="muted family-branch-point">
-									{m.branchedAtEntryId ? (
-										<>branched from {byPath.get(m.parentPath)?.title ? `“${byPath.get(m.parentPath)?.title}”` : fileName(m.parentPath)} at{" "}
-											<button type="button" className="link mono" data-testid="family-branch-point" onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}>{m.branchedAtEntryId}</button>
-										</>
-									) : "started empty from its parent (no entries copied)"}
-								</span>
-							)}
 						</li>
 					);
 				})}

@@ -4,6 +4,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
+import { HiddenBranches } from "../compare/HiddenBranches";
 import { graphActions } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
@@ -126,6 +127,7 @@ export function GraphPane() {
 	return (
 		<div className="graph-pane" data-testid="graph">
 			<GraphAnnouncer />
+			<HiddenBranches />
 			<SessionGraph
 				sessionKey={sessionId}
 				skeleton={skeleton}

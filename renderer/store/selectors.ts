@@ -42,15 +42,29 @@ export function foldedIndices(sk: Skeleton, folded: ReadonlySet<string>): Set<nu
 	return out;
 }
 
-let memo: { sk: Skeleton; leaf: number; filter: string; folded: ReadonlySet<string>; view: TreeView } | null = null;
+const NO_HIDDEN: readonly string[] = [];
 
-/** pi's visible tree for the active session (filter + folds; search highlights instead of hiding). */
+/** "Hide branch" ids of the active session's file (Arbor's settings, never the session file). */
+export function hiddenBranchIds(s: Pick<AppState, "sessions" | "activeSessionId" | "settings">): readonly string[] {
+	const path = activeSession(s)?.summary.path;
+	return (path ? s.settings?.hiddenBranches?.[path] : undefined) ?? NO_HIDDEN;
+}
+
+let memo: { sk: Skeleton; leaf: number; filter: string; folded: ReadonlySet<string>; hidden: readonly string[]; view: TreeView } | null = null;
+
+/** pi's visible tree for the active session (filter + folds + hidden branches; search highlights instead of hiding). */
 export function selectTreeView(s: AppState): TreeView | null {
 	const sk = activeSkeleton(s);
 	if (!sk) return null;
-	if (memo && memo.sk === sk && memo.leaf === sk.leaf && memo.filter === s.filter && memo.folded === s.folded) return memo.view;
-	const view = computeTreeView(sk, { filter: s.filter, folded: foldedIndices(sk, s.folded), leaf: sk.leaf });
-	memo = { sk, leaf: sk.leaf, filter: s.filter, folded: s.folded, view };
+	const hidden = hiddenBranchIds(s);
+	if (memo && memo.sk === sk && memo.leaf === sk.leaf && memo.filter === s.filter && memo.folded === s.folded && memo.hidden === hidden) return memo.view;
+	const view = computeTreeView(sk, {
+		filter: s.filter,
+		folded: foldedIndices(sk, s.folded),
+		hidden: hidden.length > 0 ? foldedIndices(sk, new Set(hidden)) : null,
+		leaf: sk.leaf,
+	});
+	memo = { sk, leaf: sk.leaf, filter: s.filter, folded: s.folded, hidden, view };
 	return view;
 }
 

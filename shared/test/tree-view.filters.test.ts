@@ -132,3 +132,32 @@ describe("hostile skeletons", () => {
 		expect(Array.from(computeTreeView(s).roots)).toEqual([1, 0]); // the leaf's root first
 	});
 });
+
+describe("hidden branches (Hide branch)", () => {
+	// u -> a -> u2 (leaf); a -> x -> y (abandoned); u -> z (abandoned)
+	const tree = skeleton([
+		{ id: "u", parent: null },
+		{ id: "a", parent: "u", kind: K.assistant },
+		{ id: "u2", parent: "a" },
+		{ id: "x", parent: "a" },
+		{ id: "y", parent: "x", kind: K.assistant },
+		{ id: "z", parent: "u" },
+	]);
+	const leafAt = tree.ids.indexOf("u2");
+	const at = (id: string) => tree.ids.indexOf(id);
+	it("leaves the hidden entry and its whole subtree out and reports the head", () => {
+		const v = computeTreeView(tree, { leaf: leafAt, hidden: new Set([at("x")]) });
+		expect(ids(v)).toEqual(["u", "a", "u2", "z"]);
+		expect(Array.from(v.hiddenBranches)).toEqual([at("x")]);
+		expect(childrenOf(v, at("a")).length).toBe(1);
+	});
+	it("never hides an entry on the active path, so the leaf stays visible", () => {
+		const v = computeTreeView(tree, { leaf: leafAt, hidden: new Set([at("a"), at("u2"), at("z")]) });
+		expect(ids(v)).toEqual(["u", "a", "u2", "x", "y"]);
+		expect(Array.from(v.hiddenBranches)).toEqual([at("z")]);
+	});
+	it("without hidden branches the view is unchanged and reports none", () => {
+		expect(ids(computeTreeView(tree, { leaf: leafAt }))).toEqual(["u", "a", "u2", "x", "y", "z"]);
+		expect(computeTreeView(tree, { leaf: leafAt }).hiddenBranches.length).toBe(0);
+	});
+});
