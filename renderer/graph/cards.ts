@@ -172,3 +172,54 @@ export function usageRollupText(r: UsageRollup): { text: string; title: string }
 		title: `cache warming: ${calls}${r.tokens > 0 ? `, ${Math.round(r.tokens).toLocaleString("en-US")} tokens` : ""}, ${cost || "$0"} (usage lines hidden in every view)`,
 	};
 }
+
+/**
+ * Cut a card's text so that it ends on a whole word within `lines` lines of `width` px: words are laid
+ * out greedily as the browser wraps them (newlines start a new line); when the text does not fit, the
+ * last line keeps the words that fit before a "…". A word longer than a whole line is cut by characters
+ * (the browser breaks it too). `measure` gives a string's width in px.
+ */
+export function fitWords(text: string, lines: number, width: number, measure: (s: string) => number): string {
+	const paras = text.split("\n").map((p) => p.replace(/\s+/g, " ").trim());
+	const out: string[] = [];
+	let line = "";
+	const ell = "…";
+	const finish = (rest: boolean): string => {
+		if (!rest) return [...out, line].filter((l, i, a) => i < a.length - 1 || l !== "").join("\n");
+		// Last line: drop words until the line plus the ellipsis fits.
+		let last = line;
+		while (last !== "" && measure(last + ell) > width) {
+			const cut = last.lastIndexOf(" ");
+			last = cut > 0 ? last.slice(0, cut) : last.slice(0, -1);
+		}
+		return [...out, last.replace(/[\s,.;:]+$/, "") + ell].join("\n");
+	};
+	for (let p = 0; p < paras.length; p++) {
+		const words = paras[p] === "" ? [] : paras[p].split(" ");
+		for (let w = 0; w < words.length; w++) {
+			let word = words[w];
+			const next = line === "" ? word : `${line} ${word}`;
+			if (measure(next) <= width) { line = next; continue; }
+			// The word goes on a new line (cut by characters when it is wider than a line).
+			if (line !== "") {
+				if (out.length + 1 >= lines) return finish(true);
+				out.push(line);
+				line = "";
+			}
+			while (measure(word) > width) {
+				let k = word.length - 1;
+				while (k > 1 && measure(word.slice(0, k)) > width) k--;
+				if (out.length + 1 >= lines) { line = word.slice(0, k); return finish(true); }
+				out.push(word.slice(0, k));
+				word = word.slice(k);
+			}
+			line = word;
+		}
+		if (p < paras.length - 1) {
+			if (out.length + 1 >= lines) return paras.slice(p + 1).some((x) => x !== "") ? finish(true) : finish(false);
+			out.push(line);
+			line = "";
+		}
+	}
+	return finish(false);
+}

@@ -5,7 +5,7 @@ import { memo, useContext } from "react";
 import { ServicesContext } from "../commands/services";
 import { useRollupText } from "../compare/rollups";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
-import { cardText, factsText, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary, usageRollupText } from "./cards";
+import { cardText, factsText, fitWords, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary, usageRollupText } from "./cards";
 import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
@@ -24,6 +24,35 @@ export type GraphFlowNode = Node<GraphNodeData, "entry" | "segment" | "foldStub"
 
 // Sizes come from the layout's table so a stylesheet edit cannot make cards overlap what the layout placed.
 const CARD_STYLE = { width: NODE_SIZE.entry.w, height: NODE_SIZE.entry.h };
+// Card text cut to whole words (cards.ts fitWords), measured with the card's font on a canvas; the lines
+// are joined by spaces so the browser's own wrapping (the same greedy rule) lays them out again, and the
+// far zoom's bigger font just clamps. Without a canvas (tests) the text stays whole and CSS clamps it.
+const TEXT_WIDTH = NODE_SIZE.entry.w - 16 - 5 - 4; // padding, borders, a few px of slack for font metrics
+const fitCache = new Map<string, string>();
+let measureCtx: CanvasRenderingContext2D | null | undefined;
+function fittedText(text: string, lines: number, mono: boolean): string {
+	if (measureCtx === undefined) {
+		try {
+			measureCtx = typeof document !== "undefined" ? document.createElement("canvas").getContext("2d") : null;
+		} catch {
+			measureCtx = null;
+		}
+	}
+	const ctx = measureCtx;
+	if (!ctx) return text;
+	const key = `${lines}${mono ? "m" : "p"}${text}`;
+	const hit = fitCache.get(key);
+	if (hit !== undefined) return hit;
+	const family = mono ? "ui-monospace, monospace" : getComputedStyle(document.body).fontFamily || "sans-serif";
+	ctx.font = `12px ${family}`;
+	const out = fitWords(text, lines, TEXT_WIDTH, (t) => ctx.measureText(t).width).replace(/\n/g, " ");
+	if (fitCache.size > 5000) fitCache.clear();
+	fitCache.set(key, out);
+	return out;
+}
+// How many whole text lines fit in a card under its head, with and without a foot row (graph.css).
+const TEXT_2_LINES = { "--arbor-card-lines": 2 } as React.CSSProperties;
+const TEXT_3_LINES = { "--arbor-card-lines": 3 } as React.CSSProperties;
 const SEG_STYLE = { width: NODE_SIZE.segment.w, height: NODE_SIZE.segment.h };
 const STUB_STYLE = { width: NODE_SIZE.foldStub.w, height: NODE_SIZE.foldStub.h };
 
@@ -175,6 +204,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 					→ {editTarget < 0 ? "target not in file" : "target"}
 				</button>
 			) : null;
+	const hasFoot = markers.length > 0 || tokens !== "" || data.count >= 2 || !!usage || !!jump;
 	const cls = [
 		"arbor-card",
 		`arbor-card--${style.cls}`,
@@ -225,9 +255,9 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 				)}
 				<FamilyBranchBadge entry={e} />
 			</div>
-			<div className="arbor-card__text">{text}</div>
+			<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}</div>
 			{data.count >= 2 && <BranchRollup entry={e} />}
-			{(markers.length > 0 || tokens !== "" || data.count >= 2 || usage || jump) && (
+			{hasFoot && (
 				<div className="arbor-card__foot">
 					{jump}
 					{markers.map((m) => (
@@ -264,16 +294,19 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 		return false;
 	});
 	const dimmed = useGraphStore((s) => s.matches !== null);
+	const selected = useGraphStore((s) => s.selected === data.entry);
 	const g = segmentAt(model, data.entry);
 	if (!sk || !model || g < 0) return null;
 	const members = entriesOfNode(model, g);
-	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
+	const cls = ["arbor-seg", selected ? "is-selected" : "", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
 		<div
 			className={cls}
 			style={SEG_STYLE}
 			data-testid="arbor-segment"
 			data-entry={data.entry}
+			id={treeItemId(model.ids[g])}
+			aria-selected={selected}
 			role="treeitem"
 			tabIndex={-1}
 			aria-expanded={false}
