@@ -41,11 +41,13 @@ export async function expandAllSegments(page: Page): Promise<void> {
 	for (let i = 0; i < 200; i++) {
 		const n = await closed();
 		if (n === 0) break;
-		// Fit first, so a pill is on screen (small sessions stay above the overview zoom at Fit).
+		// Fit first, so a pill is on screen (small sessions stay above the overview zoom at Fit), and let the
+		// Fit animation end: a click while it runs can land where the pill was a frame ago.
 		await page.getByTestId("fit-button").click();
+		await viewportSettled(page);
 		await expect(pills.first(), `${n} closed segment(s) but none drawn after Fit`).toBeVisible();
 		await pills.first().click();
-		await expect.poll(closed, { timeout: 5_000 }).toBe(n - 1);
+		await expect.poll(closed, { timeout: 15_000 }).toBe(n - 1);
 	}
 	expect(await closed()).toBe(0);
 	await page.getByTestId("fit-button").click();
