@@ -17,22 +17,12 @@
 
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { FamilyMember, SessionFamily } from "../../shared/api";
 import { type LibraryOptions, defaultSessionRoots, describeSessionFile, sessionFilesIn } from "../session/library";
 
-export interface FamilyMember {
-	path: string;
-	parentPath: string | null;
-	branchedAtEntryId: string | null;
-	sessionId: string | null;
-	title: string | null;
-	entries: number;
-	/** The header's timestamp (when the file was branched / created), ISO string, or null. */
-	createdAt: string | null;
-}
-
-export interface Family {
-	members: FamilyMember[];
-}
+/** The shapes are the API's (`arbor family --json`, docs/cli.md). */
+export type { FamilyMember };
+export type Family = SessionFamily;
 
 interface HeaderFacts {
 	path: string;
