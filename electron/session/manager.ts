@@ -1025,7 +1025,11 @@ export class SessionManager {
 				const headerWasOnDisk = this.#headerOnDisk;
 				const { state, raced } = appendBytes(this.#file as string, parts, before);
 				this.#probe?.trace?.({ op: "append", offset: raced ? -1 : before + prefix, before, after: state.size, raced, id: entry.id as string });
-				if (raced && headerWasOnDisk && this.#adoptRacedAppend(entry.id as string, state)) return entry.id as string;
+				if (raced && headerWasOnDisk && this.#adoptRacedAppend(entry.id as string, state)) {
+					// A bookkeeping entry leaves the in-app leaf where it was, raced or not.
+					if (keepLeaf) this.#leafId = keepLeaf.leaf;
+					return entry.id as string;
+				}
 				if (!this.#headerOnDisk) lineNo++;
 				this.#headerOnDisk = true;
 				offset = before + prefix;

@@ -135,6 +135,27 @@ describe.each([false, true])("catch-up driven step by step (lazy %s)", (lazy) =>
 		sm.close();
 	});
 
+	it("a bookkeeping label that races another writer keeps the in-app leaf where the user put it", () => {
+		const file = writeTempFile(jsonl(base));
+		let land: string | undefined;
+		const sm = SessionManager.open(file, {
+			lazy,
+			probe: {
+				afterStat: () => {
+					if (land) appendFileSync(file, land);
+					land = undefined;
+				},
+			},
+		});
+		sm.branch("b");
+		land = line(msg("pi1", "c", 4));
+		const label = sm.appendLabelChange("a", "checkpoint", { atResume: true });
+		expect(sm.getEntry(label)?.parentId).toBe("c");
+		expect(sm.getLeafId()).toBe("b");
+		expectSameAsReload(sm, file, lazy);
+		sm.close();
+	});
+
 	it("another writer's line landing between Arbor's catch-up and its own append: Arbor's entry sits after it, as in the file", () => {
 		const file = writeTempFile(jsonl(base));
 		const traces: CatchUpTrace[] = [];
