@@ -50,34 +50,8 @@ test("menu keys, +N pills, session switching, and one tab stop for the tree", as
 	await expect(page.getByTestId("context-menu")).toBeVisible();
 	await page.keyboard.press("Escape");
 
-	// A closed "+N" pill is one stop in the arrow-key order: ArrowUp from the leaf walks onto a pill
-	// (without opening it), ArrowUp/ArrowDown leave and re-enter it, Enter opens it.
-	const graph = page.getByTestId("arbor-graph");
-	const segs0 = Number(await graph.getAttribute("data-segments"));
-	expect(segs0).toBeGreaterThan(0);
-	let pillId: string | null = null;
-	for (let i = 0; i < 60 && pillId === null; i++) {
-		await tree.focus();
-		await page.keyboard.press("ArrowUp");
-		await page.waitForTimeout(50);
-		const id = await tree.getAttribute("aria-activedescendant");
-		expect(Number(await graph.getAttribute("data-segments"))).toBe(segs0);
-		if (id && (await page.locator(`#${id}`).getAttribute("data-testid")) === "arbor-segment") pillId = id;
-	}
-	expect(pillId).not.toBeNull();
-	await expect(page.locator(`#${pillId}`)).toHaveAttribute("aria-selected", "true");
-	await expect(page.locator(`#${pillId}`)).toHaveAttribute("role", "treeitem");
-	await shot(page, "keyboard-pill-stop");
-	await page.keyboard.press("ArrowUp");
-	await expect.poll(() => tree.getAttribute("aria-activedescendant")).not.toBe(pillId);
-	await page.keyboard.press("ArrowDown");
-	await expect.poll(() => tree.getAttribute("aria-activedescendant")).toBe(pillId);
-	expect(Number(await graph.getAttribute("data-segments"))).toBe(segs0);
-	await page.keyboard.press("Enter");
-	await expect.poll(async () => Number(await graph.getAttribute("data-segments"))).toBe(segs0 - 1);
-	await expect(page.getByTestId("navigate-dialog")).toHaveCount(0);
-
 	// Enter and Space on a focused "+N" pill open it.
+	const graph = page.getByTestId("arbor-graph");
 	// The moves above animate the viewport to the selection; on a busy machine such an animation can end
 	// after a Fit clicked at once and leave the pills off screen (culled). Let it end, then Fit, then let
 	// the Fit end too.

@@ -27,11 +27,11 @@ function targetKind(ctx: CommandContext): number {
 }
 
 /** Select an entry index and bring it into view. */
-function selectIndex(ctx: CommandContext, index: number, keepPill = false): void {
+function selectIndex(ctx: CommandContext, index: number): void {
 	if (!ctx.skeleton || index < 0) return;
 	const id = ctx.skeleton.ids[index];
 	ctx.store.getState().select(id);
-	ctx.graph.reveal(id, keepPill ? { keepPill } : undefined);
+	ctx.graph.reveal(id);
 }
 
 /** Select an entry (its nearest shown ancestor when the filter hides it) and zoom to it readably. */
@@ -74,16 +74,11 @@ function move(ctx: CommandContext, m: Move): void {
 	const from = cursor(ctx);
 	if (from < 0) return;
 	if (from !== ctx.target) return selectIndex(ctx, from);
-	// A closed "+N" pill is one stop: moves leave it from its first or last entry, and a move that lands
-	// inside one selects its first entry (the pill stays closed; Enter or Space opens it).
-	const span = ctx.graph.segmentSpan?.(from) ?? null;
 	let to = -1;
-	if (m === "parent") to = parentOf(tree, span ? span.first : from);
-	else if (m === "child") to = firstChildOf(tree, span ? span.last : from);
-	else to = siblingOf(tree, span ? span.first : from, m === "nextSibling" ? 1 : -1);
-	const into = to >= 0 ? ctx.graph.segmentSpan?.(to) ?? null : null;
-	if (into) to = into.first;
-	if (to >= 0) selectIndex(ctx, to, true);
+	if (m === "parent") to = parentOf(tree, from);
+	else if (m === "child") to = firstChildOf(tree, from);
+	else to = siblingOf(tree, from, m === "nextSibling" ? 1 : -1);
+	if (to >= 0) selectIndex(ctx, to);
 }
 
 /** Arrow keys follow the drawing: top-down trees go down to children, left-right trees go right. */

@@ -15,17 +15,12 @@ export interface GraphControls {
 	zoomToLeaf(): void;
 	zoomIn(): void;
 	zoomOut(): void;
-	/**
-	 * Bring an entry into view (after a keyboard move, a search match); opens its "+N" segment unless
-	 * `keepPill` and the entry is the segment's first entry (the arrow keys stop on the closed pill).
-	 */
-	reveal(entryId: string, opts?: { keepPill?: boolean }): void;
+	/** Bring an entry into view (after a keyboard move, a search match). */
+	reveal(entryId: string): void;
 	/** Center an entry at a readable zoom (Go to leaf, Go to where pi resumes). */
 	zoomToEntry?(entryId: string): void;
 	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
 	expandSegment(entryId: string): boolean;
-	/** First and last entry index of the closed "+N" segment holding this entry index, null when none. */
-	segmentSpan?(entry: number): { first: number; last: number } | null;
 	/** True when the entry is hidden inside a "+N" segment. */
 	inSegment(entryId: string): boolean;
 	/** Forget dragged positions (re-layout). */

@@ -176,12 +176,11 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 		return next;
 	}, [skeleton, view, expanded, matches, compress]);
 
-	// The selection is never left deep inside a "+N": its segment opens (and stays open while the user walks
-	// it). On a segment's first entry the selection is the pill itself (an arrow-key stop): it stays closed.
+	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
 	useEffect(() => {
 		if (selectedIndex < 0 || selectedIndex >= model.nodeOfEntry.length) return;
 		const g = model.nodeOfEntry[selectedIndex];
-		if (g >= 0 && model.kind[g] === GraphNodeKind.segment && model.entry[g] !== selectedIndex) setSegmentExpanded(sessionKey, skeleton.ids[model.entry[g]], true);
+		if (g >= 0 && model.kind[g] === GraphNodeKind.segment) setSegmentExpanded(sessionKey, skeleton.ids[model.entry[g]], true);
 	}, [model, selectedIndex, sessionKey, skeleton]);
 
 	// ---- layout (worker for big graphs); unchanged structure reuses the previous positions
@@ -497,14 +496,6 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 			const inText = t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable;
 			// Enter / Space on a focused "+N" pill or "+N hidden" stub opens it.
 			if ((ev.key === "Enter" || ev.key === " ") && !ev.ctrlKey && !ev.altKey && !ev.metaKey) {
-				// The selection on a closed pill (the tree's active descendant): Enter / Space open it.
-				const sg = !inText && laid && selectedIndex >= 0 && selectedIndex < laid.model.nodeOfEntry.length ? laid.model.nodeOfEntry[selectedIndex] : -1;
-				if (sg >= 0 && laid!.model.kind[sg] === GraphNodeKind.segment && t === treeRef.current) {
-					ev.preventDefault();
-					ev.stopPropagation();
-					setSegmentExpanded(sessionKey, skeleton.ids[laid!.model.entry[sg]], true);
-					return;
-				}
 				const pill = t.closest?.<HTMLElement>('[data-testid="arbor-segment"], [data-testid="arbor-fold-stub"]');
 				const entry = Number(pill?.dataset.entry ?? -1);
 				if (pill && entry >= 0) {
@@ -521,7 +512,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 				onActivate(selectedIndex);
 			}
 		},
-		[onActivate, selectedIndex, sessionKey, skeleton, onToggleFold, laid],
+		[onActivate, selectedIndex, sessionKey, skeleton, onToggleFold],
 	);
 	useEffect(() => {
 		if (props.focusTick) treeRef.current?.focus();
@@ -546,7 +537,7 @@ function GraphInner(props: SessionGraphProps): React.JSX.Element {
 	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
 	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
 	const activeDescendant = selectedIndex >= 0 && selectedIndex < skeleton.count && laid && laid.model.nodeOfEntry[selectedIndex] >= 0
-		&& laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] !== GraphNodeKind.foldStub && mounted.includes(laid.model.nodeOfEntry[selectedIndex])
+		&& laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry && mounted.includes(laid.model.nodeOfEntry[selectedIndex])
 		? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
 		: undefined;
 	// React Flow marks its wrapper role="application", which would sit between the tree and its items.

@@ -294,19 +294,16 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 		return false;
 	});
 	const dimmed = useGraphStore((s) => s.matches !== null);
-	const selected = useGraphStore((s) => s.selected === data.entry);
 	const g = segmentAt(model, data.entry);
 	if (!sk || !model || g < 0) return null;
 	const members = entriesOfNode(model, g);
-	const cls = ["arbor-seg", selected ? "is-selected" : "", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
+	const cls = ["arbor-seg", active ? "is-active" : "", abandoned ? "is-abandoned" : "", dimmed ? "is-dimmed" : ""].filter(Boolean).join(" ");
 	return (
 		<div
 			className={cls}
 			style={SEG_STYLE}
 			data-testid="arbor-segment"
 			data-entry={data.entry}
-			id={treeItemId(model.ids[g])}
-			aria-selected={selected}
 			role="treeitem"
 			tabIndex={-1}
 			aria-expanded={false}

@@ -162,11 +162,11 @@ export const graphActions = {
 		graphStore.getState().controller?.zoomBy(0.8);
 	},
 	/** Bring an entry into view (after the next layout if it is not drawn yet); expands its segment. */
-	reveal(entryId: string, opts?: { keepPill?: boolean }): void {
+	reveal(entryId: string): void {
 		const s = graphStore.getState();
 		const e = entryIndex(s, entryId);
 		if (e < 0) return;
-		if (!(opts?.keepPill && graphActions.segmentSpan(e)?.first === e)) graphActions.expandSegment(entryId);
+		graphActions.expandSegment(entryId);
 		graphStore.setState({ pendingReveal: e, revealCenter: false });
 	},
 	/** Reveal an entry once the graph has laid out its next view (after a filter change). */
@@ -189,17 +189,6 @@ export const graphActions = {
 		if (g < 0 || !s.model || !s.skeleton || s.model.kind[g] !== GraphNodeKind.segment) return false;
 		setExpanded(s.skeleton.ids[s.model.entry[g]], true);
 		return true;
-	},
-	/**
-	 * First and last entry of the closed "+N" segment holding this entry (by index), null when it is not
-	 * inside one: the arrow keys treat a pill as one stop (its first entry stands for it).
-	 */
-	segmentSpan(entry: number): { first: number; last: number } | null {
-		const s = graphStore.getState();
-		const g = nodeOf(s, entry);
-		if (g < 0 || !s.model || s.model.kind[g] !== GraphNodeKind.segment) return null;
-		const start = s.model.segStart[g];
-		return { first: s.model.segMembers[start], last: s.model.segMembers[start + s.model.count[g] - 1] };
 	},
 	/** True when the entry is hidden inside a "+N" segment. */
 	inSegment(entryId: string): boolean {
