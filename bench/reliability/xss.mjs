@@ -95,6 +95,7 @@ export async function run(ctx) {
 		// Step i selects entry (count - 2 - i) of the chain; wait until all its sentinels rendered (or give up).
 		const steps = session.entries + 5;
 		let misses = 0;
+		let unshown = 0;
 		for (let i = 0; i < steps; i++) {
 			await page.keyboard.press("ArrowUp");
 			const index = session.entries - 2 - i;
@@ -103,7 +104,11 @@ export async function run(ctx) {
 			// sentinel wait below only ever times out on a vector text that really is not shown.
 			if (index >= 0) {
 				const id = `x${String(index + 1).padStart(5, "0")}`;
-				await page.waitForFunction((want) => document.querySelector('[data-testid="inspector"] .inspector-ids span[title="entry id"]')?.textContent === want, id, { timeout: 30_000 }).catch(() => {});
+				const shown = await page.waitForFunction((want) => document.querySelector('[data-testid="inspector"] .inspector-ids span[title="entry id"]')?.textContent === want, id, { timeout: 30_000 }).then(() => true, () => false);
+				// The walk itself broke (the keys no longer step entry by entry): fail now, not after
+				// 30 s for each of hundreds of entries.
+				unshown = shown ? 0 : unshown + 1;
+				if (unshown >= 3) throw new Error(`xss walk: the inspector did not show ${id} (nor the two entries before it) after ArrowUp; the keyboard walk no longer steps entry by entry`);
 			}
 			const deadline = Date.now() + (misses > 5 ? 150 : 2000);
 			let hit = expect.length === 0;
