@@ -18,7 +18,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { FamilyMember, SessionFamily } from "../../shared/api";
-import { type LibraryOptions, defaultSessionRoots, describeSessionFile, sessionFilesIn } from "../session/library";
+import { type LibraryOptions, defaultSessionRoots, describeSessionFile, readSessionHeader, sessionFilesIn } from "../session/library";
 
 /** The shapes are the API's (`arbor family --json`, docs/cli.md). */
 export type { FamilyMember };
@@ -42,38 +42,26 @@ function realOrResolved(p: string): string {
 	}
 }
 
-/** The first line of a file parsed as a session header, or null. Reads at most 64 KiB. */
+/** The header facts of a file (the listing's header rule: omp's title slot skipped), or null. */
 export function readHeaderFacts(file: string): HeaderFacts | null {
-	let fd: number;
-	try {
-		fd = openSync(file, "r");
-	} catch {
-		return null;
-	}
-	try {
-		const buf = Buffer.alloc(HEADER_MAX);
-		const n = readSync(fd, buf, 0, HEADER_MAX, 0);
-		let end = buf.subarray(0, n).indexOf(10);
-		if (end < 0) end = n;
-		let text = buf.toString("utf8", 0, end);
-		if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-		const h = JSON.parse(text) as Record<string, unknown>;
-		if (typeof h !== "object" || h === null || h.type !== "session") return null;
-		const parent = typeof h.parentSession === "string" && h.parentSession ? h.parentSession
-			: typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
-		const previous = Array.isArray(h.previousSessionFiles) ? h.previousSessionFiles.filter((x): x is string => typeof x === "string") : [];
-		return {
-			path: file, id: typeof h.id === "string" ? h.id : null, parent, previous,
-			timestamp: typeof h.timestamp === "string" ? h.timestamp : null,
-		};
-	} catch {
-		return null;
-	} finally {
-		closeSync(fd);
-	}
+	const h = readSessionHeader(file, HEADER_MAX);
+	if (!h) return null;
+	const parent = typeof h.parentSession === "string" && h.parentSession ? h.parentSession
+		: typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
+	const previous = Array.isArray(h.previousSessionFiles) ? h.previousSessionFiles.filter((x): x is string => typeof x === "string") : [];
+	return { path: file, id: typeof h.id === "string" ? h.id : null, parent, previous, timestamp: typeof h.timestamp === "string" ? h.timestamp : null };
 }
 
 const ID_PREFIX_BYTES = 256;
+
+function headerOrTitleSlot(line: Buffer): boolean {
+	try {
+		const t = (JSON.parse(line.toString("utf8")) as { type?: unknown }).type;
+		return t === "session" || t === "title";
+	} catch {
+		return false;
+	}
+}
 
 /** The `id` of every entry line after the header, in file order. */
 export function entryIdsInOrder(file: string): string[] {
@@ -90,8 +78,10 @@ export function entryIdsInOrder(file: string): string[] {
 		let pos = 0;
 		let lineNo = 0;
 		const onLine = (line: Buffer) => {
+			if (line.length === 0) return;
 			lineNo++;
-			if (lineNo === 1 || line.length === 0) return;
+			// The header, and omp's title slot before it, carry ids that are not entries.
+			if (lineNo <= 2 && headerOrTitleSlot(line)) return;
 			const head = line.toString("utf8", 0, Math.min(line.length, ID_PREFIX_BYTES));
 			const m = /^\{\s*"type"\s*:\s*"[^"]*"\s*,\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head) ?? /^\{\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
 			if (m) {

@@ -296,6 +296,28 @@ function errorText(err: unknown): string {
 	return err instanceof Error ? err.message : String(err);
 }
 
+
+/**
+ * A file's session header read by the listing's own rule (omp's title slot on the first line is skipped;
+ * a BOM or any other first line is no header), from at most `maxBytes` of its start. null when there is none.
+ */
+export function readSessionHeader(file: string, maxBytes = 64 * 1024): Record<string, unknown> | null {
+	let fd: number;
+	try {
+		fd = openSync(file, "r");
+	} catch {
+		return null;
+	}
+	try {
+		const scan = scanPrefix(fd, fstatSync(fd).size, { prefixBytes: maxBytes, maxScanBytes: maxBytes });
+		return scan.header ?? null;
+	} catch {
+		return null;
+	} finally {
+		closeSync(fd);
+	}
+}
+
 /** Describe one session file from its header, a bounded prefix, its tail and its size. */
 export function describeSessionFile(file: string, source: SessionSource, options: LibraryOptions = {}): SessionListItem {
 	const home = options.home ?? homedir();

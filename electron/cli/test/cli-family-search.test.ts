@@ -105,6 +105,19 @@ describe("arbor family", () => {
 		expect(byPath.get(empty)).toMatchObject({ parentPath: moved, branchedAtEntryId: null, entries: 0 });
 	});
 
+	it("reads a child's header after omp's title slot (the listing's header rule)", () => {
+		const home = tempDir();
+		const dir = join(home, "proj");
+		mkdirSync(dir);
+		const parent = generate(dir, "parent.jsonl", ["--n", "30", "--seed", "slot"]);
+		const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
+		const slot = JSON.stringify({ type: "title", v: 1, title: "Slot title", pad: "" });
+		const child = join(dir, "child.jsonl");
+		writeFileSync(child, [slot.padEnd(255, " "), JSON.stringify({ type: "session", version: 3, id: "slot-child", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x", parentSession: parent }), ...lines.slice(1)].join("\n") + "\n");
+		const byPath = new Map(family(child, home).map((m) => [m.path, m]));
+		expect(byPath.get(child)).toMatchObject({ parentPath: parent, sessionId: "slot-child", branchedAtEntryId: ids(parent).at(-1) });
+	});
+
 	it("a file without relatives is a family of one; a missing file or a non-session file is a usage error", () => {
 		const home = tempDir();
 		const f = generate(home, "alone.jsonl", ["--n", "20", "--seed", "solo"]);
