@@ -25,6 +25,7 @@ import { LabelList } from "./panels/LabelList";
 import { SearchBar } from "./panels/SearchBar";
 import { StatusBar } from "./panels/StatusBar";
 import type { AppRuntime } from "./runtime";
+import { GraphContext } from "./graph/store";
 import { StoreContext, useApp } from "./store";
 import type { SidePanel } from "./store/view";
 
@@ -190,13 +191,15 @@ export function App({ runtime }: { runtime: AppRuntime }) {
 	return (
 		<StoreContext.Provider value={runtime.store}>
 			<ServicesContext.Provider value={runtime.services}>
-				<div className="app">
-					<Toolbar />
-					<Workspace />
-					<StatusBar />
-					<Dialogs />
-					<Toasts />
-				</div>
+				<GraphContext.Provider value={runtime.graph}>
+					<div className="app">
+						<Toolbar />
+						<Workspace />
+						<StatusBar />
+						<Dialogs />
+						<Toasts />
+					</div>
+				</GraphContext.Provider>
 			</ServicesContext.Provider>
 		</StoreContext.Provider>
 	);

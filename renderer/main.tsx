@@ -3,11 +3,10 @@
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
 import { createArborClient } from "./client";
-import { graphActions } from "./graph/store";
 import { createRuntime } from "./runtime";
 import "./styles/app.css";
 
-const runtime = createRuntime(createArborClient(), { graph: graphActions });
+const runtime = createRuntime(createArborClient());
 // A plain-data copy of the skeleton the renderer holds for a file, for the end-to-end specs (e2e/live.spec.ts
 // checks it equals a fresh open after live appends). Read-only: it returns copies, never the store.
 (window as unknown as { __arborSkeletonOf?: (path: string) => unknown }).__arborSkeletonOf = (path) => {

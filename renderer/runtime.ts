@@ -1,16 +1,18 @@
-// The app's wiring outside React: one store, one command registry, the keyboard and drop handlers and
+// The app's wiring outside React: one app store, one graph store (renderer/graph/store.ts), one command registry, the keyboard and drop handlers and
 // the event subscription, all built from one ArborClient. Tests build it with a fake client.
 
 import type { ArborClient, SessionSummary } from "../shared/api";
 import { compareExportCommands } from "./commands/compare-export";
 import { builtinCommands, extensionCommands } from "./commands/builtin";
 import { dispatchKey } from "./commands/keyboard";
-import { CommandRegistry, makeContext, NO_GRAPH, type CommandDeps, type GraphControls } from "./commands/registry";
+import { CommandRegistry, makeContext, type CommandDeps, type GraphControls } from "./commands/registry";
 import { createServices, type AppServices } from "./commands/services";
+import { createGraph, type Graph } from "./graph/store";
 import { createAppStore, type AppStore } from "./store";
 import { handleArborEvent } from "./store/events";
 
 export interface RuntimeOptions {
+	/** What commands drive instead of this runtime's own graph (tests record the calls). */
 	graph?: GraphControls;
 	clipboard?: (text: string) => Promise<void>;
 	now?: () => number;
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
 export interface AppRuntime {
 	client: ArborClient;
 	store: AppStore;
+	/** This runtime's graph store and actions: never shared with another runtime. */
+	graph: Graph;
 	registry: CommandRegistry;
 	services: AppServices;
 	/** Subscribe to events and the keyboard, then boot (initial sessions or the library). Returns a disposer. */
@@ -47,12 +51,13 @@ interface DropCapable {
 
 export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): AppRuntime {
 	const store = createAppStore(client);
+	const graph = createGraph();
 	const registry = new CommandRegistry([...builtinCommands(), ...compareExportCommands()]);
 	registry.setDynamic(() => extensionCommands({ state: store.getState() }));
 	const deps: CommandDeps = {
 		store,
 		client,
-		graph: opts.graph ?? NO_GRAPH,
+		graph: opts.graph ?? graph.actions,
 		clipboard: opts.clipboard ?? writeClipboard,
 		now: opts.now,
 	};
@@ -82,6 +87,7 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 	return {
 		client,
 		store,
+		graph,
 		registry,
 		services,
 		openDropped,

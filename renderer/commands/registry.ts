@@ -31,16 +31,6 @@ export interface GraphControls {
 	forgetSession?(sessionId: string): void;
 }
 
-export const NO_GRAPH: GraphControls = {
-	fit() {},
-	zoomToLeaf() {},
-	zoomIn() {},
-	zoomOut() {},
-	reveal() {},
-	expandSegment: () => false,
-	inSegment: () => false,
-};
-
 export interface CommandDeps {
 	store: AppStore;
 	client: ArborClient;

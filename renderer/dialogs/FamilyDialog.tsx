@@ -8,6 +8,7 @@ import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { revealWhenShown } from "../graph/FamilyBadge";
+import { useGraph } from "../graph/store";
 import { Modal } from "./Modal";
 
 function depthOf(members: readonly FamilyMember[]): Map<string, number> {
@@ -22,6 +23,7 @@ function fileName(p: string): string {
 
 export function FamilyDialog({ path }: { path: string }) {
 	const { client, reveal } = useServices();
+	const graph = useGraph();
 	const openPath = useApp((s) => s.openPath);
 	const close = useApp((s) => s.closeDialog);
 	const [family, setFamily] = useState<SessionFamily | null>(null);
@@ -42,7 +44,7 @@ export function FamilyDialog({ path }: { path: string }) {
 		close("family");
 		const s = await openPath(p);
 		// The branch point is selected and brought into view: its card carries the "branched →" badge.
-		if (s && entryId) revealWhenShown(reveal, s.sessionId, entryId);
+		if (s && entryId) revealWhenShown(graph.store, reveal, s.sessionId, entryId);
 	};
 	const depth = family ? depthOf(family.members) : new Map<string, number>();
 	const byPath = new Map((family?.members ?? []).map((m) => [m.path, m]));

@@ -5,7 +5,7 @@
 import { useContext, useEffect, useSyncExternalStore } from "react";
 import type { SessionFamily } from "../../shared/api";
 import { type AppServices, ServicesContext } from "../commands/services";
-import { graphStore, useGraphStore } from "./store";
+import { useGraphStore, type GraphStore } from "./store";
 
 export interface FamilyChild {
 	path: string;
@@ -102,7 +102,7 @@ export function FamilyBranchBadge({ entry }: { entry: number }) {
  * Reveal `entryId` once the graph shows session `sessionId` (laid out): right after opening a file the
  * graph still holds the previous session, whose skeleton may hold the same id (a fork copies the path).
  */
-export function revealWhenShown(reveal: (entryId: string) => void, sessionId: string, entryId: string): void {
+export function revealWhenShown(graphStore: GraphStore, reveal: (entryId: string) => void, sessionId: string, entryId: string): void {
 	const shown = (): boolean => {
 		const s = graphStore.getState();
 		return s.sessionKey === sessionId && s.model !== null && s.skeleton !== null && s.skeleton.ids.includes(entryId);

@@ -10,7 +10,7 @@ import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
-import { graphStore, useGraphStore, type GraphState } from "./store";
+import { useGraph, useGraphStore, type GraphState, type GraphStore } from "./store";
 import { treeItemId } from "./treeitem";
 import { indexOfId } from "../store/selectors";
 
@@ -73,7 +73,7 @@ function Handles(): React.JSX.Element {
  * dialog as Enter); a drop anywhere else, Escape, or losing the pointer cancels. Plain pointer events
  * with pointer capture (not React Flow's node drag, whose auto-pan could outlive an aborted drag).
  */
-function startLeafDrag(ev: React.PointerEvent<HTMLElement>): void {
+function startLeafDrag(ev: React.PointerEvent<HTMLElement>, graphStore: GraphStore): void {
 	if (ev.button !== 0) return;
 	ev.preventDefault();
 	ev.stopPropagation();
@@ -160,6 +160,7 @@ const matchState = (s: GraphState, e: number): "" | "hit" | "miss" => (s.matches
 
 export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFlowNode>) {
 	const e = data.entry;
+	const graphStore = useGraph().store;
 	const sk = useGraphStore((s) => s.skeleton);
 	const selected = useGraphStore((s) => s.selected === e);
 	const active = useGraphStore((s) => s.activePath !== null && s.activePath[e] === 1);
@@ -238,7 +239,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 						className="arbor-badge arbor-badge--leaf nodrag nopan"
 						data-testid="leaf-badge"
 						title={leafHidden ? "The leaf is below this card, hidden by the filter. Drag the badge onto another card to move the leaf there." : "The leaf: where the next message goes. Drag the badge onto another card to move the leaf there."}
-						onPointerDown={(ev) => startLeafDrag(ev)}
+						onPointerDown={(ev) => startLeafDrag(ev, graphStore)}
 					>
 						{leafHidden ? "leaf ↓" : "leaf"}
 					</span>

@@ -2,8 +2,11 @@
 // viewports, per session for the life of the app) plus the render inputs the mounted node cards select
 // from with narrow selectors, so a selection change re-renders two cards, not a thousand.
 // The app store (renderer/store) keeps session, selection, filter, search and folds.
+// One graph store per runtime (createGraph, built by renderer/runtime.ts next to the app store) and
+// provided to the graph's components by GraphContext: two runtimes (tests, windows) never share it.
 
-import { createStore } from "zustand/vanilla";
+import { createContext, useContext } from "react";
+import { createStore, type StoreApi } from "zustand/vanilla";
 import { useStore } from "zustand";
 import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { GraphNodeKind, type Direction, type GraphModel } from "./model";
@@ -88,14 +91,25 @@ export function initialGraphState(): GraphState {
 	};
 }
 
-export const graphStore = createStore<GraphState>()(() => initialGraphState());
+export type GraphStore = StoreApi<GraphState>;
 
-export function useGraphStore<T>(selector: (s: GraphState) => T): T {
-	return useStore(graphStore, selector);
+/** A graph's store and the imperative actions over it (structurally renderer/commands' GraphControls, plus more). */
+export interface Graph {
+	store: GraphStore;
+	actions: GraphActions;
 }
 
-export function expandedOf(s: GraphState): ReadonlySet<string> {
-	return s.expanded[s.sessionKey] ?? EMPTY_SET;
+export const GraphContext = createContext<Graph | null>(null);
+
+/** The graph of the surrounding <GraphContext.Provider> (SessionGraph provides its own when none is given). */
+export function useGraph(): Graph {
+	const g = useContext(GraphContext);
+	if (!g) throw new Error("GraphContext missing: render the graph inside <SessionGraph> or a GraphContext.Provider");
+	return g;
+}
+
+export function useGraphStore<T>(selector: (s: GraphState) => T): T {
+	return useStore(useGraph().store, selector);
 }
 
 export function positionsOf(s: GraphState): ReadonlyMap<string, XY> {
@@ -125,112 +139,118 @@ function nodeOf(s: GraphState, entry: number): number {
 }
 
 /** Expand or collapse a segment (by its first entry id) of a session. */
-export function setSegmentExpanded(sessionKey: string, firstId: string, on: boolean): void {
-	const s = graphStore.getState();
+export function setSegmentExpanded(store: GraphStore, sessionKey: string, firstId: string, on: boolean): void {
+	const s = store.getState();
 	const cur = s.expanded[sessionKey] ?? EMPTY_SET;
 	if (cur.has(firstId) === on) return;
 	const next = new Set(cur);
 	if (on) next.add(firstId);
 	else next.delete(firstId);
-	graphStore.setState({ expanded: { ...s.expanded, [sessionKey]: next } });
+	store.setState({ expanded: { ...s.expanded, [sessionKey]: next } });
 }
 
-function setExpanded(firstId: string, on: boolean): void {
-	setSegmentExpanded(graphStore.getState().sessionKey, firstId, on);
+/** A new graph store with its actions (one per runtime). */
+export function createGraph(): Graph {
+	const store = createStore<GraphState>()(() => initialGraphState());
+	return { store, actions: graphActionsOf(store) };
 }
 
 /**
  * Imperative graph actions for the command registry, menus and tests. Structurally compatible with
  * renderer/commands' GraphControls, plus a few more.
  */
-export const graphActions = {
-	fit(): void {
-		graphStore.getState().controller?.fit();
-	},
-	zoomToLeaf(): void {
-		const s = graphStore.getState();
-		if (s.skeleton && s.skeleton.leaf >= 0) s.controller?.centerOnEntry(s.skeleton.leaf, 1);
-	},
-	zoomToSelection(): void {
-		const s = graphStore.getState();
-		if (s.selected >= 0) s.controller?.centerOnEntry(s.selected, 1);
-	},
-	zoomIn(): void {
-		graphStore.getState().controller?.zoomBy(1.25);
-	},
-	zoomOut(): void {
-		graphStore.getState().controller?.zoomBy(0.8);
-	},
-	/** Bring an entry into view (after the next layout if it is not drawn yet); expands its segment. */
-	reveal(entryId: string): void {
-		const s = graphStore.getState();
-		const e = entryIndex(s, entryId);
-		if (e < 0) return;
-		graphActions.expandSegment(entryId);
-		graphStore.setState({ pendingReveal: e, revealCenter: false });
-	},
-	/** Reveal an entry once the graph has laid out its next view (after a filter change). */
-	revealAfterLayout(entryId: string): void {
-		const s = graphStore.getState();
-		const e = entryIndex(s, entryId);
-		if (e >= 0) graphStore.setState({ revealAfterLayout: e });
-	},
-	zoomToEntry(entryId: string): void {
-		const s = graphStore.getState();
-		const e = entryIndex(s, entryId);
-		if (e < 0) return;
-		graphActions.expandSegment(entryId);
-		graphStore.setState({ pendingReveal: e, revealCenter: true });
-	},
-	/** Expand the "+N" segment holding this entry; false when it is not inside one. */
-	expandSegment(entryId: string): boolean {
-		const s = graphStore.getState();
-		const g = nodeOf(s, entryIndex(s, entryId));
-		if (g < 0 || !s.model || !s.skeleton || s.model.kind[g] !== GraphNodeKind.segment) return false;
-		setExpanded(s.skeleton.ids[s.model.entry[g]], true);
-		return true;
-	},
-	/** True when the entry is hidden inside a "+N" segment. */
-	inSegment(entryId: string): boolean {
-		const s = graphStore.getState();
-		const g = nodeOf(s, entryIndex(s, entryId));
-		return g >= 0 && s.model !== null && s.model.kind[g] === GraphNodeKind.segment;
-	},
-	/** Collapse a segment again, given the id of its first entry. */
-	collapseSegment(firstEntryId: string): void {
-		setExpanded(firstEntryId, false);
-	},
-	/** Collapse every expanded segment of the current session. */
-	collapseAll(): void {
-		const s = graphStore.getState();
-		graphStore.setState({ expanded: { ...s.expanded, [s.sessionKey]: EMPTY_SET } });
-	},
-	/** Re-layout: forget dragged positions of the current session. */
-	relayout(): void {
-		const s = graphStore.getState();
-		graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: EMPTY_MAP } });
-	},
-	setNodePosition(nodeId: string, pos: XY): void {
-		const s = graphStore.getState();
-		const next = new Map(positionsOf(s));
-		next.set(nodeId, pos);
-		graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: next } });
-	},
-	saveViewport(vp: GraphViewport): void {
-		const s = graphStore.getState();
-		if (!s.sessionKey) return;
-		graphStore.setState({ viewports: { ...s.viewports, [s.sessionKey]: vp } });
-	},
-	/** Forget everything kept for a closed session. */
-	forgetSession(sessionKey: string): void {
-		const s = graphStore.getState();
-		const drop = <T,>(r: Record<string, T>): Record<string, T> => {
-			const out = { ...r };
-			delete out[sessionKey];
-			return out;
-		};
-		graphStore.setState({ expanded: drop(s.expanded), positions: drop(s.positions), viewports: drop(s.viewports) });
-	},
-};
+function graphActionsOf(graphStore: GraphStore) {
+	const setExpanded = (firstId: string, on: boolean): void => setSegmentExpanded(graphStore, graphStore.getState().sessionKey, firstId, on);
+	const graphActions = {
+		fit(): void {
+			graphStore.getState().controller?.fit();
+		},
+		zoomToLeaf(): void {
+			const s = graphStore.getState();
+			if (s.skeleton && s.skeleton.leaf >= 0) s.controller?.centerOnEntry(s.skeleton.leaf, 1);
+		},
+		zoomToSelection(): void {
+			const s = graphStore.getState();
+			if (s.selected >= 0) s.controller?.centerOnEntry(s.selected, 1);
+		},
+		zoomIn(): void {
+			graphStore.getState().controller?.zoomBy(1.25);
+		},
+		zoomOut(): void {
+			graphStore.getState().controller?.zoomBy(0.8);
+		},
+		/** Bring an entry into view (after the next layout if it is not drawn yet); expands its segment. */
+		reveal(entryId: string): void {
+			const s = graphStore.getState();
+			const e = entryIndex(s, entryId);
+			if (e < 0) return;
+			graphActions.expandSegment(entryId);
+			graphStore.setState({ pendingReveal: e, revealCenter: false });
+		},
+		/** Reveal an entry once the graph has laid out its next view (after a filter change). */
+		revealAfterLayout(entryId: string): void {
+			const s = graphStore.getState();
+			const e = entryIndex(s, entryId);
+			if (e >= 0) graphStore.setState({ revealAfterLayout: e });
+		},
+		zoomToEntry(entryId: string): void {
+			const s = graphStore.getState();
+			const e = entryIndex(s, entryId);
+			if (e < 0) return;
+			graphActions.expandSegment(entryId);
+			graphStore.setState({ pendingReveal: e, revealCenter: true });
+		},
+		/** Expand the "+N" segment holding this entry; false when it is not inside one. */
+		expandSegment(entryId: string): boolean {
+			const s = graphStore.getState();
+			const g = nodeOf(s, entryIndex(s, entryId));
+			if (g < 0 || !s.model || !s.skeleton || s.model.kind[g] !== GraphNodeKind.segment) return false;
+			setExpanded(s.skeleton.ids[s.model.entry[g]], true);
+			return true;
+		},
+		/** True when the entry is hidden inside a "+N" segment. */
+		inSegment(entryId: string): boolean {
+			const s = graphStore.getState();
+			const g = nodeOf(s, entryIndex(s, entryId));
+			return g >= 0 && s.model !== null && s.model.kind[g] === GraphNodeKind.segment;
+		},
+		/** Collapse a segment again, given the id of its first entry. */
+		collapseSegment(firstEntryId: string): void {
+			setExpanded(firstEntryId, false);
+		},
+		/** Collapse every expanded segment of the current session. */
+		collapseAll(): void {
+			const s = graphStore.getState();
+			graphStore.setState({ expanded: { ...s.expanded, [s.sessionKey]: EMPTY_SET } });
+		},
+		/** Re-layout: forget dragged positions of the current session. */
+		relayout(): void {
+			const s = graphStore.getState();
+			graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: EMPTY_MAP } });
+		},
+		setNodePosition(nodeId: string, pos: XY): void {
+			const s = graphStore.getState();
+			const next = new Map(positionsOf(s));
+			next.set(nodeId, pos);
+			graphStore.setState({ positions: { ...s.positions, [s.sessionKey]: next } });
+		},
+		saveViewport(vp: GraphViewport): void {
+			const s = graphStore.getState();
+			if (!s.sessionKey) return;
+			graphStore.setState({ viewports: { ...s.viewports, [s.sessionKey]: vp } });
+		},
+		/** Forget everything kept for a closed session. */
+		forgetSession(sessionKey: string): void {
+			const s = graphStore.getState();
+			const drop = <T,>(r: Record<string, T>): Record<string, T> => {
+				const out = { ...r };
+				delete out[sessionKey];
+				return out;
+			};
+			graphStore.setState({ expanded: drop(s.expanded), positions: drop(s.positions), viewports: drop(s.viewports) });
+		},
+	};
+	return graphActions;
+}
 
-export type GraphActions = typeof graphActions;
+export type GraphActions = ReturnType<typeof graphActionsOf>;

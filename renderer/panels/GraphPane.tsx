@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
 import { HiddenBranches } from "../compare/HiddenBranches";
-import { graphActions } from "../graph/store";
+import { useGraph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
@@ -52,6 +52,7 @@ export function GraphPane() {
 	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
 	const focusTick = useApp((s) => s.graphFocusTick);
 	const st = deps.store.getState;
+	const graph = useGraph();
 
 	// A filter change keeps the selected entry in view (it may have moved far in the new layout).
 	const filter = useApp((s) => s.filter);
@@ -61,9 +62,8 @@ export function GraphPane() {
 		lastFilter.current = filter;
 		const id = st().selectedId;
 		if (!id) return;
-		if (graphActions.revealAfterLayout) graphActions.revealAfterLayout(id);
-		else deps.graph.reveal(id);
-	}, [filter, st, deps]);
+		graph.actions.revealAfterLayout(id);
+	}, [filter, st, graph]);
 
 	const previews = useCallback((i: number) => previewMap?.get(i), [previewMap]);
 	const requestPreviews = useCallback(

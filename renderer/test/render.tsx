@@ -4,6 +4,7 @@
 import { act, type ReactElement } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { ServicesContext } from "../commands/services";
+import { GraphContext } from "../graph/store";
 import type { AppRuntime } from "../runtime";
 import { StoreContext } from "../store";
 
@@ -23,7 +24,9 @@ export async function render(ui: ReactElement, rt?: AppRuntime): Promise<Rendere
 	const root = createRoot(container);
 	const wrapped = rt ? (
 		<StoreContext.Provider value={rt.store}>
-			<ServicesContext.Provider value={rt.services}>{ui}</ServicesContext.Provider>
+			<ServicesContext.Provider value={rt.services}>
+				<GraphContext.Provider value={rt.graph}>{ui}</GraphContext.Provider>
+			</ServicesContext.Provider>
 		</StoreContext.Provider>
 	) : ui;
 	await act(async () => {

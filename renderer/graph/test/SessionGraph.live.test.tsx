@@ -6,7 +6,9 @@ import { computeTreeView } from "../../../shared/tree-view";
 import type { GraphControls } from "../../commands/registry";
 import { NODE_SIZE } from "../model";
 import { SessionGraph, type SessionGraphProps } from "../SessionGraph";
-import { graphActions, graphStore, initialGraphState } from "../store";
+import { createGraph, GraphContext, type Graph } from "../store";
+
+let graph: Graph;
 import { skeletonOf } from "./helpers";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -48,7 +50,7 @@ let container: HTMLDivElement;
 let root: Root;
 
 beforeEach(() => {
-	graphStore.setState(initialGraphState());
+	graph = createGraph();
 	container = document.createElement("div");
 	container.style.width = "1200px";
 	container.style.height = "900px";
@@ -67,7 +69,7 @@ function propsFor(s: Skeleton, over: Partial<SessionGraphProps> = {}): SessionGr
 
 async function render(p: SessionGraphProps): Promise<void> {
 	await act(async () => {
-		root.render(<SessionGraph {...p} />);
+		root.render(<GraphContext.Provider value={graph}><SessionGraph {...p} /></GraphContext.Provider>);
 	});
 	await act(async () => {
 		await new Promise((r) => setTimeout(r, 20));
@@ -128,12 +130,12 @@ describe("SessionGraph with a live session", () => {
 		const s0 = base();
 		await render(propsFor(s0));
 		const laidOut = nodePos("e4");
-		await act(async () => graphActions.setNodePosition("e4", { x: laidOut.x + 300, y: laidOut.y + 40 }));
+		await act(async () => graph.actions.setNodePosition("e4", { x: laidOut.x + 300, y: laidOut.y + 40 }));
 		expect(nodePos("e4")).toEqual({ x: laidOut.x + 300, y: laidOut.y + 40 });
 		// Still there after an unrelated re-render (new skeleton object, same session).
 		await render(propsFor(append(s0, [EntryKind.assistant])));
 		expect(nodePos("e4")).toEqual({ x: laidOut.x + 300, y: laidOut.y + 40 });
-		await act(async () => graphActions.relayout());
+		await act(async () => graph.actions.relayout());
 		expect(nodePos("e4")).toEqual(laidOut);
 	});
 
@@ -158,7 +160,7 @@ describe("SessionGraph with a live session", () => {
 			at("mouseup", 200, 150, document);
 		});
 		expect(nodePos("e4")).toEqual(start);
-		expect(graphStore.getState().positions.live?.get("e4")).toBeUndefined();
+		expect(graph.store.getState().positions.live?.get("e4")).toBeUndefined();
 	});
 
 	it("lays out left to right when asked", async () => {
@@ -172,13 +174,13 @@ describe("SessionGraph with a live session", () => {
 	it("zooms to the leaf and fits on request", async () => {
 		const s0 = base();
 		await render(propsFor(s0));
-		await act(async () => graphActions.fit());
+		await act(async () => graph.actions.fit());
 		await settle();
 		const fitted = viewport();
-		await act(async () => graphActions.zoomOut());
+		await act(async () => graph.actions.zoomOut());
 		await settle();
 		expect(viewport().zoom).toBeLessThan(fitted.zoom);
-		await act(async () => graphActions.zoomToLeaf());
+		await act(async () => graph.actions.zoomToLeaf());
 		await settle();
 		const leaf = screenPos("e3");
 		// Leaf card centred in the pane, which the jsdom setup sizes 1000x800.
@@ -190,11 +192,11 @@ describe("SessionGraph with a live session", () => {
 	it("switching sessions restores each session's own viewport", async () => {
 		const s0 = base();
 		await render(propsFor(s0));
-		await act(async () => graphActions.zoomToLeaf());
+		await act(async () => graph.actions.zoomToLeaf());
 		await settle();
 		const first = viewport();
 		await render(propsFor(s0, { sessionKey: "other" }));
-		await act(async () => graphActions.fit());
+		await act(async () => graph.actions.fit());
 		await settle();
 		await render(propsFor(s0, { sessionKey: "live" }));
 		expect(viewport()).toEqual(first);
@@ -203,7 +205,7 @@ describe("SessionGraph with a live session", () => {
 
 describe("graphActions", () => {
 	it("fit the command registry's GraphControls", () => {
-		const controls: GraphControls = graphActions;
+		const controls: GraphControls = graph.actions;
 		expect(typeof controls.reveal).toBe("function");
 	});
 
@@ -216,21 +218,21 @@ describe("graphActions", () => {
 			{ kind: EntryKind.user, parent: 3 },
 		]);
 		await render(propsFor(s, { selectedIndex: 4 }));
-		expect(graphActions.inSegment("e2")).toBe(true);
-		expect(graphActions.inSegment("e4")).toBe(false);
-		expect(graphActions.expandSegment("e4")).toBe(false);
+		expect(graph.actions.inSegment("e2")).toBe(true);
+		expect(graph.actions.inSegment("e4")).toBe(false);
+		expect(graph.actions.expandSegment("e4")).toBe(false);
 		await act(async () => {
-			expect(graphActions.expandSegment("e2")).toBe(true);
+			expect(graph.actions.expandSegment("e2")).toBe(true);
 		});
 		await act(async () => {
 			await new Promise((r) => setTimeout(r, 20));
 		});
-		expect(graphActions.inSegment("e2")).toBe(false);
+		expect(graph.actions.inSegment("e2")).toBe(false);
 		expect(container.querySelector('[data-entry="2"]')).not.toBeNull();
-		await act(async () => graphActions.collapseSegment("e1"));
+		await act(async () => graph.actions.collapseSegment("e1"));
 		await act(async () => {
 			await new Promise((r) => setTimeout(r, 20));
 		});
-		expect(graphActions.inSegment("e2")).toBe(true);
+		expect(graph.actions.inSegment("e2")).toBe(true);
 	});
 });

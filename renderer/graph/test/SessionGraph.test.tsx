@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { EntryFlag, EntryKind } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
 import { SessionGraph, type SessionGraphProps } from "../SessionGraph";
-import { graphActions, graphStore, initialGraphState } from "../store";
+import { createGraph, GraphContext, type Graph } from "../store";
+
+let graph: Graph;
 import { generateSkeleton, skeletonOf } from "./helpers";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -41,7 +43,7 @@ let container: HTMLDivElement;
 let root: Root;
 
 beforeEach(() => {
-	graphStore.setState(initialGraphState());
+	graph = createGraph();
 	container = document.createElement("div");
 	container.style.width = "1000px";
 	container.style.height = "800px";
@@ -67,7 +69,7 @@ async function mount(over: Partial<SessionGraphProps> = {}): Promise<SessionGrap
 		...over,
 	};
 	await act(async () => {
-		root.render(<SessionGraph {...props} />);
+		root.render(<GraphContext.Provider value={graph}><SessionGraph {...props} /></GraphContext.Provider>);
 	});
 	// Layout resolves asynchronously (a worker in the browser, a resolved promise here).
 	await act(async () => {
@@ -162,7 +164,7 @@ describe("SessionGraph", () => {
 		await act(async () => {
 			await new Promise((r) => setTimeout(r, 20));
 		});
-		await act(async () => graphActions.fit());
+		await act(async () => graph.actions.fit());
 		expect(cards().length).toBe(9);
 		expect(cardOf(2).textContent).toContain("[read: src/parser.ts:1-40]");
 		expect(cardOf(5).querySelector(".arbor-marker--error")).not.toBeNull();
@@ -192,7 +194,7 @@ describe("SessionGraph", () => {
 	});
 
 	it("keeps a small graph as cards below the overview zoom, so Fit shows every card", async () => {
-		graphStore.setState({ viewports: { s1: { x: 0, y: 0, zoom: 0.1 } } });
+		graph.store.setState({ viewports: { s1: { x: 0, y: 0, zoom: 0.1 } } });
 		await mount();
 		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
 		expect(cards().map((c) => Number(c.dataset.entry)).sort()).toEqual([0, 6, 7, 8]);
@@ -204,7 +206,7 @@ describe("SessionGraph", () => {
 			await new Promise((r) => setTimeout(r, 20));
 		});
 		expect(cardOf(3).classList.contains("is-selected")).toBe(true);
-		expect(graphActions.inSegment("e3")).toBe(false);
+		expect(graph.actions.inSegment("e3")).toBe(false);
 	});
 
 	it("highlights the entries a navigation would summarize", async () => {
@@ -249,15 +251,15 @@ describe("SessionGraph", () => {
 		const big = generateSkeleton(20_000, 4);
 		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
 		// Fit on a big graph centres the leaf at a zoom with text (0.5): still cards.
-		await act(async () => graphActions.fit());
-		await waitFor(() => Math.abs((graphStore.getState().viewports.s1?.zoom ?? 0) - 0.5) < 1e-6);
+		await act(async () => graph.actions.fit());
+		await waitFor(() => Math.abs((graph.store.getState().viewports.s1?.zoom ?? 0) - 0.5) < 1e-6);
 		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
 		expect(cardOf(big.leaf)).toBeTruthy();
-		for (let i = 0; i < 12; i++) await act(async () => graphActions.zoomOut());
+		for (let i = 0; i < 12; i++) await act(async () => graph.actions.zoomOut());
 		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") !== null);
 		expect(container.querySelector("[data-testid=arbor-overview]")).not.toBeNull();
 		expect(container.querySelectorAll(".react-flow__node").length).toBe(0);
-		await act(async () => graphActions.zoomToLeaf());
+		await act(async () => graph.actions.zoomToLeaf());
 		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") === null);
 		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
 		expect(cardOf(big.leaf)).toBeTruthy();

@@ -1,0 +1,167 @@
+// The graph's camera hook: where the view goes. A new layout is installed (a new session opens on its
+// saved viewport or the leaf; a re-layout keeps the selection where it was on screen), the controller
+// behind the graph actions (fit, center an entry, zoom steps), reveal() and the zoom bounds.
+
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { ReactFlowInstance, Viewport } from "@xyflow/react";
+import type { Skeleton } from "../../shared/skeleton";
+import { viewRect } from "./cull";
+import { nodeCenter, type Laid } from "./laid";
+import type { GraphFlowNode } from "./nodes";
+import { useGraphStore, type Graph, type GraphController } from "./store";
+import { BIG_FIT_ZOOM, JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM, SMALL_GRAPH } from "./zoom";
+
+export interface CameraInput {
+	graph: Graph;
+	rf: ReactFlowInstance<GraphFlowNode>;
+	laid: Laid | null;
+	laidRef: React.MutableRefObject<Laid | null>;
+	skeleton: Skeleton;
+	sessionKey: string;
+	selectedIndex: number;
+	paneWidth: number;
+	paneHeight: number;
+	recull(v: Viewport): void;
+}
+
+export interface Camera {
+	/** Move the view (animated when duration > 0), re-cull for the destination and remember it. */
+	setViewport(next: Viewport, duration?: number): void;
+	/** Center an entry (or its nearest drawn ancestor) of a layout. */
+	centerOn(target: Laid, entry: number, zoom?: number, duration?: number): void;
+	minZoom: number;
+}
+
+export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull }: CameraInput): Camera {
+	const graphStore = graph.store;
+	const { saveViewport } = graph.actions;
+	// Where the last animated move is going: a zoom step taken while one is still running starts from its
+	// target, so quick repeated zooms (keys, buttons) compound instead of each restarting from wherever the
+	// animation happens to be (on a busy machine: barely started).
+	const animTarget = useRef<{ vp: Viewport; until: number } | null>(null);
+	const setViewport = useCallback(
+		(next: Viewport, duration = 0) => {
+			animTarget.current = duration > 0 ? { vp: next, until: performance.now() + duration } : null;
+			void rf.setViewport(next, duration > 0 ? { duration } : undefined);
+			recull(next);
+			saveViewport(next);
+		},
+		[rf, recull, saveViewport],
+	);
+
+	const minZoom = useMemo(() => {
+		if (!laid || paneWidth <= 0) return 0.05;
+		const l = laid.layout;
+		const fit = Math.min(paneWidth / Math.max(1, l.maxX - l.minX), paneHeight / Math.max(1, l.maxY - l.minY));
+		return Math.max(0.0002, Math.min(0.1, fit * 0.5));
+	}, [laid, paneWidth, paneHeight]);
+
+	// Install a new layout: a new session starts on its saved viewport or the leaf; a re-layout of the same
+	// session keeps the anchor (selection, else leaf) where it was on screen, so live appends do not jump.
+	const shownKey = useRef<string | null>(null);
+	useLayoutEffect(() => {
+		const prev = laidRef.current;
+		laidRef.current = laid;
+		if (!laid) return;
+		graphStore.setState({ model: laid.model });
+		if (shownKey.current !== sessionKey) {
+			shownKey.current = sessionKey;
+			const saved = graphStore.getState().viewports[sessionKey];
+			if (saved) setViewport(saved);
+			else centerOn(laid, skeleton.leaf >= 0 ? skeleton.leaf : 0, 1);
+			return;
+		}
+		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
+		const after = graphStore.getState().revealAfterLayout;
+		if (after >= 0 && prev && prev.model !== laid.model) graphStore.setState({ revealAfterLayout: -1, pendingReveal: after, revealCenter: false });
+		if (!prev || prev.layout === laid.layout) return;
+		const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
+		const a = nodeCenter(prev, anchor);
+		const b = nodeCenter(laid, anchor);
+		if (a && b && (a.x !== b.x || a.y !== b.y)) {
+			const cur = rf.getViewport();
+			setViewport({ x: cur.x - (b.x - a.x) * cur.zoom, y: cur.y - (b.y - a.y) * cur.zoom, zoom: cur.zoom });
+		}
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- runs when a layout is installed
+	}, [laid]);
+
+	function centerOn(target: Laid, entry: number, zoom?: number, duration = 0): void {
+		const c = nodeCenter(target, entry, skeleton);
+		if (!c) return;
+		const z = zoom ?? Math.max(rf.getViewport().zoom, 0.6);
+		const w = paneWidth > 0 ? paneWidth : 800;
+		const h = paneHeight > 0 ? paneHeight : 600;
+		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
+	}
+
+	// Tree depth of every graph node (aria-level), for the cards.
+	useLayoutEffect(() => {
+		if (!laid) return;
+		const m = laid.model;
+		const depth = new Int32Array(m.n);
+		for (let g = 0; g < m.n; g++) depth[g] = m.parent[g] >= 0 ? depth[m.parent[g]] + 1 : 1;
+		graphStore.setState({ depth });
+	}, [graphStore, laid]);
+
+	// ---- controller for the graph actions
+	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom, centerOn });
+	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom, centerOn };
+	useEffect(() => {
+		const controller: GraphController = {
+			fit() {
+				const { laid: l, paneWidth: w, paneHeight: h, minZoom: mz } = controllerDeps.current;
+				if (!l || l.layout.n === 0) return;
+				const { minX, minY, maxX, maxY } = l.layout;
+				const pw = w > 0 ? w : 800;
+				const ph = h > 0 ? h : 600;
+				const z = Math.max(mz, Math.min(1, (pw * 0.92) / Math.max(1, maxX - minX), (ph * 0.92) / Math.max(1, maxY - minY)));
+				// A big session fitted whole is a thin strip of dots: Fit shows the neighbourhood of the leaf
+				// at the lowest zoom that still draws text instead (the overview stays a zoom-out away).
+				if (z < BIG_FIT_ZOOM && l.model.n > SMALL_GRAPH) {
+					const sk = graphStore.getState().skeleton;
+					const c = nodeCenter(l, sk && sk.leaf >= 0 ? sk.leaf : 0, sk ?? undefined);
+					if (c) {
+						setViewport({ x: pw / 2 - c.x * BIG_FIT_ZOOM, y: ph / 2 - c.y * BIG_FIT_ZOOM, zoom: BIG_FIT_ZOOM }, 200);
+						return;
+					}
+				}
+				setViewport({ x: pw / 2 - ((minX + maxX) / 2) * z, y: ph / 2 - ((minY + maxY) / 2) * z, zoom: z }, 200);
+			},
+			centerOnEntry(entry, zoom) {
+				const { laid: l, centerOn: center } = controllerDeps.current;
+				if (l) center(l, entry, zoom, 200);
+			},
+			zoomBy(factor) {
+				const t = animTarget.current;
+				const cur = t && performance.now() < t.until ? t.vp : rf.getViewport();
+				const { paneWidth: w, paneHeight: h, minZoom: mz } = controllerDeps.current;
+				const z = Math.min(MAX_ZOOM, Math.max(mz, cur.zoom * factor));
+				const cx = (w > 0 ? w : 800) / 2;
+				const cy = (h > 0 ? h : 600) / 2;
+				setViewport({ x: cx - ((cx - cur.x) / cur.zoom) * z, y: cy - ((cy - cur.y) / cur.zoom) * z, zoom: z }, 150);
+			},
+		};
+		graphStore.setState({ controller });
+		return () => {
+			if (graphStore.getState().controller === controller) graphStore.setState({ controller: null });
+		};
+	}, [graphStore, rf, setViewport]);
+
+	// reveal(): bring an entry into view once the layout shows it (keeps the zoom when it is already visible).
+	const pendingReveal = useGraphStore((s) => s.pendingReveal);
+	useEffect(() => {
+		if (pendingReveal < 0 || !laid) return;
+		const c = nodeCenter(laid, pendingReveal, skeleton);
+		if (!c) return;
+		const force = graphStore.getState().revealCenter;
+		graphStore.setState({ pendingReveal: -1, revealCenter: false });
+		const cur = rf.getViewport();
+		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
+		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
+		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
+		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM) centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
+	}, [pendingReveal, laid]);
+
+	return { setViewport, centerOn, minZoom };
+}

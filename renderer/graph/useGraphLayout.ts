@@ -1,0 +1,38 @@
+// The graph's layout hook: model -> positions (layout.ts, in a worker for big graphs) and a spatial index.
+// A model with unchanged structure reuses the previous positions; a stale run never overwrites a newer one.
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import { lazyIdIndex, sameStructure, type Laid } from "./laid";
+import { createLayoutRunner } from "./layoutRunner";
+import type { Direction, GraphLayout, GraphModel } from "./model";
+import { buildSpatialIndex, type SpatialIndex } from "./spatial";
+
+export interface GraphLayoutResult {
+	/** The layout for this session, null until the first one arrives. */
+	laid: Laid | null;
+	/** The layout installed on screen (set by useGraphCamera once it placed the view for it). */
+	laidRef: React.MutableRefObject<Laid | null>;
+}
+
+export function useGraphLayout(model: GraphModel, direction: Direction, sessionKey: string): GraphLayoutResult {
+	const runner = useMemo(() => createLayoutRunner(), []);
+	useEffect(() => () => runner.dispose(), [runner]);
+	const [laidState, setLaid] = useState<Laid | null>(null);
+	const laid = laidState !== null && laidState.key === sessionKey ? laidState : null;
+	const laidRef = useRef<Laid | null>(null);
+	const layoutSeq = useRef(0);
+	useEffect(() => {
+		const seq = ++layoutSeq.current;
+		const prev = laidRef.current;
+		const install = (layout: GraphLayout, index: SpatialIndex): void => {
+			if (seq !== layoutSeq.current) return;
+			setLaid({ model, layout, index, nodeById: lazyIdIndex(model), key: sessionKey });
+		};
+		if (prev && prev.layout.direction === direction && sameStructure(prev.model, model)) {
+			install(prev.layout, prev.index);
+			return;
+		}
+		void runner.run({ parent: model.parent, kind: model.kind, direction }).then((layout) => install(layout, buildSpatialIndex(layout)));
+	}, [model, direction, runner, sessionKey]);
+	return { laid, laidRef };
+}

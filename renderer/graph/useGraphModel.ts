@@ -1,0 +1,84 @@
+// The graph's model hook: SessionGraph's props -> the graph store's render inputs (the cards select from
+// them) and the visible tree -> the compressed graph model (compress.ts), patched when segments open.
+
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
+import { activePathMask } from "../../shared/tree-view";
+import { buildGraphModel, expandSegments } from "./compress";
+import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
+import type { SessionGraphProps } from "./SessionGraph";
+import { EMPTY_SET, setSegmentExpanded, useGraphStore, type Graph } from "./store";
+
+export interface GraphModelResult {
+	model: GraphModel;
+	activePath: Uint8Array;
+}
+
+export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphModelResult {
+	const { skeleton, view, sessionKey, selectedIndex } = props;
+	const direction = props.direction ?? "TB";
+	const graphStore = graph.store;
+
+	const matches = useMemo<ReadonlySet<number> | null>(() => {
+		const m = props.searchMatches;
+		if (m === null || m === undefined) return null;
+		return m instanceof Set ? m : new Set(m as readonly number[]);
+	}, [props.searchMatches]);
+	const activePath = useMemo(() => view.activePath ?? activePathMask(skeleton, skeleton.leaf), [view, skeleton]);
+	const labelOf = useMemo(() => {
+		const m = new Map<number, SkeletonLabel>();
+		for (const l of skeleton.labels) m.set(l.target, l);
+		return m;
+	}, [skeleton]);
+
+	// Render inputs for the node cards (they select narrowly from the graph store).
+	useLayoutEffect(() => {
+		graphStore.setState({
+			skeleton, activePath, labelOf, selected: selectedIndex, matches,
+			abandoned: props.abandonedPreview ?? null, preview: props.previews, direction, sessionKey,
+		});
+	}, [graphStore, skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
+
+	const { onLeafDrop } = props;
+	useEffect(() => {
+		graphStore.setState({ onLeafDrop: onLeafDrop ?? null });
+		return () => {
+			if (graphStore.getState().onLeafDrop === (onLeafDrop ?? null)) graphStore.setState({ onLeafDrop: null });
+		};
+	}, [graphStore, onLeafDrop]);
+
+	// ---- model: visible tree -> compressed graph
+	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
+	const compress = props.compress ?? true;
+	// Opening segments (a click, or the selection walking into one) patches the previous model; only a
+	// new skeleton, view, search or a collapse re-runs compression over the whole visible tree.
+	const modelMemo = useRef<{ skeleton: Skeleton; view: GraphTreeInput; matches: ReadonlySet<number> | null; compress: boolean; expanded: ReadonlySet<string>; model: GraphModel } | null>(null);
+	const model = useMemo(() => {
+		const prev = modelMemo.current;
+		let next: GraphModel;
+		if (prev && prev.skeleton === skeleton && prev.view === view && prev.matches === matches && prev.compress === compress && containsAll(expanded, prev.expanded)) {
+			const added = new Set<string>();
+			for (const id of expanded) if (!prev.expanded.has(id)) added.add(id);
+			next = added.size > 0 ? expandSegments(skeleton, prev.model, added) : prev.model;
+		} else {
+			next = buildGraphModel(skeleton, view, { expanded, matches, compress });
+		}
+		modelMemo.current = { skeleton, view, matches, compress, expanded, model: next };
+		return next;
+	}, [skeleton, view, expanded, matches, compress]);
+
+	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
+	useEffect(() => {
+		if (selectedIndex < 0 || selectedIndex >= model.nodeOfEntry.length) return;
+		const g = model.nodeOfEntry[selectedIndex];
+		if (g >= 0 && model.kind[g] === GraphNodeKind.segment) setSegmentExpanded(graphStore, sessionKey, skeleton.ids[model.entry[g]], true);
+	}, [graphStore, model, selectedIndex, sessionKey, skeleton]);
+
+	return { model, activePath };
+}
+
+function containsAll(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+	if (a.size < b.size) return false;
+	for (const x of b) if (!a.has(x)) return false;
+	return true;
+}
