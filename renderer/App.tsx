@@ -4,6 +4,7 @@
 import { useEffect, useState } from "react";
 import { CompareDialog } from "./compare/CompareDialog";
 import { forgetClosedSessions } from "./commands/forget-closed";
+import { commandShort, commandTitle, makeContext } from "./commands/registry";
 import { ServicesContext, useServices } from "./commands/services";
 import { BranchList } from "./dialogs/BranchList";
 import { CommandPalette } from "./dialogs/CommandPalette";
@@ -84,21 +85,33 @@ function SidePanelView() {
 }
 
 function Toolbar() {
-	const { run } = useServices();
+	const { run, registry, deps } = useServices();
 	// Session controls only when a session is open: the welcome screen has nothing to filter or fit.
 	const hasSession = useApp((s) => s.activeSessionId !== null);
+	// Text and tooltip (with the key) from the command definitions.
+	const ctx = makeContext(deps, { source: "button" });
+	const meta = (id: string) => {
+		const cmd = registry.get(id);
+		return { title: cmd ? commandTitle(cmd, ctx) : id, text: cmd ? commandShort(cmd, ctx) : id, onClick: () => void run(id, { source: "button" }) };
+	};
+	const library = meta("library.open");
+	const fit = meta("view.fit");
+	const family = meta("session.family");
+	const leaf = meta("view.zoomToLeaf");
+	const settings = meta("settings.open");
+	const palette = meta("palette.open");
 	return (
 		<header className="toolbar">
-			<button type="button" data-testid="open-library" title="Session library (Ctrl+P)" onClick={() => void run("library.open", { source: "button" })}>Sessions</button>
+			<button type="button" data-testid="open-library" title={library.title} onClick={library.onClick}>{library.text}</button>
 			<SessionTabs />
 			{hasSession && <FilterBar />}
 			{hasSession && <SearchBar />}
 			<span className="spacer" />
-			{hasSession && <button type="button" data-testid="fit-button" title="Fit graph (Ctrl+0)" onClick={() => void run("view.fit", { source: "button" })}>Fit</button>}
-			{hasSession && <button type="button" data-testid="family-button" title="Session family: files branched from or into this one" onClick={() => void run("session.family", { source: "button" })}>Family</button>}
-			{hasSession && <button type="button" data-testid="zoom-leaf-button" title="Zoom to leaf (Ctrl+G)" onClick={() => void run("view.zoomToLeaf", { source: "button" })}>Leaf</button>}
-			<button type="button" data-testid="open-settings" title="Settings: summary model, tree defaults (Ctrl+,)" aria-label="Settings" onClick={() => void run("settings.open", { source: "button" })}>⚙</button>
-			<button type="button" data-testid="open-palette" title="Commands (Ctrl+K)" aria-label="Commands" onClick={() => void run("palette.open", { source: "button" })}>⌘<span className="narrow-hide"> Commands</span></button>
+			{hasSession && <button type="button" data-testid="fit-button" title={fit.title} onClick={fit.onClick}>{fit.text}</button>}
+			{hasSession && <button type="button" data-testid="family-button" title={family.title} onClick={family.onClick}>{family.text}</button>}
+			{hasSession && <button type="button" data-testid="zoom-leaf-button" title={leaf.title} onClick={leaf.onClick}>{leaf.text}</button>}
+			<button type="button" data-testid="open-settings" title={settings.title} aria-label={settings.text} onClick={settings.onClick}>⚙</button>
+			<button type="button" data-testid="open-palette" title={palette.title} aria-label={palette.text} onClick={palette.onClick}>⌘<span className="narrow-hide"> {palette.text}</span></button>
 		</header>
 	);
 }

@@ -7,8 +7,9 @@ import {
 	firstChildOf, foldOrUp, initialSelection, isFoldable, isFolded, isVisible, keepSelection, nextBranchPoint,
 	nextLabelled, parentOf, siblingOf, unfoldOrDown, type TreeKeyAction,
 } from "../../shared/tree-view";
-import type { FilterMode } from "../../shared/api";
-import { entryPlainText } from "../panels/entry-text";
+import { FILTER_MODES, type FilterMode } from "../../shared/api";
+import { COMMAND_INFO, FILTERS, type SharedCommandId } from "../../shared/commands";
+import { entryPlainText, prettyJson } from "../panels/entry-text";
 import { activeSession, leafId } from "../store/selectors";
 import type { Command, CommandContext } from "./registry";
 
@@ -88,12 +89,12 @@ function arrowKeys(m: Move): (ctx: CommandContext) => readonly string[] {
 	return (ctx) => [(ctx.state.settings?.layoutDirection === "LR" ? lr : tb)[m]];
 }
 
-function filterCommand(id: string, mode: FilterMode, label: string, key: string, toggle: boolean): Command {
+function filterCommand(mode: FilterMode, toggle: boolean): Command {
+	const info = COMMAND_INFO[FILTERS[mode].command as SharedCommandId];
 	return {
-		id,
-		label: (ctx) => `${label}${ctx.state.filter === mode ? " ✓" : ""}`,
+		...info,
+		label: (ctx) => `${info.label}${ctx.state.filter === mode ? " ✓" : ""}`,
 		category: "Filter",
-		keys: [key],
 		when: hasSession,
 		perform(ctx) {
 			const st = ctx.store.getState();
@@ -176,6 +177,16 @@ export function builtinCommands(): Command[] {
 			perform: (ctx) => copy(ctx, ctx.skeleton!.ids[ctx.target], "id"),
 		},
 		{
+			id: "entry.copyJson",
+			label: "Copy JSON",
+			category: "Entry",
+			when: hasTarget,
+			async perform(ctx) {
+				const entry = await ctx.client.request("getEntry", { sessionId: ctx.state.activeSessionId!, id: ctx.skeleton!.ids[ctx.target] });
+				await copy(ctx, prettyJson(entry), "JSON");
+			},
+		},
+		{
 			id: "context.show",
 			label: "Show context here",
 			category: "Entry",
@@ -206,10 +217,8 @@ export function builtinCommands(): Command[] {
 			},
 		},
 		{
-			id: "position.save",
-			label: "Save position for pi",
+			...COMMAND_INFO["position.save"],
 			category: "Navigate",
-			keys: ["Ctrl+S"],
 			when: (ctx) => hasSession(ctx) && ctx.skeleton!.leaf >= 0 && ctx.skeleton!.leaf !== ctx.skeleton!.resumeLeaf,
 			perform: (ctx) => ctx.store.getState().savePosition(),
 		},
@@ -330,28 +339,20 @@ export function builtinCommands(): Command[] {
 			perform: (ctx) => selectIndex(ctx, ctx.tree ? initialSelection(ctx.tree) : ctx.skeleton!.leaf),
 		},
 		{
-			id: "history.back",
-			label: "Leaf history: back",
+			...COMMAND_INFO["history.back"],
 			category: "Navigate",
-			keys: ["Ctrl+["],
 			when: (ctx) => hasSession(ctx) && (activeSession(ctx.state)?.canBack ?? true),
 			perform: (ctx) => ctx.store.getState().leafHistory("back"),
 		},
 		{
-			id: "history.forward",
-			label: "Leaf history: forward",
+			...COMMAND_INFO["history.forward"],
 			category: "Navigate",
-			keys: ["Ctrl+]"],
 			when: (ctx) => hasSession(ctx) && (activeSession(ctx.state)?.canForward ?? true),
 			perform: (ctx) => ctx.store.getState().leafHistory("forward"),
 		},
 
 		// ---------------------------------------------------------------- filters (pi's keys)
-		filterCommand("filter.default", "default", "Filter: default", "Ctrl+D", false),
-		filterCommand("filter.noTools", "no-tools", "Filter: no tools", "Ctrl+T", true),
-		filterCommand("filter.userOnly", "user-only", "Filter: user messages only", "Ctrl+U", true),
-		filterCommand("filter.labeledOnly", "labeled-only", "Filter: labeled only", "Ctrl+L", true),
-		filterCommand("filter.all", "all", "Filter: all entries", "Ctrl+A", true),
+		...FILTER_MODES.map((mode) => filterCommand(mode, mode !== "default")),
 		{ id: "filter.cycle", label: "Cycle filter", category: "Filter", keys: ["Ctrl+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(1) },
 		{ id: "filter.cycleBack", label: "Cycle filter backwards", category: "Filter", keys: ["Ctrl+Shift+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(-1) },
 
@@ -409,10 +410,10 @@ export function builtinCommands(): Command[] {
 		},
 
 		// ---------------------------------------------------------------- the view
-		{ id: "view.zoomToLeaf", label: "Zoom to leaf", category: "View", keys: ["Ctrl+G"], when: hasSession, perform: (ctx) => ctx.graph.zoomToLeaf() },
-		{ id: "view.fit", label: "Fit graph", category: "View", keys: ["Ctrl+0"], when: hasSession, perform: (ctx) => ctx.graph.fit() },
-		{ id: "view.zoomIn", label: "Zoom in", category: "View", keys: ["Ctrl+=", "Ctrl++"], when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
-		{ id: "view.zoomOut", label: "Zoom out", category: "View", keys: ["Ctrl+-"], when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
+		{ ...COMMAND_INFO["view.zoomToLeaf"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomToLeaf() },
+		{ ...COMMAND_INFO["view.fit"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.fit() },
+		{ ...COMMAND_INFO["view.zoomIn"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
+		{ ...COMMAND_INFO["view.zoomOut"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
 		{ id: "view.relayout", label: "Reset layout (forget dragged positions)", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.relayout, perform: (ctx) => ctx.graph.relayout?.() },
 		{ id: "view.collapseSegments", label: "Collapse expanded segments", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.collapseAll, perform: (ctx) => ctx.graph.collapseAll?.() },
 		{
@@ -426,19 +427,15 @@ export function builtinCommands(): Command[] {
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },
 		{
-			id: "settings.open",
-			label: "Settings…",
+			...COMMAND_INFO["settings.open"],
 			category: "View",
-			keys: ["Ctrl+,"],
 			// One dialog at a time: replacing a running navigation (a menu-bar click) would orphan its summary.
 			when: (ctx) => ctx.state.dialog?.kind !== "navigate",
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "settings" }),
 		},
 		{
-			id: "palette.open",
-			label: "Command palette",
+			...COMMAND_INFO["palette.open"],
 			category: "View",
-			keys: ["Ctrl+K", "Ctrl+Shift+P"],
 			keysInInputs: true,
 			palette: false,
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "palette", initialQuery: "" }),
@@ -499,8 +496,7 @@ export function builtinCommands(): Command[] {
 
 		// ---------------------------------------------------------------- sessions and files
 		{
-			id: "file.open",
-			label: "Open file…",
+			...COMMAND_INFO["file.open"],
 			category: "Session",
 			async perform(ctx) {
 				if (ctx.client.host !== "electron") {
@@ -516,22 +512,18 @@ export function builtinCommands(): Command[] {
 			},
 		},
 		{
-			id: "library.open",
-			label: "Session library",
+			...COMMAND_INFO["library.open"],
 			category: "Session",
-			keys: ["Ctrl+P"],
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "library" }),
 		},
 		{
-			id: "session.family",
-			label: "Session family (forks and branches of this file)",
+			...COMMAND_INFO["session.family"],
 			category: "Session",
 			when: (ctx) => !!activeSession(ctx.state)?.summary.path,
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "family", path: activeSession(ctx.state)!.summary.path! }),
 		},
 		{
-			id: "session.close",
-			label: "Close session",
+			...COMMAND_INFO["session.close"],
 			category: "Session",
 			when: (ctx) => ctx.state.activeSessionId !== null,
 			perform: (ctx) => ctx.store.getState().closeSession(ctx.state.activeSessionId!),
@@ -551,8 +543,7 @@ export function builtinCommands(): Command[] {
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "warnings" }),
 		},
 		{
-			id: "session.reveal",
-			label: "Reveal file in folder",
+			...COMMAND_INFO["session.reveal"],
 			category: "Session",
 			when: (ctx) => ctx.client.host === "electron" && !!activeSession(ctx.state)?.summary.path,
 			perform: (ctx) => ctx.client.request("revealInFolder", { sessionId: ctx.state.activeSessionId! }),

@@ -8,6 +8,7 @@ import type { Skeleton } from "../../shared/skeleton";
 import type { TreeView } from "../../shared/tree-view";
 import type { AppState, AppStore } from "../store";
 import { activeSkeleton, indexOfId, selectTreeView } from "../store/selectors";
+import { displayShortcut } from "./keys";
 
 /** What the graph component can do when asked (provided by renderer/graph's store; no-ops in tests). */
 export interface GraphControls {
@@ -60,6 +61,10 @@ export type CommandCategory = "Navigate" | "Entry" | "View" | "Filter" | "Search
 export interface Command {
 	id: string;
 	label: string | ((ctx: CommandContext) => string);
+	/** Text on a button that runs it (toolbar, filter bar); the label when absent. */
+	short?: string;
+	/** Tooltip of such a button, before its key; the label when absent. */
+	title?: string;
 	category: CommandCategory;
 	/** Shortcuts such as "Ctrl+U", "Shift+L", "/", "Ctrl+Left" (see keys.ts for the spelling). */
 	keys?: readonly string[] | ((ctx: CommandContext) => readonly string[]);
@@ -82,6 +87,18 @@ export function commandLabel(cmd: Command, ctx: CommandContext): string {
 export function commandKeys(cmd: Command, ctx: CommandContext): readonly string[] {
 	if (!cmd.keys) return [];
 	return typeof cmd.keys === "function" ? cmd.keys(ctx) : cmd.keys;
+}
+
+/** Text on a button running the command. */
+export function commandShort(cmd: Command, ctx: CommandContext): string {
+	return cmd.short ?? commandLabel(cmd, ctx);
+}
+
+/** Tooltip of a button running the command: its title and first key, "Fit graph (Ctrl+0)". */
+export function commandTitle(cmd: Command, ctx: CommandContext): string {
+	const key = commandKeys(cmd, ctx)[0];
+	const text = cmd.title ?? commandLabel(cmd, ctx);
+	return key ? `${text} (${displayShortcut(key)})` : text;
 }
 
 export function makeContext(

@@ -6,6 +6,7 @@
 
 import { type ReactNode, useEffect, useState } from "react";
 import { FILTER_MODES, type ActiveModelInfo, type ArborSettings, type FilterMode, type ModelSettings } from "../../shared/api";
+import { FILTERS } from "../../shared/commands";
 import { useAppStore, useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { Modal } from "./Modal";
@@ -37,13 +38,6 @@ const SOURCE_TEXT: Record<ActiveModelInfo["source"], string> = {
 	"pi-session": "the session's own model (pi restores it on resume)",
 };
 
-const FILTER_TEXT: Record<FilterMode, string> = {
-	default: "default",
-	"no-tools": "no tools",
-	"user-only": "user messages only",
-	"labeled-only": "labeled only",
-	all: "all entries",
-};
 
 export interface SettingsForm {
 	provider: string;
@@ -333,7 +327,7 @@ export function SettingsDialog() {
 								value={form.treeFilterMode}
 								onChange={(e) => edit({ treeFilterMode: FILTER_MODES.find((m) => m === e.target.value) ?? "default" })}
 							>
-								{FILTER_MODES.map((m) => <option key={m} value={m}>{FILTER_TEXT[m]}</option>)}
+								{FILTER_MODES.map((m) => <option key={m} value={m}>{FILTERS[m].name}</option>)}
 							</select>
 						</Row>
 						<label className="checkbox settings-check">

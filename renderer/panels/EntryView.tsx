@@ -5,7 +5,9 @@
 import { memo, useMemo, type ReactNode } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { ContextEditView, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
-import { blocksOf, isRecord, str } from "./entry-text";
+import { blocksOf, isRecord, prettyJson, str } from "./entry-text";
+
+export { prettyJson };
 import { onContentLinkClick } from "./links";
 import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
 
@@ -24,13 +26,6 @@ export function CodeBlock({ code, lang }: { code: string; lang?: string }) {
 	);
 }
 
-export function prettyJson(v: unknown): string {
-	try {
-		return JSON.stringify(v, null, 2) ?? String(v);
-	} catch {
-		return String(v);
-	}
-}
 
 function ImageBlockView({ block }: { block: ContentBlock }) {
 	const b = block as Record<string, unknown>;

@@ -3,21 +3,21 @@
 
 import { useEffect, useState, type MouseEvent } from "react";
 import type { SessionEntry } from "../../shared/entries";
+import { commandLabel, makeContext } from "../commands/registry";
 import { useServices } from "../commands/services";
 import { SubtreeStats } from "../compare/SubtreeStats";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
-import { entryPlainText } from "./entry-text";
 import { UsageRollupLine } from "./EntryFacts";
-import { EntryBody, entryTimes, entryTitle, prettyJson } from "./EntryView";
+import { EntryBody, entryTimes, entryTitle } from "./EntryView";
 
 const FETCH_DELAY_MS = 60;
 
 type Loaded = { id: string; entry: SessionEntry } | { id: string; error: string } | null;
 
 export function Inspector() {
-	const { client, deps } = useServices();
+	const { client, deps, registry, run } = useServices();
 	const sessionId = useApp((s) => s.activeSessionId);
 	const selectedId = useApp((s) => s.selectedId);
 	const label = useApp((s) => {
@@ -47,8 +47,15 @@ export function Inspector() {
 		};
 	}, [client, sessionId, selectedId]);
 
-	const copy = (text: string, what: string): void => {
-		void deps.clipboard(text).then(() => deps.store.getState().toast("info", `Copied ${what}`));
+	// The registry's copy commands (label, clipboard, "Copied …" toast) on the shown entry.
+	const copyButton = (id: string, testId: string) => {
+		const cmd = registry.get(id);
+		if (!cmd || !selectedId) return null;
+		return (
+			<button type="button" data-testid={testId} onClick={() => void run(id, { targetId: selectedId, source: "button" })}>
+				{commandLabel(cmd, makeContext(deps, { targetId: selectedId, source: "button" }))}
+			</button>
+		);
 	};
 
 	// A link outside the markdown (none today) must not navigate the app either.
@@ -72,9 +79,9 @@ export function Inspector() {
 				<span title="entry id">{selectedId}</span>
 			</div>
 			<div className="inspector-actions">
-				<button type="button" data-testid="inspector-copy-text" onClick={() => copy(entryPlainText(entry), "text")}>Copy text</button>
-				<button type="button" data-testid="inspector-copy-id" onClick={() => copy(selectedId, "id")}>Copy id</button>
-				<button type="button" data-testid="inspector-copy-json" onClick={() => copy(prettyJson(entry), "JSON")}>Copy JSON</button>
+				{copyButton("entry.copyText", "inspector-copy-text")}
+				{copyButton("entry.copyId", "inspector-copy-id")}
+				{copyButton("entry.copyJson", "inspector-copy-json")}
 			</div>
 			<SubtreeStats entryId={selectedId} />
 			<UsageRollupLine entryId={selectedId} />

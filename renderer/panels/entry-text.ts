@@ -59,3 +59,12 @@ export function entryPlainText(entry: SessionEntry): string {
 			return JSON.stringify(entry, null, 2);
 	}
 }
+
+/** An entry (or any value) as indented JSON, for the inspector and "Copy JSON". */
+export function prettyJson(v: unknown): string {
+	try {
+		return JSON.stringify(v, null, 2) ?? String(v);
+	} catch {
+		return String(v);
+	}
+}

@@ -1,9 +1,12 @@
 // The native menu bar. Items that act on the graph or the session send `menu_command` events carrying a
 // command id of the renderer's registry (renderer/commands), so the menu, shortcuts, context menu and
 // palette run the same code. Open Recent opens in the main process: the user picked the path here.
+// Item labels and the one accelerator come from the commands' shared definitions (shared/commands.ts).
 
 import { basename } from "node:path";
 import type { MenuItemConstructorOptions } from "electron";
+import { FILTER_MODES } from "../../../shared/api";
+import { acceleratorOf, COMMAND_INFO, FILTERS, type CommandInfo, type SharedCommandId } from "../../../shared/commands";
 
 export type Appearance = "system" | "light" | "dark";
 
@@ -24,13 +27,7 @@ export const MENU_COMMANDS = {
 	reveal: "session.reveal",
 	savePosition: "position.save",
 	close: "session.close",
-	filters: [
-		["filter.default", "Default"],
-		["filter.noTools", "No Tools"],
-		["filter.userOnly", "User Messages Only"],
-		["filter.labeledOnly", "Labeled Only"],
-		["filter.all", "All Entries"],
-	],
+	filters: FILTER_MODES.map((m) => [FILTERS[m].command, FILTERS[m].menu] as const),
 	zoomToLeaf: "view.zoomToLeaf",
 	fit: "view.fit",
 	zoomIn: "view.zoomIn",
@@ -41,8 +38,15 @@ export const MENU_COMMANDS = {
 	settings: "settings.open",
 } as const;
 
+/** A menu item's label: the command's menu name, else its label. */
+const menuLabel = (id: SharedCommandId): string => {
+	const info: CommandInfo = COMMAND_INFO[id];
+	return info.menu ?? info.label;
+};
+
 export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform, appearance: Appearance = "system"): MenuItemConstructorOptions[] {
 	const run = (id: string) => () => actions.command(id);
+	const item = (id: SharedCommandId): MenuItemConstructorOptions => ({ label: menuLabel(id), click: run(id) });
 	// No accelerators on renderer commands: the page's keyboard handler owns those keys (pi's bindings),
 	// and a menu accelerator would swallow the key before the page sees it.
 	// macOS keeps the list itself (app.addRecentDocument; a pick arrives as open-file); elsewhere Arbor's own.
@@ -60,16 +64,16 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 		{
 			label: "&File",
 			submenu: [
-				{ label: "Open…", click: run(MENU_COMMANDS.open) },
+				item(MENU_COMMANDS.open),
 				platform === "darwin" ? recentItem : { ...recentItem, submenu: recent },
-				{ label: "Session Library…", click: run(MENU_COMMANDS.library) },
+				item(MENU_COMMANDS.library),
 				{ type: "separator" },
-				{ label: "Reveal in Folder", click: run(MENU_COMMANDS.reveal) },
-				{ label: "Save Position for pi", click: run(MENU_COMMANDS.savePosition) },
+				item(MENU_COMMANDS.reveal),
+				item(MENU_COMMANDS.savePosition),
 				{ type: "separator" },
-				{ label: platform === "darwin" ? "Preferences…" : "Settings…", accelerator: "CmdOrCtrl+,", click: run(MENU_COMMANDS.settings) },
+				{ label: platform === "darwin" ? "Preferences…" : menuLabel(MENU_COMMANDS.settings), accelerator: acceleratorOf(COMMAND_INFO[MENU_COMMANDS.settings].keys[0]), click: run(MENU_COMMANDS.settings) },
 				{ type: "separator" },
-				{ label: "Close Session", click: run(MENU_COMMANDS.close) },
+				item(MENU_COMMANDS.close),
 				...(platform === "darwin" ? [] : [{ type: "separator" } as const, { label: "Quit", click: () => actions.quit() }]),
 			],
 		},
@@ -79,15 +83,15 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 			submenu: [
 				{ label: "Filter", submenu: MENU_COMMANDS.filters.map(([id, label]): MenuItemConstructorOptions => ({ label, click: run(id) })) },
 				{ type: "separator" },
-				{ label: "Zoom to Leaf", click: run(MENU_COMMANDS.zoomToLeaf) },
-				{ label: "Fit Graph", click: run(MENU_COMMANDS.fit) },
-				{ label: "Zoom In", click: run(MENU_COMMANDS.zoomIn) },
-				{ label: "Zoom Out", click: run(MENU_COMMANDS.zoomOut) },
+				item(MENU_COMMANDS.zoomToLeaf),
+				item(MENU_COMMANDS.fit),
+				item(MENU_COMMANDS.zoomIn),
+				item(MENU_COMMANDS.zoomOut),
 				{ type: "separator" },
-				{ label: "Back", click: run(MENU_COMMANDS.back) },
-				{ label: "Forward", click: run(MENU_COMMANDS.forward) },
+				item(MENU_COMMANDS.back),
+				item(MENU_COMMANDS.forward),
 				{ type: "separator" },
-				{ label: "Command Palette…", click: run(MENU_COMMANDS.palette) },
+				item(MENU_COMMANDS.palette),
 				{ type: "separator" },
 				{
 					label: "Appearance",
