@@ -94,6 +94,9 @@ test("inspector and fold pill show the subtree roll-up; Hide branch hides it (ne
 	await expect(card(page, "inactive-tool")).toHaveCount(0);
 	await expect(card(page, "unknown-active")).toBeVisible();
 	await expect(page.getByTestId("hidden-branches-show")).toHaveText("1 hidden branch — show");
+	// The minimap draws what the graph draws: the hidden branch leaves its picture too (#12).
+	const graphNodes = await page.getByTestId("arbor-graph").getAttribute("data-nodes");
+	await expect(page.getByTestId("arbor-minimap")).toHaveAttribute("data-nodes", graphNodes ?? "");
 	const settings = JSON.parse(readFileSync(join(host.home, ".arbor", "settings.json"), "utf8"));
 	expect(settings.hiddenBranches[file]).toEqual(["inactive-user"]);
 	expect(sha256(file)).toBe(before);

@@ -29,6 +29,8 @@ const EDGE = 10;
 /** Top corners start below the minimap toggle (top right of the graph). */
 const TOP = 36;
 const CLEARANCE = 8;
+/** Redraws of the whole graph come at most this often (ms): a burst of re-layouts is drawn once it settles. */
+const REDRAW_MS = 250;
 
 /** Where the minimap sits in the pane (px, top-left origin). */
 export function cornerRect(c: Corner, paneW: number, paneH: number, w: number, h: number): Rect {
@@ -61,15 +63,18 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 	// getComputedStyle forces a style recalculation: read the colours once per layout, not per pan frame.
 	const colors = useRef<DrawColors | null>(null);
 
-	// Redrawing 25k nodes costs tens of ms: after the first picture, wait until re-layouts settle (walking
-	// into segments with the arrow keys re-lays out on every step) instead of blocking each step.
-	const drawn = useRef(false);
+	// The picture is the graph's: redrawn at once when the model changes (a hidden branch, a filter, an
+	// append). Redrawing 25k nodes costs tens of ms, so a burst of re-layouts (walking into segments with
+	// the arrow keys re-lays out on every step, a fast-writing agent) is drawn at most every REDRAW_MS, the
+	// last one always; never left on an older model while changes keep coming.
+	const root = useRef<HTMLDivElement>(null);
+	const lastDraw = useRef(-Infinity);
 	useEffect(() => {
 		const canvas = base.current;
 		const ctx = canvas?.getContext("2d");
 		if (!canvas || !ctx || !skeleton) return;
 		const draw = (): void => {
-			drawn.current = true;
+			lastDraw.current = performance.now();
 			const dpr = window.devicePixelRatio || 1;
 			canvas.width = Math.round(width * dpr);
 			canvas.height = Math.round(height * dpr);
@@ -80,9 +85,12 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 				model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
 				tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: colors.current,
 			});
+			// What the picture shows, for tests: its node count (the graph's is on data-nodes too).
+			root.current?.setAttribute("data-nodes", String(model.n));
 		};
-		if (!drawn.current) return draw();
-		const t = setTimeout(draw, 250);
+		const since = performance.now() - lastDraw.current;
+		if (since >= REDRAW_MS) return draw();
+		const t = setTimeout(draw, REDRAW_MS - since);
 		return () => clearTimeout(t);
 	}, [model, layout, skeleton, activePath, fit, width, height]);
 
@@ -130,6 +138,7 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 	);
 	return (
 		<div
+			ref={root}
 			className="arbor-minimap"
 			data-testid="arbor-minimap"
 			data-corner={corner.current}

@@ -141,6 +141,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			onKeyDown={onKeyDown}
 			data-testid="arbor-graph"
 			data-mounted={nodes.length}
+			data-nodes={laid ? laid.model.n : 0}
 			data-segments={segments}
 		>
 			{/* One tab stop: the tree holds focus and points at the selected card (aria-activedescendant). */}

@@ -1,7 +1,7 @@
 // A command's label, tooltip and key are written once, in its definition (shared/commands.ts spread into
 // renderer/commands): change them there and the toolbar, the filter bar, the palette and the keyboard follow.
 import { afterEach, describe, expect, it } from "vitest";
-import { COMMAND_INFO } from "../../shared/commands";
+import { COMMAND_INFO, type CommandInfo } from "../../shared/commands";
 import { App } from "../App";
 import { FakeClient } from "./fake-client";
 import { harness } from "./harness";
@@ -16,7 +16,7 @@ afterEach(() => {
 describe("command definitions", () => {
 	it("every shared definition (the menu bar's too) is a registered command", async () => {
 		const h = await harness(new FakeClient(), { boot: false });
-		for (const [id, info] of Object.entries(COMMAND_INFO)) {
+		for (const [id, info] of Object.entries(COMMAND_INFO) as [string, CommandInfo][]) {
 			const cmd = h.rt.registry.get(id);
 			expect(cmd, id).toBeDefined();
 			expect(cmd!.keys ?? [], id).toEqual(info.keys ?? []);
