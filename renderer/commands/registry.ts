@@ -94,11 +94,15 @@ export function commandShort(cmd: Command, ctx: CommandContext): string {
 	return cmd.short ?? commandLabel(cmd, ctx);
 }
 
-/** Tooltip of a button running the command: its title and first key, "Fit graph (Ctrl+0)". */
-export function commandTitle(cmd: Command, ctx: CommandContext): string {
-	const key = commandKeys(cmd, ctx)[0];
+/**
+ * Tooltip of a button running the command: its title and first key, "Fit graph (Ctrl+0)". `localKeys`
+ * come first: keys the surrounding field handles itself (Enter in the search box).
+ */
+export function commandTitle(cmd: Command, ctx: CommandContext, localKeys: readonly string[] = []): string {
+	const first = commandKeys(cmd, ctx)[0];
+	const keys = [...localKeys, ...(first ? [first] : [])].map(displayShortcut);
 	const text = cmd.title ?? commandLabel(cmd, ctx);
-	return key ? `${text} (${displayShortcut(key)})` : text;
+	return keys.length > 0 ? `${text} (${keys.join(", ")})` : text;
 }
 
 export function makeContext(

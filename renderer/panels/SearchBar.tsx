@@ -5,6 +5,7 @@
 
 import { useEffect, useMemo, useRef } from "react";
 import { isVisible } from "../../shared/tree-view";
+import { commandTitle, makeContext } from "../commands/registry";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { selectTreeView } from "../store/selectors";
@@ -18,7 +19,12 @@ function shortQuery(query: string): string {
 }
 
 export function SearchBar() {
-	const { run, deps } = useServices();
+	const { run, deps, registry } = useServices();
+	// Button tooltips from the commands (Enter / Shift+Enter are the search box's own keys).
+	const buttonTitle = (id: string, localKey: string): string => {
+		const cmd = registry.get(id);
+		return cmd ? commandTitle(cmd, makeContext(deps, { source: "button" }), [localKey]) : id;
+	};
 	const query = useApp((s) => s.search.query);
 	const scope = useApp((s) => s.search.scope);
 	const matches = useApp((s) => s.search.matches);
@@ -94,8 +100,8 @@ export function SearchBar() {
 					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
 				</span>
 			)}
-			<button type="button" data-testid="search-prev" title="Previous match (Shift+Enter, Shift+F3)" disabled={visible.length === 0} onClick={() => void run("search.prev", { source: "button" })}>↑</button>
-			<button type="button" data-testid="search-next" title="Next match (Enter, F3)" disabled={visible.length === 0} onClick={() => void run("search.next", { source: "button" })}>↓</button>
+			<button type="button" data-testid="search-prev" title={buttonTitle("search.prev", "Shift+Enter")} disabled={visible.length === 0} onClick={() => void run("search.prev", { source: "button" })}>↑</button>
+			<button type="button" data-testid="search-next" title={buttonTitle("search.next", "Enter")} disabled={visible.length === 0} onClick={() => void run("search.next", { source: "button" })}>↓</button>
 		</div>
 	);
 }
