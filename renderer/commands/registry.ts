@@ -10,7 +10,7 @@ import type { AppState, AppStore } from "../store";
 import { activeSkeleton, indexOfId, selectTreeView } from "../store/selectors";
 import { displayShortcut } from "./keys";
 
-/** What the graph component can do when asked (provided by renderer/graph's store; no-ops in tests). */
+/** What the graph component can do when asked (the runtime's graph actions, renderer/graph/store.ts; tests pass recorders). */
 export interface GraphControls {
 	fit(): void;
 	zoomToLeaf(): void;
