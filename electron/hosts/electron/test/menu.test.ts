@@ -17,7 +17,7 @@ const find = (items: Item[], label: string): Item | undefined => {
 };
 
 const fit = COMMAND_INFO["view.fit"] as { menu?: string };
-const settings = COMMAND_INFO["settings.open"] as { keys: string[] };
+const settings = COMMAND_INFO["settings.open"] as { keys: readonly string[] };
 const noTools = COMMAND_INFO["filter.noTools"] as { menu?: string };
 const saved = { fit: fit.menu, keys: settings.keys, noTools: noTools.menu };
 afterEach(() => {
