@@ -36,7 +36,7 @@ export class EntryCache {
 		this.#cols = cols;
 	}
 
-	setFile(file: string, _legacy: boolean): void {
+	setFile(file: string): void {
 		this.#file = file;
 	}
 
