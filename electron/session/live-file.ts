@@ -56,7 +56,7 @@ export type CatchUpResult =
 	| { kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string }
 	| { kind: "title_changed" };
 
-const FRESH_END: FileEnd = { scanned: 0, nextLineNo: 1, endsWithNewline: true, pendingTail: undefined };
+const FRESH_END: Readonly<FileEnd> = { scanned: 0, nextLineNo: 1, endsWithNewline: true, pendingTail: undefined };
 
 export class LiveFile {
 	readonly persistent: boolean;
@@ -76,7 +76,7 @@ export class LiveFile {
 	/** What was last known of the file (undefined: nothing on disk yet, or in memory). */
 	disk: DiskState | undefined;
 	/** Where indexing stopped (bytes, line number, a torn last line). */
-	end: FileEnd = FRESH_END;
+	end: Readonly<FileEnd> = FRESH_END;
 	/**
 	 * Bumped whenever entries already handed out change: a reload (the index is rebuilt) or a catch-up that
 	 * re-linked or re-flagged earlier entries (an appended entry is the missing parent of an earlier one, or
@@ -107,14 +107,17 @@ export class LiveFile {
 		this.end = FRESH_END;
 	}
 
-	/** A new session: nothing on disk until its first append (then at `path`; never in memory). */
-	startNew(header: SessionHeader, path: string): void {
-		this.reset();
+	/**
+	 * A new session (or, in memory, a branch's copy in `index`): nothing on disk until its first append
+	 * (then at `path`; never in memory).
+	 */
+	startNew(header: SessionHeader, path: string | undefined, index?: EntryIndex): void {
+		this.reset(index);
 		this.header = header;
 		this.fileVersion = CURRENT_SESSION_VERSION;
 		this.headerOnDisk = false;
 		this.disk = undefined;
-		if (this.persistent) this.path = path;
+		if (this.persistent && path !== undefined) this.path = path;
 	}
 
 	// ---------------------------------------------------------------- reading the whole file
@@ -314,6 +317,8 @@ export class LiveFile {
 			// the catch-up then sees the shorter file and reloads.
 			if (settleStaleAppend(this.path as string) > 0) this.disk = { ...this.disk, size: -1 };
 			if (this.catchUp(false).kind === "reloaded") this.assertWritable();
+			// The catch-up may have read other writers' lines: ours comes after them.
+			lineNo = this.end.nextLineNo;
 		}
 		const ix = this.index;
 		const keepLeaf = atResume && ix.leafId !== ix.resumeLeafId() ? { leaf: ix.leafId } : undefined;
