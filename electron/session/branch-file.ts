@@ -183,9 +183,7 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 		const next = new EntryIndex(ix.lazy, ix.syntheticCount);
 		for (const o of [...objs, ...labelEntries]) next.ingest(o, -1, 0, 0, true);
 		next.link();
-		live.reset(next);
-		live.header = header;
-		live.headerOnDisk = false;
+		live.startNew(header, undefined, next);
 		return { path: undefined, dir: currentDir };
 	}
 
