@@ -36,7 +36,7 @@ export class EntryCache {
 		this.#cols = cols;
 	}
 
-	setFile(file: string, _legacy: boolean): void {
+	setFile(file: string): void {
 		this.#file = file;
 	}
 
@@ -197,7 +197,7 @@ export class EntryCache {
 		}
 		if (missing.length === 0) return out;
 		const want = missing.map((k) => indices[k]);
-		const raw = this.readRawLines(want);
+		const raw = this.#readRawLines(want);
 		for (const k of missing) {
 			const i = indices[k];
 			const bytes = raw.get(i);
@@ -297,7 +297,7 @@ export class EntryCache {
 	}
 
 	/** Raw line bytes (without "\n") of on-disk entries, read with as few positional reads as possible. */
-	readRawLines(indices: number[]): Map<number, Buffer> {
+	#readRawLines(indices: number[]): Map<number, Buffer> {
 		const out = new Map<number, Buffer>();
 		const c = this.#cols;
 		const onDisk = indices.filter((i) => c.offset[i] >= 0).sort((a, b) => c.offset[a] - c.offset[b]);
