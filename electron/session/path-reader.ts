@@ -19,7 +19,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from "node:fs";
 import type { SessionContext, SessionEntry } from "../../shared/entries";
-import { factsOf } from "./classify";
+import { kindOf } from "./classify";
 import { buildContextFromPath, type PathSource } from "./context";
 import { isPlainObject } from "./jsonl";
 import { headerVersion } from "./migrate";
@@ -34,9 +34,10 @@ const Q = 0x22;
 const BS = 0x5c;
 
 type Loose = Record<string, unknown>;
-const cpuNow = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 
 class Fallback extends Error {}
+
+const decoder = new TextDecoder();
 
 const fallback = (reason: string): never => {
 	throw new Fallback(reason);
@@ -45,22 +46,31 @@ const fallback = (reason: string): never => {
 /** Growable columns, one row per entry line (the header and blank lines are not rows). */
 class Rows {
 	n = 0;
-	offset = new Float64Array(1024);
-	length = new Int32Array(1024);
-	idAt = new Int32Array(1024); // into pool
-	idLen = new Int32Array(1024);
-	idHash = new Int32Array(1024);
-	parAt = new Int32Array(1024);
-	parLen = new Int32Array(1024); // -1: null, -2: absent / not a string
-	parHash = new Int32Array(1024);
-	typeAt = new Int32Array(1024);
-	typeLen = new Int32Array(1024);
-	pool = new Uint8Array(1 << 20);
+	offset: Float64Array;
+	length: Int32Array;
+	idAt: Int32Array; // into pool
+	idLen: Int32Array;
+	idHash: Int32Array;
+	/** 1: a string (hashed into parHash), -1: null, -2: absent or not a string. */
+	par: Int8Array;
+	parHash: Int32Array;
+	pool: Uint8Array;
 	poolUsed = 0;
+
+	constructor(cap: number) {
+		this.offset = new Float64Array(cap);
+		this.length = new Int32Array(cap);
+		this.idAt = new Int32Array(cap);
+		this.idLen = new Int32Array(cap);
+		this.idHash = new Int32Array(cap);
+		this.par = new Int8Array(cap);
+		this.parHash = new Int32Array(cap);
+		this.pool = new Uint8Array(cap * 12);
+	}
 
 	grow(): void {
 		const cap = this.offset.length * 2;
-		const g = <T extends Float64Array | Int32Array>(a: T): T => {
+		const g = <T extends Float64Array | Int32Array | Int8Array>(a: T): T => {
 			const b = new (a.constructor as new (n: number) => T)(cap);
 			b.set(a);
 			return b;
@@ -70,11 +80,8 @@ class Rows {
 		this.idAt = g(this.idAt);
 		this.idLen = g(this.idLen);
 		this.idHash = g(this.idHash);
-		this.parAt = g(this.parAt);
-		this.parLen = g(this.parLen);
+		this.par = g(this.par);
 		this.parHash = g(this.parHash);
-		this.typeAt = g(this.typeAt);
-		this.typeLen = g(this.typeLen);
 	}
 
 	/** Copies src[s, e) into the pool; returns its position. */
@@ -88,15 +95,19 @@ class Rows {
 			this.pool = b;
 		}
 		const at = this.poolUsed;
-		if (len <= 16) for (let k = 0; k < len; k++) this.pool[at + k] = src[s + k];
-		else this.pool.set(src.subarray(s, e), at);
+		const pool = this.pool;
+		if (len <= 24) for (let k = 0; k < len; k++) pool[at + k] = src[s + k];
+		else pool.set(src.subarray(s, e), at);
 		this.poolUsed += len;
 		return at;
 	}
 
-	keepString(str: string): [number, number] {
-		const b = Buffer.from(str, "utf8");
-		return [this.keep(b, 0, b.length), b.length];
+	idLatin1(i: number): string {
+		return Buffer.from(this.pool.buffer, this.pool.byteOffset + this.idAt[i], this.idLen[i]).toString("latin1");
+	}
+
+	idText(i: number): string {
+		return decoder.decode(this.pool.subarray(this.idAt[i], this.idAt[i] + this.idLen[i]));
 	}
 }
 
@@ -133,6 +144,27 @@ function openingKeys(b: Uint8Array, s: number, e: number): boolean {
 	fType = fId = fPar = -1;
 	fParNull = false;
 	if (b[s] !== 0x7b) return false;
+	// pi's and omp's layout first: {"type":"…","id":"…","parentId":"…" or null
+	if (b[s + 1] === Q && b[s + 2] === 0x74 && b[s + 3] === 0x79 && b[s + 4] === 0x70 && b[s + 5] === 0x65 && b[s + 6] === Q && b[s + 7] === 0x3a && b[s + 8] === Q) {
+		const te = plainString(b, s + 8, e);
+		if (te > 0 && b[te] === 0x2c && b[te + 1] === Q && b[te + 2] === 0x69 && b[te + 3] === 0x64 && b[te + 4] === Q && b[te + 5] === 0x3a && b[te + 6] === Q) {
+			const ie = plainString(b, te + 6, e);
+			const p = ie + 12;
+			if (ie > 0 && b[ie] === 0x2c && b[ie + 1] === Q && b[ie + 2] === 0x70 && b[ie + 3] === 0x61 && b[ie + 4] === 0x72 && b[ie + 5] === 0x65 &&
+				b[ie + 6] === 0x6e && b[ie + 7] === 0x74 && b[ie + 8] === 0x49 && b[ie + 9] === 0x64 && b[ie + 10] === Q && b[ie + 11] === 0x3a) {
+				if (b[p] === Q) {
+					const pe = plainString(b, p, e);
+					if (pe > 0) {
+						fType = s + 9; fTypeEnd = te - 1; fId = te + 7; fIdEnd = ie - 1; fPar = p + 1; fParEnd = pe - 1;
+						return true;
+					}
+				} else if (b[p] === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c) {
+					fType = s + 9; fTypeEnd = te - 1; fId = te + 7; fIdEnd = ie - 1; fPar = p; fParEnd = p; fParNull = true;
+					return true;
+				}
+			}
+		}
+	}
 	let p = s + 1;
 	for (;;) {
 		if (b[p] !== Q) return false;
@@ -199,8 +231,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 	if (!st.isFile()) fallback("not a regular file");
 	const size = st.size;
 	if (size === 0) fallback("empty file");
-	const rows = new Rows();
-	const T0 = cpuNow(); let Tread = 0, Tutf = 0, Tglue = 0;
+	const rows = new Rows(Math.max(1024, Math.min(1 << 20, Math.ceil(size / 1024))));
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(64, size)));
 	let filled = 0;
 	let bufOffset = 0;
@@ -247,23 +278,18 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 		if (rows.n === rows.offset.length) rows.grow();
 		const r = rows.n;
 		if (openingKeys(buf, s, e)) {
-			const tl = fTypeEnd - fType;
 			// "session": an extra header line (SessionManager warns and skips it).
-			if (tl === 7 && buf[fType] === 0x73 && buf.toString("latin1", fType, fTypeEnd) === "session") fallback("extra header line");
-			rows.typeAt[r] = rows.keep(buf, fType, fTypeEnd);
-			rows.typeLen[r] = tl;
+			if (fTypeEnd - fType === 7 && buf[fType] === 0x73 && buf.toString("latin1", fType, fTypeEnd) === "session") fallback("extra header line");
 			rows.idAt[r] = rows.keep(buf, fId, fIdEnd);
 			rows.idLen[r] = fIdEnd - fId;
 			rows.idHash[r] = hashBytes(buf, fId, fIdEnd);
-			if (fParNull) {
-				rows.parLen[r] = -1;
-			} else {
-				rows.parAt[r] = rows.keep(buf, fPar, fParEnd);
-				rows.parLen[r] = fParEnd - fPar;
+			if (fParNull) rows.par[r] = -1;
+			else {
+				rows.par[r] = 1;
 				rows.parHash[r] = hashBytes(buf, fPar, fParEnd);
 			}
 		} else {
-			// An unterminated last line is JSON.parsed by SessionManager, never skimmed: the path check parses it.
+			// An unterminated last line is JSON.parsed by SessionManager, never skimmed.
 			const sk = hasEol ? skimLine(buf, s, e) : undefined;
 			let type: unknown, id: unknown, parentId: unknown;
 			if (sk) ({ type, id, parentId } = sk);
@@ -276,24 +302,19 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 				}
 				if (!isPlainObject(obj)) fallback("line is not an object");
 				({ type, id, parentId } = obj as Loose);
-				if (typeof parentId !== "string" && parentId !== null) parentId = undefined;
 			}
 			if (type === "session") fallback("extra header line");
 			if (typeof id !== "string") fallback("entry without id");
-			// A type that is not a string is compared as absent (-1) on the path.
-			if (typeof type === "string") [rows.typeAt[r], rows.typeLen[r]] = rows.keepString(type);
-			else rows.typeLen[r] = -1;
-			const [ia, il] = rows.keepString(id as string);
-			rows.idAt[r] = ia;
-			rows.idLen[r] = il;
-			rows.idHash[r] = hashBytes(rows.pool, ia, ia + il);
-			if (parentId === null) rows.parLen[r] = -1;
-			else if (typeof parentId !== "string") rows.parLen[r] = -2;
+			const ib = Buffer.from(id as string, "utf8");
+			rows.idAt[r] = rows.keep(ib, 0, ib.length);
+			rows.idLen[r] = ib.length;
+			rows.idHash[r] = hashBytes(ib, 0, ib.length);
+			if (parentId === null) rows.par[r] = -1;
+			else if (typeof parentId !== "string") rows.par[r] = -2;
 			else {
-				const [pa, pl] = rows.keepString(parentId);
-				rows.parAt[r] = pa;
-				rows.parLen[r] = pl;
-				rows.parHash[r] = hashBytes(rows.pool, pa, pa + pl);
+				const pb = Buffer.from(parentId, "utf8");
+				rows.par[r] = 1;
+				rows.parHash[r] = hashBytes(pb, 0, pb.length);
 			}
 		}
 		rows.offset[r] = off;
@@ -307,9 +328,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			buf.copy(bigger, 0, 0, filled);
 			buf = bigger;
 		}
-		let tt = cpuNow();
 		const n = readSync(fd, buf, filled, Math.min(buf.length - filled, size - readPos), readPos);
-		Tread += cpuNow() - tt;
 		if (n <= 0) break;
 		readPos += n;
 		filled += n;
@@ -317,10 +336,8 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 		const lastNl = view.lastIndexOf(10);
 		if (lastNl >= 0) {
 			const whole = buf.subarray(0, lastNl + 1);
-			tt = cpuNow();
 			// One UTF-8 check per chunk of whole lines.
 			if (!isUtf8(whole)) fallback("bytes that are not UTF-8");
-			Tutf += cpuNow() - tt;
 		}
 		let pos = 0;
 		for (;;) {
@@ -341,7 +358,6 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 		line(0, filled, bufOffset, false);
 	}
 	if (!headerSeen) fallback("no session header");
-	const T1 = cpuNow();
 	const n = rows.n;
 	if (n === 0) fallback("no entries");
 	if (readPos !== size) fallback("file changed while reading");
@@ -352,7 +368,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 	while (cap < n * 2) cap *= 2;
 	const mask = cap - 1;
 	const table = new Int32Array(cap).fill(-1);
-	const { idAt, idLen, idHash, parAt, parLen, parHash } = rows;
+	const { idAt, idLen, idHash, par, parHash } = rows;
 	for (let i = 0; i < n; i++) {
 		let slot = idHash[i] & mask;
 		for (;;) {
@@ -362,23 +378,19 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			slot = (slot + 1) & mask;
 		}
 	}
-	const find = (at: number, len: number, h: number): number => {
-		let slot = h & mask;
-		for (;;) {
-			const j = table[slot];
-			if (j < 0) return -1;
-			if (idHash[j] === h && sameBytes(pool, idAt[j], idLen[j], at, len)) return j;
-			slot = (slot + 1) & mask;
-		}
-	};
-	// Parent links; a dangling parent (SessionManager: "orphan" warning) or a self-parent falls back.
+	// Parent links by hash (the path check below compares the path's parent ids in full); a dangling parent
+	// (SessionManager: "orphan" warning) or a self-parent falls back.
 	const parent = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
-		const pl = parLen[i];
-		if (pl < 0) { parent[i] = -1; continue; }
-		let j: number;
-		if (i > 0 && idHash[i - 1] === parHash[i] && sameBytes(pool, idAt[i - 1], idLen[i - 1], parAt[i], pl)) j = i - 1;
-		else j = find(parAt[i], pl, parHash[i]);
+		if (par[i] < 0) { parent[i] = -1; continue; }
+		const h = parHash[i];
+		let j = -1;
+		if (i > 0 && idHash[i - 1] === h) j = i - 1;
+		else {
+			for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
+				if (idHash[table[slot]] === h) { j = table[slot]; break; }
+			}
+		}
 		if (j < 0) fallback("parent not in the file");
 		if (j === i) fallback("entry is its own parent");
 		parent[i] = j;
@@ -411,19 +423,13 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 	const path = new Int32Array(depth);
 	for (let j = leaf, k = depth; j >= 0; j = parent[j]) path[--k] = j;
 
-	const T2 = cpuNow();
 	const src = checkPath(fd, rows, path, size);
-	const T3 = cpuNow();
 	const local = new Int32Array(depth);
 	for (let k = 0; k < depth; k++) local[k] = k;
 	const context = buildContextFromPath(src, local);
-	const T4 = cpuNow();
-	if (process.env.PR_T) console.error(`scan ${(T1-T0).toFixed(1)} (read ${Tread.toFixed(1)} utf ${Tutf.toFixed(1)} glue ${Tglue.toFixed(1)}) table ${(T2-T1).toFixed(1)} path ${(T3-T2).toFixed(1)} ctx ${(T4-T3).toFixed(1)} pathread ${PRread.toFixed(1)} ${PRbytes} B ${PRreads} reads, parsed-in-check ${PRparsed}`);
 	return { ok: true, context, leafId: src.ids[depth - 1], entries: n, pathLength: depth };
 }
 
-const decoder = new TextDecoder();
-const poolText = (rows: Rows, at: number, len: number): string => decoder.decode(rows.pool.subarray(at, at + len));
 
 /**
  * Reads the path's lines (neighbouring lines in one read) and checks each the way SessionManager reads it:
@@ -432,7 +438,6 @@ const poolText = (rows: Rows, at: number, len: number): string => decoder.decode
  * Entry objects are parsed only when the context asks for them (entries before the latest compaction that
  * it does not keep never are).
  */
-let PRread = 0, PRbytes = 0, PRreads = 0, PRparsed = 0;
 function checkPath(fd: number, rows: Rows, path: Int32Array, size: number): PathSource {
 	const depth = path.length;
 	const kind = new Uint8Array(depth);
@@ -440,17 +445,6 @@ function checkPath(fd: number, rows: Rows, path: Int32Array, size: number): Path
 	const parsed: (SessionEntry | undefined)[] = new Array(depth);
 	const order = Array.from(path.keys()).sort((a, b) => rows.offset[path[a]] - rows.offset[path[b]]);
 	let scratch = Buffer.allocUnsafe(1 << 20);
-	const lastRow = rows.n - 1;
-	const check = (k: number, i: number, type: unknown, id: unknown, parentId: unknown): void => {
-		if (id !== poolText(rows, rows.idAt[i], rows.idLen[i])) fallback("path line id differs from its opening keys");
-		const tl = rows.typeLen[i];
-		if (tl < 0 ? typeof type === "string" : type !== poolText(rows, rows.typeAt[i], tl)) fallback("path line type differs");
-		const pl = rows.parLen[i];
-		if (pl === -1 ? parentId !== null : pl === -2 ? (typeof parentId === "string" || parentId === null) : parentId !== poolText(rows, rows.parAt[i], pl)) {
-			fallback("path line parentId differs");
-		}
-		ids[k] = id as string;
-	};
 	for (let q = 0; q < order.length;) {
 		const first = rows.offset[path[order[q]]];
 		let end = first + rows.length[path[order[q]]];
@@ -465,26 +459,25 @@ function checkPath(fd: number, rows: Rows, path: Int32Array, size: number): Path
 		const len = end - first;
 		if (end > size) fallback("file changed while reading");
 		if (scratch.length < len) scratch = Buffer.allocUnsafe(len);
-		const tr = cpuNow();
 		readFully(fd, scratch, len, first);
-		PRread += cpuNow() - tr; PRbytes += len; PRreads++;
 		for (let r = q; r < m; r++) {
 			const k = order[r];
 			const i = path[k];
 			const s = rows.offset[i] - first;
 			const e = s + rows.length[i];
-			const unterminated = i === lastRow && rows.offset[i] + rows.length[i] === size && scratchEndsLine(fd, size) === false;
-			const sk = unterminated || process.env.PR_PARSE ? undefined : skimLine(scratch, s, e);
-			if (sk) {
-				check(k, i, sk.type, sk.id, sk.parentId);
-				kind[k] = sk.kind;
-			} else {
-				const o = parseLine(scratch, s, e);
-				const rp = o.parentId;
-				check(k, i, o.type, o.id, typeof rp === "string" || rp === null ? rp : undefined);
-				kind[k] = factsOf(o).kind;
-				parsed[k] = o as SessionEntry; PRparsed++;
+			// Validity only: SessionManager's skim accepts a subset of what JSON.parse does, so a line is an
+			// entry there exactly when it parses. Decoded as Latin-1 (valid UTF-8 was checked per chunk, and
+			// JSON's grammar is ASCII, so it parses exactly when the UTF-8 text does); compared in Latin-1 too.
+			const o = parseLine(scratch, s, e, "latin1");
+			if (o.id !== rows.idLatin1(i)) fallback("path line id differs from its opening keys");
+			if (o.type === "session") fallback("path line is a session header");
+			const rp = o.parentId;
+			const pk = rows.par[i];
+			if (k > 0 ? rp !== rows.idLatin1(path[k - 1]) : pk === -1 ? rp !== null : (typeof rp === "string" || rp === null)) {
+				fallback("path line parentId differs");
 			}
+			kind[k] = kindOf(o);
+			ids[k] = rows.idText(i);
 		}
 		q = m;
 	}
@@ -518,10 +511,10 @@ function scratchEndsLine(fd: number, size: number): boolean {
 	return readSync(fd, one, 0, 1, size - 1) === 1 && one[0] === 10;
 }
 
-function parseLine(b: Buffer, s: number, e: number): Loose {
+function parseLine(b: Buffer, s: number, e: number, encoding: "utf8" | "latin1" = "utf8"): Loose {
 	let obj: unknown;
 	try {
-		obj = JSON.parse(b.toString("utf8", s, e));
+		obj = JSON.parse(b.toString(encoding, s, e));
 	} catch {
 		fallback("a path line is not JSON");
 	}
