@@ -7,14 +7,15 @@
 //   whose opening keys it cannot read exactly goes through skimLine;
 // - keeps ids as bytes in one pool and hashes them into typed arrays (open addressing, bytes compared on a
 //   hash match): no string and no Map entry per line;
-// - JSON.parses only the lines on the path from the leaf (the last line, where pi resumes) to its root and
-//   checks that each parses to the type / id / parentId the scan read.
-// Anything that would make SessionManager warn or read differently (a BOM, a header that is not a v3 session
-// header, invalid UTF-8, a duplicate id, a missing or dangling parent, a loop, an extra header, a line the
-// skim refuses, a path line that does not parse, glued records) returns a fallback reason instead: the caller
-// then opens the file with SessionManager, which is exact for every file. What the reader does not check is
-// the JSON syntax of lines off the path: such a damaged line changes no message of the context (docs/
-// session-core.md "Path-only reader").
+// - JSON.parses only the lines on the path from the leaf (the last entry line, where pi resumes) to its root,
+//   checks that each parses to the id / parent link the scan read, and builds entry objects only for the
+//   entries the context reads.
+// Anything that would make SessionManager warn or read differently (a BOM, a first record that is not a v3
+// session header, invalid UTF-8, a duplicate id, a missing parent, a loop, an extra header, a line neither
+// the skim nor JSON.parse reads, a path line that does not parse) returns a fallback reason instead: the
+// caller then opens the file with SessionManager, which is exact for every file. What the reader does not
+// check is the JSON syntax of lines off the path: such a line changes no message of the context, only
+// SessionManager's warnings (docs/session-core.md "Path-only reader").
 
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from "node:fs";
