@@ -52,8 +52,10 @@ class Rows {
 	idAt: Int32Array; // into pool
 	idLen: Int32Array;
 	idHash: Int32Array;
-	/** 1: a string (hashed into parHash), -1: null, -2: absent or not a string. */
+	/** 1: a string (bytes at parAt, hashed into parHash), -1: null, -2: absent or not a string. */
 	par: Int8Array;
+	parAt: Int32Array;
+	parLen: Int32Array;
 	parHash: Int32Array;
 	pool: Uint8Array;
 	poolUsed = 0;
@@ -65,8 +67,10 @@ class Rows {
 		this.idLen = new Int32Array(cap);
 		this.idHash = new Int32Array(cap);
 		this.par = new Int8Array(cap);
+		this.parAt = new Int32Array(cap);
+		this.parLen = new Int32Array(cap);
 		this.parHash = new Int32Array(cap);
-		this.pool = new Uint8Array(cap * 12);
+		this.pool = new Uint8Array(cap * 24);
 	}
 
 	grow(): void {
@@ -82,6 +86,8 @@ class Rows {
 		this.idLen = g(this.idLen);
 		this.idHash = g(this.idHash);
 		this.par = g(this.par);
+		this.parAt = g(this.parAt);
+		this.parLen = g(this.parLen);
 		this.parHash = g(this.parHash);
 	}
 
@@ -287,6 +293,8 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			if (fParNull) rows.par[r] = -1;
 			else {
 				rows.par[r] = 1;
+				rows.parAt[r] = rows.keep(buf, fPar, fParEnd);
+				rows.parLen[r] = fParEnd - fPar;
 				rows.parHash[r] = hashBytes(buf, fPar, fParEnd);
 			}
 		} else {
@@ -315,6 +323,8 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			else {
 				const pb = Buffer.from(parentId, "utf8");
 				rows.par[r] = 1;
+				rows.parAt[r] = rows.keep(pb, 0, pb.length);
+				rows.parLen[r] = pb.length;
 				rows.parHash[r] = hashBytes(pb, 0, pb.length);
 			}
 		}
@@ -369,7 +379,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 	while (cap < n * 2) cap *= 2;
 	const mask = cap - 1;
 	const table = new Int32Array(cap).fill(-1);
-	const { idAt, idLen, idHash, par, parHash } = rows;
+	const { idAt, idLen, idHash, par, parAt, parLen, parHash } = rows;
 	for (let i = 0; i < n; i++) {
 		let slot = idHash[i] & mask;
 		for (;;) {
@@ -379,17 +389,20 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			slot = (slot + 1) & mask;
 		}
 	}
-	// Parent links by hash (the path check below compares the path's parent ids in full); a dangling parent
-	// (SessionManager: "orphan" warning) or a self-parent falls back.
+	// Parent links (bytes compared, as for ids); a dangling parent (SessionManager: "orphan" warning) or a
+	// self-parent falls back.
 	const parent = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
 		if (par[i] < 0) { parent[i] = -1; continue; }
 		const h = parHash[i];
+		const pa = parAt[i];
+		const pl = parLen[i];
 		let j = -1;
-		if (i > 0 && idHash[i - 1] === h) j = i - 1;
+		if (i > 0 && idHash[i - 1] === h && sameBytes(pool, idAt[i - 1], idLen[i - 1], pa, pl)) j = i - 1;
 		else {
 			for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
-				if (idHash[table[slot]] === h) { j = table[slot]; break; }
+				const c = table[slot];
+				if (idHash[c] === h && sameBytes(pool, idAt[c], idLen[c], pa, pl)) { j = c; break; }
 			}
 		}
 		if (j < 0) fallback("parent not in the file");

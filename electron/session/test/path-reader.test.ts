@@ -195,6 +195,18 @@ describe("files that need SessionManager", () => {
 		expect(same(writeSession([msg("a", null, "user", "x")], { header: null }))).toBe("no session header");
 		expect(same(writeSession([], { raw: "" }))).toBe("empty file");
 	});
+	it("ids whose hashes collide: parents resolved by their bytes (regression: the 1M bench file fell back)", () => {
+		// "id43zx" and "idbpad" have the same 32-bit FNV-1a hash.
+		const f = writeSession([
+			msg("id43zx", null, "user", "root"),
+			msg("idbpad", "id43zx", "assistant", "child"),
+			msg("other", "id43zx", "assistant", "sibling"),
+			msg("leaf", "idbpad", "user", "under the colliding id"),
+		]);
+		expect(same(f)).toBe("fast");
+		const orphan = writeSession([msg("id43zx", null, "user", "root"), msg("x", "idbpad", "assistant", "parent missing")]);
+		expect(same(orphan)).toBe("parent not in the file");
+	});
 	it("a leaf that is not in the file", () => {
 		expect(same(base, "no-such-entry")).toBe("leaf not in the file");
 	});
