@@ -8,3 +8,5 @@ export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
 export { writeNewFile } from "./write";
+export { readPathContext } from "./path-reader";
+export type { PathContextResult } from "./path-reader";

@@ -1,11 +1,12 @@
 // `arbor context FILE`: what the model would see with the leaf at a given entry (buildSessionContext),
 // as pi's exact JSON shape or as a readable transcript.
 
-import type { AgentMessage } from "../../../shared/entries";
+import type { AgentMessage, SessionContext } from "../../../shared/entries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { safeString as text } from "../../../shared/preview";
 import { writeJson } from "../../../shared/tree-text";
 import { openSession, Output, reportWarnings } from "../io";
+import { readPathContext } from "../../session";
 
 export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--json]
 
@@ -71,38 +72,52 @@ export async function contextCommand(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, contextUsage);
+	if (!file) throw new UsageError("missing FILE", contextUsage);
+	const leaf = stringOption(args, "leaf");
+	// The path-only reader (docs/session-core.md): it parses only the path's lines and hands every file it
+	// cannot read exactly that way (damage, legacy versions, duplicate ids, ...) to SessionManager.
+	if (process.env.ARBOR_CONTEXT_READER !== "full") {
+		const fast = readPathContext(file, leaf);
+		if (fast.ok) {
+			await printContext(fast.context, leaf ?? fast.leafId, flag(args, "json"));
+			return 0;
+		}
+	}
 	const sm = openSession(file, contextUsage);
 	try {
 		reportWarnings(sm);
-		const leaf = stringOption(args, "leaf");
 		if (leaf !== undefined && sm.indexOf(leaf) < 0) throw new UsageError(`no entry "${leaf}" in ${sm.getSessionFile()}`, contextUsage);
 		const ctx = sm.buildSessionContext(leaf ?? sm.getLeafId());
-		const out = new Output();
-		if (flag(args, "json")) {
-			// JSON.stringify gives pi's exact bytes; only a hostile, absurdly nested value makes it overflow the
-			// stack, and then the iterative writer prints the same JSON.
-			let json: string | null = null;
-			try {
-				json = JSON.stringify(ctx);
-			} catch {
-				writeJson(ctx, (chunk) => out.write(chunk));
-				out.line();
-			}
-			if (json !== null) out.line(json);
-		}
-		else {
-			const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
-			out.line(`leaf: ${leaf ?? sm.getLeafId() ?? "none"}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
-			ctx.messages.forEach((m, k) => {
-				const { title, body } = messageText(m);
-				out.line();
-				out.line(`[${k + 1}] ${title}`);
-				for (const part of body) for (const l of part.split("\n")) out.line(`  ${l}`);
-			});
-		}
-		await out.flush();
+		await printContext(ctx, leaf ?? sm.getLeafId() ?? "none", flag(args, "json"));
 		return 0;
 	} finally {
 		sm.close();
 	}
+}
+
+async function printContext(ctx: SessionContext, leafShown: string, json: boolean): Promise<void> {
+	const out = new Output();
+	if (json) {
+		// JSON.stringify gives pi's exact bytes; only a hostile, absurdly nested value makes it overflow the
+		// stack, and then the iterative writer prints the same JSON.
+		let text: string | null = null;
+		try {
+			text = JSON.stringify(ctx);
+		} catch {
+			writeJson(ctx, (chunk) => out.write(chunk));
+			out.line();
+		}
+		if (text !== null) out.line(text);
+	}
+	else {
+		const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
+		out.line(`leaf: ${leafShown}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
+		ctx.messages.forEach((m, k) => {
+			const { title, body } = messageText(m);
+			out.line();
+			out.line(`[${k + 1}] ${title}`);
+			for (const part of body) for (const l of part.split("\n")) out.line(`  ${l}`);
+		});
+	}
+	await out.flush();
 }
