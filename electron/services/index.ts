@@ -10,7 +10,7 @@ import type {
 } from "../../shared/api";
 import type { SessionEntry, UserMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import { SAVED_POSITION_TYPE, SessionManager } from "../session";
+import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { type ExactCount, exactEntryCountSteps, listSessions } from "../session/library";
 import { runStepsCooperatively } from "../session/steps";
@@ -28,7 +28,6 @@ import { readJsonFile } from "./fs-util";
 import type { FlowHost } from "./flow-host";
 import { type ModelResolution, type ResolvedModel, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
-import { piAgentDir } from "./pi-config";
 import { planNavigation, toPreview } from "./navigation";
 import { OpenSession, titleOf } from "./open-session";
 import { SettingsStore } from "./settings";

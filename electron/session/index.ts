@@ -8,3 +8,5 @@ export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
 export { writeNewFile } from "./write";
+export { expandHome, ompAgentDir, ompConfigRoot, ompSessionRoots, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "./agent-dirs";
+export type { DirEnv } from "./agent-dirs";
