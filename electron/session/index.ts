@@ -7,6 +7,6 @@ export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
-export { writeNewFile } from "./write";
+export { writeNewFile, writeReplacingFile } from "./write";
 export { expandHome, ompAgentDir, ompConfigRoot, ompSessionRoots, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "./agent-dirs";
 export type { DirEnv } from "./agent-dirs";
