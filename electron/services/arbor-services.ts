@@ -11,11 +11,10 @@ import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
 import { branchFlow } from "./branch-flow";
 import { compareView } from "./compare";
 import { buildContextView } from "./context-view";
-import { ArborServiceError, errorMessage, toServiceError } from "./errors";
+import { ArborServiceError, toServiceError } from "./errors";
 import { EventHub } from "./events";
 import { exportBranch, savePrunedCopy } from "./export";
 import { ExtensionBridge } from "./extension-bridge";
-import { createCommandContext } from "./extensions/context";
 import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
 import type { FlowContext } from "./flow-context";
 import { LibraryRequests } from "./library-requests";
@@ -340,36 +339,14 @@ export class ArborServices {
 
 	async runExtensionCommand(params: RequestParams<"runExtensionCommand">): Promise<RequestResult<"runExtensionCommand">> {
 		const s = this.#sessions.get(params.sessionId);
-		await this.#extensions.ready();
-		const command = this.#extensions.host.getCommand(params.name);
-		if (!command) throw new ArborServiceError("not_found", `No extension command /${params.name}.`);
-		if (params.entryId !== undefined) this.#sessions.entry(s, params.entryId);
-		const r = await this.#resolveModel();
-		const controller = new AbortController();
-		const ctx = createCommandContext({
-			manager: s.manager,
-			sessionId: s.id,
-			signal: controller.signal,
-			abort: () => controller.abort(),
-			model: r.ok ? r.resolved : undefined,
-			notify: (message, level) => this.#events.emit({ type: "notice", sessionId: s.id, level, message, source: command.extension }),
-			entryId: params.entryId,
-			navigateTree: async (targetId, options) => {
-				const res = await this.navigate({ sessionId: s.id, targetId, ...options });
-				return { cancelled: res.cancelled };
+		await this.#extensions.runCommand(s, params, {
+			model: async () => {
+				const r = await this.#resolveModel();
+				return r.ok ? r.resolved : undefined;
 			},
-			branch: async (entryId) => {
-				const res = await this.branchToFile({ sessionId: s.id, entryId });
-				return { cancelled: res.cancelled };
-			},
-			reload: () => this.reloadExtensions(),
+			navigate: (p) => this.navigate(p),
+			branchToFile: (p) => this.branchToFile(p),
 		});
-		try {
-			await this.#extensions.runAs(s, () => this.#extensions.host.runCommand(command, params.args ?? "", ctx));
-		} catch (err) {
-			if (err instanceof ArborServiceError) throw err;
-			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
-		}
 	}
 
 	/** The folders of every extension module of the last load (the hosts' crash guard treats them as extension code). */

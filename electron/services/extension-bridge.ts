@@ -4,10 +4,10 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
-import type { ExtensionListing, RequestParams } from "../../shared/api";
-import { ArborServiceError, toServiceError } from "./errors";
+import type { ExtensionListing, NavigateResult, RequestParams, RequestResult } from "../../shared/api";
+import { ArborServiceError, errorMessage, toServiceError } from "./errors";
 import type { EventHub } from "./events";
-import { createEventContext, sessionNameOf } from "./extensions/context";
+import { createCommandContext, createEventContext, sessionNameOf } from "./extensions/context";
 import { discoverPiExtensions } from "./extensions/discovery";
 import { ExtensionHost } from "./extensions/host";
 import type { BeforeResult, ExtensionFailure, HostedEvent } from "./extensions/types";
@@ -28,6 +28,13 @@ export interface ExtensionBridgeOptions {
 	extensionPaths: string[];
 	handlerTimeoutMs?: number;
 	commandTimeoutMs?: number;
+}
+
+/** The services' requests an extension command's ctx may call, and the model it is given. */
+export interface CommandRequests {
+	model(): Promise<ResolvedModel | undefined>;
+	navigate(params: RequestParams<"navigate">): Promise<NavigateResult>;
+	branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">>;
 }
 
 export class ExtensionBridge {
@@ -126,6 +133,43 @@ export class ExtensionBridge {
 			return this.#o.settings.load().enabledExtensions ?? [];
 		} catch {
 			return [];
+		}
+	}
+
+	/**
+	 * An extension command on session `s`: its ctx can navigate and branch through the services' own
+	 * requests (queued behind the session's other flows like any request).
+	 */
+	async runCommand(s: OpenSession, params: RequestParams<"runExtensionCommand">, requests: CommandRequests): Promise<void> {
+		await this.host.ready();
+		const command = this.host.getCommand(params.name);
+		if (!command) throw new ArborServiceError("not_found", `No extension command /${params.name}.`);
+		if (params.entryId !== undefined) this.#o.sessions.entry(s, params.entryId);
+		const model = await requests.model();
+		const controller = new AbortController();
+		const ctx = createCommandContext({
+			manager: s.manager,
+			sessionId: s.id,
+			signal: controller.signal,
+			abort: () => controller.abort(),
+			model,
+			notify: (message, level) => this.#o.events.emit({ type: "notice", sessionId: s.id, level, message, source: command.extension }),
+			entryId: params.entryId,
+			navigateTree: async (targetId, options) => {
+				const res = await requests.navigate({ sessionId: s.id, targetId, ...options });
+				return { cancelled: res.cancelled };
+			},
+			branch: async (entryId) => {
+				const res = await requests.branchToFile({ sessionId: s.id, entryId });
+				return { cancelled: res.cancelled };
+			},
+			reload: () => this.reload(),
+		});
+		try {
+			await this.#activeStore.run(s, () => this.host.runCommand(command, params.args ?? "", ctx));
+		} catch (err) {
+			if (err instanceof ArborServiceError) throw err;
+			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
 		}
 	}
 
