@@ -4,22 +4,23 @@
 import type { RequestResult } from "../../shared/api";
 import { entryText, SessionManager } from "../session";
 import { ArborServiceError, toServiceError } from "./errors";
-import type { FlowHost } from "./flow-host";
+import type { FlowContext } from "./flow-context";
 import { isUserMessage } from "./navigation";
 import { createChildSessionFile } from "./new-session-file";
 import type { OpenSession } from "./open-session";
 
-export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
+export async function branchFlow(ctx: FlowContext, s: OpenSession, entryId: string): Promise<RequestResult<"branchToFile">> {
+	const { sessions, extensions, events } = ctx;
 	const m = s.manager;
-	host.catchUp(s);
-	const entry = host.entry(s, entryId);
+	sessions.catchUp(s);
+	const entry = sessions.entry(s, entryId);
 	if (!isUserMessage(entry)) throw new ArborServiceError("bad_request", "Branching to a new file starts from a user message.");
 	const editorText = entryText(entry);
 	const cancelled = { cancelled: true, path: null, editorText, session: null };
-	const ctx = host.eventContext(s);
-	const before = await host.emitExtension(s, { type: "session_before_branch", entryId }, ctx);
+	const ec = extensions.eventContext(s);
+	const before = await extensions.emit(s, { type: "session_before_branch", entryId }, ec);
 	if (before?.cancel === true) return cancelled;
-	const beforeFork = await host.emitExtension(s, { type: "session_before_fork", entryId, position: "before" }, ctx);
+	const beforeFork = await extensions.emit(s, { type: "session_before_fork", entryId, position: "before" }, ec);
 	if (beforeFork?.cancel === true) return cancelled;
 
 	const parentId = typeof entry.parentId === "string" && m.getEntry(entry.parentId) ? entry.parentId : null;
@@ -28,7 +29,7 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 	let newPath: string | null = null;
 	if (!previousFile) {
 		if (parentId === null) {
-			target = host.register(SessionManager.inMemory(m.getCwd()), { reason: "fork" });
+			target = sessions.register(SessionManager.inMemory(m.getCwd()), { reason: "fork" });
 		} else {
 			try {
 				m.createBranchedSession(parentId);
@@ -36,7 +37,7 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 				throw toServiceError(err);
 			}
 			target = s;
-			host.reloaded(s, "branched");
+			sessions.reloaded(s, "branched");
 		}
 	} else {
 		if (parentId === null) {
@@ -44,7 +45,7 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 		} else {
 			// Written from the open session's own index (no second read of a file that may be 300 MB); the
 			// session stays on its file. Caught up first so the core's own catch-up finds nothing new.
-			host.catchUp(s);
+			sessions.catchUp(s);
 			try {
 				newPath = m.createBranchedSession(parentId, { adopt: false }) ?? null;
 			} catch (err) {
@@ -52,13 +53,13 @@ export async function branchFlow(host: FlowHost, s: OpenSession, entryId: string
 			}
 			if (!newPath) throw new ArborServiceError("internal", "The core did not create a branch file.", previousFile);
 		}
-		target = await host.openPath(newPath, { reason: "fork", ...(previousFile ? { previousSessionFile: previousFile } : {}) });
+		target = await sessions.open(newPath, { reason: "fork", ...(previousFile ? { previousSessionFile: previousFile } : {}) });
 	}
-	const session = host.summary(target);
-	if (target !== s) host.emit({ type: "session_loaded", session });
-	host.emit({ type: "session_branch", sessionId: s.id, newPath, newSessionId: target.id });
+	const session = sessions.summary(target);
+	if (target !== s) events.emit({ type: "session_loaded", session });
+	events.emit({ type: "session_branch", sessionId: s.id, newPath, newSessionId: target.id });
 	const after = { previousSessionFile: previousFile, ...(newPath ? { newSessionFile: newPath } : {}) };
-	await host.emitExtension(s, { type: "session_branch", ...after }, ctx);
-	await host.emitExtension(s, { type: "session_fork", ...after }, ctx);
+	await extensions.emit(s, { type: "session_branch", ...after }, ec);
+	await extensions.emit(s, { type: "session_fork", ...after }, ec);
 	return { cancelled: false, path: newPath, editorText, session };
 }

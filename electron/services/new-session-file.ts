@@ -1,20 +1,20 @@
-// A new, empty session file that names its parent (the /branch-from-a-root case): pi's header and file
-// naming, written atomically and never over an existing file.
+// A new, empty session file that names its parent (the /branch-from-a-root case): pi's header, the core's
+// session id (UUIDv7) and file name, written through the core's no-clobber atomic write (temp file, fsync,
+// link), so a failed write leaves no file and an existing file is never replaced.
 
-import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
-import { writeFileAtomic } from "./fs-util";
+import { createSessionId, sessionFileName, writeNewFile } from "../session";
 
 export function createChildSessionFile(sessionDir: string, cwd: string, parentSession: string | undefined): string {
 	fs.mkdirSync(sessionDir, { recursive: true });
-	const id = crypto.randomUUID();
-	const timestamp = new Date().toISOString();
+	const now = Date.now();
+	const id = createSessionId(now);
+	const timestamp = new Date(now).toISOString();
 	const header: Record<string, unknown> = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
 	if (parentSession) header.parentSession = parentSession;
-	// pi names files <ISO timestamp with ':' and '.' as '-'>_<session id>.jsonl.
-	const file = path.join(sessionDir, `${timestamp.replace(/[:.]/g, "-")}_${id}.jsonl`);
-	writeFileAtomic(file, `${JSON.stringify(header)}\n`, 0o644, true);
+	const file = path.join(sessionDir, sessionFileName(timestamp, id));
+	writeNewFile(file, [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")], 0o644);
 	return file;
 }

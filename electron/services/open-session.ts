@@ -11,7 +11,7 @@ export class OpenSession {
 	manager: SessionManager;
 	/** Entries the client holds (skeleton + deltas sent). */
 	sentCount = 0;
-	/** The manager's getGeneration() when the client's copy was last made whole (see #sync in index.ts). */
+	/** The manager's getGeneration() when the client's copy was last made whole (see SessionRegistry.sync). */
 	generation: number;
 	lastLeafId: string | null;
 	lastResumeLeafId: string | null;

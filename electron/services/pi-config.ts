@@ -1,29 +1,15 @@
-// Where pi 1.6 keeps its configuration and how it reads configured values (docs/summaries.md):
-// the agent folder, settings.json, the sessions folder, and the value templates of models.json and
-// auth.json ("$VAR", "${VAR}", "$$", "$!", "!command"). Arbor's own implementation of pi's published rules.
+// How pi 1.6 reads its configuration (docs/summaries.md): settings.json, project trust and the value
+// templates of models.json and auth.json ("$VAR", "${VAR}", "$$", "$!", "!command"). Arbor's own implementation of pi's published rules.
+// Where the folders are (agent dir, sessions dir) is the session core's rule: electron/session/agent-dirs.ts.
 
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 function isRecord(v: unknown): v is Record<string, unknown> {
 	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** pi's path rule for configured folders: "~" and "~/x" are under the home folder. */
-export function expandHome(p: string, home = os.homedir()): string {
-	if (p === "~") return home;
-	if (p.startsWith("~/") || p.startsWith("~\\")) return path.join(home, p.slice(2));
-	return p;
-}
-
-/** pi's agent folder: `$PI_CODING_AGENT_DIR` (with "~" expanded) or `~/.pi/agent`. */
-export function piAgentDir(env: Env, home = os.homedir()): string {
-	const dir = env.PI_CODING_AGENT_DIR;
-	return dir ? path.resolve(expandHome(dir, home)) : path.join(home, ".pi", "agent");
 }
 
 function stripBom(text: string): string {
@@ -80,20 +66,6 @@ export function readPiJson(file: string, comments = false): JsonRead {
 export function readPiSettings(agentDir: string): Record<string, unknown> {
 	const r = readPiJson(path.join(agentDir, "settings.json"));
 	return r.ok && isRecord(r.value) ? r.value : {};
-}
-
-/**
- * The folder pi 1.6 keeps sessions in when one is configured: `$PI_CODING_AGENT_SESSION_DIR`, else the
- * `sessionDir` setting (both with "~" expanded), else undefined (pi's default `<agentDir>/sessions`).
- * pi's `--session-dir` flag would come first; Arbor has no such flag.
- */
-export function piConfiguredSessionDir(env: Env, agentDir: string, home = os.homedir()): string | undefined {
-	const fromEnv = env.PI_CODING_AGENT_SESSION_DIR;
-	if (fromEnv) return path.resolve(expandHome(fromEnv, home));
-	const s = readPiSettings(agentDir).sessionDir;
-	// Like pi, a relative setting is relative to the working folder.
-	if (typeof s === "string" && s.trim()) return path.resolve(expandHome(s, home));
-	return undefined;
 }
 
 // ---------------------------------------------------------------- value templates

@@ -5,7 +5,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ArborSettings, FilterMode, ModelSettings } from "../../shared/api";
 import { FILTER_MODES } from "../../shared/api";
-import { readJsonFile, writeFileAtomic } from "./fs-util";
+import { writeReplacingFile } from "../session";
+import { readJsonFile } from "./fs-util";
 
 export const RECENT_FILES_MAX = 20;
 
@@ -123,6 +124,6 @@ export class SettingsStore {
 	#write(settings: ArborSettings): void {
 		fs.mkdirSync(path.dirname(this.file), { recursive: true });
 		// 0600: the file may hold an API key.
-		writeFileAtomic(this.file, `${JSON.stringify(settings, null, "\t")}\n`, 0o600);
+		writeReplacingFile(this.file, [Buffer.from(`${JSON.stringify(settings, null, "\t")}\n`, "utf8")], 0o600);
 	}
 }

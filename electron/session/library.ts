@@ -3,10 +3,11 @@
 // thousands of sessions (some of them hundreds of MB) lists in well under a second.
 // Folder rules: ../shared/format/SESSION-FORMAT.md §16.
 
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SessionListItem } from "../../shared/api";
+import { expandHome, ompSessionRoots, piAgentDir, piConfiguredSessionDir } from "./agent-dirs";
 
 export type SessionSource = SessionListItem["source"];
 
@@ -37,9 +38,6 @@ const TAIL_BYTES = 16 * 1024;
 const EXACT_COUNT_BYTES = 8 * 1024 * 1024;
 const FIRST_MESSAGE_MAX = 300;
 
-function expandHome(p: string, home: string): string {
-	return p === "~" ? home : p.startsWith("~/") || p.startsWith(`~${sep}`) ? join(home, p.slice(2)) : p;
-}
 
 function isDir(p: string): boolean {
 	try {
@@ -49,42 +47,19 @@ function isDir(p: string): boolean {
 	}
 }
 
-/** The `sessionDir` of pi's global settings.json (BOM allowed), if it names one. */
-function piSessionDirSetting(piAgent: string): string | undefined {
-	try {
-		const text = readFileSync(join(piAgent, "settings.json"), "utf8");
-		const v = (JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as { sessionDir?: unknown }).sessionDir;
-		return typeof v === "string" && v.trim() ? v : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
 /** pi's and omp's session roots that exist on this machine, pi first, without duplicates. */
 export function defaultSessionRoots(options: LibraryOptions = {}): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const home = options.home ?? homedir();
 	const candidates: SessionRoot[] = [];
-	const piAgent = env.PI_CODING_AGENT_DIR ? expandHome(env.PI_CODING_AGENT_DIR, home) : join(home, ".pi", "agent");
+	const piAgent = piAgentDir(env, home);
 	// pi 1.6 keeps new sessions in $PI_CODING_AGENT_SESSION_DIR, else its `sessionDir` setting; the default
 	// folder stays listed for the sessions written before either was set.
-	const configured = env.PI_CODING_AGENT_SESSION_DIR || piSessionDirSetting(piAgent);
-	if (configured) candidates.push({ dir: resolve(expandHome(configured, home)), source: "pi" });
+	const configured = piConfiguredSessionDir(env, piAgent, home);
+	if (configured) candidates.push({ dir: configured, source: "pi" });
 	candidates.push({ dir: join(piAgent, "sessions"), source: "pi" });
-	// omp: ~/.omp/agent (config dir name from $PI_CONFIG_DIR), the same $PI_CODING_AGENT_DIR override (already
-	// listed as pi's when set), omp5's $OMP_CODING_AGENT_DIR, the XDG data dir, and named profiles.
-	const ompRoot = join(home, env.PI_CONFIG_DIR || ".omp");
-	candidates.push({ dir: join(ompRoot, "agent", "sessions"), source: "omp" });
-	if (env.OMP_CODING_AGENT_DIR) candidates.push({ dir: join(expandHome(env.OMP_CODING_AGENT_DIR, home), "sessions"), source: "omp" });
-	const xdg = env.XDG_DATA_HOME ? expandHome(env.XDG_DATA_HOME, home) : join(home, ".local", "share");
-	candidates.push({ dir: join(xdg, "omp", "sessions"), source: "omp" });
-	try {
-		for (const d of readdirSync(join(ompRoot, "profiles"), { withFileTypes: true })) {
-			if (d.isDirectory()) candidates.push({ dir: join(ompRoot, "profiles", d.name, "agent", "sessions"), source: "omp" });
-		}
-	} catch {
-		// No profiles folder: the common case.
-	}
+	// omp: its agent folder, omp5's $OMP_CODING_AGENT_DIR, the XDG data dir and named profiles (agent-dirs.ts).
+	for (const dir of ompSessionRoots(env, home)) candidates.push({ dir, source: "omp" });
 	return dedupeRoots(candidates.filter((c) => isDir(c.dir)));
 }
 

@@ -3,7 +3,6 @@
 // index (entry-index.ts), reading a file (line-reader.ts), the file on disk — catch-up and appends
 // (live-file.ts), branch files and the legacy upgrade (branch-file.ts), and client views (views.ts).
 
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
 import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionHeader, TitleSlot } from "../../shared/entries";
@@ -16,7 +15,8 @@ import { currentSystemMessage } from "../../shared/system-message";
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import type { EntryIndex, SessionTreeNode } from "./entry-index";
-import { createSessionId, projectDirName, sessionFileName } from "./ids";
+import { piProjectSessionDir } from "./agent-dirs";
+import { createSessionId, sessionFileName } from "./ids";
 import { isPlainObject } from "./jsonl";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
 import { runSteps, runStepsCooperatively } from "./steps";
@@ -65,9 +65,7 @@ export function entryText(entry: SessionEntry): string {
 
 /** pi's default sessions folder for a cwd (`$PI_CODING_AGENT_DIR` or ~/.pi/agent, then sessions/--cwd--). */
 export function defaultSessionDir(cwd: string): string {
-	const env = process.env.PI_CODING_AGENT_DIR;
-	const agentDir = env ? (env.startsWith("~") ? join(homedir(), env.slice(1)) : env) : join(homedir(), ".pi", "agent");
-	return join(agentDir, "sessions", projectDirName(cwd));
+	return piProjectSessionDir(cwd);
 }
 
 export class SessionManager {

@@ -9,8 +9,9 @@ import { Output } from "../io";
 export const sessionsUsage = `Usage: arbor sessions [DIR...] [--json]
 
 List session files grouped by project (newest first) with their entry counts and first user message.
-Without DIR: pi's sessions folder (~/.pi/agent/sessions, or $PI_CODING_AGENT_DIR/sessions) and omp's
-(~/.omp/agent/sessions, $XDG_DATA_HOME/omp/sessions, profiles). With DIRs: *.jsonl files in each DIR
+Without DIR: pi's sessions folders ($PI_CODING_AGENT_SESSION_DIR or pi's sessionDir setting, and
+~/.pi/agent/sessions or $PI_CODING_AGENT_DIR/sessions, "~" expanded) and omp's (~/.omp/agent/sessions,
+$OMP_CODING_AGENT_DIR/sessions, $XDG_DATA_HOME/omp/sessions, profiles). With DIRs: *.jsonl files in each DIR
 and in its immediate subfolders. Files are described from their first KiB, never read whole, so entry
 counts of large files are estimates (shown with "~").
 

@@ -5,8 +5,8 @@
 // runs a pi extension only when the user enabled it (docs/extensions.md).
 
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { expandHome } from "../../session";
 import { piProjectTrusted, readPiProjectSettings } from "../pi-config";
 import type { ExtensionEntry } from "./types";
 
@@ -235,12 +235,6 @@ function filesOf(paths: string[]): string[] {
 	return out;
 }
 
-function expandHome(p: string): string {
-	const t = p.trim();
-	if (t === "~") return os.homedir();
-	if (t.startsWith("~/")) return path.join(os.homedir(), t.slice(2));
-	return t;
-}
 
 /** An npm spec's package name: `npm:@scope/name@1.2.3` → `@scope/name`. */
 function npmName(spec: string): string {
@@ -328,7 +322,7 @@ export function discoverPiExtensions(agentDir: string, cwd?: string): PiDiscover
 			seenSources.add(source);
 			let root: string | undefined;
 			if (source.startsWith("npm:")) root = path.join(sc.base, "npm", "node_modules", npmName(source.slice(4)));
-			else if (looksLocal(source)) root = path.resolve(sc.base, expandHome(source));
+			else if (looksLocal(source)) root = path.resolve(sc.base, expandHome(source.trim()));
 			else root = gitInstallPath(sc.base, source);
 			const st = root ? stat(root) : undefined;
 			if (!root || !st) {
@@ -350,7 +344,7 @@ export function discoverPiExtensions(agentDir: string, cwd?: string): PiDiscover
 		const patterns = list.filter(isPattern);
 		const resolved: string[] = [];
 		for (const entry of plain) {
-			const p = path.resolve(sc.base, expandHome(entry));
+			const p = path.resolve(sc.base, expandHome(entry.trim()));
 			if (!stat(p)) missing.push({ source: entry, reason: "no such file or folder" });
 			else resolved.push(p);
 		}

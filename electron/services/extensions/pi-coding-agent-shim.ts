@@ -10,8 +10,7 @@
 // - every other function throws NotAvailableInArborError when called.
 // Nothing here throws while an extension loads.
 
-import * as os from "node:os";
-import * as path from "node:path";
+import { piAgentDir } from "../../session";
 import { NotAvailableInArborError, notAvailable } from "./not-available";
 
 /** pi's folder as the host was configured with it; getAgentDir() answers this. */
@@ -22,7 +21,7 @@ export function setShimAgentDir(dir: string): void {
 }
 
 function currentAgentDir(): string {
-	return agentDir ?? process.env.PI_CODING_AGENT_DIR ?? path.join(os.homedir(), ".pi", "agent");
+	return agentDir ?? piAgentDir(process.env);
 }
 
 /** The pi API version Arbor's host implements. */

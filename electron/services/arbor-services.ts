@@ -1,0 +1,433 @@
+// ArborServices: one async method per Arbor API request (shared/api.ts), on top of the session registry,
+// the extensions and the library (docs/services.md). Plain Node: the Electron app, the browser host, the
+// CLI and tests share it.
+
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ActiveModelInfo, ArborEvent, ArborSettings, ContextView, ExtensionListing, NavigateResult, RequestParams, RequestResult, SessionSummary } from "../../shared/api";
+import type { UserMessage } from "../../shared/entries";
+import type { Skeleton } from "../../shared/skeleton";
+import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
+import { branchFlow } from "./branch-flow";
+import { compareView } from "./compare";
+import { buildContextView } from "./context-view";
+import { ArborServiceError, toServiceError } from "./errors";
+import { EventHub } from "./events";
+import { exportBranch, savePrunedCopy } from "./export";
+import { ExtensionBridge } from "./extension-bridge";
+import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
+import type { FlowContext } from "./flow-context";
+import { LibraryRequests } from "./library-requests";
+import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
+import { navigateFlow } from "./navigate-flow";
+import { planNavigation, toPreview } from "./navigation";
+import type { OpenSession } from "./open-session";
+import { rollupCosts, subtreeStats } from "./rollup";
+import { SessionRegistry } from "./session-registry";
+import { SettingsStore } from "./settings";
+import { DEFAULT_POLL_MS } from "./watcher";
+
+export interface ArborServicesOptions {
+	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
+	settingsDir?: string;
+	/** pi's agent folder (settings.json, auth.json, models.json). Default $PI_CODING_AGENT_DIR or ~/.pi/agent. */
+	piAgentDir?: string;
+	/** Extra extension files or folders (`--extension PATH`). */
+	extensionPaths?: string[];
+	/** Environment for provider keys (default process.env). */
+	env?: NodeJS.ProcessEnv;
+	/** Watch open files for appends by other processes (default true). */
+	watch?: boolean;
+	/** Stat-poll interval of the file watcher, ms (default 500). */
+	pollMs?: number;
+	/** Per-handler timeout for extension event handlers, ms (default 30 s). */
+	extensionTimeoutMs?: number;
+	/** Timeout for extension commands, ms (default 10 min). */
+	commandTimeoutMs?: number;
+	/**
+	 * Opening a file and searching hand the thread back to other requests after this much work, ms
+	 * (default 20): a 1 GB open or a first search of seconds never stops the other sessions.
+	 */
+	sliceMs?: number;
+}
+
+export class ArborServices {
+	readonly #piAgentDir: string;
+	readonly #env: NodeJS.ProcessEnv;
+	readonly #sliceMs: number | undefined;
+	readonly #settings: SettingsStore;
+	readonly #events = new EventHub();
+	readonly #sessions: SessionRegistry;
+	readonly #extensions: ExtensionBridge;
+	readonly #library: LibraryRequests;
+	readonly #flow: FlowContext;
+	#disposed = false;
+
+	constructor(options: ArborServicesOptions = {}) {
+		const env = options.env ?? process.env;
+		this.#env = env;
+		const settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
+		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
+		this.#sliceMs = options.sliceMs;
+		this.#settings = new SettingsStore(settingsDir, this.#piAgentDir);
+		setShimAgentDir(this.#piAgentDir);
+		this.#sessions = new SessionRegistry({
+			events: this.#events,
+			watch: options.watch ?? true,
+			pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+			sliceMs: this.#sliceMs,
+			onStart: (s, start) => this.#extensions.sessionStart(s, start),
+			onRenamed: (s) => this.#extensions.nameMaybeChanged(s),
+			onOpened: (file) => {
+				try {
+					this.#settings.addRecentFile(file);
+				} catch {
+					// A read-only home must not stop a file from opening.
+				}
+			},
+		});
+		this.#extensions = new ExtensionBridge({
+			sessions: this.#sessions,
+			events: this.#events,
+			settings: this.#settings,
+			settingsDir,
+			piAgentDir: this.#piAgentDir,
+			extensionPaths: options.extensionPaths ?? [],
+			handlerTimeoutMs: options.extensionTimeoutMs,
+			commandTimeoutMs: options.commandTimeoutMs,
+		});
+		this.#library = new LibraryRequests({
+			events: this.#events, settingsDir, env, piAgentDir: this.#piAgentDir, sliceMs: this.#sliceMs, disposed: () => this.#disposed,
+		});
+		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
+		// Load now so load errors and the command list reach the UI without waiting for a first use.
+		void this.#extensions.ready().then(() => {
+			if (!this.#disposed && this.#extensions.host.listCommands().length > 0) this.#events.emit({ type: "commands_changed" });
+		});
+	}
+
+	onEvent(listener: (e: ArborEvent) => void): () => void {
+		return this.#events.on(listener);
+	}
+
+	// ---------------------------------------------------------------- sessions
+
+	async openSession(params: RequestParams<"openSession">): Promise<RequestResult<"openSession">> {
+		return this.#sessions.summary(await this.#sessions.open(params.path));
+	}
+
+	/** Arbor extra (CLI, tests, extension flows): a new in-memory session, not backed by a file. */
+	openInMemory(cwd?: string): SessionSummary {
+		return this.#sessions.summary(this.#sessions.register(SessionManager.inMemory(cwd)));
+	}
+
+	async closeSession(params: RequestParams<"closeSession">): Promise<RequestResult<"closeSession">> {
+		const s = this.#sessions.find(params.sessionId);
+		if (!s) return;
+		this.#sessions.close(s);
+		this.#events.emit({ type: "session_closed", sessionId: s.id });
+	}
+
+	async getInitialSessions(_params: RequestParams<"getInitialSessions">): Promise<RequestResult<"getInitialSessions">> {
+		return this.#sessions.all().map((s) => this.#sessions.summary(s));
+	}
+
+	async listSessions(params: RequestParams<"listSessions">): Promise<RequestResult<"listSessions">> {
+		return this.#library.listSessions(params);
+	}
+
+	async getFamily(params: RequestParams<"getFamily">): Promise<RequestResult<"getFamily">> {
+		return this.#library.getFamily(params);
+	}
+
+	async searchAllSessions(params: RequestParams<"searchAllSessions">): Promise<RequestResult<"searchAllSessions">> {
+		return this.#library.searchAllSessions(params);
+	}
+
+	// ---------------------------------------------------------------- reads
+
+	async getSkeleton(params: RequestParams<"getSkeleton">): Promise<Skeleton> {
+		const s = this.#sessions.get(params.sessionId);
+		const sk = s.manager.getSkeleton();
+		s.sentCount = sk.count;
+		return sk;
+	}
+
+	async getPreviews(params: RequestParams<"getPreviews">): Promise<RequestResult<"getPreviews">> {
+		return this.#sessions.get(params.sessionId).manager.getPreviews(params.indices);
+	}
+
+	async getCardFacts(params: RequestParams<"getCardFacts">): Promise<RequestResult<"getCardFacts">> {
+		return this.#sessions.get(params.sessionId).manager.getCardFacts(params.indices);
+	}
+
+	async getUsageRollup(params: RequestParams<"getUsageRollup">): Promise<RequestResult<"getUsageRollup">> {
+		return this.#sessions.get(params.sessionId).manager.getUsageRollup();
+	}
+
+	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
+		const s = this.#sessions.get(params.sessionId);
+		return this.#sessions.entry(s, params.id);
+	}
+
+	async getContext(params: RequestParams<"getContext">): Promise<ContextView> {
+		const s = this.#sessions.get(params.sessionId);
+		if (params.leafId !== null) this.#sessions.entry(s, params.leafId);
+		return buildContextView(s.manager, params.leafId);
+	}
+
+	async search(params: RequestParams<"search">): Promise<RequestResult<"search">> {
+		// A first query parses the whole file (seconds on 100k entries): it runs in slices so the session
+		// keeps answering other requests, and a newer query for the same session supersedes it.
+		const s = this.#sessions.get(params.sessionId);
+		const seq = ++s.searchSeq;
+		const manager = s.manager;
+		const result = await manager.searchCooperative(params.query, params.scope, {
+			sliceMs: this.#sliceMs,
+			stop: () => s.searchSeq !== seq || s.closed || s.manager !== manager,
+		});
+		if (result === undefined) throw new ArborServiceError("cancelled", "search superseded by a newer query (or the session was closed)");
+		return result;
+	}
+
+	async previewNavigation(params: RequestParams<"previewNavigation">): Promise<RequestResult<"previewNavigation">> {
+		const s = this.#sessions.get(params.sessionId);
+		return toPreview(s.manager, planNavigation(s.manager, params.targetId));
+	}
+
+	/**
+	 * For a session: pi's rule for a resumed session (its own model, project settings of its header's
+	 * cwd); without one, the choice pi would make in Arbor's working folder (docs/summaries.md).
+	 */
+	async #resolveModel(s?: OpenSession): Promise<ModelResolution> {
+		const sessionModel = s ? sessionModelOf(s.manager.getBranch()) : undefined;
+		return resolveActiveModel({
+			arbor: this.#settings.load().model,
+			piAgentDir: this.#piAgentDir,
+			env: this.#env,
+			cwd: s ? s.manager.getCwd() || process.cwd() : process.cwd(),
+			...(sessionModel ? { sessionModel } : {}),
+		});
+	}
+
+	// ---------------------------------------------------------------- flows and writes
+
+	/**
+	 * /tree: move the leaf to `targetId`, optionally writing a summary of the branch being left
+	 * (DESIGN.md "Navigation"; the order of steps follows pi's navigateTree).
+	 */
+	async navigate(params: RequestParams<"navigate">): Promise<NavigateResult> {
+		const s = this.#sessions.get(params.sessionId);
+		return this.#sessions.exclusive(s, () => navigateFlow(this.#flow, s, params));
+	}
+
+
+	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
+	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
+		const s = this.#sessions.get(params.sessionId);
+		return this.#sessions.exclusive(s, () => branchFlow(this.#flow, s, params.entryId));
+	}
+
+
+	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
+		const s = this.#sessions.get(params.sessionId);
+		this.#sessions.entry(s, params.entryId);
+		const label = params.label?.trim() ? params.label.trim() : undefined;
+		this.#sessions.write(s, (m) => {
+			// The write catches up with the file first; another program may have replaced it meanwhile.
+			if (m.getEntry(params.entryId) === undefined) {
+				throw new ArborServiceError("conflict", `Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`);
+			}
+			// Parented on pi's resume point, not the in-app leaf: labelling an entry while looking at another
+			// branch must not move where pi resumes (pi #9930).
+			return m.appendLabelChange(params.entryId, label, { atResume: true });
+		});
+	}
+
+	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
+		const s = this.#sessions.get(params.sessionId);
+		const leafId = s.manager.getLeafId();
+		const entryId = this.#sessions.write(s, (m) => m.appendCustomEntry(SAVED_POSITION_TYPE, { leafId, savedAt: new Date().toISOString() }));
+		return { entryId };
+	}
+
+	async getResumePoint(params: RequestParams<"getResumePoint">): Promise<RequestResult<"getResumePoint">> {
+		const m = this.#sessions.get(params.sessionId).manager;
+		const st = m.getResumePointStatus();
+		const id = (i: number): string | null => (i >= 0 ? (m.idAt(i) ?? null) : null);
+		return {
+			resumeLeafId: id(st.resumeLeaf), anchorId: id(st.anchor), newestConversationId: id(st.newestConversation),
+			stale: st.stale, suggestedId: id(st.suggested),
+		};
+	}
+
+	async appendUserMessage(params: RequestParams<"appendUserMessage">): Promise<RequestResult<"appendUserMessage">> {
+		const s = this.#sessions.get(params.sessionId);
+		if (!params.text.trim()) throw new ArborServiceError("bad_request", "The message is empty.");
+		const message: UserMessage = { role: "user", content: [{ type: "text", text: params.text }], timestamp: Date.now() };
+		const entryId = this.#sessions.write(s, (m) => m.appendMessage(message));
+		return { entryId };
+	}
+
+	async leafHistory(params: RequestParams<"leafHistory">): Promise<RequestResult<"leafHistory">> {
+		const s = this.#sessions.get(params.sessionId);
+		const m = s.manager;
+		const id = s.history.step(params.direction, (leaf) => leaf === null || m.getEntry(leaf) !== undefined);
+		if (id !== undefined && id !== m.getLeafId()) {
+			if (id === null) m.resetLeaf();
+			else m.branch(id);
+			this.#sessions.sync(s, { fromHistory: true });
+		}
+		return { leafId: m.getLeafId(), canBack: s.history.canBack(), canForward: s.history.canForward() };
+	}
+
+	async upgradeLegacy(params: RequestParams<"upgradeLegacy">): Promise<RequestResult<"upgradeLegacy">> {
+		const s = this.#sessions.get(params.sessionId);
+		let backupPath: string;
+		try {
+			backupPath = s.manager.upgradeLegacy();
+		} catch (err) {
+			throw toServiceError(err);
+		}
+		s.watcher?.sync();
+		this.#sessions.reloaded(s, "upgraded");
+		return { backupPath };
+	}
+
+	async getSettings(_params: RequestParams<"getSettings">): Promise<ArborSettings> {
+		return redactSettings(this.#settings.load());
+	}
+
+	async setSettings(params: RequestParams<"setSettings">): Promise<ArborSettings> {
+		try {
+			const patch = params.settings;
+			// The renderer never sees the stored key, so a model update without one keeps it; "" clears it.
+			if (patch.model && patch.model.apiKey === undefined) {
+				const stored = this.#settings.load().model.apiKey;
+				if (stored) patch.model = { ...patch.model, apiKey: stored };
+			}
+			if (patch.model) delete patch.model.apiKeySet;
+			// Running code is chosen through setExtensionEnabled only, which checks what discovery found.
+			delete patch.enabledExtensions;
+			return redactSettings(this.#settings.update(patch));
+		} catch (err) {
+			throw toServiceError(err);
+		}
+	}
+
+	async getActiveModel(_params: RequestParams<"getActiveModel">): Promise<RequestResult<"getActiveModel">> {
+		const r = await this.#resolveModel();
+		return r.ok ? r.resolved.info : null;
+	}
+
+	/** Arbor extra (`arbor model`): the model a summary would use and where it came from, or why there is none. */
+	async modelStatus(): Promise<{ ok: true; info: ActiveModelInfo } | { ok: false; reason: string }> {
+		const r = await this.#resolveModel();
+		return r.ok ? { ok: true, info: r.resolved.info } : { ok: false, reason: r.reason };
+	}
+
+	/** Arbor extra: why no model is active (for the settings dialog), or null when one is. */
+	async getModelProblem(): Promise<string | null> {
+		const r = await this.#resolveModel();
+		return r.ok ? null : r.reason;
+	}
+
+	async listCommands(_params: RequestParams<"listCommands">): Promise<RequestResult<"listCommands">> {
+		await this.#extensions.ready();
+		return this.#extensions.host.listCommands();
+	}
+
+	async runExtensionCommand(params: RequestParams<"runExtensionCommand">): Promise<RequestResult<"runExtensionCommand">> {
+		const s = this.#sessions.get(params.sessionId);
+		await this.#extensions.runCommand(s, params, {
+			model: async () => {
+				const r = await this.#resolveModel();
+				return r.ok ? r.resolved : undefined;
+			},
+			navigate: (p) => this.navigate(p),
+			branchToFile: (p) => this.branchToFile(p),
+		});
+	}
+
+	/** The folders of every extension module of the last load (the hosts' crash guard treats them as extension code). */
+	extensionFolders(): string[] {
+		return this.#extensions.folders();
+	}
+
+	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
+		return this.#extensions.list();
+	}
+
+	async setExtensionEnabled(params: RequestParams<"setExtensionEnabled">): Promise<ExtensionListing> {
+		return this.#extensions.setEnabled(params);
+	}
+
+	/** Arbor extra: load the extension folders again and tell clients the command list may have changed. */
+	async reloadExtensions(): Promise<void> {
+		return this.#extensions.reload();
+	}
+
+	async compareBranches(params: RequestParams<"compareBranches">): Promise<RequestResult<"compareBranches">> {
+		const s = this.#sessions.get(params.sessionId);
+		this.#sessions.entry(s, params.a);
+		this.#sessions.entry(s, params.b);
+		return compareView(s.manager, params.a, params.b);
+	}
+
+	async getRollupCosts(params: RequestParams<"getRollupCosts">): Promise<RequestResult<"getRollupCosts">> {
+		return rollupCosts(this.#sessions.get(params.sessionId).manager);
+	}
+
+	async getSubtreeStats(params: RequestParams<"getSubtreeStats">): Promise<RequestResult<"getSubtreeStats">> {
+		const s = this.#sessions.get(params.sessionId);
+		this.#sessions.entry(s, params.entryId);
+		return subtreeStats(s.manager, params.entryId);
+	}
+
+	async exportBranch(params: RequestParams<"exportBranch">): Promise<RequestResult<"exportBranch">> {
+		const s = this.#sessions.get(params.sessionId);
+		if (params.leafId !== undefined) this.#sessions.entry(s, params.leafId);
+		const data = exportBranch(s.manager, params.format, params.leafId);
+		const base = path.basename(s.manager.getSessionFile() ?? "session.jsonl").replace(/\.jsonl$/i, "");
+		const leaf = params.leafId ?? s.manager.getLeafId() ?? "empty";
+		const ext = params.format === "jsonl" ? "jsonl" : params.format;
+		const mimeType = params.format === "md" ? "text/markdown" : params.format === "html" ? "text/html" : "application/x-ndjson";
+		return { text: data.toString("utf8"), fileName: `${base}.${leaf}.${ext}`, mimeType };
+	}
+
+	async savePrunedCopy(params: RequestParams<"savePrunedCopy">): Promise<RequestResult<"savePrunedCopy">> {
+		const s = this.#sessions.get(params.sessionId);
+		for (const id of params.dropIds) this.#sessions.entry(s, id);
+		try {
+			const r = savePrunedCopy(s.manager, params.dropIds);
+			return { path: r.file, kept: r.kept, dropped: r.dropped };
+		} catch (err) {
+			throw toServiceError(err);
+		}
+	}
+
+	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
+		this.#sessions.find(params.sessionId)?.abort?.abort();
+	}
+
+	/**
+	 * Catch up with the file(s) now, exactly as the watcher does on a change (events included). For hosts
+	 * and tests that must not depend on when fs.watch or the poll fires.
+	 */
+	catchUpNow(sessionId?: string): void {
+		for (const s of sessionId === undefined ? this.#sessions.all() : [this.#sessions.get(sessionId)]) this.#sessions.catchUp(s);
+	}
+
+	dispose(): void {
+		if (this.#disposed) return;
+		this.#disposed = true;
+		this.#sessions.dispose();
+		this.#events.clear();
+	}
+}
+
+/** Settings as clients see them: an API key is a secret of the main process (the renderer shows untrusted content). */
+function redactSettings(settings: ArborSettings): ArborSettings {
+	const { apiKey, ...model } = settings.model;
+	return { ...settings, model: apiKey ? { ...model, apiKeySet: true } : model };
+}
