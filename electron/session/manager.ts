@@ -520,6 +520,7 @@ export class SessionManager {
 		const rp = obj.parentId;
 		const i = this.#addRow(id as string, typeof rp === "string" || rp === null ? rp : undefined, facts.kind,
 			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo, resumable);
+		this.#cols.cost[i] = facts.cost; // branch cost: skeleton cost column
 		this.#cache.put(i, obj as SessionEntry, keep || offset < 0);
 		if (obj.type === "label") this.#applyLabel(obj.targetId, obj.label, obj.timestamp);
 		return i;
@@ -534,6 +535,7 @@ export class SessionManager {
 			flags |= EntryFlag.syntheticId;
 		}
 		const i = this.#addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
+		this.#cols.cost[i] = sk.cost; // branch cost: skeleton cost column
 		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
 		return i;
 	}
@@ -566,6 +568,7 @@ export class SessionManager {
 		c.kind[i] = kind;
 		c.time[i] = time;
 		c.tokens[i] = tokens;
+		c.cost[i] = 0; // branch cost: skeleton cost column, set by the caller
 		c.offset[i] = offset;
 		c.length[i] = length;
 		c.line[i] = lineNo;
@@ -1462,6 +1465,7 @@ export class SessionManager {
 			const rawParent = p.obj ? ((typeof p.obj.parentId === "string" || p.obj.parentId === null) ? p.obj.parentId : undefined) : old.rawParent[p.i];
 			const i = this.#addRow(old.ids[p.i], rawParent as string | null | undefined, old.kind[p.i], old.flags[p.i] & keepFlags,
 				old.time[p.i], old.tokens[p.i], p.offset, p.length, line++);
+			this.#cols.cost[i] = old.cost[p.i]; // branch cost: skeleton cost column
 			const body = bodies[k];
 			if (body) this.#cache.put(i, body as SessionEntry, !this.#lazy || p.obj !== undefined);
 		});
@@ -1537,6 +1541,7 @@ export class SessionManager {
 			flags: c.flags.slice(0, n),
 			time: c.time.slice(0, n),
 			tokens: c.tokens.slice(0, n),
+			cost: c.cost.slice(0, n), // branch cost: skeleton cost column
 			labels: this.#skeletonLabels(),
 			leaf: this.#anchorOf(this.#leafIndex()),
 			resumeLeaf: this.#resumeAnchorIndex(),
@@ -1555,6 +1560,7 @@ export class SessionManager {
 			flags: c.flags.slice(s, n),
 			time: c.time.slice(s, n),
 			tokens: c.tokens.slice(s, n),
+			cost: c.cost.slice(s, n), // branch cost: skeleton cost column
 			labels: this.#skeletonLabels(),
 			leaf: this.#anchorOf(this.#leafIndex()),
 			resumeLeaf: this.#resumeAnchorIndex(),
