@@ -26,6 +26,9 @@ export function keyTable(keys: [string, number][]): KeyTable {
 	return t;
 }
 
+// Exact powers of ten (literals), for decimal().
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
 export class JsonBytes {
 	b: Buffer = Buffer.alloc(0);
 	end = 0;
@@ -128,6 +131,41 @@ export class JsonBytes {
 		this.nv = n;
 		return z;
 	}
+
+	/**
+	 * A JSON number at p into `dv` (a separate field from nv so fractions never turn nv into a double);
+	 * returns the index after it. Short decimals (no exponent, at most 15 digits) are m / 10^k, which is
+	 * exactly what Number() gives (both exact doubles, one correctly rounded division); others go through Number().
+	 */
+	decimal(p: number): number {
+		const b = this.b;
+		const end = this.end;
+		let i = p;
+		const neg = b[i] === 0x2d;
+		if (neg) i++;
+		let m = 0;
+		let digits = 0;
+		let frac = -1;
+		for (; i < end; i++) {
+			const c = b[i];
+			if (c >= 0x30 && c <= 0x39) { m = m * 10 + (c - 0x30); digits++; }
+			else if (c === 0x2e && frac < 0) frac = i;
+			else break;
+		}
+		const c = b[i];
+		if (digits > 0 && digits <= 15 && c !== 0x65 && c !== 0x45 && c !== 0x2b && c !== 0x2d && (frac < 0 || frac < i - 1)) {
+			const k = frac < 0 ? 0 : i - frac - 1;
+			const v = k === 0 ? m : m / POW10[k];
+			this.dv = neg ? -v : v;
+			return i;
+		}
+		const z = this.skipNumber(p);
+		const n = Number(b.toString("latin1", p, z));
+		if (Number.isNaN(n)) throw UNSURE;
+		this.dv = n;
+		return z;
+	}
+	dv = Number.NaN;
 
 	skipNumber(p: number): number {
 		const b = this.b;

@@ -52,7 +52,7 @@ class Skimmer extends MessageScan {
 	labelOdd = false;
 	/** usage.totalTokens (or input + output) and cost.total of a top-level `usage` object. */
 	topTokens = 0;
-	topCost = 0;
+	topCost = Number.NaN;
 
 	timeValue(): number {
 		const a = this.tsStart;
@@ -236,8 +236,9 @@ class Skimmer extends MessageScan {
 			if (costCarrier(kind) === "usage") cost = this.topCost;
 		}
 		const out: Skim = {
-			type: this.typeName, id: this.id, parentId: this.parentId, kind: kind as EntryKindCode, flags, tokens, cost, time: this.timeValue(),
+			type: this.typeName, id: this.id, parentId: this.parentId, kind: kind as EntryKindCode, flags, tokens, cost: Number.NaN, time: this.timeValue(),
 		};
+		out.cost = cost; // created as a double (NaN) so the record's map never changes when costs arrive
 		if (isLabel) {
 			out.timestamp = this.tsStart >= 0 ? this.str(this.tsStart, this.tsEnd) : undefined;
 			out.targetId = this.targetId;

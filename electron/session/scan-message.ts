@@ -36,16 +36,22 @@ export class MessageScan extends JsonBytes {
 	stop = S_NONE;
 	hasText = false;
 	contentFlags = 0;
-	/** The message's usage tokens / cost.total (0 without a usage object). */
+	/**
+	 * The message's usage tokens / cost.total (0 without a usage object). Cost fields start as NaN (reset to
+	 * 0 per line) so V8 stores them as doubles from the start: a field turning from small integer to double
+	 * mid-scan changes the object's map and throws away the optimized scanner code.
+	 */
 	tokens = 0;
-	cost = 0;
+	cost = Number.NaN;
 	isError = false;
 	exitCode: number | undefined;
 	cancelled = false;
 	msgDisplayFalse = false;
 	/** Results of the last usage(): totalTokens (or input + output) and cost.total (0 when absent or not a finite number). */
 	uTokens = 0;
-	uCost = 0;
+	uCost = Number.NaN;
+	/** Result of costTotal(). */
+	costV = Number.NaN;
 
 	constructor() {
 		super(KEYS);
@@ -144,7 +150,7 @@ export class MessageScan extends JsonBytes {
 						else output = this.nv;
 					} else throw UNSURE;
 				} else if (kc === K_COST) {
-					if (b[p] === LB) { p = this.costTotal(p); cost = this.nv; }
+					if (b[p] === LB) { p = this.costTotal(p); cost = this.costV; }
 					else { cost = 0; p = this.skipValue(p); }
 				} else p = this.skipValue(p);
 				const n = this.next(p, RB);
@@ -158,17 +164,17 @@ export class MessageScan extends JsonBytes {
 		return p;
 	}
 
-	/** A cost object: leaves its `total` in nv (0 when absent, not a number or not finite). */
+	/** A cost object: leaves its `total` in costV (0 when absent, not a number or not finite). */
 	costTotal(p: number): number {
 		const b = this.b;
 		let total = 0;
 		p = this.ws(p + 1);
-		if (b[p] === RB) { this.nv = 0; return p + 1; }
+		if (b[p] === RB) { this.costV = 0; return p + 1; }
 		for (;;) {
 			p = this.key(p);
 			if (this.kc === K_TOTAL && this.isNum(b[p])) {
-				p = this.number(p);
-				total = Number.isFinite(this.nv) ? this.nv : 0;
+				p = this.decimal(p);
+				total = Number.isFinite(this.dv) ? this.dv : 0;
 			} else {
 				if (this.kc === K_TOTAL) total = 0;
 				p = this.skipValue(p);
@@ -177,7 +183,7 @@ export class MessageScan extends JsonBytes {
 			if (n < 0) { p = -n - 1; break; }
 			p = n;
 		}
-		this.nv = total;
+		this.costV = total;
 		return p;
 	}
 

@@ -165,6 +165,30 @@ describe("skimmer agrees with JSON.parse", () => {
 		}
 	});
 
+	it("cost numbers read exactly as JSON.parse reads them (short decimals computed, others through Number)", () => {
+		let seed = 7;
+		const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+		const texts = ["0", "-0", "0.1", "0.085683", "1e-7", "2.5E3", "-0.0000001", "123456789012345", "1234567890123456789", "0.30000000000000004", "0.1234567890123456", "9007199254740993", "1.0"];
+		for (let k = 0; k < 3000; k++) {
+			const digits = 1 + Math.floor(rnd() * 18);
+			let d = "";
+			for (let j = 0; j < digits; j++) d += String(Math.floor(rnd() * 10));
+			const at = Math.floor(rnd() * digits);
+			const text = at === 0 ? d.replace(/^0+(?=\d)/, "") : `${d.slice(0, at).replace(/^0+(?=\d)/, "")}.${d.slice(at)}`;
+			texts.push(rnd() < 0.2 ? `-${text}` : text);
+		}
+		let checked = 0;
+		for (const text of texts) {
+			const line = `{"type":"usage","id":"a","parentId":null,"usage":{"totalTokens":1,"cost":{"input":1,"total":${text}}}}`;
+			const want = JSON.parse(line).usage.cost.total as number;
+			const sk = skim(line);
+			expect(sk, line).toBeDefined();
+			expect(Object.is(sk!.cost, Number.isFinite(want) ? want : 0), `${text}: ${sk!.cost} vs ${want}`).toBe(true);
+			checked++;
+		}
+		expect(checked).toBe(texts.length);
+	});
+
 	it("answers unsure (never a wrong entry) for glued, truncated or invalid lines", () => {
 		const good = JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: "x" } });
 		expect(skim(good)).toBeDefined();
