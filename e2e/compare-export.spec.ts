@@ -1,7 +1,7 @@
 // Issue #12 part 1 in the app (browser host, Debian Chromium): compare a card with the leaf and siblings of
 // a branch point, the inspector's subtree roll-up, a fold pill's roll-up, export a branch as a download,
 // save a pruned copy and hide a branch — the session file never changes.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { card, expandAllSegments, jsonl, openApp, sha256, shot } from "./helpers/app";
@@ -115,6 +115,29 @@ test("inspector and fold pill show the subtree roll-up; Hide branch hides it (ne
 	await expect(card(page, "inactive-user")).toHaveCount(1);
 	await expect.poll(() => JSON.parse(readFileSync(join(host!.home, ".arbor", "settings.json"), "utf8")).hiddenBranches[file]).toBeUndefined();
 	expect(sha256(file)).toBe(before);
+});
+
+test("roll-ups follow live appends: another writer's omp model_usage and pi usage lines bill the assistant turn they hang under", async ({ page }) => {
+	const file = fixture();
+	host = await startHost([file], { settings: { treeFilterMode: "all" } });
+	await page.setViewportSize({ width: 1400, height: 950 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	await page.getByTestId("fit-button").click();
+	const rollup = card(page, "thinking-root").getByTestId("arbor-branch-rollup");
+	await expect(rollup).toHaveText(/^17 entries · 1\.8k tok · \$12\.13/);
+	const t = new Date().toISOString();
+	const lines = [
+		{ type: "model_usage", id: "live-mu", parentId: "assistant-active", timestamp: t, purpose: "title", role: "smol", api: "anthropic-messages", provider: "anthropic", model: "claude-haiku", usage: { input: 150, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 200, cost: { input: 1, output: 0.25, cacheRead: 0, cacheWrite: 0, total: 1.25 } }, stopReason: "stop" },
+		{ type: "usage", id: "live-u", parentId: "assistant-active", timestamp: t, kind: "cache_warm", provider: "anthropic", model: "claude-x", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 } } },
+	];
+	appendFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
+	// Both records are hidden in every tree mode; their cost shows on the roll-ups above them.
+	await expect(rollup).toHaveText(/^19 entries · 2\.0k tok · \$13\.63/, { timeout: 15_000 });
+	await card(page, "thinking-root").click();
+	await expect(page.getByTestId("rollup-entries")).toHaveText("19");
+	await expect(page.getByTestId("rollup-cost")).toHaveText("$13.6300");
+	await shot(page, "rollup-live");
 });
 
 test("export a branch as Markdown (download) and save a pruned copy next to the file", async ({ page }) => {

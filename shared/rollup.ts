@@ -3,9 +3,11 @@
 // every fold pill, branch point and the inspector show. Files touched are per subtree on demand (the
 // services read the subtree's tool calls), not in this table.
 //
-// Cost comes from an optional per-entry column (`costs`), e.g. assistant usage.cost.total. pi 1.x `usage`
-// entries (cache warming, side calls) are records of their own; their cost counts into the entry they hang
-// under (`attachToParent`), so a pill on that entry shows it even though the usage record is hidden.
+// Cost comes from the skeleton's cost column (`sk.cost`: assistant usage.cost.total, pi 1.x `usage`
+// records, omp `model_usage` records, summarizer calls), filled by the main process's scan. Lines no tree
+// shows (pi 1.x `usage`: cache warming, side calls; omp `model_usage`) are records of their own; their cost
+// counts into the entry they hang under (`attachToParent`), so a pill on that entry shows it even though the
+// record is hidden. Both can be overridden (`RollupInput`).
 
 import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
 
@@ -25,10 +27,15 @@ export interface Rollups {
 }
 
 export interface RollupInput {
-	/** Cost per entry index (length >= skeleton.count); absent = 0 everywhere. */
+	/** Cost per entry index (length >= skeleton.count); default: the skeleton's cost column (absent = 0 everywhere). */
 	costs?: ArrayLike<number>;
-	/** Entry indices whose own cost belongs to their parent entry (pi 1.x `usage` records). */
+	/** Entry indices whose own cost belongs to their parent entry; default: pi 1.x `usage` and omp `model_usage` records. */
 	attachToParent?: (i: number) => boolean;
+}
+
+/** Records whose cost bills the entry they hang under: lines no tree shows (pi 1.x `usage`, omp `model_usage`). */
+export function billsParent(kind: number): boolean {
+	return kind === EntryKind.usage || kind === EntryKind.modelUsage;
 }
 
 /** Roll-ups of every subtree of the skeleton. Cycle-safe: the skeleton's parents are already a forest. */
@@ -66,8 +73,9 @@ export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
 	const first = new Float64Array(n);
 	const last = new Float64Array(n);
 	const flags = sk.flags;
-	const costs = input.costs;
-	const attach = input.attachToParent;
+	const costs: ArrayLike<number> | undefined = input.costs ?? sk.cost;
+	const kinds = sk.kind;
+	const attach = input.attachToParent ?? ((i: number) => billsParent(kinds[i]));
 	for (let i = 0; i < n; i++) {
 		entries[i] = 1;
 		// A compaction's skeleton tokens are the context size before it (tokensBefore), not tokens spent.

@@ -86,6 +86,12 @@ export interface Skeleton {
 	time: Float64Array;
 	/** Tokens: assistant usage.totalTokens (or input+output), compaction tokensBefore; 0 otherwise. */
 	tokens: Float64Array;
+	/**
+	 * Cost per entry (usage.cost.total, 0 when none): assistant turns' message.usage; pi 1.x `usage`
+	 * records, omp `model_usage` records, compaction / branch_summary summarizer calls and unknown types'
+	 * top-level usage. The roll-ups' cost column (shared/rollup.ts); filled by the scan, no entry parsed.
+	 */
+	cost: Float64Array;
 	/** Resolved labels (latest label entry per target wins; cleared ones absent). */
 	labels: SkeletonLabel[];
 	/** In-app leaf index, -1 = null (before the first entry). */
@@ -108,6 +114,7 @@ export interface SkeletonDelta {
 	flags: Uint16Array;
 	time: Float64Array;
 	tokens: Float64Array;
+	cost: Float64Array;
 	/** Full resolved label list after the append (small). */
 	labels: SkeletonLabel[];
 	leaf: number;
@@ -132,6 +139,7 @@ export function applySkeletonDelta(s: Skeleton, d: SkeletonDelta): Skeleton {
 		flags: grow(s.flags, d.flags, (k) => new Uint16Array(k)),
 		time: grow(s.time, d.time, (k) => new Float64Array(k)),
 		tokens: grow(s.tokens, d.tokens, (k) => new Float64Array(k)),
+		cost: grow(s.cost, d.cost, (k) => new Float64Array(k)),
 		labels: d.labels,
 		leaf: d.leaf,
 		resumeLeaf: d.resumeLeaf,

@@ -1,13 +1,13 @@
-// Inputs of the subtree roll-ups (shared/rollup.ts) that the skeleton does not carry yet: the cost of each
-// entry (assistant usage.cost.total; pi 1.x `usage` records and compaction usage too) and which records
-// are `usage` entries (their cost counts into the entry they hang under). Only entries that can carry a
-// cost are read (assistant messages, usage lines, summaries, compactions, unknown-type records), picked by
-// the skeleton's kinds.
+// Inputs of the subtree roll-ups (shared/rollup.ts) as the API sends them (getRollupCosts): the skeleton's
+// cost column (filled by the scan: assistant usage.cost.total, pi 1.x `usage` records, omp `model_usage`,
+// compaction / branch_summary summarizer calls, unknown types' top-level usage; electron/session/classify.ts
+// costCarrier) and which records bill the entry they hang under. No entry is read: the renderer has the
+// same column in its skeleton and computes roll-ups without this request.
 // Files touched are computed per subtree on demand.
 
 import { sideFacts, type SideFiles } from "../../shared/compare";
 import type { SessionEntry } from "../../shared/entries";
-import { computeRollups, rollupAt, type SubtreeRollup } from "../../shared/rollup";
+import { billsParent, computeRollups, rollupAt, type SubtreeRollup } from "../../shared/rollup";
 import { EntryKind } from "../../shared/skeleton";
 import type { SessionManager } from "../session";
 import { ArborServiceError } from "./errors";
@@ -15,41 +15,17 @@ import { ArborServiceError } from "./errors";
 export interface RollupCosts {
 	/** Cost per entry index (0 for entries without one). */
 	costs: number[];
-	/** Indices of pi 1.x `usage` records (their cost belongs to their parent entry). */
+	/** Indices of pi 1.x `usage` / omp `model_usage` records (their cost belongs to their parent entry). */
 	usage: number[];
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function costOf(usage: unknown): number {
-	if (!isRecord(usage) || !isRecord(usage.cost)) return 0;
-	const t = usage.cost.total;
-	return typeof t === "number" && Number.isFinite(t) ? t : 0;
-}
-
-/** Kinds whose entries can carry a cost: assistant turns, usage lines, summaries' and compactions' summarizer calls. */
-const COST_KINDS = new Set<number>([EntryKind.assistant, EntryKind.compaction, EntryKind.branchSummary, EntryKind.usage, EntryKind.modelUsage, EntryKind.unknown]);
-
 export function rollupCosts(sm: SessionManager): RollupCosts {
 	const sk = sm.getSkeleton();
-	const costs: number[] = new Array(sk.count).fill(0);
 	const usage: number[] = [];
-	for (let i = 0; i < sk.count; i++) {
-		const k = sk.kind[i];
-		if (!COST_KINDS.has(k)) continue;
-		const e = sm.getEntryAt(i) as Record<string, unknown> | undefined;
-		if (!e) continue;
-		if (k === EntryKind.assistant) costs[i] = isRecord(e.message) ? costOf(e.message.usage) : 0;
-		else costs[i] = costOf(e.usage);
-		// Lines no tree shows (pi's cache-warmer usage, omp's model_usage) bill the entry they hang under.
-		if (k === EntryKind.usage || k === EntryKind.modelUsage || e.type === "usage") usage.push(i);
-	}
-	return { costs, usage };
+	for (let i = 0; i < sk.count; i++) if (billsParent(sk.kind[i])) usage.push(i);
+	return { costs: Array.from(sk.cost), usage };
 }
 
-/** The inspector's figures for the subtree under `id`: the roll-up plus the files its tool calls touched. */
 export function subtreeStats(sm: SessionManager, id: string): SubtreeRollup & { files: SideFiles } {
 	const root = sm.indexOf(id);
 	if (root < 0) throw new ArborServiceError("not_found", `no entry "${id}" in this session`);
@@ -74,8 +50,6 @@ export function subtreeStats(sm: SessionManager, id: string): SubtreeRollup & { 
 		const e = sm.getEntryAt(j);
 		if (e) entries.push(e);
 	}
-	const { costs, usage } = rollupCosts(sm);
-	const usageSet = new Set(usage);
-	const r = computeRollups(sk, { costs, attachToParent: (i) => usageSet.has(i) });
+	const r = computeRollups(sk);
 	return { ...rollupAt(r, root), files: sideFacts(entries).files };
 }

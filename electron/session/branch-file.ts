@@ -254,6 +254,7 @@ function adoptBranchFile(
 		const rawParent = p.obj ? ((typeof p.obj.parentId === "string" || p.obj.parentId === null) ? p.obj.parentId : undefined) : old.rawParent[p.i];
 		const i = next.addRow(old.ids[p.i], rawParent as string | null | undefined, old.kind[p.i], old.flags[p.i] & keepFlags,
 			old.time[p.i], old.tokens[p.i], p.offset, p.length, line++);
+		next.cols.cost[i] = old.cost[p.i];
 		const body = bodies[k];
 		if (body) next.cache.put(i, body as SessionEntry, !next.lazy || p.obj !== undefined);
 	});

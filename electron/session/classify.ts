@@ -1,4 +1,4 @@
-// Per-entry skeleton facts (kind code, flag bits, tokens, time) computed from a parsed entry. The fast line
+// Per-entry skeleton facts (kind code, flag bits, tokens, cost, time) computed from a parsed entry. The fast line
 // scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
 
 import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
@@ -7,6 +7,8 @@ export interface EntryFacts {
 	kind: EntryKindCode;
 	flags: number;
 	tokens: number;
+	/** usage.cost.total where the entry carries one (costCarrier), else 0. */
+	cost: number;
 	time: number;
 }
 
@@ -74,6 +76,31 @@ export function usageTokens(usage: unknown): number {
 	return Number.isFinite(s) ? s : 0;
 }
 
+/** usage.cost.total when it is a finite number, else 0. */
+export function usageCost(usage: unknown): number {
+	if (!isRecord(usage) || !isRecord(usage.cost)) return 0;
+	const t = usage.cost.total;
+	return typeof t === "number" && Number.isFinite(t) ? t : 0;
+}
+
+/**
+ * Where an entry of this kind keeps the cost the roll-ups count: an assistant turn in `message.usage`; pi
+ * 1.x `usage` records, omp `model_usage` records (its ModelUsageEntry: the side call's `usage` with
+ * `cost.total`), compaction / branch_summary summarizer calls (pi 1.x) and unknown types in a top-level
+ * `usage`; every other kind has none.
+ */
+export function costCarrier(kind: number): "message" | "usage" | null {
+	switch (kind) {
+		case EntryKind.assistant: return "message";
+		case EntryKind.compaction:
+		case EntryKind.branchSummary:
+		case EntryKind.usage:
+		case EntryKind.modelUsage:
+		case EntryKind.unknown: return "usage";
+		default: return null;
+	}
+}
+
 /** stopReason-driven flags shared by the parsed and the byte-scanned paths. */
 export function assistantFlags(hasText: boolean, stopReason: unknown): number {
 	let f = 0;
@@ -133,5 +160,7 @@ export function factsOf(entry: Record<string, unknown>): EntryFacts {
 			tokens = usageTokens(entry.usage);
 			break;
 	}
-	return { kind, flags, tokens, time: timeOf(entry.timestamp) };
+	const carrier = costCarrier(kind);
+	const cost = carrier === "message" ? (m ? usageCost(m.usage) : 0) : carrier === "usage" ? usageCost(entry.usage) : 0;
+	return { kind, flags, tokens, cost, time: timeOf(entry.timestamp) };
 }

@@ -100,6 +100,7 @@ export class EntryIndex {
 		const rp = obj.parentId;
 		const i = this.addRow(id as string, typeof rp === "string" || rp === null ? rp : undefined, facts.kind,
 			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo, resumable);
+		this.cols.cost[i] = facts.cost;
 		this.cache.put(i, obj as SessionEntry, keep || offset < 0);
 		if (obj.type === "label") this.#applyLabel(obj.targetId, obj.label, obj.timestamp);
 		return i;
@@ -114,6 +115,7 @@ export class EntryIndex {
 			flags |= EntryFlag.syntheticId;
 		}
 		const i = this.addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
+		this.cols.cost[i] = sk.cost;
 		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
 		return i;
 	}
@@ -146,6 +148,7 @@ export class EntryIndex {
 		c.kind[i] = kind;
 		c.time[i] = time;
 		c.tokens[i] = tokens;
+		c.cost[i] = 0; // the caller sets the cost column
 		c.offset[i] = offset;
 		c.length[i] = length;
 		c.line[i] = lineNo;

@@ -5,13 +5,20 @@
 //   `service_tier_change`, `thinking_level_change` (+ `configured`), `ttsr_injection` rule names, `mode_change`;
 // - `reset_boundary` (omp's /clear): when it is later on the path than the latest compaction, only entries
 //   after it are sent;
+// - the latest compaction's kept tail, with omp's provider-native compactions: an OpenAI remote compaction
+//   (`preserveData.openaiRemoteCompaction` with a provider and a replacementHistory of objects) sends its
+//   replacement history on the summary message (`providerPayload`, type "openaiResponsesHistory") instead of
+//   the kept entries, plus the entries after `providerReplayThroughEntryId`; an Anthropic server compaction
+//   (`preserveData.anthropicCompaction`) with an empty `firstKeptEntryId` keeps the entries after
+//   `providerReplayThroughEntryId`; snapcompact compactions keep the ordinary kept range;
 // - `model_usage`, `title_change`, `credential_pin`, `session_init`, labels, custom entries never reach the model;
 // - assistant turns marked `retryRecovery` and empty error turns are skipped; tool calls without a result on
 //   the path are stripped (a turn left empty is dropped); aborted / error turns are dropped with their results.
-// Not reproduced (they need omp packages that are not published here): provider-native compaction payloads
-// (OpenAI remote / Anthropic replay), snapcompact frames, context notes, the notes-backed rollover, the exact
-// shapes omp gives custom and summary messages (pi's shapes are used), two internal custom-message types it
-// filters, and the legacy service-tier coercion (the stored value is passed through). docs/compatibility.md.
+// Not reproduced (they need omp packages that are not published: @oh-my-pi/pi-agent-core, @oh-my-pi/snapcompact,
+// @oh-my-pi/pi-tui): the content of the Anthropic replay payload and snapcompact frames on the summary
+// message, context notes, the notes-backed rollover, the exact shapes omp gives custom and summary messages
+// (pi's are used), two internal custom-message types it filters, and the legacy service-tier coercion (the
+// stored value is passed through). docs/compatibility.md.
 
 import type { AgentMessage, SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "./manager";
@@ -54,6 +61,27 @@ function isEmptyErrorTurn(m: Loose): boolean {
 			default: return true;
 		}
 	});
+}
+
+/** omp's getOpenAiRemoteCompactionPayload: a provider name and a replacement history made of objects, else none. */
+function openAiRemotePayload(c: Loose): Loose | undefined {
+	const pd = c.preserveData;
+	const r = isRecord(pd) ? pd.openaiRemoteCompaction : undefined;
+	if (!isRecord(r)) return undefined;
+	if (typeof r.provider !== "string" || r.provider.length === 0) return undefined;
+	if (!Array.isArray(r.replacementHistory) || !r.replacementHistory.every(isRecord)) return undefined;
+	return { type: "openaiResponsesHistory", provider: r.provider, items: r.replacementHistory };
+}
+
+/**
+ * An Anthropic server-compaction payload in the compaction's preserveData slot. omp reads it with
+ * getAnthropicCompactionPayload (in @oh-my-pi/pi-agent-core, not published); its own persistence code
+ * (session-persistence.ts) knows the slot as an object with a string `content`, which is what is checked here.
+ */
+function hasAnthropicPayload(c: Loose): boolean {
+	const pd = c.preserveData;
+	const a = isRecord(pd) ? pd.anthropicCompaction : undefined;
+	return isRecord(a) && typeof a.content === "string";
 }
 
 export function buildOmpContext(sm: SessionManager, leafId?: string | null): OmpSessionContext {
@@ -125,9 +153,23 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 	if (resetAt >= 0 && resetAt > cAt) {
 		for (let i = resetAt + 1; i < path.length; i++) append(path[i]);
 	} else if (c) {
-		messages.push({ role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: new Date(c.timestamp as string).getTime() } as AgentMessage);
-		const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
-		if (firstKept >= 0) for (let i = firstKept; i < cAt; i++) append(path[i]);
+		const remote = openAiRemotePayload(c);
+		const summary: Loose = { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: new Date(c.timestamp as string).getTime() };
+		if (remote) summary.providerPayload = remote;
+		messages.push(summary as AgentMessage);
+		const replayThrough = typeof c.providerReplayThroughEntryId === "string" && c.providerReplayThroughEntryId ? c.providerReplayThroughEntryId : undefined;
+		if (!remote) {
+			// The kept range from firstKeptEntryId; an Anthropic native compaction that kept nothing by id
+			// resumes after the entry its replay snapshot ran through.
+			const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
+			const snapshot = hasAnthropicPayload(c) && c.firstKeptEntryId === "" && replayThrough ? path.findIndex((e) => e.id === replayThrough) : -1;
+			const start = firstKept >= 0 ? firstKept : snapshot >= 0 ? snapshot + 1 : -1;
+			if (start >= 0 && start < cAt) for (let i = start; i < cAt; i++) append(path[i]);
+		} else if (replayThrough) {
+			// The replacement history carries the kept turns up to the snapshot; later ones replay normally.
+			const through = path.findIndex((e) => e.id === replayThrough);
+			if (through >= 0 && through < cAt) for (let i = through + 1; i < cAt; i++) append(path[i]);
+		}
 		for (let i = cAt + 1; i < path.length; i++) append(path[i]);
 	} else {
 		for (const e of path) append(e);

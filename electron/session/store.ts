@@ -1,5 +1,5 @@
 // Growable typed columns: one slot per entry in file order. Structure lives here (ids, parent links, kind,
-// flags, time, tokens, byte ranges) so a 100k-entry session costs a few MB, not a parsed copy of the file.
+// flags, time, tokens, cost, byte ranges) so a 100k-entry session costs a few MB, not a parsed copy of the file.
 
 export class Columns {
 	count = 0;
@@ -14,6 +14,8 @@ export class Columns {
 	flags = new Uint16Array(1024);
 	time = new Float64Array(1024);
 	tokens = new Float64Array(1024);
+	/** usage.cost.total per entry (classify.ts costCarrier; 0 for entries without one): the roll-ups' cost column. */
+	cost = new Float64Array(1024);
 	/** Byte offset of the line in the file (-1 = not on disk: in-memory or migrated entries). */
 	offset = new Float64Array(1024);
 	length = new Int32Array(1024);
@@ -34,6 +36,7 @@ export class Columns {
 		this.flags = grow(this.flags, (k) => new Uint16Array(k));
 		this.time = grow(this.time, (k) => new Float64Array(k));
 		this.tokens = grow(this.tokens, (k) => new Float64Array(k));
+		this.cost = grow(this.cost, (k) => new Float64Array(k));
 		this.offset = grow(this.offset, (k) => new Float64Array(k));
 		this.length = grow(this.length, (k) => new Int32Array(k));
 		this.line = grow(this.line, (k) => new Int32Array(k));

@@ -37,7 +37,7 @@ export function makeSkeleton(entries: readonly FakeEntry[], opts: { leaf?: strin
 	const leafOf = (id: string | null | undefined, fallback: number): number => (id === undefined ? fallback : id === null ? -1 : (index.get(id) ?? -1));
 	const labels: SkeletonLabel[] = Object.entries(opts.labels ?? {}).map(([id, label]) => ({ target: index.get(id) ?? -1, label, time: 1_700_000_500_000 }));
 	const leaf = leafOf(opts.leaf, n - 1);
-	return { count: n, ids, parent, kind, flags, time, tokens, labels, leaf, resumeLeaf: leafOf(opts.resumeLeaf, n - 1) };
+	return { count: n, ids, parent, kind, flags, time, tokens, cost: new Float64Array(n), labels, leaf, resumeLeaf: leafOf(opts.resumeLeaf, n - 1) };
 }
 
 export function makeDelta(sk: Skeleton, entries: readonly FakeEntry[], opts: { leaf?: number; resumeLeaf?: number } = {}): SkeletonDelta {
@@ -52,6 +52,7 @@ export function makeDelta(sk: Skeleton, entries: readonly FakeEntry[], opts: { l
 		flags: new Uint16Array(entries.map((e) => e.flags ?? 0)),
 		time: new Float64Array(n).fill(1_800_000_000_000),
 		tokens: new Float64Array(n),
+		cost: new Float64Array(n),
 		labels: sk.labels,
 		leaf: opts.leaf ?? sk.count + n - 1,
 		resumeLeaf: opts.resumeLeaf ?? sk.count + n - 1,

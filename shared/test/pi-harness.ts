@@ -98,7 +98,7 @@ export function skeletonFromPi(sm: AnySessionManager): { skeleton: Skeleton; ent
 	const leafId = sm.getLeafId();
 	const leaf = leafId ? (indexById.get(leafId) ?? -1) : -1;
 	return {
-		skeleton: { count: n, ids: entries.map((e) => e.id), parent, kind, flags, time, tokens: new Float64Array(n), labels, leaf, resumeLeaf: n - 1 },
+		skeleton: { count: n, ids: entries.map((e) => e.id), parent, kind, flags, time, tokens: new Float64Array(n), cost: new Float64Array(n), labels, leaf, resumeLeaf: n - 1 },
 		entries, indexById,
 	};
 }

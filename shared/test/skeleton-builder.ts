@@ -30,7 +30,7 @@ export function skeleton(nodes: NodeSpec[], leafId?: string | null): Skeleton {
 	});
 	const labels = nodes.flatMap((x, i) => (x.label ? [{ target: i, label: x.label, time: Number.NaN }] : []));
 	const leaf = leafId === undefined ? n - 1 : leafId === null ? -1 : (index.get(leafId) ?? -1);
-	return { count: n, ids, parent, kind, flags, time, tokens: new Float64Array(n), labels, leaf, resumeLeaf: n - 1 };
+	return { count: n, ids, parent, kind, flags, time, tokens: new Float64Array(n), cost: new Float64Array(n), labels, leaf, resumeLeaf: n - 1 };
 }
 
 /** A linear chain of n user entries e0 <- e1 <- ... (for deep-tree tests). */
@@ -41,6 +41,6 @@ export function chain(n: number): Skeleton {
 	for (let i = 0; i < n; i++) time[i] = T0 + i;
 	return {
 		count: n, ids: Array.from({ length: n }, (_, i) => `e${i}`), parent, kind: new Uint8Array(n), flags: new Uint16Array(n),
-		time, tokens: new Float64Array(n), labels: [], leaf: n - 1, resumeLeaf: n - 1,
+		time, tokens: new Float64Array(n), cost: new Float64Array(n), labels: [], leaf: n - 1, resumeLeaf: n - 1,
 	};
 }

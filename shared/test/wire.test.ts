@@ -9,6 +9,7 @@ function makeSkeleton(n: number): Skeleton {
 	const flags = new Uint16Array(n);
 	const time = new Float64Array(n);
 	const tokens = new Float64Array(n);
+	const cost = new Float64Array(n);
 	const ids: string[] = [];
 	for (let i = 0; i < n; i++) {
 		ids.push(i.toString(16).padStart(8, "0"));
@@ -17,8 +18,9 @@ function makeSkeleton(n: number): Skeleton {
 		flags[i] = (i * 7) & 0xfff;
 		time[i] = i % 100 === 0 ? Number.NaN : 1_700_000_000_000 + i;
 		tokens[i] = i * 3;
+		cost[i] = i * 0.0125;
 	}
-	return { count: n, ids, parent, kind, flags, time, tokens, labels: [{ target: 1, label: "x", time: Number.NaN }], leaf: n - 1, resumeLeaf: n - 1 };
+	return { count: n, ids, parent, kind, flags, time, tokens, cost, labels: [{ target: 1, label: "x", time: Number.NaN }], leaf: n - 1, resumeLeaf: n - 1 };
 }
 
 function roundTrip(m: WireMessage): WireMessage {
@@ -41,6 +43,8 @@ describe("wire codec", () => {
 		expect(Number.isNaN(r.time[0])).toBe(true);
 		expect(r.time[1]).toBe(s.time[1]);
 		expect(Array.from(r.tokens)).toEqual(Array.from(s.tokens));
+		expect(r.cost).toBeInstanceOf(Float64Array);
+		expect(Array.from(r.cost)).toEqual(Array.from(s.cost));
 		expect(r.ids).toEqual(s.ids);
 		expect(r.count).toBe(1000);
 		expect(r.leaf).toBe(999);
@@ -101,7 +105,7 @@ describe("wire codec", () => {
 		expect(roundTrip(err)).toEqual(err);
 		const event: ArborEvent = {
 			type: "session_appended", sessionId: "s",
-			delta: { start: 3, ids: ["a"], parent: Int32Array.of(2), kind: Uint8Array.of(1), flags: Uint16Array.of(0), time: Float64Array.of(5), tokens: Float64Array.of(9), labels: [], leaf: 3, resumeLeaf: 3 },
+			delta: { start: 3, ids: ["a"], parent: Int32Array.of(2), kind: Uint8Array.of(1), flags: Uint16Array.of(0), time: Float64Array.of(5), tokens: Float64Array.of(9), cost: Float64Array.of(0.5), labels: [], leaf: 3, resumeLeaf: 3 },
 		};
 		const out = roundTrip({ t: "evt", event });
 		if (out.t !== "evt" || out.event.type !== "session_appended") throw new Error("wrong message");
@@ -164,8 +168,8 @@ describe("wire codec", () => {
 	it("carries a 100k-entry skeleton in one frame of roughly its binary size", () => {
 		const s = makeSkeleton(100_000);
 		const frame = encodeWire({ t: "res", id: 1, ok: true, result: s });
-		// 23 bytes of structure per entry plus ~11 bytes of quoted id: far below a JSON number array.
-		expect(frame.byteLength).toBeLessThan(100_000 * 40);
+		// 31 bytes of structure per entry (the cost column included) plus ~11 bytes of quoted id: far below a JSON number array.
+		expect(frame.byteLength).toBeLessThan(100_000 * 48);
 		const out = decodeWire(frame);
 		if (out.t !== "res" || !out.ok) throw new Error("wrong message");
 		expect((out.result as Skeleton).parent[99_999]).toBe(99_998);

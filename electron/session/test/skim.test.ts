@@ -39,11 +39,11 @@ function expectAgrees(line: Buffer | string): void {
 	if (obj.type === "session" || obj.type === "title") return;
 	if (sk === undefined) return; // unsure is always allowed: the slow path parses it
 	const f = factsOf(obj);
-	expect({ id: sk.id, parentId: sk.parentId, type: sk.type, kind: sk.kind, flags: sk.flags, tokens: sk.tokens, time: sk.time }, text.slice(0, 300)).toEqual({
+	expect({ id: sk.id, parentId: sk.parentId, type: sk.type, kind: sk.kind, flags: sk.flags, tokens: sk.tokens, cost: sk.cost, time: sk.time }, text.slice(0, 300)).toEqual({
 		id: typeof obj.id === "string" ? obj.id : undefined,
 		parentId: typeof obj.parentId === "string" || obj.parentId === null ? obj.parentId : undefined,
 		type: obj.type,
-		kind: f.kind, flags: f.flags, tokens: f.tokens, time: f.time,
+		kind: f.kind, flags: f.flags, tokens: f.tokens, cost: f.cost, time: f.time,
 	});
 }
 
@@ -120,6 +120,73 @@ describe("skimmer agrees with JSON.parse", () => {
 		];
 		for (const c of cases) expectAgrees(JSON.stringify(c));
 		expectAgrees(JSON.stringify(cases[0], null, 2).replace(/\n/g, " "));
+	});
+
+	it("cost column: usage.cost.total of every carrier, as JSON.parse + factsOf reads it, without falling back", () => {
+		const base = { id: "a", parentId: "p", timestamp: "2026-01-01T00:00:00.000Z" };
+		// omp 18.3's ModelUsageEntry (session-entries.ts): purpose, role, api, provider, model, usage (pi-ai Usage), stopReason.
+		const ompUsage = { input: 120, output: 30, cacheRead: 900, cacheWrite: 0, totalTokens: 1050, premiumRequests: 1, cost: { input: 0.00036, output: 0.00045, cacheRead: 0.00027, cacheWrite: 0, total: 0.00108 } };
+		const cases: [unknown, number][] = [
+			[{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "x" }], stopReason: "stop", usage: { totalTokens: 5, cost: { input: 0.1, total: 0.25 } } } }, 0.25],
+			[{ type: "model_usage", ...base, purpose: "title", role: "smol", api: "anthropic-messages", provider: "anthropic", model: "m", usage: ompUsage, stopReason: "stop" }, 0.00108],
+			[{ type: "usage", ...base, kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3, cost: { total: 0.0125 } } }, 0.0125],
+			[{ type: "compaction", ...base, summary: "s", firstKeptEntryId: "a", tokensBefore: 900, usage: { totalTokens: 40, cost: { total: 0.5 } } }, 0.5],
+			[{ type: "branch_summary", ...base, fromId: null, summary: "s", usage: { cost: { total: 0.75 } } }, 0.75],
+			[{ type: "future_thing", ...base, usage: { cost: { total: 2 } } }, 2],
+			[{ usage: { cost: { total: 3 } }, type: "usage", ...base }, 3], // usage before type
+			[{ type: "custom", ...base, customType: "x", usage: { cost: { total: 9 } } }, 0], // not a carrier
+			[{ type: "message", ...base, message: { role: "user", content: "x", usage: { cost: { total: 9 } } } }, 0],
+			[{ type: "message", ...base, usage: { cost: { total: 9 } }, message: { role: "assistant", content: [], stopReason: "stop" } }, 0],
+			[{ type: "usage", ...base, usage: { cost: "free" } }, 0],
+			[{ type: "usage", ...base, usage: { cost: { total: "1.5" } } }, 0],
+			[{ type: "usage", ...base, usage: { cost: [1] } }, 0],
+			[{ type: "usage", ...base, usage: null }, 0],
+			[{ type: "usage", ...base, usage: { cost: { total: -0.5 } } }, -0.5],
+		];
+		for (const [c, want] of cases) {
+			const line = JSON.stringify(c);
+			expect(skim(line), line).toBeDefined();
+			expect(skim(line)?.cost, line).toBe(want);
+			expect(factsOf(c as Record<string, unknown>).cost, line).toBe(want);
+			expectAgrees(line);
+		}
+		// Hand-written lines JSON.stringify cannot make: a repeated key (the last wins) and an overflowing number.
+		for (const [line, want] of [
+			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1,"total":4}}}', 4],
+			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1},"cost":{"input":2}}}', 0],
+			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1}},"usage":7}', 0],
+			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1e999}}}', 0],
+			['{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[],"usage":{"cost":{"total":2}}},"message":{"role":"assistant","content":[]}}', 0],
+		] as [string, number][]) {
+			expect(factsOf(JSON.parse(line)).cost, line).toBe(want);
+			const sk = skim(line);
+			if (sk) expect(sk.cost, line).toBe(want);
+			expectAgrees(line);
+		}
+	});
+
+	it("cost numbers read exactly as JSON.parse reads them (short decimals computed, others through Number)", () => {
+		let seed = 7;
+		const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+		const texts = ["0", "-0", "0.1", "0.085683", "1e-7", "2.5E3", "-0.0000001", "123456789012345", "1234567890123456789", "0.30000000000000004", "0.1234567890123456", "9007199254740993", "1.0"];
+		for (let k = 0; k < 3000; k++) {
+			const digits = 1 + Math.floor(rnd() * 18);
+			let d = "";
+			for (let j = 0; j < digits; j++) d += String(Math.floor(rnd() * 10));
+			const at = Math.floor(rnd() * digits);
+			const text = at === 0 ? d.replace(/^0+(?=\d)/, "") : `${d.slice(0, at).replace(/^0+(?=\d)/, "")}.${d.slice(at)}`;
+			texts.push(rnd() < 0.2 ? `-${text}` : text);
+		}
+		let checked = 0;
+		for (const text of texts) {
+			const line = `{"type":"usage","id":"a","parentId":null,"usage":{"totalTokens":1,"cost":{"input":1,"total":${text}}}}`;
+			const want = JSON.parse(line).usage.cost.total as number;
+			const sk = skim(line);
+			expect(sk, line).toBeDefined();
+			expect(Object.is(sk!.cost, Number.isFinite(want) ? want : 0), `${text}: ${sk!.cost} vs ${want}`).toBe(true);
+			checked++;
+		}
+		expect(checked).toBe(texts.length);
 	});
 
 	it("answers unsure (never a wrong entry) for glued, truncated or invalid lines", () => {

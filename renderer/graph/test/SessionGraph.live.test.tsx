@@ -40,6 +40,7 @@ function append(s: Skeleton, kinds: number[], under = s.leaf): Skeleton {
 		flags: new Uint16Array(n),
 		time: Float64Array.from(kinds.map((_, k) => 1_800_000_000_000 + k)),
 		tokens: new Float64Array(n),
+		cost: new Float64Array(n),
 		labels: s.labels,
 		leaf: s.count + n - 1,
 		resumeLeaf: s.count + n - 1,

@@ -20,6 +20,7 @@ export function skeletonOf(entries: SpecEntry[], opts: { leaf?: number; resumeLe
 		flags: Uint16Array.from(entries.map((e) => e.flags ?? 0)),
 		time: Float64Array.from(entries.map((_, i) => 1_700_000_000_000 + i * 1000)),
 		tokens: new Float64Array(n),
+		cost: new Float64Array(n),
 		labels: opts.labels ?? [],
 		leaf: opts.leaf ?? n - 1,
 		resumeLeaf: opts.resumeLeaf ?? n - 1,
