@@ -85,7 +85,10 @@ export function systemChangeCounts(message: unknown): SystemChangeCounts {
 	const r = rec(message) ?? {};
 	let set = 0;
 	let removed = 0;
-	for (const v of Object.values(rec(r.sections) ?? {})) v === null ? removed++ : set++;
+	for (const v of Object.values(rec(r.sections) ?? {})) {
+		if (v === null) removed++;
+		else set++;
+	}
 	return {
 		sectionsSet: set, sectionsRemoved: removed,
 		toolsAdded: Array.isArray(r.toolsAdded) ? r.toolsAdded.length : 0,

@@ -11,7 +11,7 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Api, AuthContext, AuthResult, Credential, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
+import type { Api, AuthContext, AuthResult, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
 import type { ActiveModelInfo, ModelSettings } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { AuthJsonStore } from "./pi-auth";

@@ -8,6 +8,7 @@ import { piCodingAgentShim } from "./pi-coding-agent-shim";
 
 // A specifier in a variable stays a real import() in the CommonJS bundle, resolved from node_modules at
 // run time (the packages are ESM-only and large: neither bundled nor require()d).
+// eslint-disable-next-line arbor/layers -- an extension's runtime package, resolved at run time on purpose (see above)
 const importRuntime = (specifier: string): Promise<Record<string, unknown>> => import(specifier) as Promise<Record<string, unknown>>;
 
 async function optional(specifier: string): Promise<Record<string, unknown> | undefined> {
