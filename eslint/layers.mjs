@@ -44,7 +44,7 @@ export const LAYERS = [
 		node: true,
 	},
 	{ folder: "electron/hosts", may: ["electron/api", "electron/services", "electron/session", "shared", "package.json"], packages: ["electron", "electron-updater", "ws"], node: true },
-	{ folder: "electron/test", may: [], packages: [], node: true },
+	{ folder: "electron/test", may: ["eslint"], packages: [], node: true },
 	{
 		folder: "renderer",
 		may: ["shared"],
