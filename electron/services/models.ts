@@ -17,6 +17,7 @@ import type { SessionEntry } from "../../shared/entries";
 import { AuthJsonStore } from "./pi-auth";
 import { loadApi, loadPiAi, loadPiAiProviders } from "./pi-ai";
 import { type Env, readPiEffectiveSettings, readPiJson, resolveConfigValue, templateEnvNames, isCommandValue } from "./pi-config";
+import { isRecord, errorText } from "../../shared/guards";
 
 export interface ResolvedModel {
 	model: Model<Api>;
@@ -99,10 +100,6 @@ const RENAMED_PROVIDERS: Readonly<Record<string, string>> = { "azure-openai-resp
 const PLACEHOLDER_KEY = "arbor-no-key";
 
 const LOCAL_SERVER_COMPAT = { supportsStore: false, supportsDeveloperRole: false, supportsReasoningEffort: false, maxTokensField: "max_tokens" };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | undefined {
 	return typeof v === "string" && v.trim() !== "" ? v : undefined;
@@ -381,7 +378,7 @@ export async function buildPiCatalog(agentDir: string, env: Env): Promise<PiCata
 			// pi keeps the built-in provider when its models.json layer is broken.
 			const b = builtins.get(id);
 			if (b) models.setProvider(b);
-			configError ??= err instanceof Error ? err.message : String(err);
+			configError ??= errorText(err);
 		}
 	}
 	return { models, credentials, config, ...(configError ? { configError } : {}) };
