@@ -302,9 +302,3 @@ export function queryTokens(query: string): string[] {
 	}
 	return out;
 }
-
-export function matchesQuery(text: string, tokens: readonly string[]): boolean {
-	if (tokens.length === 0) return true;
-	const lower = text.toLowerCase();
-	return tokens.every((t) => lower.includes(t));
-}

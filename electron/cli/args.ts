@@ -4,7 +4,6 @@
 import { parseArgs } from "node:util";
 import { errorText } from "../../shared/guards";
 
-export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BAD_FILE = 2;
 /** `arbor model` / `arbor navigate --summarize`: no usable model, the model request failed, or the move was cancelled. */

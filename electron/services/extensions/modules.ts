@@ -87,11 +87,3 @@ export function extensionModules(): Promise<Record<string, unknown>> {
 	return loading;
 }
 
-/** The specifiers Arbor maps (for docs and `arbor extensions --json`). */
-export const MAPPED_SPECIFIERS = [
-	"typebox", "typebox/compile", "typebox/value", "@sinclair/typebox", "@sinclair/typebox/compile", "@sinclair/typebox/value",
-	...["@earendil-works", "@mariozechner"].flatMap((s) => [
-		`${s}/pi-ai`, `${s}/pi-ai/compat`, `${s}/pi-ai/models`, `${s}/pi-ai/oauth`, `${s}/pi-ai/providers/all`,
-		`${s}/pi-tui`, `${s}/pi-agent-core`, `${s}/pi-coding-agent`,
-	]),
-];
