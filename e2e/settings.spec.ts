@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { type LlmServer, startLlmServer } from "../electron/services/testing/llm-server";
+import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
 import { card, jsonl, openApp, shot } from "./helpers/app";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 

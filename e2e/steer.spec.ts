@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { type LlmServer, startLlmServer } from "../electron/services/testing/llm-server";
+import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
 import { card, jsonl, leafId, openApp, sha256, shot } from "./helpers/app";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 

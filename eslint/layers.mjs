@@ -55,7 +55,7 @@ export const LAYERS = [
 	},
 	{
 		folder: "e2e",
-		may: ["shared", "electron/session", "electron/services/testing", "package.json"],
+		may: ["shared", "electron/session", "package.json"],
 		packages: ["@playwright/test", "@axe-core/playwright", "@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@mariozechner/pi-coding-agent", "electron"],
 		node: true,
 	},

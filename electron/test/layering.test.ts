@@ -92,7 +92,7 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 		ok("bench/ui-baseline/prep.ts", "../../renderer/graph/layout");
 		wall("bench/run.mjs", "../e2e/helpers", /bench\/ may not import e2e\/helpers/);
 		ok("e2e/steer.spec.ts", "@playwright/test");
-		ok("e2e/steer.spec.ts", "../electron/services/testing/llm-server");
+		ok("e2e/steer.spec.ts", "../electron/services/test/helpers/llm-server");
 		wall("e2e/steer.spec.ts", "../renderer/App", /e2e\/ may not import renderer\/App/);
 		wall("e2e/steer.spec.ts", "../electron/services/index", /e2e\/ may not import electron\/services\/index/);
 		ok("scripts/reliability.mjs", "../bench/reliability/build.mjs");

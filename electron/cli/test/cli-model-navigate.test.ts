@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { branchySession, writeSession } from "../../services/test/helpers/entries";
-import { type LlmServer, startLlmServer } from "../../services/testing/llm-server";
+import { type LlmServer, startLlmServer } from "../../services/test/helpers/llm-server";
 import { buildCli, repo, type RunResult, sha256, tempDir } from "./helpers";
 
 let server: LlmServer;
