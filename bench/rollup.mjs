@@ -21,6 +21,7 @@ await build({
 	stdin: { contents: 'export { computeRollups } from "./shared/rollup"; export { SessionManager } from "./electron/session"; export { rollupCosts } from "./electron/services/rollup";', resolveDir: root, loader: "ts" },
 	bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "warning",
 });
+// eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
 const m = await import(pathToFileURL(bundle).href);
 const file = join(cache, `rollup_n${N}_seed-bench.jsonl`);
 if (!existsSync(file)) execFileSync(process.execPath, [join(root, "..", "shared", "tools", "gen-session.mjs"), "--n", String(N), "--seed", "bench", "--out", file]);

@@ -26,6 +26,7 @@ const cache = join(root, "bench", ".cache");
 mkdirSync(cache, { recursive: true });
 const bundle = join(cache, "search-index.bench.mjs");
 await build({ entryPoints: [join(root, "electron", "services", "search-index.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
+// eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
 const { SearchIndex, indexedFileList } = await import(bundle);
 
 const dir = mkdtempSync(join(tmpdir(), "arbor-bench-search-"));

@@ -26,6 +26,7 @@ await build({
 	bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "warning",
 	external: ["@mariozechner/pi-coding-agent"],
 });
+// eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
 const m = await import(pathToFileURL(bundle).href);
 
 function median(fn, runs) {

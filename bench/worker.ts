@@ -33,6 +33,7 @@ async function loadPi(pkg = "@mariozechner/pi-coding-agent"): Promise<PiModule> 
 	// Only pi's session module: importing the package root also loads its TUI/agent (1.8 s, extra RSS)
 	// that have nothing to do with opening a session (and pi 1.6's root does not load on Node 20).
 	const url = new URL(`../node_modules/${pkg}/dist/core/session-manager.js`, `file://${process.env.ARBOR_BENCH_ROOT}/bench/`);
+	// eslint-disable-next-line arbor/layers -- each pi version's session-manager module, by path (pi 1.6's root does not load on Node 20)
 	return (await import(url.href)) as PiModule;
 }
 

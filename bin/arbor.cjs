@@ -10,4 +10,5 @@ const cli = join(__dirname, "..", "dist", "cli.cjs");
 if (!existsSync(cli)) {
 	execFileSync(process.execPath, [join(__dirname, "..", "build", "build-main.mjs")], { stdio: "inherit" });
 }
+// eslint-disable-next-line arbor/layers -- the built CLI bundle, whose path is computed next to this launcher
 require(cli);

@@ -47,7 +47,7 @@ const labelDiag = entry(diagnosis, { type: "label", targetId: diagnosis, label: 
 let a = user(labelDiag, "Let's try option 1, fall back to the daily block.");
 a = tool(a, "edit", { path: "/home/dev/projects/weather-cli/src/forecast.ts", oldText: "const first = json.hourly[0];", newText: "const first = json.hourly?.[0] ?? json.daily[0];" }, "Applied 1 edit.");
 a = tool(a, "bash", { command: "npm test" }, "FAIL src/units.test.ts\n  expected 12.5 (m/s) but got 45 (km/h): daily data uses other units", true);
-a = assistant(a, [{ type: "text", text: "The daily block reports wind in km/h, so the fallback silently mixes units. Converting would need a second code path." }]);
+assistant(a, [{ type: "text", text: "The daily block reports wind in km/h, so the fallback silently mixes units. Converting would need a second code path." }]);
 
 // Branch B (kept): return null, reached by navigating back with a summary of branch A.
 const sumB = entry(labelDiag, { type: "branch_summary", fromId: labelDiag, summary: "## Goal\nHandle responses without hourly data.\n\n## Tried\nFalling back to `daily[0]`: tests failed because daily wind speed is in km/h.\n\n## Decision\nAbandoned; prefer returning null.", details: { readFiles: ["src/forecast.ts"], modifiedFiles: ["src/forecast.ts"] } });

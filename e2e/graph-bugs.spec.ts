@@ -1,7 +1,6 @@
 // Regression specs for the four bugs a first-time user hit (issue #11): the view running away after a
 // drag released outside the window, one composer shared by every tab, the leaf vanishing when the last
 // line is hidden by the filter, and error toasts in developer words covering Send.
-import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -35,15 +35,27 @@ function parseCsv(text) {
 	for (let i = 0; i < text.length; i++) {
 		const c = text[i];
 		if (quoted) {
-			if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+			if (c === '"' && text[i + 1] === '"') {
+				field += '"';
+				i++;
+			}
 			else if (c === '"') quoted = false;
 			else field += c;
 		} else if (c === '"') quoted = true;
-		else if (c === ",") row.push(field.trim()), (field = "");
-		else if (c === "\n") row.push(field.trim()), rows.push(row), (row = []), (field = "");
-		else if (c !== "\r") field += c;
+		else if (c === ",") {
+			row.push(field.trim());
+			field = "";
+		} else if (c === "\n") {
+			row.push(field.trim());
+			rows.push(row);
+			row = [];
+			field = "";
+		} else if (c !== "\r") field += c;
 	}
-	if (field || row.length) row.push(field.trim()), rows.push(row);
+	if (field || row.length) {
+		row.push(field.trim());
+		rows.push(row);
+	}
 	return rows;
 }
 

@@ -35,6 +35,7 @@ for (const name of selected) {
 	process.stdout.write(`\n## ${name}\n`);
 	let res;
 	try {
+		// eslint-disable-next-line arbor/layers -- one module per figure under bench/reliability/, one of the names this script lists
 		const mod = await import(`../bench/reliability/${name}.mjs`);
 		res = await mod.run({ bounded, seed, tmp: join(tmp, name), workers, log, verbose });
 	} catch (err) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in one run, ending with the line CI reads:
 // "N passed, N failed[, N skipped]" summed over every runner (type-check, vitest, Playwright,
-// reliability figures, electronegativity). Each runner's own output is shown as it goes.
+// reliability figures, electronegativity, lint). Each runner's own output is shown as it goes.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +28,10 @@ for (const p of ["electron", "renderer", "tsconfig.node.json"]) {
 	const code = run(`typecheck ${p}`, "npx", ["tsc", "-p", p]);
 	count(`typecheck ${p}`, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
+
+// 1b. Lint: ESLint (layer walls, hooks, max-lines) and Prettier's check (`npm run lint`).
+const lintCode = run("lint", "npm", ["run", "lint", "--silent"]);
+count("lint", lintCode === 0 ? 1 : 0, lintCode === 0 ? 0 : 1);
 
 // 2. Build (the browser host serves the built renderer; the CLI tests run the built bundle).
 const buildCode = run("build", "npm", ["run", "build", "--silent"]);

@@ -4,16 +4,14 @@
 // untrusted, so every field is read defensively.
 
 import type { SessionEntry, ToolCallBlock } from "./entries";
-import { previewText, safeString, type PreviewOptions } from "./preview";
+import { asRecord, safeString } from "./guards";
+import { previewText, type PreviewOptions } from "./preview";
 import { EntryKind, type EntryKindCode, KIND_ENTRY_TYPES } from "./skeleton";
 import { systemChangeCounts, systemContentText, type SystemChangeCounts } from "./system-message";
 import { isAlwaysHiddenKind } from "./tree-view";
+import { contentText } from "./content-text";
 
 type Loose = Record<string, unknown>;
-
-function rec(v: unknown): Loose | undefined {
-	return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
-}
 
 function num(v: unknown): number {
 	return typeof v === "number" && Number.isFinite(v) ? v : 0;
@@ -57,17 +55,17 @@ export interface CardFacts {
 
 /** pi-ai's Usage as numbers (absent fields 0). */
 export function usageFacts(usage: unknown): UsageFacts | undefined {
-	const u = rec(usage);
+	const u = asRecord(usage);
 	if (!u) return undefined;
 	const input = num(u.input);
 	const output = num(u.output);
 	const total = typeof u.totalTokens === "number" && Number.isFinite(u.totalTokens) ? u.totalTokens : input + output;
-	return { tokens: total, input, output, cacheRead: num(u.cacheRead), cacheWrite: num(u.cacheWrite), cost: num(rec(u.cost)?.total) };
+	return { tokens: total, input, output, cacheRead: num(u.cacheRead), cacheWrite: num(u.cacheWrite), cost: num(asRecord(u.cost)?.total) };
 }
 
 function kindOfEntry(e: Loose): EntryKindCode {
 	if (e.type === "message") {
-		switch (rec(e.message)?.role) {
+		switch (asRecord(e.message)?.role) {
 			case "user": return EntryKind.user;
 			case "assistant": return EntryKind.assistant;
 			case "toolResult": return EntryKind.toolResult;
@@ -82,13 +80,7 @@ function kindOfEntry(e: Loose): EntryKindCode {
 }
 
 function names(list: unknown): string[] {
-	return Array.isArray(list) ? list.map((t) => safeString(rec(t)?.name ?? "")).filter((n) => n !== "") : [];
-}
-
-function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content.filter((b) => rec(b)?.type === "text").map((b) => safeString((b as Loose).text)).join("");
+	return Array.isArray(list) ? list.map((t) => safeString(asRecord(t)?.name ?? "")).filter((n) => n !== "") : [];
 }
 
 function ompSummary(e: Loose): string {
@@ -112,7 +104,7 @@ export function cardFacts(
 ): CardFacts {
 	const e = entry as Loose;
 	const kind = kindOfEntry(e);
-	const m = rec(e.message);
+	const m = asRecord(e.message);
 	const out: CardFacts = { kind, type: safeString(e.type ?? ""), text: previewText(entry, findToolCall, opts) };
 	if (m && typeof m.role === "string") out.role = m.role;
 	switch (kind) {
@@ -125,7 +117,7 @@ export function cardFacts(
 			};
 			break;
 		case EntryKind.system: {
-			const sections = rec(m?.sections) ?? {};
+			const sections = asRecord(m?.sections) ?? {};
 			out.system = {
 				...systemChangeCounts(m), sectionNames: Object.keys(sections), toolsAddedNames: names(m?.toolsAdded),
 				toolsRemovedNames: names(m?.toolsRemoved), contentPreview: systemContentText(m?.content).slice(0, 200),
@@ -136,7 +128,7 @@ export function cardFacts(
 			const r = e.replacement;
 			out.contextEdit = {
 				targetId: safeString(e.targetId ?? ""), mode: r === null ? "omit" : "replace",
-				replacementText: r === null ? "" : contentText(rec(r)?.content),
+				replacementText: r === null ? "" : contentText(asRecord(r)?.content, "", { nonString: "coerce" }),
 			};
 			break;
 		}
@@ -151,7 +143,7 @@ export function cardFacts(
 			break;
 		case EntryKind.compaction:
 			out.usage = usageFacts(e.usage);
-			out.compaction = { keepsNothing: e.firstKeptEntryId === e.id, hasSystemCheckpoint: rec(e.systemMessage) !== undefined, tokensBefore: num(e.tokensBefore) };
+			out.compaction = { keepsNothing: e.firstKeptEntryId === e.id, hasSystemCheckpoint: asRecord(e.systemMessage) !== undefined, tokensBefore: num(e.tokensBefore) };
 			break;
 		case EntryKind.branchSummary:
 			out.usage = usageFacts(e.usage);

@@ -2,7 +2,9 @@
 // view shows, plus the pure per-side facts (tokens, cost, files, errors, time) computed from the entries
 // of one side. Pure: the services layer collects the entries and adds the word diff.
 
-import type { ContentBlock, SessionEntry, Usage } from "./entries";
+import type { SessionEntry, Usage } from "./entries";
+import { contentText } from "./content-text";
+import { isRecord } from "./guards";
 
 export interface SideTokens { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
 export interface SideFiles { read: string[]; edited: string[]; written: string[] }
@@ -44,10 +46,6 @@ export interface CompareView extends CompareResult {
 	answerDiff: WordDiffPart[];
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function num(v: unknown): number {
 	return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }
@@ -64,15 +62,6 @@ function toolPath(args: unknown): string | undefined {
 		if (typeof v === "string" && v.trim() !== "") return v;
 	}
 	return undefined;
-}
-
-/** Text of a message content (string or the text blocks joined). */
-export function contentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	const parts: string[] = [];
-	for (const c of content as ContentBlock[]) if (isRecord(c) && c.type === "text" && typeof c.text === "string") parts.push(c.text);
-	return parts.join("\n");
 }
 
 function usageOf(e: SessionEntry): Usage | undefined {
@@ -165,9 +154,9 @@ export function sideTurns(entries: readonly SessionEntry[]): CompareTurn[] {
 	for (const e of entries) {
 		if (e.type !== "message" || !isRecord(e.message)) continue;
 		const m = e.message as Record<string, unknown>;
-		if (m.role === "user") turns.push({ promptId: (e as { id: string }).id, prompt: contentText(m.content), answerId: null, answer: "" });
+		if (m.role === "user") turns.push({ promptId: (e as { id: string }).id, prompt: contentText(m.content, "\n"), answerId: null, answer: "" });
 		else if (m.role === "assistant" && turns.length > 0) {
-			const text = contentText(m.content);
+			const text = contentText(m.content, "\n");
 			if (text.trim() !== "") {
 				const t = turns[turns.length - 1];
 				t.answerId = (e as { id: string }).id;
@@ -183,7 +172,7 @@ export function finalAnswer(entries: readonly SessionEntry[]): { id: string | nu
 	for (let k = entries.length - 1; k >= 0; k--) {
 		const e = entries[k];
 		if (e.type !== "message" || !isRecord(e.message) || e.message.role !== "assistant") continue;
-		const text = contentText(e.message.content);
+		const text = contentText(e.message.content, "\n");
 		if (text.trim() !== "") return { id: (e as { id: string }).id, text };
 	}
 	return { id: null, text: "" };

@@ -2,7 +2,12 @@
 // pi's tree-selector row text, pi's searchable text, and Arbor's "full" search text (PEERS.md (d)).
 // Pure functions: no Node, no DOM. Entries are untrusted, so every field is read defensively.
 
+import { contentText } from "./content-text";
 import type { SessionEntry, ToolCallBlock } from "./entries";
+import { asRecord, safeString } from "./guards";
+
+// safeString's home is guards.ts; re-exported for the callers that read it from here.
+export { safeString };
 
 type Loose = Record<string, unknown>;
 
@@ -13,52 +18,17 @@ export interface PreviewOptions {
 
 const PI_TEXT_MAX = 200;
 
-function rec(v: unknown): Loose | undefined {
-	return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
-}
-
 function normalize(s: string): string {
 	return s.replace(/[\n\t]/g, " ").trim();
 }
 
 /** pi's extractContent: string content or concatenated text blocks, first 200 characters. */
 function extractContent(content: unknown): string {
-	if (typeof content === "string") return content.slice(0, PI_TEXT_MAX);
-	if (Array.isArray(content)) {
-		let result = "";
-		for (const c of content) {
-			const b = rec(c);
-			if (b && b.type === "text") {
-				result += safeString(b.text);
-				if (result.length >= PI_TEXT_MAX) return result.slice(0, PI_TEXT_MAX);
-			}
-		}
-		return result;
-	}
-	return "";
+	return contentText(content, "", { nonString: "coerce", stopAfter: PI_TEXT_MAX }).slice(0, PI_TEXT_MAX);
 }
 
 function allText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.map((c) => rec(c))
-		.filter((b): b is Loose => b !== undefined && b.type === "text")
-		.map((b) => safeString(b.text))
-		.join("");
-}
-
-/**
- * String() of a value from an untrusted file. A hostile line can hold a 20,000-deep array where a string
- * belongs; String() then recurses until the stack overflows. Same text as String() otherwise (pi's rows).
- */
-export function safeString(v: unknown): string {
-	if (typeof v === "string") return v;
-	try {
-		return String(v);
-	} catch {
-		return "[unreadable value]";
-	}
+	return contentText(content, "", { nonString: "coerce" });
 }
 
 function str(v: unknown, fallback = ""): string {
@@ -111,7 +81,7 @@ export function formatReadLineRange(offset: unknown, limit: unknown): string {
 export function formatToolCall(name: string, args: Record<string, unknown>, opts: PreviewOptions = {}): string {
 	const home = opts.homeDir ?? "";
 	const shorten = (p: string): string => shortenHomePath(p, home);
-	const a = rec(args) ?? {};
+	const a = asRecord(args) ?? {};
 	switch (name) {
 		case "read":
 			return `[read: ${shorten(safeString(a.path || a.file_path || ""))}${formatReadLineRange(a.offset, a.limit)}]`;
@@ -146,7 +116,7 @@ export function previewText(
 	const e = entry as Loose;
 	switch (e.type) {
 		case "message": {
-			const m = rec(e.message);
+			const m = asRecord(e.message);
 			if (!m) return "[message]";
 			const role = m.role;
 			if (role === "user") return `user: ${normalize(extractContent(m.content))}`;
@@ -159,7 +129,7 @@ export function previewText(
 			}
 			if (role === "toolResult") {
 				const call = typeof m.toolCallId === "string" && m.toolCallId ? findToolCall(m.toolCallId) : undefined;
-				if (call) return formatToolCall(safeString(call.name), rec(call.arguments) ?? {}, opts);
+				if (call) return formatToolCall(safeString(call.name), asRecord(call.arguments) ?? {}, opts);
 				return `[${str(m.toolName, "tool")}]`;
 			}
 			if (role === "bashExecution") return `[bash]: ${normalize(str(m.command))}`;
@@ -197,7 +167,7 @@ export function searchableText(entry: SessionEntry, label?: string): string {
 	if (label) parts.push(label);
 	switch (e.type) {
 		case "message": {
-			const m = rec(e.message);
+			const m = asRecord(e.message);
 			if (!m) break;
 			parts.push(m.role);
 			if ("content" in m && m.content) parts.push(extractContent(m.content));
@@ -256,7 +226,7 @@ function blocksFull(content: unknown, parts: string[]): void {
 	}
 	if (!Array.isArray(content)) return;
 	for (const c of content) {
-		const b = rec(c);
+		const b = asRecord(c);
 		if (!b) continue;
 		if (b.type === "text") parts.push(str(b.text));
 		else if (b.type === "thinking") parts.push(str(b.thinking));
@@ -273,7 +243,7 @@ export function fullText(entry: SessionEntry, label?: string): string {
 	parts.push(str(e.type));
 	switch (e.type) {
 		case "message": {
-			const m = rec(e.message);
+			const m = asRecord(e.message);
 			if (!m) break;
 			parts.push(str(m.role));
 			blocksFull(m.content, parts);
@@ -331,10 +301,4 @@ export function queryTokens(query: string): string[] {
 		}
 	}
 	return out;
-}
-
-export function matchesQuery(text: string, tokens: readonly string[]): boolean {
-	if (tokens.length === 0) return true;
-	const lower = text.toLowerCase();
-	return tokens.every((t) => lower.includes(t));
 }

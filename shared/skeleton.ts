@@ -160,12 +160,3 @@ export const KIND_ENTRY_TYPES: Readonly<Record<number, string>> = {
 export const ENTRY_TYPE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map(
 	Object.entries(KIND_ENTRY_TYPES).map(([k, t]) => [t, Number(k) as EntryKindCode]),
 );
-
-/** omp-only record kinds (bookkeeping an omp session writes; pi treats them as unknown types). */
-export function isOmpRecordKind(kind: number): boolean {
-	return kind >= EntryKind.modelUsage && kind <= EntryKind.credentialPin;
-}
-
-export function isMessageKind(kind: number): boolean {
-	return kind <= EntryKind.otherRole || kind === EntryKind.system;
-}

@@ -2,23 +2,17 @@
 // patch it. Replaying them gives the state at a point, which pi writes as a compaction's `systemMessage`
 // checkpoint and Arbor shows in the inspector. Pure functions over untrusted values (no Node, no DOM).
 
+import { contentText } from "./content-text";
 import type { AgentMessage, SystemMessage } from "./entries";
-
-type Loose = Record<string, unknown>;
-
-function rec(v: unknown): Loose | undefined {
-	return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
-}
+import { asRecord } from "./guards";
 
 /** Text of string content, or of its text blocks joined by "\n" (pi-ai's contentText). */
 export function systemContentText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content.filter((b) => rec(b)?.type === "text").map((b) => String((b as Loose).text)).join("\n");
+	return contentText(content, "\n", { nonString: "coerce" });
 }
 
 function toolName(t: unknown): string | undefined {
-	const r = rec(t);
+	const r = asRecord(t);
 	return r && typeof r.name === "string" ? r.name : undefined;
 }
 
@@ -26,7 +20,7 @@ function toolName(t: unknown): string | undefined {
 export function currentTools(messages: readonly AgentMessage[]): SystemMessage["toolsAdded"] & object {
 	const tools = new Map<string, NonNullable<SystemMessage["toolsAdded"]>[number]>();
 	for (const m of messages) {
-		const r = rec(m);
+		const r = asRecord(m);
 		if (!r || r.role !== "system") continue;
 		for (const t of Array.isArray(r.toolsRemoved) ? r.toolsRemoved : []) {
 			const n = toolName(t);
@@ -50,12 +44,12 @@ export function currentSystemMessage(messages: readonly AgentMessage[]): SystemM
 	const sections = new Map<string, string>();
 	let timestamp: number | undefined;
 	for (const m of messages) {
-		const r = rec(m);
+		const r = asRecord(m);
 		if (!r || r.role !== "system") continue;
 		timestamp ??= r.timestamp as number;
 		const text = systemContentText(r.content);
 		if (text.length > 0) content.push(text);
-		for (const [name, value] of Object.entries(rec(r.sections) ?? {})) {
+		for (const [name, value] of Object.entries(asRecord(r.sections) ?? {})) {
 			if (value === null) sections.delete(name);
 			else sections.set(name, value as string);
 		}
@@ -82,10 +76,13 @@ export interface SystemChangeCounts {
 }
 
 export function systemChangeCounts(message: unknown): SystemChangeCounts {
-	const r = rec(message) ?? {};
+	const r = asRecord(message) ?? {};
 	let set = 0;
 	let removed = 0;
-	for (const v of Object.values(rec(r.sections) ?? {})) v === null ? removed++ : set++;
+	for (const v of Object.values(asRecord(r.sections) ?? {})) {
+		if (v === null) removed++;
+		else set++;
+	}
 	return {
 		sectionsSet: set, sectionsRemoved: removed,
 		toolsAdded: Array.isArray(r.toolsAdded) ? r.toolsAdded.length : 0,

@@ -204,11 +204,6 @@ export function isAlwaysHiddenKind(kind: number): boolean {
 	return kind === EntryKind.usage || kind === EntryKind.modelUsage;
 }
 
-/** Settings / bookkeeping kinds (hidden in the default and no-tools modes). */
-export function isSettingsKind(kind: number): boolean {
-	return SETTINGS_KINDS[kind] === 1;
-}
-
 /** Per entry: 1 when the entry has a resolved label. */
 export function labelMask(s: Skeleton): Uint8Array {
 	const mask = new Uint8Array(s.count);

@@ -46,7 +46,6 @@ export async function run(ctx) {
 	writeFileSync(canary, `{"type":"session","version":3,"id":"canary","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp"}\n{"type":"message","id":"c1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${secret}"}}\n`);
 	const secretTxt = join(canaryDir, "secret.txt");
 	writeFileSync(secretTxt, `${secret}\n`);
-	const watched = [canary, secretTxt, canaryDir];
 	const phase = async (n, phaseSeed) => {
 		const watched = [canary, secretTxt, canaryDir];
 		const bytesBefore = contents(watched);

@@ -205,7 +205,7 @@ function enospc(ctx, base) {
 }
 
 export async function run(ctx) {
-	const { bounded, seed, tmp, workers, log } = ctx;
+	const { seed, tmp, workers, log } = ctx;
 	mkdirSync(tmp, { recursive: true });
 	const worker = workerPath(workers, "torn-worker");
 	const base = join(tmp, "base.jsonl");

@@ -2,8 +2,8 @@
 // into usage errors (exit code 1) that name the command.
 
 import { parseArgs } from "node:util";
+import { errorText } from "../../shared/guards";
 
-export const EXIT_OK = 0;
 export const EXIT_USAGE = 1;
 export const EXIT_BAD_FILE = 2;
 /** `arbor model` / `arbor navigate --summarize`: no usable model, the model request failed, or the move was cancelled. */
@@ -36,7 +36,7 @@ export function parseCommandArgs(argv: string[], options: OptionSpec, usage: str
 		});
 		return { positionals, values: values as ParsedArgs["values"] };
 	} catch (err) {
-		throw new UsageError(err instanceof Error ? err.message : String(err), usage);
+		throw new UsageError(errorText(err), usage);
 	}
 }
 

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
 import { BadFileError } from "./io";
+import { errorText } from "../../shared/guards";
 
 const USAGE = `Usage: arbor <command> [options]
 
@@ -110,7 +111,7 @@ main(process.argv.slice(2)).then(
 		process.exitCode = code;
 	},
 	(err: unknown) => {
-		process.stderr.write(`arbor: ${err instanceof Error ? err.message : String(err)}\n`);
+		process.stderr.write(`arbor: ${errorText(err)}\n`);
 		process.exitCode = EXIT_USAGE;
 	},
 );

@@ -9,6 +9,7 @@ import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
+import { errorText } from "../../shared/guards";
 
 /** Exit codes shared with the other `arbor` commands (docs/cli.md). */
 const EXIT_USAGE = 1;
@@ -136,7 +137,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 			launch = writeLaunchFile(host.url);
 			openInBrowser(launch.file);
 		} catch (err) {
-			process.stderr.write(`Could not open a browser (${err instanceof Error ? err.message : String(err)}): open the URL above yourself.\n`);
+			process.stderr.write(`Could not open a browser (${errorText(err)}): open the URL above yourself.\n`);
 		}
 	}
 

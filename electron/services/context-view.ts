@@ -5,13 +5,10 @@ import type { ContextMessageView, ContextView } from "../../shared/api";
 import type { AgentMessage } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
 import type { SessionManager } from "../session";
+import { isRecord } from "../../shared/guards";
 
 /** A flat per-image estimate: the image bytes say little about what a provider bills. */
 const IMAGE_TOKENS = 1_200;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export function estimateMessageTokens(message: AgentMessage): number {
 	let chars = 0;

@@ -43,6 +43,5 @@ export function toServiceError(err: unknown): ArborServiceError {
 	return new ArborServiceError("internal", String(err));
 }
 
-export function errorMessage(err: unknown): string {
-	return err instanceof Error ? err.message : String(err);
-}
+/** The one error-to-text rule (shared/guards.ts) under the name the flows import. */
+export { errorText as errorMessage } from "../../shared/guards";

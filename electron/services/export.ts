@@ -7,17 +7,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ExportFormat } from "../../shared/api";
-import { contentText } from "../../shared/compare";
+import { contentText } from "../../shared/content-text";
 import type { SessionEntry } from "../../shared/entries";
 import { type SessionManager, createSessionId, sessionFileName, writeNewFile } from "../session";
 import { ArborServiceError } from "./errors";
 import { titleOf } from "./open-session";
+import { isRecord } from "../../shared/guards";
 
 export { EXPORT_FORMATS, type ExportFormat } from "../../shared/api";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One readable block of the path: a heading and text (tool calls and results as code). */
 interface Block { heading: string; text: string; code?: boolean; meta?: string }
@@ -49,7 +46,7 @@ function blocksOf(entries: readonly SessionEntry[]): Block[] {
 		switch (e.type) {
 			case "message": {
 				const m = isRecord(r.message) ? r.message : {};
-				const text = contentText(m.content);
+				const text = contentText(m.content, "\n");
 				if (m.role === "user") out.push({ heading: "User", text, meta: ts });
 				else if (m.role === "assistant") {
 					const calls = Array.isArray(m.content) ? m.content.filter((c) => isRecord(c) && c.type === "toolCall").map((c) => toolCallLine(c as Record<string, unknown>)) : [];
@@ -70,7 +67,7 @@ function blocksOf(entries: readonly SessionEntry[]): Block[] {
 				out.push({ heading: "Branch summary", text: String(r.summary ?? ""), meta: ts });
 				break;
 			case "custom_message":
-				if (r.display !== false) out.push({ heading: String(r.customType ?? "custom message"), text: contentText(r.content) });
+				if (r.display !== false) out.push({ heading: String(r.customType ?? "custom message"), text: contentText(r.content, "\n") });
 				break;
 			default:
 				break; // model/thinking changes, labels, custom state, unknown types: not part of the conversation

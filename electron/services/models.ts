@@ -11,12 +11,14 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Api, AuthContext, AuthResult, Credential, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
+import type { Api, AuthContext, AuthResult, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
 import type { ActiveModelInfo, ModelSettings } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { AuthJsonStore } from "./pi-auth";
 import { loadApi, loadPiAi, loadPiAiProviders } from "./pi-ai";
 import { type Env, readPiEffectiveSettings, readPiJson, resolveConfigValue, templateEnvNames, isCommandValue } from "./pi-config";
+import { isRecord, errorText } from "../../shared/guards";
+import { PI_DEFAULT_MODEL_PER_PROVIDER } from "./pi-default-models";
 
 export interface ResolvedModel {
 	model: Model<Api>;
@@ -43,55 +45,6 @@ export interface PiChoiceContext {
 	sessionModel?: { provider: string; modelId: string };
 }
 
-/**
- * pi 1.6's default model per provider, in pi's order: "automatic" takes the first provider in this
- * order that has auth and offers this model (model-resolver.js `defaultModelPerProvider`).
- */
-export const PI_DEFAULT_MODEL_PER_PROVIDER: ReadonlyArray<readonly [string, string]> = [
-	["amazon-bedrock", "us.anthropic.claude-opus-5-5"],
-	["ant-ling", "Ring-2.6-1T"],
-	["anthropic", "claude-opus-5-5"],
-	["openai", "gpt-6.2-sol"],
-	["azure", "gpt-6.2-sol"],
-	["openai-codex", "gpt-6.2-sol"],
-	["radius", "balanced"],
-	["nvidia", "nvidia/nemotron-3.5-super-vl-120b-a12b"],
-	["deepseek", "deepseek-v4-pro"],
-	["google", "gemini-4-argon"],
-	["google-vertex", "gemini-4-argon"],
-	["github-copilot", "gpt-6.1-sol"],
-	["openrouter", "moonshotai/kimi-k2.7-code"],
-	["vercel-ai-gateway", "zai/glm-5.3"],
-	["xai", "grok-4.7"],
-	["groq", "openai/gpt-oss-120b"],
-	["cerebras", "gpt-oss-120b"],
-	["zai", "glm-5.3"],
-	["zai-coding-cn", "glm-5.3"],
-	["mistral", "devstral-medium-latest"],
-	["minimax", "MiniMax-M3"],
-	["minimax-cn", "MiniMax-M3"],
-	["moonshotai", "kimi-k2.7-code"],
-	["moonshotai-cn", "kimi-k2.7-code"],
-	["huggingface", "moonshotai/Kimi-K2.7-Code"],
-	["fireworks", "accounts/fireworks/models/kimi-k3"],
-	["together", "moonshotai/Kimi-K3"],
-	["baseten", "zai-org/GLM-5.3"],
-	["opencode", "kimi-k2.7-code"],
-	["opencode-go", "kimi-k3.1-pro"],
-	["kimi-coding", "kimi-for-coding"],
-	["meta", "muse-spark-1.3"],
-	["cloudflare-workers-ai", "@cf/moonshotai/kimi-k2.7-code"],
-	["cloudflare-ai-gateway", "workers-ai/@cf/moonshotai/kimi-k2.7-code"],
-	["qwen-token-plan", "qwen3.8-max"],
-	["qwen-token-plan-cn", "qwen3.8-max"],
-	["qwen-token-plan-individual", "qwen3.8-max"],
-	["qwen-token-plan-individual-cn", "qwen3.8-max"],
-	["xiaomi", "mimo-v2.6-pro"],
-	["xiaomi-token-plan-cn", "mimo-v2.6-pro"],
-	["xiaomi-token-plan-ams", "mimo-v2.6-pro"],
-	["xiaomi-token-plan-sgp", "mimo-v2.6-pro"],
-];
-
 /** Provider ids pi renamed: the old id no longer exists in pi 1.6 (pi does not migrate it). */
 const RENAMED_PROVIDERS: Readonly<Record<string, string>> = { "azure-openai-responses": "azure" };
 
@@ -99,10 +52,6 @@ const RENAMED_PROVIDERS: Readonly<Record<string, string>> = { "azure-openai-resp
 const PLACEHOLDER_KEY = "arbor-no-key";
 
 const LOCAL_SERVER_COMPAT = { supportsStore: false, supportsDeveloperRole: false, supportsReasoningEffort: false, maxTokensField: "max_tokens" };
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string | undefined {
 	return typeof v === "string" && v.trim() !== "" ? v : undefined;
@@ -381,7 +330,7 @@ export async function buildPiCatalog(agentDir: string, env: Env): Promise<PiCata
 			// pi keeps the built-in provider when its models.json layer is broken.
 			const b = builtins.get(id);
 			if (b) models.setProvider(b);
-			configError ??= err instanceof Error ? err.message : String(err);
+			configError ??= errorText(err);
 		}
 	}
 	return { models, credentials, config, ...(configError ? { configError } : {}) };

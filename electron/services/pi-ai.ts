@@ -32,10 +32,6 @@ const API_LOADERS: Readonly<Record<string, () => Promise<ProviderStreams>>> = {
 	"pi-messages": async () => (await import("@earendil-works/pi-ai/api/pi-messages.lazy")).piMessagesApi(),
 };
 
-export function knownApis(): string[] {
-	return Object.keys(API_LOADERS);
-}
-
 export async function loadApi(api: string): Promise<ProviderStreams | undefined> {
 	const load = API_LOADERS[api];
 	return load ? load() : undefined;

@@ -8,10 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Credential, CredentialInfo, CredentialStore } from "@earendil-works/pi-ai";
 import { type Env, isCommandValue, readPiJson, resolveConfigValue } from "./pi-config";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord } from "../../shared/guards";
 
 function stringMap(v: unknown): Record<string, string> | undefined {
 	if (!isRecord(v)) return undefined;

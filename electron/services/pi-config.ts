@@ -5,12 +5,9 @@
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isRecord, errorText } from "../../shared/guards";
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function stripBom(text: string): string {
 	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -58,7 +55,7 @@ export function readPiJson(file: string, comments = false): JsonRead {
 		const body = stripBom(text);
 		return { ok: true, value: JSON.parse(comments ? stripJsonComments(body) : body) as unknown };
 	} catch (err) {
-		return { ok: false, missing: false, error: err instanceof Error ? err.message : String(err) };
+		return { ok: false, missing: false, error: errorText(err) };
 	}
 }
 

@@ -7,6 +7,7 @@ import type { ArborSettings, FilterMode, ModelSettings } from "../../shared/api"
 import { FILTER_MODES } from "../../shared/api";
 import { writeReplacingFile } from "../session";
 import { readJsonFile } from "./fs-util";
+import { isRecord } from "../../shared/guards";
 
 export const RECENT_FILES_MAX = 20;
 
@@ -25,10 +26,6 @@ export function defaultSettings(): ArborSettings {
 
 function str(v: unknown): string | undefined {
 	return typeof v === "string" && v.trim() !== "" ? v : undefined;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function normaliseModel(v: unknown): ModelSettings {

@@ -6,8 +6,10 @@
 
 import type { Api, AssistantMessage, Context, Model, Usage } from "@earendil-works/pi-ai";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
-import { ArborServiceError, errorMessage } from "./errors";
+import { ArborServiceError } from "./errors";
 import type { ResolvedModel } from "./models";
+import { errorText, isRecord } from "../../shared/guards";
+import { contentText } from "../../shared/content-text";
 
 export interface SummaryDetails {
 	readFiles: string[];
@@ -63,20 +65,13 @@ export function estimateTokensOfText(text: string): number {
 	return Math.ceil(text.length / 4);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function blocks(content: unknown): ContentBlock[] {
 	if (typeof content === "string") return [{ type: "text", text: content }];
 	return Array.isArray(content) ? content.filter(isRecord).map((b) => b as ContentBlock) : [];
 }
 
 function textOf(content: unknown): string {
-	return blocks(content)
-		.filter((b): b is { type: "text"; text: string } => b.type === "text" && typeof (b as { text?: unknown }).text === "string")
-		.map((b) => b.text)
-		.join("\n");
+	return contentText(content, "\n");
 }
 
 function cut(text: string, max: number): string {
@@ -232,11 +227,7 @@ function fileListSection(details: SummaryDetails): string {
 }
 
 function answerText(msg: AssistantMessage): string {
-	return msg.content
-		.filter((b): b is { type: "text"; text: string } => b.type === "text")
-		.map((b) => b.text)
-		.join("\n")
-		.trim();
+	return contentText(msg.content, "\n").trim();
 }
 
 export async function generateSummary(req: SummaryRequest): Promise<SummaryOutcome> {
@@ -265,7 +256,7 @@ export async function generateSummary(req: SummaryRequest): Promise<SummaryOutco
 		final = await s.result();
 	} catch (err) {
 		if (req.signal.aborted) return { aborted: true };
-		throw new ArborServiceError("llm_error", `Summary request to ${resolved.info.provider}/${resolved.info.modelId} failed: ${errorMessage(err)}`);
+		throw new ArborServiceError("llm_error", `Summary request to ${resolved.info.provider}/${resolved.info.modelId} failed: ${errorText(err)}`);
 	}
 	if (final.stopReason === "aborted" || req.signal.aborted) return { aborted: true };
 	if (final.stopReason === "error") {

@@ -2,6 +2,8 @@
 // scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
 
 import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
+import { isRecord } from "../../shared/guards";
+import { contentText } from "../../shared/content-text";
 
 export interface EntryFacts {
 	kind: EntryKindCode;
@@ -10,10 +12,6 @@ export interface EntryFacts {
 	/** usage.cost.total where the entry carries one (costCarrier), else 0. */
 	cost: number;
 	time: number;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** pi's timestamp ordering key: `new Date(ts).getTime()` (NaN when missing or unparsable). */
@@ -46,13 +44,7 @@ export function roleKind(role: unknown): EntryKindCode {
 
 /** Same test as pi's tree selector: a text block (or string content) with non-whitespace text. */
 export function hasTextContent(content: unknown): boolean {
-	if (typeof content === "string") return content.trim().length > 0;
-	if (Array.isArray(content)) {
-		for (const c of content) {
-			if (isRecord(c) && c.type === "text" && typeof c.text === "string" && c.text.trim().length > 0) return true;
-		}
-	}
-	return false;
+	return contentText(content, "").trim().length > 0;
 }
 
 function contentFlags(content: unknown): number {

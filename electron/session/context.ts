@@ -13,6 +13,7 @@
 
 import type { AgentMessage, SessionContext, SessionEntry } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
+import { isRecord } from "../../shared/guards";
 
 export interface PathSource {
 	kind: Uint8Array;
@@ -24,10 +25,6 @@ type Loose = Record<string, unknown>;
 
 function tsMs(ts: unknown): number {
 	return new Date(ts as string).getTime();
-}
-
-function isRecord(v: unknown): v is Loose {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Converts one entry as pi 1.6's sessionEntryToContextMessages does (entries that never reach the model give []). */

@@ -1,6 +1,8 @@
 // Typed failures of the session core. Every error names the file (and the line when one is to blame) so a
 // user can find the problem without a stack trace.
 
+import { errorText } from "../../shared/guards";
+
 export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict";
 
 export class SessionFileError extends Error {
@@ -20,6 +22,6 @@ export class SessionFileError extends Error {
 /** Wraps a Node fs error (ENOENT, EISDIR, EACCES...) as an "io" SessionFileError naming the file. */
 export function ioError(file: string, err: unknown, what: string): SessionFileError {
 	const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
-	const detail = err instanceof Error ? err.message : String(err);
+	const detail = errorText(err);
 	return new SessionFileError("io", file, `${what} failed${code ? ` (${code})` : ""}: ${detail}`, undefined, { cause: err });
 }

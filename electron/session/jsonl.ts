@@ -3,6 +3,7 @@
 
 import { readSync } from "node:fs";
 import { runSteps } from "./steps";
+import { isRecord } from "../../shared/guards";
 
 export interface LineSink {
 	/** `start`/`end` index into `buf` (end excludes the "\n"); `offset` is the file position of `start`. */
@@ -89,9 +90,8 @@ export function* scanLinesSteps(
 	return { end: consumedEnd, nextLineNo: lineNo, endsWithNewline: filled > 0 ? false : lastByteNl };
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+/** The record guard under its old name for manager.ts (its split is in flight); new code imports isRecord from shared/guards. */
+export { isRecord as isPlainObject } from "../../shared/guards";
 
 /**
  * A line that failed JSON.parse may hold records glued together (a writer appended without the "\n"
@@ -114,11 +114,11 @@ export function recoverGlued(text: string): { objects: Record<string, unknown>[]
 		} catch {
 			continue;
 		}
-		if (!isPlainObject(tail)) continue;
+		if (!isRecord(tail)) continue;
 		const head = text.slice(0, s);
 		try {
 			const h: unknown = JSON.parse(head);
-			if (isPlainObject(h)) return { objects: [h, tail], lost: false };
+			if (isRecord(h)) return { objects: [h, tail], lost: false };
 		} catch {
 			// The head may itself be glued records or a truncated one.
 		}

@@ -8,6 +8,8 @@ import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SessionListItem } from "../../shared/api";
 import { expandHome, ompSessionRoots, piAgentDir, piConfiguredSessionDir } from "./agent-dirs";
+import { contentText } from "../../shared/content-text";
+import { asRecord, errorText } from "../../shared/guards";
 
 export type SessionSource = SessionListItem["source"];
 
@@ -101,23 +103,14 @@ type Loose = Record<string, unknown>;
 function parseObject(line: string): Loose | undefined {
 	try {
 		const v: unknown = JSON.parse(line);
-		return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Loose) : undefined;
+		return asRecord(v);
 	} catch {
 		return undefined;
 	}
 }
 
 function userText(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	let out = "";
-	for (const b of content) {
-		if (typeof b === "object" && b !== null && (b as Loose).type === "text" && typeof (b as Loose).text === "string") {
-			out += `${out ? " " : ""}${(b as Loose).text as string}`;
-			if (out.length > FIRST_MESSAGE_MAX * 4) break;
-		}
-	}
-	return out;
+	return contentText(content, " ", { joinAfterText: true, stopAfter: FIRST_MESSAGE_MAX * 4 });
 }
 
 function oneLine(s: string): string {
@@ -264,11 +257,11 @@ function scanTail(fd: number, size: number, tailBytes: number): TailScan {
 	return out;
 }
 
-function errorText(err: unknown): string {
+function readErrorText(err: unknown): string {
 	const code = typeof err === "object" && err !== null && "code" in err ? String((err as { code: unknown }).code) : "";
 	if (code === "EACCES" || code === "EPERM") return "permission denied";
 	if (code === "ENOENT") return "file disappeared";
-	return err instanceof Error ? err.message : String(err);
+	return errorText(err);
 }
 
 
@@ -306,7 +299,7 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	try {
 		fd = openSync(file, "r");
 	} catch (err) {
-		item.error = errorText(err);
+		item.error = readErrorText(err);
 		return item;
 	}
 	try {
@@ -352,7 +345,7 @@ export function describeSessionFile(file: string, source: SessionSource, options
 		}
 		return item;
 	} catch (err) {
-		item.error = errorText(err);
+		item.error = readErrorText(err);
 		return item;
 	} finally {
 		closeSync(fd);

@@ -23,6 +23,7 @@
 import type { AgentMessage, SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "./manager";
 import { toContextMessages } from "./context";
+import { isRecord } from "../../shared/guards";
 
 type Loose = Record<string, unknown>;
 
@@ -40,10 +41,6 @@ export interface OmpSessionContext {
 
 function empty(): OmpSessionContext {
 	return { messages: [], thinkingLevel: "off", serviceTier: undefined, models: {}, injectedTtsrRules: [], mode: "none" };
-}
-
-function isRecord(v: unknown): v is Loose {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** omp's isEmptyErrorTurn: an error turn with no text, thinking, tool call or unknown block. */

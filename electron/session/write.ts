@@ -7,6 +7,15 @@ import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { SessionFileError, ioError } from "./errors";
 
+/** Removes a temp file, claim or marker that may already be gone (renamed into place or cleaned by another writer). */
+function removeQuietly(file: string): void {
+	try {
+		unlinkSync(file);
+	} catch {
+		// already gone
+	}
+}
+
 export interface DiskState { size: number; mtimeMs: number; ino: number; dev: number }
 
 function writeAll(fd: number, parts: Buffer[]): void {
@@ -47,7 +56,7 @@ function writeTemp(path: string, parts: Buffer[], mode: number): string {
 		fsyncSync(fd);
 	} catch (err) {
 		closeSync(fd);
-		try { unlinkSync(tmp); } catch { /* already gone */ }
+		removeQuietly(tmp);
 		throw ioError(tmp, err, "writing a temporary file");
 	}
 	closeSync(fd);
@@ -68,7 +77,7 @@ export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskS
 			renameSync(tmp, path);
 		}
 	} finally {
-		try { unlinkSync(tmp); } catch { /* renamed or already removed */ }
+		removeQuietly(tmp);
 	}
 	fsyncDir(dirname(path));
 	const fd = openSync(path, "r");
@@ -83,13 +92,13 @@ export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskS
 export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644, beforeRename?: () => boolean): DiskState | null {
 	const tmp = writeTemp(path, parts, mode);
 	if (beforeRename && !beforeRename()) {
-		try { unlinkSync(tmp); } catch { /* gone */ }
+		removeQuietly(tmp);
 		return null;
 	}
 	try {
 		renameSync(tmp, path);
 	} catch (err) {
-		try { unlinkSync(tmp); } catch { /* gone */ }
+		removeQuietly(tmp);
 		throw ioError(path, err, "replacing the file");
 	}
 	fsyncDir(dirname(path));
@@ -210,7 +219,7 @@ function writeMarkerTemp(marker: string, before: number, bytes: Buffer): string 
 		writeAll(fd, markerContent(before, bytes));
 	} catch {
 		closeSync(fd);
-		try { unlinkSync(tmp); } catch { /* gone */ }
+		removeQuietly(tmp);
 		return null;
 	}
 	closeSync(fd);
@@ -229,7 +238,7 @@ function publishMarker(marker: string, before: number, bytes: Buffer): Publish {
 	} catch (err) {
 		return errCode(err) === "EEXIST" ? "taken" : "unavailable";
 	} finally {
-		try { unlinkSync(tmp); } catch { /* gone */ }
+		removeQuietly(tmp);
 	}
 }
 
@@ -241,7 +250,7 @@ function republishMarker(marker: string, before: number, bytes: Buffer): boolean
 		renameSync(tmp, marker);
 		return true;
 	} catch {
-		try { unlinkSync(tmp); } catch { /* gone */ }
+		removeQuietly(tmp);
 		return false;
 	}
 }
@@ -308,7 +317,7 @@ function claimMarker(marker: string, found: Found): string | null {
 	try { ino = lstatSync(claim).ino; } catch { /* gone */ }
 	if (ino !== found.ino) {
 		try { linkSync(claim, marker); } catch { /* a newer marker took the place; ours to drop */ }
-		try { unlinkSync(claim); } catch { /* gone */ }
+		removeQuietly(claim);
 		return null;
 	}
 	return claim;
@@ -374,7 +383,7 @@ function takeSlot(fd: number, marker: string, bytes: Buffer): Slot {
 		const claim = claimMarker(marker, found);
 		if (claim === null) continue;
 		if (found.header && found.bytes && !stale) stale = { claim, header: found.header, bytes: found.bytes };
-		else try { unlinkSync(claim); } catch { /* gone */ }
+		else removeQuietly(claim);
 	}
 	if (stale) {
 		if (slot.held) {
@@ -386,12 +395,12 @@ function takeSlot(fd: number, marker: string, bytes: Buffer): Slot {
 			if (slot.repaired > 0) {
 				slot.before = fstatSync(fd).size;
 				if (!republishMarker(marker, slot.before, bytes)) {
-					try { unlinkSync(marker); } catch { /* gone */ }
+					removeQuietly(marker);
 					slot.held = false;
 				}
 			}
 		}
-		try { unlinkSync(stale.claim); } catch { /* gone */ }
+		removeQuietly(stale.claim);
 	}
 	return slot;
 }
@@ -399,7 +408,7 @@ function takeSlot(fd: number, marker: string, bytes: Buffer): Slot {
 function releaseSlot(marker: string, slot: Slot): void {
 	if (!slot.held) return;
 	slot.held = false;
-	try { unlinkSync(marker); } catch { /* gone */ }
+	removeQuietly(marker);
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import { type ArborClient, type ArborEvent, ArborRequestError, type RequestName, type RequestParams, type RequestResult } from "../../shared/api";
 import { decodeWire, encodeWire, type WireMessage } from "../../shared/wire";
+import { errorText } from "../../shared/guards";
 
 /** The subset of the DOM WebSocket this client uses (the `ws` package matches it too, for tests). */
 export interface WebSocketLike {
@@ -138,7 +139,7 @@ export function connectBrowserClient(options: BrowserClientOptions = {}): Browse
 			try {
 				frame = encodeWire({ t: "req", id, name, params });
 			} catch (err) {
-				return Promise.reject(new ArborRequestError({ code: "bad_request", message: err instanceof Error ? err.message : String(err) }));
+				return Promise.reject(new ArborRequestError({ code: "bad_request", message: errorText(err) }));
 			}
 			return new Promise<RequestResult<K>>((ok, fail) => {
 				pending.set(id, { ok: ok as (v: unknown) => void, fail });

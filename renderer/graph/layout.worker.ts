@@ -2,6 +2,7 @@
 // frame). Receives the parent/kind arrays of a compressed graph, answers with transferred positions.
 
 import { layoutTree, type LayoutInput } from "./layout";
+import { errorText } from "../../shared/guards";
 
 interface LayoutRequest extends LayoutInput {
 	seq: number;
@@ -18,6 +19,6 @@ scope.onmessage = (ev) => {
 		const layout = layoutTree({ parent, kind, direction });
 		scope.postMessage({ seq, layout }, [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer]);
 	} catch (err) {
-		scope.postMessage({ seq, error: err instanceof Error ? err.message : String(err) }, []);
+		scope.postMessage({ seq, error: errorText(err) }, []);
 	}
 };

@@ -25,7 +25,6 @@ export const GraphNodeKind = {
 	/** The "+N hidden" stub under a folded entry; id `fold:<entryId>`. */
 	foldStub: 2,
 } as const;
-export type GraphNodeKindCode = (typeof GraphNodeKind)[keyof typeof GraphNodeKind];
 
 /** Compressed graph, nodes in pre-order (a parent always comes before its children). */
 export interface GraphModel {

@@ -9,7 +9,8 @@ import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { useCardFacts } from "../graph/facts";
-import { isRecord, str, textOfBlocks } from "./entry-text";
+import { str, textOfBlocks } from "./entry-text";
+import { isRecord } from "../../shared/guards";
 
 const FETCH_DELAY_MS = 120;
 

@@ -11,7 +11,8 @@ import { useUsageRollup } from "../graph/facts";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
-import { entryPlainText, isRecord, str } from "./entry-text";
+import { entryPlainText, str, textOfBlocks } from "./entry-text";
+import { isRecord } from "../../shared/guards";
 
 function Field({ name, children }: { name: string; children: ReactNode }) {
 	return (
@@ -63,10 +64,7 @@ type Target = { id: string; entry: SessionEntry } | { id: string; error: string 
 
 function editedText(replacement: unknown): string {
 	if (!isRecord(replacement)) return "";
-	const c = replacement.content;
-	if (typeof c === "string") return c;
-	if (!Array.isArray(c)) return "";
-	return c.map((b) => (isRecord(b) && b.type === "text" ? str(b.text) : "")).filter(Boolean).join("\n\n");
+	return textOfBlocks(replacement.content);
 }
 
 /** context_edit: the entry it changes (click to show it), its original text, and the edited text or "omitted". */

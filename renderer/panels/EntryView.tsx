@@ -5,11 +5,12 @@
 import { memo, useMemo, type ReactNode } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { ContextEditView, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
-import { blocksOf, isRecord, prettyJson, str } from "./entry-text";
+import { blocksOf, prettyJson, str } from "./entry-text";
 
 export { prettyJson };
 import { onContentLinkClick } from "./links";
 import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
+import { isRecord } from "../../shared/guards";
 
 export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
 	const html = useMemo(() => renderMarkdown(text), [text]);

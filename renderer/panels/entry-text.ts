@@ -2,10 +2,8 @@
 // Every field of a session file may be missing or of the wrong type, so each read narrows first.
 
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
-
-export function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { contentText } from "../../shared/content-text";
+import { isRecord } from "../../shared/guards";
 
 export function str(v: unknown): string {
 	return typeof v === "string" ? v : "";
@@ -20,10 +18,7 @@ export function blocksOf(content: unknown): ContentBlock[] {
 }
 
 export function textOfBlocks(content: unknown): string {
-	return blocksOf(content)
-		.map((b) => (b.type === "text" ? str(b.text) : ""))
-		.filter((t) => t !== "")
-		.join("\n\n");
+	return contentText(content, "\n\n", { dropEmpty: true });
 }
 
 /** The text a person would want from an entry: message text, summary, command + output... */

@@ -6,6 +6,7 @@ import { ArborRequestError, FILTER_MODES, type FilterMode, type SearchScope } fr
 import { activeSkeleton, indexOfId, selectTreeView } from "./selectors";
 import { initialSelection, isVisible, keepSelection } from "../../shared/tree-view";
 import type { SliceCreator } from "./types";
+import { errorText } from "../../shared/guards";
 
 export interface SearchState {
 	query: string;
@@ -146,7 +147,7 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 				// The main process stops a search when a newer one for the same session arrives; that newer one
 				// came from elsewhere (another window on this session), so this query is simply asked again.
 				if (err instanceof ArborRequestError && err.code === "cancelled" && retry) return get().runSearch(false);
-				set((s) => ({ search: { ...s.search, matches: [], pending: false, error: err instanceof Error ? err.message : String(err) } }));
+				set((s) => ({ search: { ...s.search, matches: [], pending: false, error: errorText(err) } }));
 			}
 		},
 

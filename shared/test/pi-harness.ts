@@ -64,7 +64,6 @@ function kindOf(e: PiEntry): number {
 }
 
 /** Skeleton of pi's in-memory entries (what the core is specified to produce for a clean v3 file). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnySessionManager = any;
 
 export function skeletonFromPi(sm: AnySessionManager): { skeleton: Skeleton; entries: PiEntry[]; indexById: Map<string, number> } {

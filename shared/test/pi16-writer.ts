@@ -8,7 +8,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import * as pi16 from "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Pi16SessionManager = any;
 export const Pi16 = pi16 as unknown as { SessionManager: { open(path: string): Pi16SessionManager; create(cwd: string, dir: string): Pi16SessionManager; inMemory(): Pi16SessionManager } };
 

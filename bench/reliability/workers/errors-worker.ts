@@ -7,6 +7,7 @@
 
 import { ArborServices } from "../../../electron/services/index";
 import { describeError } from "./common";
+import { errorText } from "../../../shared/guards";
 
 let services: ArborServices | undefined;
 let sessionId = "";
@@ -33,7 +34,7 @@ async function handle(m: Open | Act): Promise<unknown> {
 		return { acted: true, ok: true, result: JSON.parse(JSON.stringify(result ?? null)) };
 	} catch (err) {
 		const e = err as Error & { code?: unknown; file?: unknown };
-		return { acted: true, ok: false, typed: e?.name === "ArborServiceError", code: String(e?.code ?? ""), message: e instanceof Error ? e.message : String(err), detail: describeError(err) };
+		return { acted: true, ok: false, typed: e?.name === "ArborServiceError", code: String(e?.code ?? ""), message: errorText(err), detail: describeError(err) };
 	}
 }
 

@@ -4,11 +4,12 @@
 // IPC: { files, dirs, rendererDir? } -> { started, url, token, port, failed }.
 
 import { startBrowserHost } from "../../../electron/hosts/browser/server";
+import { errorText } from "../../../shared/guards";
 
 process.on("message", (m: { files: string[]; dirs: string[]; rendererDir?: string }) => {
 	startBrowserHost({ port: 0, files: m.files, dirs: m.dirs, rendererDir: m.rendererDir, log: () => {} }).then(
 		(host) => process.send?.({ started: true, url: host.url, token: host.token, port: host.port, failed: host.failed, pid: process.pid }),
-		(err: unknown) => process.send?.({ started: true, error: err instanceof Error ? err.message : String(err) }),
+		(err: unknown) => process.send?.({ started: true, error: errorText(err) }),
 	);
 });
 process.send?.({ ready: true });

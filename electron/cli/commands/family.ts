@@ -4,6 +4,7 @@
 import { sessionFamily } from "../../services/family";
 import { flag, parseCommandArgs, UsageError } from "../args";
 import { Output } from "../io";
+import { errorText } from "../../../shared/guards";
 
 export const familyUsage = `Usage: arbor family FILE [DIR...] [--json]
 
@@ -27,7 +28,7 @@ export async function familyCommand(argv: string[]): Promise<number> {
 	try {
 		family = sessionFamily(file, { dirs: args.positionals.slice(1) });
 	} catch (err) {
-		throw new UsageError(err instanceof Error ? err.message : String(err), familyUsage);
+		throw new UsageError(errorText(err), familyUsage);
 	}
 	const out = new Output();
 	if (flag(args, "json")) out.line(JSON.stringify(family));

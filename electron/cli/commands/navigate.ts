@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import type { NavigateResult } from "../../../shared/api";
 import { ArborServices } from "../../services";
 import { EXIT_BAD_FILE, EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+import { errorText } from "../../../shared/guards";
 
 export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--json]
 
@@ -61,7 +62,7 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 		try {
 			sessionId = (await services.openSession({ path: resolve(file as string) })).sessionId;
 		} catch (err) {
-			return fail(EXIT_BAD_FILE, err instanceof Error ? err.message : String(err));
+			return fail(EXIT_BAD_FILE, errorText(err));
 		}
 		let r: NavigateResult;
 		try {
@@ -75,7 +76,7 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 			});
 		} catch (err) {
 			const code = (err as { code?: unknown }).code;
-			const message = err instanceof Error ? err.message : String(err);
+			const message = errorText(err);
 			if (code === "not_found" || code === "bad_request") throw new UsageError(message, navigateUsage);
 			if (code === "no_model" || code === "llm_error" || code === "cancelled") return fail(EXIT_NO_MODEL, message);
 			return fail(EXIT_BAD_FILE, message);

@@ -11,6 +11,7 @@ const header = '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T
 const entry = '{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}\n';
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
 const pi16 = (await import(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as {
 	SessionManager: { open(path: string, dir?: string): unknown };
 };

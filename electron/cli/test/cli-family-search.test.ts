@@ -17,6 +17,7 @@ interface PiStatic {
 	forkFrom(source: string, cwd: string, sessionDir?: string): { getSessionFile(): string | undefined };
 }
 async function pi(): Promise<PiStatic> {
+	// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
 	const m = (await import(pathToFileURL(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js")).href)) as { SessionManager: PiStatic };
 	return m.SessionManager;
 }

@@ -109,6 +109,7 @@ describe("arbor navigate", () => {
 		expect(last).toMatchObject({ type: "branch_summary", id: out.summaryEntryId, parentId: "a4", fromId: "a3", fromHook: false, usage: { input: 11, output: 7, totalTokens: 18 } });
 		expect(last.summary).toMatch(/^## Goal\nHeadless summary\./);
 		// pi 1.6's own SessionManager resumes at the summary, and its branch walks through it to a4.
+		// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
 		const pi = (await import(pathToFileURL(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js")).href)) as {
 			SessionManager: { open(p: string): { getLeafId(): string | null; getBranch(): { id: string }[] } };
 		};

@@ -12,6 +12,7 @@ import { defaultRendererDir } from "../app-root";
 import { checkRequest, newToken } from "./auth";
 import { send, serveStatic } from "./static";
 import { serveConnection } from "./socket";
+import { errorText } from "../../../shared/guards";
 
 export interface BrowserHostOptions {
 	/** 0 or undefined: any free port. */
@@ -89,7 +90,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 			return;
 		}
 		serveStatic(res, port, rendererDir, pathname, req.method === "HEAD", {}).catch((err: unknown) => {
-			log(`arbor serve: ${err instanceof Error ? err.message : String(err)}`);
+			log(`arbor serve: ${errorText(err)}`);
 			if (!res.headersSent) send(res, port, 500, "internal error\n");
 		});
 	};

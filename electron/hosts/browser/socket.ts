@@ -4,6 +4,7 @@
 import type { WebSocket } from "ws";
 import type { ArborRouter } from "../../api/router";
 import { decodeWire, encodeWire, type WireMessage } from "../../../shared/wire";
+import { errorText } from "../../../shared/guards";
 
 /** Requests one connection may have in flight; more are refused so a flood cannot queue unbounded work. */
 export const MAX_IN_FLIGHT = 256;
@@ -19,7 +20,7 @@ export function serveConnection(ws: WebSocket, router: ArborRouter, log: (m: str
 		try {
 			frame = encodeWire(message);
 		} catch (err) {
-			log(`arbor serve: cannot encode ${message.t}: ${err instanceof Error ? err.message : String(err)}`);
+			log(`arbor serve: cannot encode ${message.t}: ${errorText(err)}`);
 			if (message.t !== "res") return;
 			frame = encodeWire({ t: "res", id: message.id, ok: false, error: { code: "internal", message: "the result could not be encoded" } });
 		}

@@ -31,6 +31,7 @@ import { buildMenuTemplate, type Appearance } from "./menu";
 import { confirmAndOpenExternal, ELECTRON_CSP, hardenSession, hardenWebContents } from "./security";
 import { startAutoUpdate } from "./updates";
 import { fitToDisplays, loadWindowState, saveWindowState, type WindowState } from "./window-state";
+import { errorText } from "../../../shared/guards";
 
 export interface ElectronAppOptions {
 	/** Defaults to process.argv. */
@@ -125,7 +126,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		logError(what, err);
 		if (errorShown || !app.isReady()) return;
 		errorShown = true; // one dialog per launch; the log has every error
-		void dialog.showMessageBox({ type: "warning", message: "Arbor hit an unexpected error and keeps running.", detail: `${err instanceof Error ? err.message : String(err)}\n\nDetails are in ${logFile}` });
+		void dialog.showMessageBox({ type: "warning", message: "Arbor hit an unexpected error and keeps running.", detail: `${errorText(err)}\n\nDetails are in ${logFile}` });
 	};
 
 	const launchFiles = sessionFilesFromArgs(userArgs(argv, app.isPackaged), cwd);
@@ -180,7 +181,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...(services?.extensionFolders() ?? [])],
 		onFatal: (kind, err) => {
 			logError(`${kind} (a bug in Arbor), closing`, err);
-			if (app.isReady()) dialog.showErrorBox("Arbor hit an unexpected error and has to close", `${err instanceof Error ? err.message : String(err)}\n\nDetails are in ${logFile}`);
+			if (app.isReady()) dialog.showErrorBox("Arbor hit an unexpected error and has to close", `${errorText(err)}\n\nDetails are in ${logFile}`);
 			app.exit(1);
 		},
 	});

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { app, dialog } from "electron";
 import { describeError } from "../crash-guard";
 import { startElectronApp } from "./app";
+import { errorText } from "../../../shared/guards";
 
 startElectronApp().catch((err: unknown) => {
 	try {
@@ -15,6 +16,6 @@ startElectronApp().catch((err: unknown) => {
 	} catch {
 		// the dialog below still tells the user
 	}
-	dialog.showErrorBox("Arbor could not start", err instanceof Error ? err.message : String(err));
+	dialog.showErrorBox("Arbor could not start", errorText(err));
 	app.exit(1);
 });

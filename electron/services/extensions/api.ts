@@ -8,6 +8,7 @@ import type { ExtensionCommandInfo } from "../../../shared/api";
 import type { createEventBus } from "./pi-coding-agent-shim";
 import { NotAvailableInArborError } from "./not-available";
 import type { ExtensionHandler, LoadedExtension, RegisteredCommand } from "./types";
+import { isObjectLike } from "../../../shared/guards";
 
 export interface ApiBindings {
 	appendEntry(customType: string, data: unknown): void;
@@ -19,10 +20,6 @@ export interface ApiBindings {
 	getCommands(): ExtensionCommandInfo[];
 	/** Tools every loaded extension registered (pi's ToolInfo shape, as far as Arbor knows it). */
 	getAllTools(): Record<string, unknown>[];
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null;
 }
 
 export function createExtensionApi(ext: LoadedExtension, b: ApiBindings, bus: ReturnType<typeof createEventBus>): Record<string, unknown> {
@@ -44,7 +41,7 @@ export function createExtensionApi(ext: LoadedExtension, b: ApiBindings, bus: Re
 			};
 		},
 		registerCommand: (name: unknown, options: unknown): void => {
-			if (typeof name !== "string" || !name.trim() || !isRecord(options) || typeof options.handler !== "function") return;
+			if (typeof name !== "string" || !name.trim() || !isObjectLike(options) || typeof options.handler !== "function") return;
 			const clean = name.trim().replace(/^\//, "");
 			ext.commands.set(clean, {
 				name: clean,
@@ -54,12 +51,12 @@ export function createExtensionApi(ext: LoadedExtension, b: ApiBindings, bus: Re
 			});
 		},
 		registerTool: (tool: unknown): void => {
-			if (isRecord(tool) && typeof tool.name === "string") ext.tools.set(tool.name, tool);
+			if (isObjectLike(tool) && typeof tool.name === "string") ext.tools.set(tool.name, tool);
 		},
 		registerShortcut: ignored,
 		registerFlag: (name: unknown, options: unknown): void => {
 			if (typeof name !== "string") return;
-			ext.flags.set(name, isRecord(options) ? options.default : undefined);
+			ext.flags.set(name, isObjectLike(options) ? options.default : undefined);
 		},
 		// Arbor has no command line for extension flags: a registered flag has its default.
 		getFlag: (name: unknown): unknown => (typeof name === "string" ? ext.flags.get(name) : undefined),
@@ -90,7 +87,7 @@ export function createExtensionApi(ext: LoadedExtension, b: ApiBindings, bus: Re
 		getThinkingLevel: (): string => "off",
 		setThinkingLevel: ignored,
 		registerProvider: (provider: unknown, config?: unknown): void => {
-			const name = typeof provider === "string" ? provider : isRecord(provider) && typeof provider.id === "string" ? provider.id : undefined;
+			const name = typeof provider === "string" ? provider : isObjectLike(provider) && typeof provider.id === "string" ? provider.id : undefined;
 			if (name) ext.providers.set(name, config ?? provider);
 		},
 		unregisterProvider: (name: unknown): void => {

@@ -9,10 +9,7 @@ import * as path from "node:path";
 import { expandHome } from "../../session";
 import { piProjectTrusted, readPiProjectSettings } from "../pi-config";
 import type { ExtensionEntry } from "./types";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord } from "../../../shared/guards";
 
 function readJson(file: string): unknown {
 	try {
@@ -91,7 +88,6 @@ export function collectExtensionEntries(dir: string): string[] {
 	}
 	return out;
 }
-
 
 // ---------------------------------------------------------------- patterns (pi's package-manager rules)
 

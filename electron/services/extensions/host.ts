@@ -5,12 +5,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ExtensionCommandInfo } from "../../../shared/api";
-import { errorMessage } from "../errors";
 import { createExtensionApi } from "./api";
 import { folderEntries } from "./discovery";
 import { extensionModules } from "./modules";
 import { createEventBus } from "./pi-coding-agent-shim";
 import type { BeforeResult, ExtensionEntry, ExtensionFailure, ExtensionOrigin, HostedEvent, LoadedExtension, RegisteredCommand } from "./types";
+import { errorText, isObjectLike } from "../../../shared/guards";
 
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_COMMAND_TIMEOUT_MS = 10 * 60_000;
@@ -52,10 +52,6 @@ export interface LoadRecord {
 }
 
 class TimeoutError extends Error {}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null;
-}
 
 function indexModule(dir: string): string | undefined {
 	for (const ext of MODULE_EXTENSIONS) {
@@ -214,7 +210,7 @@ export class ExtensionHost {
 		this.#loadErrors.length = 0;
 		// One event bus per load, shared by the extensions (pi.events is how they talk to each other).
 		const bus = createEventBus((channel, err) =>
-			this.#opts.onFailure({ extension: "(event bus)", event: `events:${channel}`, message: errorMessage(err) }),
+			this.#opts.onFailure({ extension: "(event bus)", event: `events:${channel}`, message: errorText(err) }),
 		);
 		for (const entry of entries) {
 			const ext = await this.#loadOne(entry.path, bus, loaded);
@@ -243,7 +239,7 @@ export class ExtensionHost {
 			// own packages resolve to Arbor's copies, wherever the extension lives (modules.ts).
 			const jiti = createJiti(file, { interopDefault: true, moduleCache: false, fsCache: false, virtualModules: await extensionModules() });
 			const mod: unknown = await withTimeout(jiti.import(file, { default: true }), this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `loading ${name}`);
-			const factory = typeof mod === "function" ? mod : isRecord(mod) && typeof mod.default === "function" ? mod.default : undefined;
+			const factory = typeof mod === "function" ? mod : isObjectLike(mod) && typeof mod.default === "function" ? mod.default : undefined;
 			if (typeof factory !== "function") throw new Error("the module has no default export function (export default function (pi) { ... })");
 			const b = this.#opts.bindings;
 			const api = createExtensionApi(ext, {
@@ -262,7 +258,7 @@ export class ExtensionHost {
 			if (result instanceof Promise) await withTimeout(result, this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `setting up ${name}`);
 			return ext;
 		} catch (err) {
-			const failure = { extension: file, event: "load", message: explainMissingDependency(file, errorMessage(err)) };
+			const failure = { extension: file, event: "load", message: explainMissingDependency(file, errorText(err)) };
 			this.#loadErrors.push(failure);
 			this.#opts.onFailure(failure);
 			return undefined;
@@ -289,12 +285,12 @@ export class ExtensionHost {
 						this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
 						`${ext.name}: ${event.type} handler`,
 					);
-					if (isBefore && isRecord(out)) {
+					if (isBefore && isObjectLike(out)) {
 						result = out as BeforeResult;
 						if (result.cancel === true) return result;
 					}
 				} catch (err) {
-					this.#opts.onFailure({ extension: ext.path, event: event.type, message: errorMessage(err) });
+					this.#opts.onFailure({ extension: ext.path, event: event.type, message: errorText(err) });
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import { piCodingAgentShim } from "./pi-coding-agent-shim";
 
 // A specifier in a variable stays a real import() in the CommonJS bundle, resolved from node_modules at
 // run time (the packages are ESM-only and large: neither bundled nor require()d).
+// eslint-disable-next-line arbor/layers -- an extension's runtime package, resolved at run time on purpose (see above)
 const importRuntime = (specifier: string): Promise<Record<string, unknown>> => import(specifier) as Promise<Record<string, unknown>>;
 
 async function optional(specifier: string): Promise<Record<string, unknown> | undefined> {
@@ -86,11 +87,3 @@ export function extensionModules(): Promise<Record<string, unknown>> {
 	return loading;
 }
 
-/** The specifiers Arbor maps (for docs and `arbor extensions --json`). */
-export const MAPPED_SPECIFIERS = [
-	"typebox", "typebox/compile", "typebox/value", "@sinclair/typebox", "@sinclair/typebox/compile", "@sinclair/typebox/value",
-	...["@earendil-works", "@mariozechner"].flatMap((s) => [
-		`${s}/pi-ai`, `${s}/pi-ai/compat`, `${s}/pi-ai/models`, `${s}/pi-ai/oauth`, `${s}/pi-ai/providers/all`,
-		`${s}/pi-tui`, `${s}/pi-agent-core`, `${s}/pi-coding-agent`,
-	]),
-];

@@ -10,12 +10,6 @@ export type HostedEventName =
 	| "session_before_fork" | "session_fork"
 	| "session_before_compact" | "session_compact" | "session_compact_failed";
 
-/** The events Arbor emits (docs/extensions.md "Events"); handlers of every other pi event are kept and never called. */
-export const HOSTED_EVENTS: readonly HostedEventName[] = [
-	"session_start", "session_info_changed", "session_shutdown",
-	"session_before_tree", "session_tree", "session_before_branch", "session_branch",
-	"session_before_fork", "session_fork", "session_before_compact", "session_compact", "session_compact_failed",
-];
 
 export interface TreePreparation {
 	targetId: string;
@@ -36,20 +30,11 @@ export interface SessionTreeEvent {
 export interface SessionStartEvent { type: "session_start"; reason: "startup" | "reload" | "new" | "resume" | "fork"; previousSessionFile?: string }
 export interface SessionInfoChangedEvent { type: "session_info_changed"; name: string | undefined }
 export interface SessionShutdownEvent { type: "session_shutdown"; reason: "quit" | "reload" | "new" | "resume" | "fork"; targetSessionFile?: string }
-export interface SessionBeforeTreeResult {
-	cancel?: boolean;
-	/** pi 1.6: `usage` is the extension's own LLM usage, kept on the summary entry. */
-	summary?: { summary: string; details?: unknown; usage?: unknown };
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
 export interface SessionBeforeBranchEvent { type: "session_before_branch"; entryId: string }
 export interface SessionBranchEvent { type: "session_branch"; previousSessionFile?: string; newSessionFile?: string }
 /** pi ≥ 0.50 names /branch "fork"; both names are emitted so either kind of extension sees it. */
 export interface SessionBeforeForkEvent { type: "session_before_fork"; entryId: string; position: "before" | "at" }
 export interface SessionForkEvent { type: "session_fork"; previousSessionFile?: string; newSessionFile?: string }
-export interface SessionBeforeBranchResult { cancel?: boolean; skipConversationRestore?: boolean }
 
 export type HostedEvent =
 	| SessionStartEvent | SessionInfoChangedEvent | SessionShutdownEvent

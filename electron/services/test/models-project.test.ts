@@ -67,6 +67,7 @@ describe("project settings (<cwd>/.pi/settings.json)", () => {
 	});
 
 	it("trust decisions match pi 1.6.0's ProjectTrustStore", async () => {
+		// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
 		const { ProjectTrustStore } = (await import(`${PI}/trust-manager.js`)) as { ProjectTrustStore: new (dir: string) => { get(cwd: string): boolean | null } };
 		const { agent, cwd } = setup({ "settings.json": GLOBAL }, PROJECT);
 		const nested = path.join(cwd, "pkg");

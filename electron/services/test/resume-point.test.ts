@@ -101,7 +101,7 @@ describe("live tail: pi's cache warmer appending usage lines stays quiet", () =>
 	it("each usage line arrives as one hidden delta; the leaf and the drawn resume point do not move", async () => {
 		t = makeServices({ watch: true, pollMs: 100 });
 		const file = writeSession(tempDir(), branchySession());
-		const { sessionId } = await t.services.openSession({ path: file });
+		await t.services.openSession({ path: file });
 		t.events.length = 0;
 		appendLines(file, [usageLine("w1", "a3")]);
 		await expect.poll(() => t.of("session_appended").flatMap((e) => e.delta.ids), { timeout: 5_000 }).toEqual(["w1"]);

@@ -1,7 +1,7 @@
 // Files Arbor writes must load in pi with the same tree and context: appends of every kind, labels,
 // branch summaries, createBranchedSession outputs, upgraded legacy files, appends after another writer.
 import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionFileError, SessionManager } from "../index";

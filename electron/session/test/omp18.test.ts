@@ -3,12 +3,13 @@
 // builds it for its record types.
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { EntryKind, isOmpRecordKind } from "../../../shared/skeleton";
+import { EntryKind } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
 import { previewText } from "../../../shared/preview";
 import { SessionManager } from "../index";
 import { buildOmpContext } from "../omp-context";
 import { cleanupTempDirs, jsonl, writeTempFile } from "./helpers/files";
+import { isOmpRecordKind } from "./helpers/match";
 import { assistantMessage, userMessage } from "./helpers/messages";
 
 afterAll(cleanupTempDirs);

@@ -1,9 +1,10 @@
 // Row text and search text as pi's tree selector builds them (PEERS.md (d)), plus Arbor's "full" scope.
 import { describe, expect, it } from "vitest";
 import type { SessionEntry, ToolCallBlock } from "../../../shared/entries";
-import { formatToolCall, fullText, matchesQuery, previewText, queryTokens, searchableText } from "../../../shared/preview";
+import { formatToolCall, fullText, previewText, queryTokens, searchableText } from "../../../shared/preview";
 import { SessionManager } from "../index";
 import { writeSession } from "./helpers";
+import { matchesQuery } from "./helpers/match";
 
 const T = "2026-01-01T00:00:00.000Z";
 const base = { id: "x", parentId: null, timestamp: T };

@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SearchScope } from "../../../shared/api";
 import type { SessionEntry } from "../../../shared/entries";
-import { fullText, matchesQuery, queryTokens, searchableText } from "../../../shared/preview";
+import { fullText, queryTokens, searchableText } from "../../../shared/preview";
 import { SessionManager } from "../manager";
 import { cleanupTempDirs, tempDir } from "./helpers/files";
 import { generatedSession } from "./helpers/gen";
+import { matchesQuery } from "./helpers/match";
 import { countTurns } from "./helpers/turns";
 
 afterAll(cleanupTempDirs);

@@ -17,6 +17,7 @@ const FIXTURE = "formic__pi-v3-branch-compaction.jsonl";
 const BIG = 1_000_000;
 const bigMessage = (n: number) => `sm.appendMessage({ role: "user", content: "m".repeat(${n}), timestamp: 1 });`;
 
+// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
 const pi16 = (await import(join(REPO_ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js"))) as {
 	SessionManager: { open(path: string, dir?: string): { appendMessage(m: unknown): string; getEntries(): { id: string }[] } };
 };

@@ -503,6 +503,7 @@ process.argv = LAYOUT === "packaged" ? [path.join(path.dirname(process.env.ARBOR
 if (LAYOUT === "packaged") process.resourcesPath = path.dirname(process.env.ARBOR_DOUBLE_APP_ROOT);
 appEmitter.fire("will-finish-launching");
 try {
+	// eslint-disable-next-line arbor/layers -- the built main bundle the double runs
 	require(MAIN);
 	process.send({ event: "main-loaded" });
 } catch (err) {
