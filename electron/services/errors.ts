@@ -43,5 +43,3 @@ export function toServiceError(err: unknown): ArborServiceError {
 	return new ArborServiceError("internal", String(err));
 }
 
-/** The one error-to-text rule (shared/guards.ts) under the name the flows import. */
-export { errorText as errorMessage } from "../../shared/guards";

@@ -5,7 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
 import type { ExtensionListing, NavigateResult, RequestParams, RequestResult } from "../../shared/api";
-import { ArborServiceError, errorMessage, toServiceError } from "./errors";
+import { errorText } from "../../shared/guards";
+import { ArborServiceError, toServiceError } from "./errors";
 import type { EventHub } from "./events";
 import { createCommandContext, createEventContext, sessionNameOf } from "./extensions/context";
 import { discoverPiExtensions } from "./extensions/discovery";
@@ -169,7 +170,7 @@ export class ExtensionBridge {
 			await this.#activeStore.run(s, () => this.host.runCommand(command, params.args ?? "", ctx));
 		} catch (err) {
 			if (err instanceof ArborServiceError) throw err;
-			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorMessage(err)}`);
+			throw new ArborServiceError("extension_error", `/${command.name} (${command.extension}) failed: ${errorText(err)}`);
 		}
 	}
 

@@ -6,7 +6,8 @@ import type { RequestParams, RequestResult } from "../../shared/api";
 // Not yet re-exported by electron/session/index.ts; switch to "../session" once it is.
 import { type ExactCount, exactEntryCountSteps, listSessions } from "../session/library";
 import { runStepsCooperatively } from "../session/steps";
-import { ArborServiceError, errorMessage } from "./errors";
+import { errorText } from "../../shared/guards";
+import { ArborServiceError } from "./errors";
 import type { EventHub } from "./events";
 import { sessionFamily } from "./family";
 import { indexedFileList, SearchIndex } from "./search-index";
@@ -72,7 +73,7 @@ export class LibraryRequests {
 		try {
 			return sessionFamily(params.path, { env: this.#env() });
 		} catch (err) {
-			throw new ArborServiceError("bad_file", errorMessage(err), params.path);
+			throw new ArborServiceError("bad_file", errorText(err), params.path);
 		}
 	}
 

@@ -9,7 +9,8 @@
 
 import type { NavigateResult, RequestParams } from "../../shared/api";
 import type { SessionManager } from "../session";
-import { ArborServiceError, errorMessage } from "./errors";
+import { errorText, isRecord } from "../../shared/guards";
+import { ArborServiceError } from "./errors";
 import type { TreePreparation } from "./extensions/types";
 import type { FlowContext } from "./flow-context";
 import type { ResolvedModel } from "./models";
@@ -17,9 +18,6 @@ import { entriesForSummary, loadEntries, type NavigationPlan, planNavigation } f
 import type { OpenSession } from "./open-session";
 import { generateSummary, summaryInputBudget } from "./summarizer";
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-	return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 interface Summary {
 	text: string;
@@ -135,7 +133,7 @@ async function navigateAfterWaiting(ctx: FlowContext, s: OpenSession, p: Params)
 					onDelta: (text) => progress("delta", text),
 				});
 			} catch (err) {
-				progress("error", errorMessage(err));
+				progress("error", errorText(err));
 				throw err;
 			}
 			if (outcome.aborted) {

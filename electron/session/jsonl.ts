@@ -90,9 +90,6 @@ export function* scanLinesSteps(
 	return { end: consumedEnd, nextLineNo: lineNo, endsWithNewline: filled > 0 ? false : lastByteNl };
 }
 
-/** The record guard under its old name for manager.ts (its split is in flight); new code imports isRecord from shared/guards. */
-export { isRecord as isPlainObject } from "../../shared/guards";
-
 /**
  * A line that failed JSON.parse may hold records glued together (a writer appended without the "\n"
  * after a truncated or unterminated line). pi drops the whole line; we try to recover every complete

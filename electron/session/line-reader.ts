@@ -11,7 +11,8 @@ import { SMALL_FILE_BYTES } from "./entry-cache";
 import { EntryIndex } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId } from "./ids";
-import { isPlainObject, recoverGlued, scanLinesSteps } from "./jsonl";
+import { isRecord } from "../../shared/guards";
+import { recoverGlued, scanLinesSteps } from "./jsonl";
 import { headerVersion, migrateRecords } from "./migrate";
 import { skimLine } from "./scan-line";
 import type { DiskState } from "./write";
@@ -111,7 +112,7 @@ export class LineReader {
 			}
 			return;
 		}
-		if (!isPlainObject(obj)) {
+		if (!isRecord(obj)) {
 			if (this.beforeFirstRecord) ix.warn(lineNo, "bad_header", "first line is not a valid session header (not a JSON object)");
 			ix.warn(lineNo, "malformed_line", "line is JSON but not an object; skipped");
 			return;

@@ -9,7 +9,8 @@ import type { SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { EntryIndex, SYNTHETIC_PREFIX } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
-import { isPlainObject, scanLines } from "./jsonl";
+import { isRecord } from "../../shared/guards";
+import { scanLines } from "./jsonl";
 import { type FileEnd, type LoadedFile, LineReader, loadFileSteps } from "./line-reader";
 import { runSteps } from "./steps";
 import { type DiskState, appendBytes, settleStaleAppend, writeNewFile } from "./write";
@@ -239,7 +240,7 @@ export class LiveFile {
 		} catch {
 			return "broken";
 		}
-		if (!isPlainObject(obj) || (obj as Loose).type !== "title") return "broken";
+		if (!isRecord(obj) || (obj as Loose).type !== "title") return "broken";
 		this.titleSlot = obj as Loose;
 		this.titleSlotBytes = Buffer.from(buf.subarray(0, n - 1));
 		return "changed";

@@ -17,7 +17,8 @@ import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, t
 import type { EntryIndex, SessionTreeNode } from "./entry-index";
 import { piProjectSessionDir } from "./agent-dirs";
 import { createSessionId, sessionFileName } from "./ids";
-import { isPlainObject } from "./jsonl";
+import { contentText } from "../../shared/content-text";
+import { isRecord } from "../../shared/guards";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
 import { runSteps, runStepsCooperatively } from "./steps";
 import { ClientViews } from "./views";
@@ -51,16 +52,9 @@ type Loose = Record<string, unknown>;
 export function entryText(entry: SessionEntry): string {
 	const e = entry as Loose;
 	let content: unknown;
-	if (e.type === "message" && isPlainObject(e.message)) content = e.message.content;
+	if (e.type === "message" && isRecord(e.message)) content = e.message.content;
 	else if (e.type === "custom_message") content = e.content;
-	if (typeof content === "string") return content;
-	if (Array.isArray(content)) {
-		return content
-			.filter((c): c is { type: "text"; text: string } => isPlainObject(c) && c.type === "text" && typeof c.text === "string")
-			.map((c) => c.text)
-			.join("");
-	}
-	return "";
+	return contentText(content, "");
 }
 
 /** pi's default sessions folder for a cwd (`$PI_CODING_AGENT_DIR` or ~/.pi/agent, then sessions/--cwd--). */

@@ -22,7 +22,7 @@ import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } fr
 import type { SessionContext, SessionEntry } from "../../shared/entries";
 import { kindOf } from "./classify";
 import { buildContextFromPath, type PathSource } from "./context";
-import { isPlainObject } from "./jsonl";
+import { isRecord } from "../../shared/guards";
 import { headerVersion } from "./migrate";
 import { skimLine } from "./scan-line";
 
@@ -258,7 +258,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 			} catch {
 				fallback("first line is not JSON");
 			}
-			if (!isPlainObject(obj)) fallback("first line is not an object");
+			if (!isRecord(obj)) fallback("first line is not an object");
 			const o = obj as Loose;
 			if (atStart && o.type === "title") {
 				atStart = false;
@@ -309,7 +309,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 				} catch {
 					fallback("line is not JSON");
 				}
-				if (!isPlainObject(obj)) fallback("line is not an object");
+				if (!isRecord(obj)) fallback("line is not an object");
 				({ type, id, parentId } = obj as Loose);
 			}
 			if (type === "session") fallback("extra header line");
@@ -532,6 +532,6 @@ function parseLine(b: Buffer, s: number, e: number, encoding: "utf8" | "latin1" 
 	} catch {
 		fallback("a path line is not JSON");
 	}
-	if (!isPlainObject(obj)) fallback("a path line is not an object");
+	if (!isRecord(obj)) fallback("a path line is not an object");
 	return obj as Loose;
 }

@@ -9,7 +9,7 @@ import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
 import { isAlwaysHiddenKind } from "../../shared/tree-view";
 import type { EntryIndex } from "./entry-index";
-import { isPlainObject } from "./jsonl";
+import { isRecord } from "../../shared/guards";
 import type { Columns } from "./store";
 
 type Loose = Record<string, unknown>;
@@ -71,9 +71,9 @@ export class ClientViews {
 			for (let i = 0; i < c.count; i++) {
 				if (c.kind[i] !== EntryKind.assistant || !(c.flags[i] & EntryFlag.hasToolCalls)) continue;
 				const m = (ix.cache.get(i) as Loose).message;
-				const content = isPlainObject(m) ? m.content : undefined;
+				const content = isRecord(m) ? m.content : undefined;
 				if (!Array.isArray(content)) continue;
-				for (const b of content) if (isPlainObject(b) && b.type === "toolCall" && typeof b.id === "string") at.set(b.id, i);
+				for (const b of content) if (isRecord(b) && b.type === "toolCall" && typeof b.id === "string") at.set(b.id, i);
 			}
 			t = this.#toolCalls = { cols: c, count: c.count, at };
 		}
@@ -147,9 +147,9 @@ function skeletonLabels(ix: EntryIndex): SkeletonLabel[] {
 
 function toolCallIn(entry: SessionEntry | undefined, toolCallId: string): ToolCallBlock | undefined {
 	const m = (entry as Loose | undefined)?.message;
-	if (!isPlainObject(m) || !Array.isArray(m.content)) return undefined;
+	if (!isRecord(m) || !Array.isArray(m.content)) return undefined;
 	for (const b of m.content) {
-		if (isPlainObject(b) && b.type === "toolCall" && b.id === toolCallId) return b as unknown as ToolCallBlock;
+		if (isRecord(b) && b.type === "toolCall" && b.id === toolCallId) return b as unknown as ToolCallBlock;
 	}
 	return undefined;
 }
