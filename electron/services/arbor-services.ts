@@ -326,12 +326,6 @@ export class ArborServices {
 		return r.ok ? { ok: true, info: r.resolved.info } : { ok: false, reason: r.reason };
 	}
 
-	/** Arbor extra: why no model is active (for the settings dialog), or null when one is. */
-	async getModelProblem(): Promise<string | null> {
-		const r = await this.#resolveModel();
-		return r.ok ? null : r.reason;
-	}
-
 	async listCommands(_params: RequestParams<"listCommands">): Promise<RequestResult<"listCommands">> {
 		await this.#extensions.ready();
 		return this.#extensions.host.listCommands();
@@ -360,11 +354,6 @@ export class ArborServices {
 
 	async setExtensionEnabled(params: RequestParams<"setExtensionEnabled">): Promise<ExtensionListing> {
 		return this.#extensions.setEnabled(params);
-	}
-
-	/** Arbor extra: load the extension folders again and tell clients the command list may have changed. */
-	async reloadExtensions(): Promise<void> {
-		return this.#extensions.reload();
 	}
 
 	async compareBranches(params: RequestParams<"compareBranches">): Promise<RequestResult<"compareBranches">> {

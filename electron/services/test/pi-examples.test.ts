@@ -76,12 +76,15 @@ describe("pi 1.6.0's 78 example extensions", () => {
 		expect((await t.services.listCommands({})).map((c) => c.name)).toEqual(expect.arrayContaining(["handoff", "todos", "preset"]));
 
 		// A session opens (session_start: their set-up, widgets, status lines), the user navigates with the
-		// examples' tree hooks in place, then the extensions reload (session_shutdown, session_start again).
+		// examples' tree hooks in place, then the extensions reload as when the user ticks one in Settings ▸
+		// Extensions (session_shutdown, session_start again).
 		const file = writeSession(tempDir(), branchySession());
 		const s = await t.services.openSession({ path: file });
 		const nav = await t.services.navigate({ sessionId: s.sessionId, targetId: "a4" });
 		expect(nav.cancelled).toBe(false);
-		await t.services.reloadExtensions();
+		const ticked = listing.extensions.find((e) => e.loaded);
+		if (!ticked) throw new Error("no loaded extension");
+		await t.services.setExtensionEnabled({ path: ticked.path, enabled: true });
 		await t.services.navigate({ sessionId: s.sessionId, targetId: "a3" });
 		// What fails is the examples' own work, each time with a clear message: a shell command (pi.exec is
 		// not available in Arbor), a file to watch that is not there (as in pi), the stand-in micro-VM.
