@@ -426,12 +426,6 @@ function readFully(fd: number, into: Buffer, len: number, at: number): void {
 	}
 }
 
-const one = Buffer.alloc(1);
-/** Whether the file's last byte is a newline. */
-function scratchEndsLine(fd: number, size: number): boolean {
-	return readSync(fd, one, 0, 1, size - 1) === 1 && one[0] === 10;
-}
-
 function parseLine(b: Buffer, s: number, e: number, encoding: "utf8" | "latin1" = "utf8"): Loose {
 	let obj: unknown;
 	try {
