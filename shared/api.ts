@@ -7,12 +7,13 @@ import type { CompareView, SideFiles } from "./compare";
 import type { SubtreeRollup } from "./rollup";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
 import type { CardFacts, UsageRollup } from "./card-facts";
+import type { FilterMode } from "./tree-view";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
 
-export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
-export const FILTER_MODES: readonly FilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
+// pi's tree filter modes are the tree view's own rule (shared/tree-view.ts); the API speaks them.
+export { FILTER_MODES, type FilterMode } from "./tree-view";
 
 /** "pi": pi's tree-selector rules (label + role + first 200 chars...). "full": whole contents, tool args, paths. */
 export type SearchScope = "pi" | "full";

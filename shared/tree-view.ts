@@ -3,8 +3,11 @@
 // Rules follow ../shared/notes/PEERS.md (d). Every pass is iterative and O(n) (plus sorting siblings), because
 // the renderer re-runs the pipeline on every search keystroke of a 100k-entry session.
 
-import type { FilterMode } from "./api";
 import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
+
+/** pi's tree-selector filter modes, in its Ctrl+O cycle order. */
+export type FilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+export const FILTER_MODES: readonly FilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
 
 /** A set of entry indices: a per-entry byte mask (non-zero = member) or a Set. */
 export type IndexSet = Uint8Array | ReadonlySet<number>;
