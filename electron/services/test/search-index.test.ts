@@ -128,6 +128,6 @@ describe("an index an older Arbor wrote", () => {
 		index.update([a]);
 		expect(readdirSync(idx)).not.toContain("0123abcd.json");
 		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
-		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(2);
+		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(3);
 	});
 });
