@@ -114,6 +114,26 @@ describe("search index layout", () => {
 	});
 });
 
+describe("a cancelled build", () => {
+	it("indexes the lines of the block it stopped in on the next update, in their own file", () => {
+		const root = tmp();
+		const a = join(root, "a.jsonl");
+		const b = join(root, "b.jsonl");
+		// 120 entries: the build yields every 50 lines, so it stops inside a's first (unfinished) block.
+		writeFileSync(a, session("sa", Array.from({ length: 120 }, (_, i) => `stopword${i} in a`)));
+		writeFileSync(b, session("sb", ["bravo only in b"]));
+		const index = new SearchIndex({ indexDir: tmp() });
+		const steps = index.updateSteps([a, b]);
+		steps.next();
+		steps.next();
+		steps.return(undefined as never);
+		index.update([a, b]);
+		for (const i of [0, 49, 119]) expect(index.search(`stopword${i}`).sessions.map((s) => s.matches.map((m) => m.entryId)), `stopword${i}`).toEqual([[`sa-e${i}`]]);
+		expect(index.search("bravo").sessions.map((s) => s.path)).toEqual([b]);
+		expect(index.search("bravo stopword0").sessions).toEqual([]);
+	});
+});
+
 describe("an index an older Arbor wrote", () => {
 	it("is replaced on the next update, its per-session files removed", () => {
 		const root = tmp();
