@@ -89,6 +89,21 @@ export function indexedFileList(dirs: string[] | undefined, options: LibraryOpti
 
 type Loose = Record<string, unknown>;
 
+/** Dense block numbers of a query: block b of file fid is base(fid) + b, for b < cap(fid). */
+interface BlockSpace {
+	base: Map<number, number>;
+	cap: Map<number, number>;
+	size: number;
+}
+
+/** The blocks of one term (or of the terms ANDed so far) and their weights. */
+interface TermBlocks {
+	weight: Float64Array;
+	has: Uint8Array;
+	/** Blocks past a file's counted blocks, by fid * BLOCK_SPAN + block. */
+	over: Map<number, number>;
+}
+
 export class SearchIndex {
 	readonly dir: string;
 	#store: IndexStore;
@@ -172,12 +187,12 @@ export class SearchIndex {
 
 	/**
 	 * Blocks holding a word that starts with `term`, with a weight: rarer words weigh more (idf), a longer
-	 * word that only starts with the term weighs less than the word itself. Key: fid * BLOCK_SPAN + block.
+	 * word that only starts with the term weighs less than the word itself (the best weight per block).
 	 */
-	#blocksFor(term: string, totalBlocks: number, only: Set<number> | null): Map<number, number> {
+	#blocksFor(term: string, totalBlocks: number, space: BlockSpace): TermBlocks {
 		const store = this.#store;
 		const names = term.length >= PREFIX_CHARS ? [dictName(term)] : [...store.dictNames()].filter((n) => dictMayHold(n, term));
-		const out = new Map<number, number>();
+		const out: TermBlocks = { weight: new Float64Array(space.size), has: new Uint8Array(space.size), over: new Map() };
 		const lists: [string, ArrayLike<number>][] = [];
 		for (const name of names) {
 			const d = store.dict(name);
@@ -189,16 +204,30 @@ export class SearchIndex {
 			if (!dictMayHold(name, term)) continue;
 			for (const id of ids) if (terms.words[id].startsWith(term)) lists.push([terms.words[id], terms.postings(id)]);
 		}
+		const { base, cap } = space;
+		const { weight, has, over } = out;
 		for (const [word, postings] of lists) {
 			const df = postings.length / 2;
 			const idf = Math.log(1 + (totalBlocks - df + 0.5) / (df + 0.5));
 			const w = word.length === term.length ? idf : (idf * term.length) / word.length;
 			for (let i = 0; i < postings.length; i += 2) {
 				const fid = postings[i];
-				if (!store.byFid.has(fid) || (only && !only.has(fid))) continue;
-				const key = fid * BLOCK_SPAN + postings[i + 1];
-				const had = out.get(key);
-				if (had === undefined || had < w) out.set(key, w);
+				const at = base.get(fid);
+				// A file dropped or re-indexed since (stale postings), or one the query leaves out.
+				if (at === undefined) continue;
+				const block = postings[i + 1];
+				if (block < (cap.get(fid) as number)) {
+					const k = at + block;
+					if (!has[k]) {
+						has[k] = 1;
+						weight[k] = w;
+					} else if (weight[k] < w) weight[k] = w;
+				} else {
+					// Past the blocks the manifest counts (not written by this Arbor): kept as before, by key.
+					const key = fid * BLOCK_SPAN + block;
+					const had = over.get(key);
+					if (had === undefined || had < w) over.set(key, w);
+				}
 			}
 		}
 		return out;
@@ -224,34 +253,68 @@ export class SearchIndex {
 		}
 		let totalBlocks = 0;
 		for (const st of Object.values(files)) totalBlocks += st.blocks ?? 1;
+		// Every block of the files searched gets a dense number (typed arrays instead of maps keyed by
+		// fid * BLOCK_SPAN + block, numbers too large for V8's small integers: slow keys, garbage per key).
+		const space: BlockSpace = { base: new Map(), cap: new Map(), size: 0 };
+		for (const [fid, path] of this.#store.byFid) {
+			if (only && !only.has(fid)) continue;
+			const n = files[path]?.blocks ?? 0;
+			space.base.set(fid, space.size);
+			space.cap.set(fid, n);
+			space.size += n;
+		}
 		// Terms are ANDed per block: the blocks of the first term, kept only where every other term is.
-		let scores: Map<number, number> | null = null;
+		let scores: TermBlocks | null = null;
 		for (const term of terms) {
-			const m = this.#blocksFor(term, totalBlocks, only);
-			if (!scores) scores = m;
-			else {
+			const m = this.#blocksFor(term, totalBlocks, space);
+			let left = 0;
+			if (!scores) {
+				scores = m;
+				for (let k = 0; k < space.size; k++) left += m.has[k];
+			} else {
+				for (let k = 0; k < space.size; k++) {
+					if (!scores.has[k]) continue;
+					if (m.has[k]) {
+						scores.weight[k] += m.weight[k];
+						left++;
+					} else scores.has[k] = 0;
+				}
 				const next = new Map<number, number>();
-				for (const [key, s] of scores) {
-					const w = m.get(key);
+				for (const [key, s] of scores.over) {
+					const w = m.over.get(key);
 					if (w !== undefined) next.set(key, s + w);
 				}
-				scores = next;
+				scores.over = next;
 			}
-			if (!scores.size) break;
+			if (!left && !scores.over.size) break;
 		}
 		const perFile = new Map<number, { block: number; score: number }[]>();
-		for (const [key, score] of scores ?? []) {
-			const fid = Math.floor(key / BLOCK_SPAN);
-			let list = perFile.get(fid);
-			if (!list) perFile.set(fid, (list = []));
-			list.push({ block: key % BLOCK_SPAN, score });
+		if (scores) {
+			for (const [fid, at] of space.base) {
+				const n = space.cap.get(fid) as number;
+				let list: { block: number; score: number }[] | undefined;
+				for (let b = 0; b < n; b++) {
+					if (!scores.has[at + b]) continue;
+					if (!list) perFile.set(fid, (list = []));
+					list.push({ block: b, score: scores.weight[at + b] });
+				}
+			}
+			for (const [key, score] of scores.over) {
+				const fid = Math.floor(key / BLOCK_SPAN);
+				let list = perFile.get(fid);
+				if (!list) perFile.set(fid, (list = []));
+				list.push({ block: key % BLOCK_SPAN, score });
+			}
 		}
 		const hits: { path: string; fid: number; score: number; results: { block: number; score: number }[] }[] = [];
 		for (const [fid, results] of perFile) {
 			results.sort((a, b) => b.score - a.score || a.block - b.block);
 			hits.push({ path: this.#store.byFid.get(fid) as string, fid, score: results[0].score, results });
 		}
-		hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+		// Ties (sessions copied from one another score alike) by path: the collator localeCompare uses,
+		// made once (a localeCompare call builds one each time: tens of ms over thousands of ties).
+		const byPath = new Intl.Collator().compare;
+		hits.sort((a, b) => b.score - a.score || byPath(a.path, b.path));
 		for (const h of hits.slice(0, limit)) {
 			const st = files[h.path];
 			const table = this.#store.blocksOf(h.fid);

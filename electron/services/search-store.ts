@@ -184,6 +184,8 @@ export class IndexStore {
 		const live = this.byFid;
 		for (const [name, ids] of [...terms.pending]) {
 			const d = this.dict(name);
+			// Reading a large dictionary file and writing it back are two steps (the list is not changed yet).
+			yield;
 			for (const id of ids) {
 				const word = terms.words[id];
 				const add = terms.postings(id);
