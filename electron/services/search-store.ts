@@ -6,7 +6,7 @@
 //   t-<k>.json      block tables of the files whose fid % 64 is k: fid -> [[byte offset, byte length], ...]
 // The manifest is written last: postings and tables of file ids it does not name are stale and skipped.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { type TermTable, dictName } from "./search-terms";
 
@@ -42,10 +42,51 @@ export type BlockTable = [number, number][];
 /** Dictionary files kept parsed in memory at most (each holds the terms of one three-character prefix). */
 const DICT_CACHE = 48;
 const TABLE_GROUPS = 64;
+/** Posting numbers merged, or characters of a dictionary file written, per build step. */
+const STEP_NUMBERS = 200_000;
 
 export function writeAtomic(file: string, data: string): void {
 	const tmp = `${file}.${process.pid}.tmp`;
 	writeFileSync(tmp, data);
+	renameSync(tmp, file);
+}
+
+/**
+ * Writes dictionary `d` with `updates` applied (JSON that parses to the same object), a piece per
+ * step, under a temporary name renamed into place at the end (removed if the build stops before).
+ */
+function* writeDict(file: string, d: Dict, updates: Map<string, number[]>): Generator<void, void> {
+	const tmp = `${file}.${process.pid}.tmp`;
+	const fd = openSync(tmp, "w");
+	let done = false;
+	try {
+		let out = "{";
+		let first = true;
+		const piece = (word: string, list: number[]) => {
+			out += `${first ? "" : ","}${JSON.stringify(word)}:[${list.join(",")}]`;
+			first = false;
+		};
+		const flush = function* () {
+			if (out.length < STEP_NUMBERS) return;
+			writeSync(fd, out);
+			out = "";
+			yield;
+		};
+		for (const word of Object.keys(d)) {
+			piece(word, updates.get(word) ?? d[word]);
+			yield* flush();
+		}
+		for (const [word, list] of updates) {
+			if (Object.hasOwn(d, word)) continue;
+			piece(word, list);
+			yield* flush();
+		}
+		writeSync(fd, `${out}}`);
+		done = true;
+	} finally {
+		closeSync(fd);
+		if (!done) rmSync(tmp, { force: true });
+	}
 	renameSync(tmp, file);
 }
 
@@ -172,9 +213,18 @@ export class IndexStore {
 		return this.#names;
 	}
 
+	/** Puts `d` in the cache as dictionary file `name` (replacing a copy read from disk meanwhile). */
+	#cacheDict(name: string, d: Dict): void {
+		this.#dicts.delete(name);
+		this.#dicts.set(name, d);
+		while (this.#dicts.size > DICT_CACHE) this.#dicts.delete(this.#dicts.keys().next().value as string);
+	}
+
 	/**
-	 * Merges the terms' pending postings into the dictionary files (read, append, atomic write per file),
-	 * yielding after each file so a big merge never holds the main process for long. Postings of files
+	 * Merges the terms' pending postings into the dictionary files (read, append, atomic write per file).
+	 * The work of one file is split into steps of about STEP_NUMBERS numbers, so a large dictionary file
+	 * never holds the main process for long. Until a file is renamed into place its new lists are kept
+	 * aside: a query meanwhile reads the old lists and the pending postings, each once. Postings of files
 	 * dropped or re-indexed since are left out of every list rewritten.
 	 */
 	*mergePostings(terms: TermTable): Generator<void, void> {
@@ -184,18 +234,26 @@ export class IndexStore {
 		const live = this.byFid;
 		for (const [name, ids] of [...terms.pending]) {
 			const d = this.dict(name);
-			// Reading a large dictionary file and writing it back are two steps (the list is not changed yet).
 			yield;
+			const updates = new Map<string, number[]>();
+			let work = 0;
 			for (const id of ids) {
 				const word = terms.words[id];
 				const add = terms.postings(id);
-				const old = d[word];
+				const old = Object.hasOwn(d, word) ? d[word] : undefined;
 				const kept: number[] = [];
 				if (old) for (let i = 0; i < old.length; i += 2) if (live.has(old[i])) kept.push(old[i], old[i + 1]);
 				for (let i = 0; i < add.length; i++) kept.push(add[i]);
-				d[word] = kept;
+				updates.set(word, kept);
+				work += kept.length + (old ? old.length : 0);
+				if (work > STEP_NUMBERS) {
+					work = 0;
+					yield;
+				}
 			}
-			writeAtomic(join(this.dir, name), JSON.stringify(d));
+			yield* writeDict(join(this.dir, name), d, updates);
+			for (const [word, list] of updates) d[word] = list;
+			this.#cacheDict(name, d);
 			names.add(name);
 			// Merged: queries now find these postings in the file's parsed copy, not twice.
 			terms.merged(name);

@@ -92,7 +92,12 @@ export class TermTable {
 				}
 				at = (at + 1) & mask;
 			}
-			if (id < 0) id = this.newTerm(copyOf(lower, start, i), h, at);
+			if (id < 0) {
+				const word = copyOf(lower, start, i);
+				// Not a key a plain object can hold as its own (the dictionary files are objects).
+				if (word === "__proto__") continue;
+				id = this.newTerm(word, h, at);
+			}
 			if (this.stamp[id] !== this.serial) {
 				this.stamp[id] = this.serial;
 				if (this.blockLen >= this.block.length) this.block = grow(this.block, this.block.length * 2);

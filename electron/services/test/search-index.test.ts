@@ -114,6 +114,23 @@ describe("search index layout", () => {
 	});
 });
 
+describe("words that name an object's own machinery", () => {
+	it("finds constructor / toString / hasOwnProperty like any word, in the building and in a new instance", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["at Object.__proto__ constructor toString", "hasOwnProperty valueOf"]));
+		const index = new SearchIndex({ indexDir: idx });
+		index.update([a]);
+		for (const s of [index, new SearchIndex({ indexDir: idx })]) {
+			expect(s.search("constructor").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
+			expect(s.search("tostring object").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
+			expect(s.search("hasownproperty valueof").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e1"]);
+			expect(s.search("__proto__").sessions).toEqual([]);
+		}
+	});
+});
+
 describe("a cancelled build", () => {
 	it("indexes the lines of the block it stopped in on the next update, in their own file", () => {
 		const root = tmp();

@@ -20,10 +20,13 @@ function tmp(): string {
 	return d;
 }
 
-/** The rule the first index used, kept here as the reference. */
+/**
+ * The rule the first index used, kept here as the reference. "__proto__" was never found (assigned to the
+ * plain dictionary object it set its prototype, so it was never written): the build skips it.
+ */
 function referenceTerms(text: string): string[] {
 	const seen = new Set<string>();
-	for (const t of text.toLowerCase().split(/[^a-z0-9_\u00c0-\uffff]+/)) if (t && t.length <= 64) seen.add(t);
+	for (const t of text.toLowerCase().split(/[^a-z0-9_\u00c0-\uffff]+/)) if (t && t.length <= 64 && t !== "__proto__") seen.add(t);
 	return [...seen].sort();
 }
 
@@ -122,6 +125,7 @@ describe("the build's tokeniser", () => {
 			"",
 			"!!! ??? ...",
 			"repeat repeat REPEAT Repeat",
+			"at Object.__proto__ (x.js:1) constructor toString hasOwnProperty",
 		];
 		for (const s of samples) expect(tableTerms([s]), s).toEqual(referenceTerms(s));
 		expect(tableTerms(samples)).toEqual(referenceTerms(samples.join("\n")));
