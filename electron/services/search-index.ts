@@ -326,9 +326,10 @@ export class SearchIndex {
 				for (const r of h.results.slice(0, BLOCKS_READ)) {
 					const at = table[r.block];
 					if (!at) continue;
-					for (const m of this.#entriesIn(fd, at[0], at[1], terms, q)) {
+					for (const m of this.#entriesIn(fd, at[0], at[1], terms)) {
 						matchCount++;
-						if (matches.length < perSession) matches.push({ ...m, score: r.score });
+						// The snippet (a pass over the whole entry text) only for the entries listed.
+						if (matches.length < perSession) matches.push({ entryId: m.entryId, kind: m.kind, snippet: snippetFor(m.text, q), score: r.score });
 					}
 					if (matches.length >= perSession) break;
 				}
@@ -343,10 +344,10 @@ export class SearchIndex {
 	}
 
 	/** The entries of one block whose words hold every query term (each as a prefix). */
-	#entriesIn(fd: number, offset: number, length: number, terms: string[], q: string): Omit<SearchHitEntry, "score">[] {
-		const buf = Buffer.alloc(length);
+	#entriesIn(fd: number, offset: number, length: number, terms: string[]): { entryId: string | null; kind: string; text: string }[] {
+		const buf = Buffer.allocUnsafe(length);
 		const n = readSync(fd, buf, 0, length, offset);
-		const out: Omit<SearchHitEntry, "score">[] = [];
+		const out: { entryId: string | null; kind: string; text: string }[] = [];
 		for (const line of buf.toString("utf8", 0, n).split("\n")) {
 			if (!line) continue;
 			// The raw line holds every word of its text (JSON escapes only separators): a cheap first filter.
@@ -362,7 +363,7 @@ export class SearchIndex {
 			if (!t) continue;
 			const lower = t.text.toLowerCase();
 			if (!terms.every((term) => hasWordStartingWith(lower, term))) continue;
-			out.push({ entryId: typeof o.id === "string" ? o.id : null, kind: t.kind, snippet: snippetFor(t.text, q) });
+			out.push({ entryId: typeof o.id === "string" ? o.id : null, kind: t.kind, text: t.text });
 		}
 		return out;
 	}
