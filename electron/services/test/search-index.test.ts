@@ -114,6 +114,26 @@ describe("search index layout", () => {
 	});
 });
 
+describe("progress", () => {
+	it("counts the bytes read: a new tail reports its own length, not its end offset", () => {
+		const root = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", Array.from({ length: 200 }, (_, i) => `line ${i} of text`)));
+		const index = new SearchIndex({ indexDir: tmp() });
+		const full: { bytesDone: number; bytesTotal: number }[] = [];
+		index.update([a], (p) => full.push(p));
+		expect(full.at(-1)).toMatchObject({ phase: "done", filesDone: 1, filesTotal: 1 });
+		expect(full.at(-1)?.bytesDone).toBe(full.at(-1)?.bytesTotal);
+		const tail = `${JSON.stringify({ type: "message", id: "t1", parentId: "sa-e199", timestamp: "2026-12-01T00:00:02.000Z", message: { role: "user", content: [{ type: "text", text: "tail" }], timestamp: 2 } })}\n`;
+		appendFileSync(a, tail);
+		const grown: { bytesDone: number; bytesTotal: number }[] = [];
+		index.update([a], (p) => grown.push(p));
+		expect(grown.at(-1)?.bytesTotal).toBe(Buffer.byteLength(tail));
+		expect(grown.every((p) => p.bytesDone <= p.bytesTotal)).toBe(true);
+		expect(grown.at(-1)?.bytesDone).toBe(Buffer.byteLength(tail));
+	});
+});
+
 describe("words that name an object's own machinery", () => {
 	it("finds constructor / toString / hasOwnProperty like any word, in the building and in a new instance", () => {
 		const root = tmp();
