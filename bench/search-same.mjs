@@ -24,7 +24,8 @@ if (!existsSync(join(lib, ".complete"))) {
 	console.error("run `node bench/search.mjs --files 3000` once first (it generates the cached library)");
 	process.exit(2);
 }
-const src = join(cache, `rev-${rev}`);
+// The other commit's sources go to the temp dir, never into the repo (test runners would find its tests).
+const src = join(tmpdir(), `arbor-search-same-rev-${rev}`);
 if (!existsSync(join(src, "electron", "services", "search-index.ts"))) {
 	mkdirSync(src, { recursive: true });
 	const tar = execFileSync("git", ["-C", root, "archive", rev, "electron", "shared"], { maxBuffer: 1 << 30 });
