@@ -114,6 +114,63 @@ describe("search index layout", () => {
 	});
 });
 
+describe("progress", () => {
+	it("counts the bytes read: a new tail reports its own length, not its end offset", () => {
+		const root = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", Array.from({ length: 200 }, (_, i) => `line ${i} of text`)));
+		const index = new SearchIndex({ indexDir: tmp() });
+		const full: { bytesDone: number; bytesTotal: number }[] = [];
+		index.update([a], (p) => full.push(p));
+		expect(full.at(-1)).toMatchObject({ phase: "done", filesDone: 1, filesTotal: 1 });
+		expect(full.at(-1)?.bytesDone).toBe(full.at(-1)?.bytesTotal);
+		const tail = `${JSON.stringify({ type: "message", id: "t1", parentId: "sa-e199", timestamp: "2026-12-01T00:00:02.000Z", message: { role: "user", content: [{ type: "text", text: "tail" }], timestamp: 2 } })}\n`;
+		appendFileSync(a, tail);
+		const grown: { bytesDone: number; bytesTotal: number }[] = [];
+		index.update([a], (p) => grown.push(p));
+		expect(grown.at(-1)?.bytesTotal).toBe(Buffer.byteLength(tail));
+		expect(grown.every((p) => p.bytesDone <= p.bytesTotal)).toBe(true);
+		expect(grown.at(-1)?.bytesDone).toBe(Buffer.byteLength(tail));
+	});
+});
+
+describe("words that name an object's own machinery", () => {
+	it("finds constructor / toString / hasOwnProperty like any word, in the building and in a new instance", () => {
+		const root = tmp();
+		const idx = tmp();
+		const a = join(root, "a.jsonl");
+		writeFileSync(a, session("sa", ["at Object.__proto__ constructor toString", "hasOwnProperty valueOf"]));
+		const index = new SearchIndex({ indexDir: idx });
+		index.update([a]);
+		for (const s of [index, new SearchIndex({ indexDir: idx })]) {
+			expect(s.search("constructor").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
+			expect(s.search("tostring object").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
+			expect(s.search("hasownproperty valueof").sessions[0]?.matches.map((m) => m.entryId)).toEqual(["sa-e1"]);
+			expect(s.search("__proto__").sessions).toEqual([]);
+		}
+	});
+});
+
+describe("a cancelled build", () => {
+	it("indexes the lines of the block it stopped in on the next update, in their own file", () => {
+		const root = tmp();
+		const a = join(root, "a.jsonl");
+		const b = join(root, "b.jsonl");
+		// 120 entries: the build yields every 50 lines, so it stops inside a's first (unfinished) block.
+		writeFileSync(a, session("sa", Array.from({ length: 120 }, (_, i) => `stopword${i} in a`)));
+		writeFileSync(b, session("sb", ["bravo only in b"]));
+		const index = new SearchIndex({ indexDir: tmp() });
+		const steps = index.updateSteps([a, b]);
+		steps.next();
+		steps.next();
+		steps.return(undefined as never);
+		index.update([a, b]);
+		for (const i of [0, 49, 119]) expect(index.search(`stopword${i}`).sessions.map((s) => s.matches.map((m) => m.entryId)), `stopword${i}`).toEqual([[`sa-e${i}`]]);
+		expect(index.search("bravo").sessions.map((s) => s.path)).toEqual([b]);
+		expect(index.search("bravo stopword0").sessions).toEqual([]);
+	});
+});
+
 describe("an index an older Arbor wrote", () => {
 	it("is replaced on the next update, its per-session files removed", () => {
 		const root = tmp();
@@ -128,6 +185,6 @@ describe("an index an older Arbor wrote", () => {
 		index.update([a]);
 		expect(readdirSync(idx)).not.toContain("0123abcd.json");
 		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
-		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(2);
+		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(3);
 	});
 });
