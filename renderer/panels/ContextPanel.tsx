@@ -79,7 +79,7 @@ function RulesHead({ ctx, onSwitch }: { ctx: ContextView; onSwitch: (rules: Cont
 			<div>
 				<span data-testid="context-rules-name">As {RULES_NAME[ctx.rules]} sends it</span>
 				{" "}
-				<button type="button" className="linkish" data-testid="context-rules-switch" onClick={() => onSwitch(other)}>
+				<button type="button" className="linkish context-rules-switch" data-testid="context-rules-switch" onClick={() => onSwitch(other)}>
 					show as {RULES_NAME[other]} sends it
 				</button>
 			</div>
