@@ -59,7 +59,7 @@ const files: Array<[string, string]> = [
 describe.each(files)("arbor context on %s", (_name, file) => {
 	it("defaults to omp's context (fast reader or not), --as pi gives pi's, and the file is untouched", () => {
 		const before = sha256(file);
-		for (const env of [{}, { ARBOR_CONTEXT_READER: "full" }]) {
+		for (const env of [{}, { ARBOR_CONTEXT_READER: "full" }] as Record<string, string>[]) {
 			const r = arbor(["context", file, "--json"], env);
 			expect(r.status).toBe(0);
 			expect(r.stdout).toBe(`${ompJson(file)}\n`);
