@@ -122,6 +122,10 @@ for (const scheme of ["light", "dark"] as const) {
 		await select(page, "o6");
 		await page.getByRole("tab", { name: /context/i }).click();
 		const panel = page.getByTestId("context-panel");
+		// The file holds omp records, so it opens as omp sends it; context edits are pi 1.6's: show pi's view.
+		await expect(panel.getByTestId("context-rules-name")).toHaveText("As omp 18.3 sends it");
+		await panel.getByTestId("context-rules-switch").click();
+		await expect(panel.getByTestId("context-rules-name")).toHaveText("As pi 1.6 sends it");
 		await expect(panel.getByTestId("context-edited-tag").first()).toHaveText("edited by ce1");
 		await expect(panel.getByTestId("context-omitted")).toContainText("a1 is not sent to the model");
 		await expect(panel.locator(".role-system").first()).toBeVisible();

@@ -118,6 +118,24 @@ export interface ContextView {
 	totalEstimatedTokens: number;
 	/** Id of the compaction whose summary starts the context, if any. */
 	compactionId: string | null;
+	/** Whose context rules built this view: pi 1.6's buildSessionContext or omp 18.3's (docs/app.md "Context"). */
+	rules?: ContextRules;
+	/** Who wrote the file (the session core's sessionWriter rule): the rules used when none are asked for. */
+	writer?: ContextRules;
+	/** omp's context facts, when `rules` is "omp". */
+	omp?: OmpContextFacts;
+}
+
+export type ContextRules = "pi" | "omp";
+
+export interface OmpContextFacts {
+	/** Model per role ("default", "smol", ...): "provider/modelId". */
+	models: Record<string, string>;
+	serviceTier?: string;
+	thinkingLevel?: string;
+	configuredThinkingLevel?: string;
+	injectedTtsrRules: string[];
+	mode: string;
 }
 
 export interface ModelSettings {
@@ -262,7 +280,7 @@ export interface ArborRequests {
 	/** Usage lines (hidden in every tree mode) summed into the entry each hangs under. */
 	getUsageRollup: { params: { sessionId: string }; result: UsageRollup[] };
 	getEntry: { params: { sessionId: string; id: string }; result: SessionEntry };
-	getContext: { params: { sessionId: string; leafId: string | null }; result: ContextView };
+	getContext: { params: { sessionId: string; leafId: string | null; as?: ContextRules }; result: ContextView };
 	/** Indices of matching entries, ascending. */
 	search: { params: { sessionId: string; query: string; scope: SearchScope }; result: number[] };
 	previewNavigation: { params: { sessionId: string; targetId: string }; result: NavigationPreview };

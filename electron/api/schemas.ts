@@ -57,7 +57,7 @@ export const requestSchemas: Schemas = {
 	getCardFacts: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
 	getUsageRollup: withSession,
 	getEntry: z.strictObject({ sessionId, id: entryId }),
-	getContext: z.strictObject({ sessionId, leafId: entryId.nullable() }),
+	getContext: z.strictObject({ sessionId, leafId: entryId.nullable(), as: z.enum(["pi", "omp"]).optional() }),
 	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]) }),
 	previewNavigation: z.strictObject({ sessionId, targetId: entryId }),
 	navigate: z.strictObject({

@@ -173,7 +173,7 @@ export class ArborServices {
 	async getContext(params: RequestParams<"getContext">): Promise<ContextView> {
 		const s = this.#sessions.get(params.sessionId);
 		if (params.leafId !== null) this.#sessions.entry(s, params.leafId);
-		return buildContextView(s.manager, params.leafId);
+		return buildContextView(s.manager, params.leafId, params.as);
 	}
 
 	async search(params: RequestParams<"search">): Promise<RequestResult<"search">> {

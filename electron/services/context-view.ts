@@ -1,10 +1,11 @@
 // The model context at an entry, as the UI shows it: the core's buildSessionContext messages, each paired
 // with the entry that produced it and a rough token estimate (characters / 4, images at a flat rate).
+// omp files (the core's sessionWriter rule) get omp 18.3's context (buildOmpContext) unless pi's is asked for.
 
-import type { ContextMessageView, ContextView } from "../../shared/api";
+import type { ContextMessageView, ContextRules, ContextView } from "../../shared/api";
 import type { AgentMessage } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
-import type { SessionManager } from "../session";
+import { buildOmpContext, sessionWriter, type SessionManager } from "../session";
 import { isRecord } from "../../shared/guards";
 
 /** A flat per-image estimate: the image bytes say little about what a provider bills. */
@@ -39,7 +40,10 @@ export function estimateMessageTokens(message: AgentMessage): number {
  * The context at `leafId` with each message paired with the entry that produced it, from the core's
  * projection (pi 1.6's buildSessionProjection: compaction checkpoint and summary, kept range, context edits).
  */
-export function buildContextView(m: SessionManager, leafId: string | null): ContextView {
+export function buildContextView(m: SessionManager, leafId: string | null, as?: ContextRules): ContextView {
+	const writer = sessionWriter(m);
+	const rules = as ?? writer;
+	if (rules === "omp") return buildOmpContextView(m, leafId, writer);
 	const p = m.buildSessionProjection(leafId);
 	const messages: ContextMessageView[] = [];
 	let compactionId: string | null = null;
@@ -59,5 +63,42 @@ export function buildContextView(m: SessionManager, leafId: string | null): Cont
 		messages,
 		totalEstimatedTokens: messages.reduce((n, v) => n + v.estimatedTokens, 0),
 		compactionId,
+		rules: "pi",
+		writer,
+	};
+}
+
+/** "provider/modelId" -> its parts (the first slash splits; a string without one is a model id). */
+function splitModel(s: string | undefined): { provider: string; modelId: string } | null {
+	if (!s) return null;
+	const k = s.indexOf("/");
+	return k < 0 ? { provider: "", modelId: s } : { provider: s.slice(0, k), modelId: s.slice(k + 1) };
+}
+
+/** The context at `leafId` as omp 18.3 sends it (buildOmpContext), each message paired with its entry. */
+function buildOmpContextView(m: SessionManager, leafId: string | null, writer: ContextRules): ContextView {
+	// A null leaf is "no leaf" (an empty context), as in pi's projection.
+	const c = buildOmpContext(m, leafId);
+	const messages: ContextMessageView[] = c.messages.map((message, k) => ({ entryId: c.entryIds[k] ?? null, message, estimatedTokens: estimateMessageTokens(message) }));
+	const first = c.entryIds[0];
+	const firstIndex = first === undefined ? -1 : m.indexOf(first);
+	const tier = c.serviceTier;
+	return {
+		leafId,
+		thinkingLevel: c.thinkingLevel ?? "off",
+		model: splitModel(c.models.default),
+		messages,
+		totalEstimatedTokens: messages.reduce((n, v) => n + v.estimatedTokens, 0),
+		compactionId: firstIndex >= 0 && m.kindAt(firstIndex) === EntryKind.compaction ? first : null,
+		rules: "omp",
+		writer,
+		omp: {
+			models: c.models,
+			...(tier === undefined || tier === null ? {} : { serviceTier: typeof tier === "string" ? tier : JSON.stringify(tier) }),
+			...(c.thinkingLevel === undefined ? {} : { thinkingLevel: c.thinkingLevel }),
+			...(c.configuredThinkingLevel === undefined ? {} : { configuredThinkingLevel: c.configuredThinkingLevel }),
+			injectedTtsrRules: c.injectedTtsrRules,
+			mode: c.mode,
+		},
 	};
 }

@@ -10,5 +10,7 @@ export { createSessionId, sessionFileName, projectDirName } from "./ids";
 export { writeNewFile, writeReplacingFile } from "./write";
 export { readPathContext } from "./path-reader";
 export type { PathContextResult } from "./path-reader";
+export { buildOmpContext, sessionWriter } from "./omp-context";
+export type { OmpSessionContext, SessionWriter } from "./omp-context";
 export { expandHome, ompAgentDir, ompConfigRoot, ompSessionRoots, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "./agent-dirs";
 export type { DirEnv } from "./agent-dirs";

@@ -24,11 +24,54 @@ import type { AgentMessage, SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "./manager";
 import { toContextMessages } from "./context";
 import { isRecord } from "../../shared/guards";
+import { EntryKind } from "../../shared/skeleton";
+
+// Which agent wrote a file, for choosing whose context rules to show (docs/compatibility.md "Whose context").
+// The header's version is 3 for both, so the file's own records decide. A file is omp's when any of:
+// - its first line is a title record (`{"type":"title",...}`: omp 18.3 writes its fixed-width title slot
+//   first in every file; pi never writes one and refuses such files);
+// - the header carries a field only omp writes: `title`, `titleSource`, `additionalDirectories`,
+//   `previousSessionFiles`, `providerPromptCacheKey` (pi 1.6's header has type/version/id/timestamp/cwd/
+//   parentSession only);
+// - an entry has a type only omp writes: model_usage, service_tier_change, reset_boundary, title_change,
+//   ttsr_injection, session_init, mode_change, credential_pin.
+// Everything else is pi's (older omp files that hold none of these read the same under both rules).
+
+export type SessionWriter = "pi" | "omp";
+
+/** Header fields omp 18.3 writes and pi 1.6 does not. */
+export const OMP_HEADER_FIELDS = ["title", "titleSource", "additionalDirectories", "previousSessionFiles", "providerPromptCacheKey"] as const;
+
+/** Entry types only omp 18.3 writes. */
+export const OMP_ONLY_TYPES: ReadonlySet<string> = new Set([
+	"model_usage", "service_tier_change", "reset_boundary", "title_change", "ttsr_injection", "session_init", "mode_change", "credential_pin",
+]);
+
+const OMP_ONLY_KINDS: ReadonlySet<number> = new Set([
+	EntryKind.modelUsage, EntryKind.serviceTierChange, EntryKind.resetBoundary, EntryKind.titleChange,
+	EntryKind.ttsrInjection, EntryKind.sessionInit, EntryKind.modeChange, EntryKind.credentialPin,
+]);
+
+/** The header (and title line) part of the rule: true when they alone say omp. */
+export function ompByHeader(header: unknown, hasTitleLine: boolean): boolean {
+	if (hasTitleLine) return true;
+	if (!isRecord(header)) return false;
+	return OMP_HEADER_FIELDS.some((f) => header[f] !== undefined);
+}
+
+/** Who wrote the open file: "omp" by the rule above, else "pi". Reads the skeleton's kinds, parses nothing. */
+export function sessionWriter(sm: SessionManager): SessionWriter {
+	if (ompByHeader(sm.getHeader(), sm.getTitleSlot() !== undefined)) return "omp";
+	for (let i = 0, n = sm.getEntryCount(); i < n; i++) if (OMP_ONLY_KINDS.has(sm.kindAt(i))) return "omp";
+	return "pi";
+}
 
 type Loose = Record<string, unknown>;
 
 export interface OmpSessionContext {
 	messages: AgentMessage[];
+	/** The entry that produced each message (same order and length as `messages`). */
+	entryIds: string[];
 	thinkingLevel?: string;
 	configuredThinkingLevel?: string;
 	serviceTier?: unknown;
@@ -40,7 +83,7 @@ export interface OmpSessionContext {
 }
 
 function empty(): OmpSessionContext {
-	return { messages: [], thinkingLevel: "off", serviceTier: undefined, models: {}, injectedTtsrRules: [], mode: "none" };
+	return { messages: [], entryIds: [], thinkingLevel: "off", serviceTier: undefined, models: {}, injectedTtsrRules: [], mode: "none" };
 }
 
 /** omp's isEmptyErrorTurn: an error turn with no text, thinking, tool call or unknown block. */
@@ -136,13 +179,20 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 	let resetAt = -1;
 	path.forEach((e, i) => { if (e.type === "reset_boundary") resetAt = i; });
 	const messages: AgentMessage[] = [];
+	const entryIds: string[] = [];
 	const append = (e: Loose): void => {
 		if (e.type === "message") {
 			const m = e.message as Loose | undefined;
 			if (m?.role === "assistant" && (m.retryRecovery || isEmptyErrorTurn(m))) return;
-			if (m !== undefined) messages.push(m as AgentMessage);
+			if (m !== undefined) {
+				messages.push(m as AgentMessage);
+				entryIds.push(e.id as string);
+			}
 		} else if (e.type === "custom_message" || (e.type === "branch_summary" && e.summary)) {
-			messages.push(...toContextMessages(e as SessionEntry));
+			for (const m of toContextMessages(e as SessionEntry)) {
+				messages.push(m);
+				entryIds.push(e.id as string);
+			}
 		}
 	};
 	const c = compaction as Loose | null;
@@ -154,6 +204,7 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		const summary: Loose = { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: new Date(c.timestamp as string).getTime() };
 		if (remote) summary.providerPayload = remote;
 		messages.push(summary as AgentMessage);
+		entryIds.push(c.id as string);
 		const replayThrough = typeof c.providerReplayThroughEntryId === "string" && c.providerReplayThroughEntryId ? c.providerReplayThroughEntryId : undefined;
 		if (!remote) {
 			// The kept range from firstKeptEntryId; an Anthropic native compaction that kept nothing by id
@@ -182,8 +233,10 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		const content = (m.content as Loose[])
 			.filter((b) => !(isRecord(b) && b.type === "toolCall" && !paired.has(b.id)) && !(isRecord(b) && b.type === "redactedThinking"))
 			.map((b) => (isRecord(b) && b.type === "thinking" && b.thinkingSignature ? { ...b, thinkingSignature: undefined } : b));
-		if (content.length === 0) messages.splice(i, 1);
-		else messages[i] = { ...m, content } as AgentMessage;
+		if (content.length === 0) {
+			messages.splice(i, 1);
+			entryIds.splice(i, 1);
+		} else messages[i] = { ...m, content } as AgentMessage;
 	}
 	// Aborted / error turns are not replayed (with their paired tool results), unless an interrupted-thinking note follows.
 	for (let i = messages.length - 1; i >= 0; i--) {
@@ -194,14 +247,18 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		const dropped = new Set<unknown>();
 		for (const b of Array.isArray(m.content) ? (m.content as Loose[]) : []) if (isRecord(b) && b.type === "toolCall") dropped.add(b.id);
 		messages.splice(i, 1);
+		entryIds.splice(i, 1);
 		if (dropped.size > 0) {
 			for (let j = messages.length - 1; j >= i; j--) {
 				const x = messages[j] as Loose;
-				if (x?.role === "toolResult" && dropped.has(x.toolCallId)) messages.splice(j, 1);
+				if (x?.role === "toolResult" && dropped.has(x.toolCallId)) {
+					messages.splice(j, 1);
+					entryIds.splice(j, 1);
+				}
 			}
 		}
 	}
 	return {
-		messages, thinkingLevel, configuredThinkingLevel, serviceTier, models, injectedTtsrRules: [...rules], mode, modeData,
+		messages, entryIds, thinkingLevel, configuredThinkingLevel, serviceTier, models, injectedTtsrRules: [...rules], mode, modeData,
 	};
 }

@@ -26,6 +26,7 @@ import { isRecord } from "../../shared/guards";
 import { headerVersion } from "./migrate";
 import { fallback, Fallback, hashBytes, Rows, sameBytes } from "./path-rows";
 import { skimLine } from "./scan-line";
+import { ompByHeader, OMP_ONLY_TYPES } from "./omp-context";
 
 export type PathContextResult =
 	| { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number }
@@ -123,7 +124,7 @@ function lastNonSpace(b: Uint8Array, s: number, e: number): number {
  * The model context at the file's leaf (or at `leafId`), read from the path alone; `{ ok: false }` when the
  * file needs SessionManager (see the file comment). Never writes to the file.
  */
-export function readPathContext(file: string, leafId?: string): PathContextResult {
+export function readPathContext(file: string, leafId?: string, opts: { piOnly?: boolean } = {}): PathContextResult {
 	let fd: number;
 	try {
 		fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
@@ -131,7 +132,7 @@ export function readPathContext(file: string, leafId?: string): PathContextResul
 		return { ok: false, reason: "cannot open" };
 	}
 	try {
-		return readOpen(fd, leafId);
+		return readOpen(fd, leafId, opts.piOnly === true);
 	} catch (err) {
 		if (err instanceof Fallback) return { ok: false, reason: err.message };
 		throw err;
@@ -140,7 +141,8 @@ export function readPathContext(file: string, leafId?: string): PathContextResul
 	}
 }
 
-function readOpen(fd: number, leafId: string | undefined): PathContextResult {
+/** `piOnly`: an omp file (sessionWriter's rule, omp-context.ts) is a fallback too ("omp file"). */
+function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): PathContextResult {
 	const st = fstatSync(fd);
 	if (!st.isFile()) fallback("not a regular file");
 	const size = st.size;
@@ -171,11 +173,13 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 				atStart = false;
 				// omp's fixed-width title slot; any other title line makes SessionManager warn.
 				if (typeof o.pad !== "string" || o.v !== 1 || e - s + 1 !== 256 || !hasEol) fallback("title line not in omp's slot shape");
+				if (piOnly) fallback("omp file");
 				return;
 			}
 			atStart = false;
 			if (o.type !== "session" || typeof o.id !== "string") fallback("no session header");
 			if (headerVersion(o) < 3) fallback("legacy version");
+			if (piOnly && ompByHeader(o, false)) fallback("omp file");
 			headerSeen = true;
 			return;
 		}
@@ -194,6 +198,10 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 		if (openingKeys(buf, s, e)) {
 			// "session": an extra header line (SessionManager warns and skips it).
 			if (fTypeEnd - fType === 7 && buf[fType] === 0x73 && buf.toString("latin1", fType, fTypeEnd) === "session") fallback("extra header line");
+			if (piOnly) {
+				const tl = fTypeEnd - fType;
+				if ((tl === 11 || tl === 12 || tl === 14 || tl === 19) && OMP_ONLY_TYPES.has(buf.toString("latin1", fType, fTypeEnd))) fallback("omp file");
+			}
 			rows.idAt[r] = rows.keep(buf, fId, fIdEnd);
 			rows.idLen[r] = fIdEnd - fId;
 			rows.idHash[r] = hashBytes(buf, fId, fIdEnd);
@@ -220,6 +228,7 @@ function readOpen(fd: number, leafId: string | undefined): PathContextResult {
 				({ type, id, parentId } = obj as Loose);
 			}
 			if (type === "session") fallback("extra header line");
+			if (piOnly && typeof type === "string" && OMP_ONLY_TYPES.has(type)) fallback("omp file");
 			if (typeof id !== "string") fallback("entry without id");
 			const ib = Buffer.from(id as string, "utf8");
 			rows.idAt[r] = rows.keep(ib, 0, ib.length);

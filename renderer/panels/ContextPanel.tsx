@@ -1,8 +1,9 @@
 // Context panel: what the model would see with the leaf at the selected entry (getContext): the
 // compaction summary, kept messages, branch summaries, with token estimates per message and in total.
+// omp files come as omp 18.3 sends them (with omp's facts); a switch shows the file by the other's rules.
 
 import { useEffect, useState } from "react";
-import type { ContextView } from "../../shared/api";
+import type { ContextRules, ContextView } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
@@ -65,6 +66,39 @@ function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: strin
 	);
 }
 
+const RULES_NAME: Record<ContextRules, string> = { pi: "pi 1.6", omp: "omp 18.3" };
+
+/** Which rules built the view, a switch to the other's, and omp's context facts. Shown for omp files only. */
+function RulesHead({ ctx, onSwitch }: { ctx: ContextView; onSwitch: (rules: ContextRules) => void }) {
+	if (ctx.writer !== "omp" || !ctx.rules) return null;
+	const other: ContextRules = ctx.rules === "omp" ? "pi" : "omp";
+	const o = ctx.omp;
+	const roles = o ? Object.entries(o.models) : [];
+	return (
+		<div className="context-rules" data-testid="context-rules" data-rules={ctx.rules}>
+			<div>
+				<span data-testid="context-rules-name">As {RULES_NAME[ctx.rules]} sends it</span>
+				{" "}
+				<button type="button" className="linkish context-rules-switch" data-testid="context-rules-switch" onClick={() => onSwitch(other)}>
+					show as {RULES_NAME[other]} sends it
+				</button>
+			</div>
+			{o && (
+				<dl className="context-omp-facts muted" data-testid="context-omp-facts">
+					<dt>models</dt>
+					<dd>{roles.length ? roles.map(([role, model]) => `${role}: ${model}`).join(" · ") : "none"}</dd>
+					{o.serviceTier !== undefined && (<><dt>service tier</dt><dd>{o.serviceTier}</dd></>)}
+					<dt>thinking</dt>
+					<dd>{o.thinkingLevel ?? "off"}{o.configuredThinkingLevel && o.configuredThinkingLevel !== o.thinkingLevel ? ` (configured ${o.configuredThinkingLevel})` : ""}</dd>
+					{o.injectedTtsrRules.length > 0 && (<><dt>TTSR rules</dt><dd>{o.injectedTtsrRules.join(", ")}</dd></>)}
+					<dt>mode</dt>
+					<dd>{o.mode}</dd>
+				</dl>
+			)}
+		</div>
+	);
+}
+
 export function ContextPanel() {
 	const { client, reveal } = useServices();
 	const sessionId = useApp((s) => s.activeSessionId);
@@ -73,32 +107,38 @@ export function ContextPanel() {
 	const count = useApp((s) => (s.activeSessionId ? (s.sessions[s.activeSessionId]?.skeleton?.count ?? 0) : 0));
 	const sk = useApp((s) => (s.activeSessionId ? (s.sessions[s.activeSessionId]?.skeleton ?? null) : null));
 	const [view, setView] = useState<{ at: string | null; ctx: ContextView } | { at: string | null; error: string } | null>(null);
+	// The rules the user picked per file (view state only; unset = the file's own: omp's for omp files).
+	const [rulesBy, setRulesBy] = useState<Record<string, ContextRules>>({});
+	const as = sessionId ? rulesBy[sessionId] : undefined;
+	const at = JSON.stringify([selectedId, as ?? null]);
 
 	useEffect(() => {
 		if (!sessionId) return;
 		let live = true;
 		// While pi appends many entries a second, or a key repeats, ask once things settle.
 		const timer = setTimeout(() => {
-			client.request("getContext", { sessionId, leafId: selectedId }).then(
-				(ctx) => live && setView({ at: selectedId, ctx }),
-				(err: unknown) => live && setView({ at: selectedId, error: errorText(err) }),
+			client.request("getContext", as ? { sessionId, leafId: selectedId, as } : { sessionId, leafId: selectedId }).then(
+				(ctx) => live && setView({ at, ctx }),
+				(err: unknown) => live && setView({ at, error: errorText(err) }),
 			);
 		}, FETCH_DELAY_MS);
 		return () => {
 			live = false;
 			clearTimeout(timer);
 		};
-	}, [client, sessionId, selectedId, count]);
+	}, [client, sessionId, selectedId, count, as, at]);
 
-	if (!view || view.at !== selectedId) return <div className="panel-empty" data-testid="context-panel">Loading…</div>;
+	if (!view || view.at !== at) return <div className="panel-empty" data-testid="context-panel">Loading…</div>;
 	if ("error" in view) return <div className="panel-empty error-text" data-testid="context-panel">{view.error}</div>;
 	const { ctx } = view;
 	const editCount = ctx.messages.filter((m) => m.contextEditId).length;
 	const leafIndex = sk ? (ctx.leafId === null ? sk.leaf : indexOfId(sk, ctx.leafId)) : -1;
-	const edits = sk && sessionId && leafIndex >= 0 ? contextEditsOnPath(sk, leafIndex) : [];
+	// Context edits are pi 1.6's: omp's rules do not apply them.
+	const edits = sk && sessionId && leafIndex >= 0 && ctx.rules !== "omp" ? contextEditsOnPath(sk, leafIndex) : [];
 	return (
 		<div className="context-panel" data-testid="context-panel">
 			<div className="context-head">
+				<RulesHead ctx={ctx} onSwitch={(rules) => sessionId && setRulesBy((r) => ({ ...r, [sessionId]: rules }))} />
 				<strong data-testid="context-total">≈{ctx.totalEstimatedTokens.toLocaleString()} tokens</strong>
 				<span className="muted"> in {ctx.messages.length} messages</span>
 				{ctx.model && <div className="muted">{ctx.model.provider} / {ctx.model.modelId} · thinking {ctx.thinkingLevel}</div>}
