@@ -4,8 +4,13 @@
 import { defineConfig } from "@playwright/test";
 
 export const CHROMIUM_ARGS = [
-	"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-	"--disable-component-update", "--disable-sync",
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
 ];
 
 export default defineConfig({

@@ -12,7 +12,15 @@ const dir = mkdtempSync(join(tmpdir(), "arbor-bench-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const worker = join(dir, "worker.mjs");
-buildSync({ entryPoints: [join(root, "bench/worker.ts")], outfile: worker, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "silent" });
+buildSync({
+	entryPoints: [join(root, "bench/worker.ts")],
+	outfile: worker,
+	bundle: true,
+	platform: "node",
+	format: "esm",
+	target: "node20",
+	logLevel: "silent",
+});
 
 function gen(args: string[]): string {
 	const file = join(dir, `${args.join("_").replace(/--/g, "")}.jsonl`);

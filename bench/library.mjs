@@ -26,7 +26,11 @@ try {
 	for (let i = 0; i < BIG; i++) {
 		execFileSync(process.execPath, [gen, "--n", "5000", "--seed", `big${i}`, "--out", join(dir, projects[i % 40], `big-${i}.jsonl`)]);
 	}
-	const small = readFileSync(join(dir, projects[0], "big-0.jsonl"), "utf8").split("\n").slice(0, 40).join("\n") + "\n";
+	const small =
+		readFileSync(join(dir, projects[0], "big-0.jsonl"), "utf8")
+			.split("\n")
+			.slice(0, 40)
+			.join("\n") + "\n";
 	for (let i = BIG; i < FILES; i++) writeFileSync(join(dir, projects[i % 40], `s-${i}.jsonl`), small);
 	let bytes = 0;
 	const t0 = performance.now();

@@ -18,13 +18,23 @@ const cache = join(root, "bench", ".cache");
 mkdirSync(cache, { recursive: true });
 const bundle = join(cache, "rollup-bench.cjs");
 await build({
-	stdin: { contents: 'export { computeRollups } from "./shared/rollup"; export { SessionManager } from "./electron/session"; export { rollupCosts } from "./electron/services/rollup";', resolveDir: root, loader: "ts" },
-	bundle: true, platform: "node", format: "cjs", outfile: bundle, logLevel: "warning",
+	stdin: {
+		contents:
+			'export { computeRollups } from "./shared/rollup"; export { SessionManager } from "./electron/session"; export { rollupCosts } from "./electron/services/rollup";',
+		resolveDir: root,
+		loader: "ts",
+	},
+	bundle: true,
+	platform: "node",
+	format: "cjs",
+	outfile: bundle,
+	logLevel: "warning",
 });
 // eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
 const m = await import(pathToFileURL(bundle).href);
 const file = join(cache, `rollup_n${N}_seed-bench.jsonl`);
-if (!existsSync(file)) execFileSync(process.execPath, [join(root, "..", "shared", "tools", "gen-session.mjs"), "--n", String(N), "--seed", "bench", "--out", file]);
+if (!existsSync(file))
+	execFileSync(process.execPath, [join(root, "..", "shared", "tools", "gen-session.mjs"), "--n", String(N), "--seed", "bench", "--out", file]);
 const sm = m.SessionManager.open(file);
 const sk = sm.getSkeleton();
 const costTimes = [];
@@ -48,6 +58,8 @@ for (let k = 0; k < 9; k++) {
 times.sort((a, b) => a - b);
 const rootIdx = Array.from(sk.parent).indexOf(-1);
 const median = times[4];
-console.log(`roll-ups of every subtree, ${sk.count} entries: median ${median.toFixed(1)} ms, worst ${times[8].toFixed(1)} ms (root: ${r.entries[rootIdx]} entries, $${r.cost[rootIdx].toFixed(2)}) | target <= 200 ms -> ${median <= 200 ? "MET" : "MISSED"}`);
+console.log(
+	`roll-ups of every subtree, ${sk.count} entries: median ${median.toFixed(1)} ms, worst ${times[8].toFixed(1)} ms (root: ${r.entries[rootIdx]} entries, $${r.cost[rootIdx].toFixed(2)}) | target <= 200 ms -> ${median <= 200 ? "MET" : "MISSED"}`,
+);
 console.log(`cost inputs of the roll-ups (getRollupCosts), ${sk.count} entries: median ${costTimes[4].toFixed(1)} ms, worst ${costTimes[8].toFixed(1)} ms`);
 sm.close();

@@ -51,7 +51,13 @@ const branchSrcs = [
 const bigSession = { key: "1M fixture", args: ["--n", "1000000", "--profile", "fixture"] };
 
 function sessionFile(s) {
-	const file = join(cache, `${s.args.join("_").replace(/--/g, "").replace(/[^\w.-]+/g, "")}_seed-bench.jsonl`);
+	const file = join(
+		cache,
+		`${s.args
+			.join("_")
+			.replace(/--/g, "")
+			.replace(/[^\w.-]+/g, "")}_seed-bench.jsonl`,
+	);
 	if (!existsSync(file)) {
 		process.stdout.write(`generating ${s.key} (${s.args.join(" ")}) ... `);
 		const t = Date.now();
@@ -104,14 +110,24 @@ const usagePreload = join(root, "bench", "usage-at-exit.cjs");
 function wholeProcess(args) {
 	return new Promise((ok) => {
 		const t = performance.now();
-		const child = spawn(process.execPath, ["--require", usagePreload, ...args], { cwd: root, env: { ...process.env, ARBOR_BENCH_ROOT: root }, stdio: ["ignore", "ignore", "pipe"] });
+		const child = spawn(process.execPath, ["--require", usagePreload, ...args], {
+			cwd: root,
+			env: { ...process.env, ARBOR_BENCH_ROOT: root },
+			stdio: ["ignore", "ignore", "pipe"],
+		});
 		let err = "";
 		child.stderr.on("data", (d) => (err += d));
 		child.on("close", (code) => {
 			const ms = performance.now() - t;
 			const m = /@@arbor-bench-usage (.*)\n/.exec(err);
 			const u = m ? JSON.parse(m[1]) : {};
-			ok({ ok: code === 0 && !!m, ms, cpuMs: u.cpuMs, rssMiB: u.rssMiB, error: code === 0 ? undefined : err.trim().split("\n").slice(-2).join(" | ").slice(0, 200) });
+			ok({
+				ok: code === 0 && !!m,
+				ms,
+				cpuMs: u.cpuMs,
+				rssMiB: u.rssMiB,
+				error: code === 0 ? undefined : err.trim().split("\n").slice(-2).join(" | ").slice(0, 200),
+			});
 		});
 	});
 }
@@ -133,15 +149,22 @@ async function paired(cmds, base) {
 	for (const k of Object.keys(cmds)) {
 		const rs = rounds.map((x) => x[k]);
 		out[k] = {
-			ok: rs.every((x) => x.ok), error: rs.find((x) => !x.ok)?.error, ms: median(rs.map((x) => x.ms)), cpuMs: median(rs.map((x) => x.cpuMs)),
+			ok: rs.every((x) => x.ok),
+			error: rs.find((x) => !x.ok)?.error,
+			ms: median(rs.map((x) => x.ms)),
+			cpuMs: median(rs.map((x) => x.cpuMs)),
 			rssMiB: Math.max(...rs.map((x) => x.rssMiB ?? 0)),
-			vsBase: base && k !== base ? { wall: median(rounds.map((x) => x[k].ms / x[base].ms)), cpu: median(rounds.map((x) => x[k].cpuMs / x[base].cpuMs)) } : undefined,
+			vsBase:
+				base && k !== base ? { wall: median(rounds.map((x) => x[k].ms / x[base].ms)), cpu: median(rounds.map((x) => x[k].cpuMs / x[base].cpuMs)) } : undefined,
 		};
 	}
 	return out;
 }
 
-const readFloor = (file) => ["-e", `const fs=require("fs");const fd=fs.openSync(${JSON.stringify(file)},"r");const b=Buffer.allocUnsafe(8<<20);let n=0,p=0,r;while((r=fs.readSync(fd,b,0,b.length,p))>0){p+=r;for(let i=b.indexOf(10);i>=0&&i<r;i=b.indexOf(10,i+1))n++}`];
+const readFloor = (file) => [
+	"-e",
+	`const fs=require("fs");const fd=fs.openSync(${JSON.stringify(file)},"r");const b=Buffer.allocUnsafe(8<<20);let n=0,p=0,r;while((r=fs.readSync(fd,b,0,b.length,p))>0){p+=r;for(let i=b.indexOf(10);i>=0&&i<r;i=b.indexOf(10,i+1))n++}`,
+];
 const arborCli = join(root, "bin", "arbor.cjs");
 
 // ---------------------------------------------------------------- formatting
@@ -156,7 +179,9 @@ const out = (line) => process.stdout.write(`${line}\n`);
 const base = measure("baseline", "-");
 const os = await import("node:os");
 results.load = os.loadavg()[0];
-out(`node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start; an empty node process peaks at ${mib(base.rssMiB)} RSS`);
+out(
+	`node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start; an empty node process peaks at ${mib(base.rssMiB)} RSS`,
+);
 if (os.loadavg()[0] > os.cpus().length) out("  (the machine is busy: wall times are inflated; the cpu figures and ratios are the steadier comparison)");
 out("");
 
@@ -179,12 +204,16 @@ if (want("context")) {
 		const fig = (x) => (x.ok ? `${s(x.ms)} (cpu ${s(x.cpuMs)}) ${mib(x.rssMiB)}` : `failed: ${x.error}`);
 		const times = (q) => (q >= 1 ? `${q.toFixed(1)}x faster` : `${(1 / q).toFixed(1)}x slower`);
 		const vs = (x, name) => (x.ok && r.arbor.ok ? ` | ${name} ${fig(x)}, arbor ${times(x.vsBase.wall)} (cpu ${times(x.vsBase.cpu)})` : ` | ${name} ${fig(x)}`);
-		out(`context ${sess.key} (${size(bytes)}): node -e 0 ${fig(r.node)} | raw read ${fig(r.read)} | arbor ${fig(r.arbor)}${isBig ? "" : vs(r.pi16, "pi 1.6.0") + vs(r.pi73, "pi 0.73.1")}`);
+		out(
+			`context ${sess.key} (${size(bytes)}): node -e 0 ${fig(r.node)} | raw read ${fig(r.read)} | arbor ${fig(r.arbor)}${isBig ? "" : vs(r.pi16, "pi 1.6.0") + vs(r.pi73, "pi 0.73.1")}`,
+		);
 		if (isBig) out(`  target: opens within 1 GiB: ${mib(r.arbor.rssMiB)} -> ${verdict(r.arbor.ok && r.arbor.rssMiB <= 1024)}`);
 		else if (sess.key.startsWith("100k") && r.pi16.ok && r.arbor.ok) {
 			const limit = sess.key.includes("fixture") ? " and <=150 MiB" : "";
 			const pass = r.pi16.vsBase.wall >= 5 && (!limit || r.arbor.rssMiB <= 150);
-			out(`  target: >=5x faster than pi 1.6.0${limit}: ${r.pi16.vsBase.wall.toFixed(1)}x wall, ${r.pi16.vsBase.cpu.toFixed(1)}x cpu, ${mib(r.arbor.rssMiB)} -> ${verdict(pass)}`);
+			out(
+				`  target: >=5x faster than pi 1.6.0${limit}: ${r.pi16.vsBase.wall.toFixed(1)}x wall, ${r.pi16.vsBase.cpu.toFixed(1)}x cpu, ${mib(r.arbor.rssMiB)} -> ${verdict(pass)}`,
+			);
 		}
 	}
 	out("");
@@ -204,7 +233,9 @@ for (const sess of want("open") ? sessions : []) {
 		continue;
 	}
 	const piOk = p.ok && !p.failed;
-	const piPart = piOk ? `pi ${s(p.totalMs)} ${mib(p.rssMiB)} | ${ratio(a.totalMs, p.totalMs)} pi (cpu: ${ratio(a.cpuMs, p.cpuMs)} pi)` : `pi failed: ${p.failed ?? p.error}`;
+	const piPart = piOk
+		? `pi ${s(p.totalMs)} ${mib(p.rssMiB)} | ${ratio(a.totalMs, p.totalMs)} pi (cpu: ${ratio(a.cpuMs, p.cpuMs)} pi)`
+		: `pi failed: ${p.failed ?? p.error}`;
 	out(
 		`open ${sess.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}, cpu ${s(a.cpuMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} (cpu ${s(fl.cpuMs)}) ${mib(fl.rssMiB)} | ${piPart}`,
 	);
@@ -212,7 +243,9 @@ for (const sess of want("open") ? sessions : []) {
 		out(`  MISMATCH: arbor ${a.entries} entries / ${a.messages} context messages, pi ${p.entries} / ${p.messages}`);
 	}
 	if (sess.key === "100k brief" && piOk) {
-		out(`  target: >=5x faster than pi and <=400 MiB peak: ${(p.totalMs / a.totalMs).toFixed(1)}x wall, ${(p.cpuMs / a.cpuMs).toFixed(1)}x cpu, ${mib(a.rssMiB)} -> ${verdict(p.totalMs / a.totalMs >= 5 && a.rssMiB <= 400)}`);
+		out(
+			`  target: >=5x faster than pi and <=400 MiB peak: ${(p.totalMs / a.totalMs).toFixed(1)}x wall, ${(p.cpuMs / a.cpuMs).toFixed(1)}x cpu, ${mib(a.rssMiB)} -> ${verdict(p.totalMs / a.totalMs >= 5 && a.rssMiB <= 400)}`,
+		);
 	}
 }
 
@@ -226,10 +259,16 @@ if (want("deep")) {
 	else {
 		const piB = p.ok ? ` | pi ${s(p.getBranch.median)} (${ratio(a.getBranch.median, p.getBranch.median)} pi)` : ` | pi failed: ${p.error}`;
 		const piC = p.ok ? ` | pi ${s(p.buildSessionContext.median)} (${ratio(a.buildSessionContext.median, p.buildSessionContext.median)} pi)` : "";
-		out("(warm = median over 5 other leaves at the same depth, after the first call and 3 uncounted warm-up calls on further leaves; cold = first call after open, incl. lazy parsing)");
-		out(`getBranch at depth ${a.depth}: arbor warm ${s(a.getBranch.median)} (cpu ${s(a.getBranch.cpu)}), cold ${s(a.getBranch.first)}${piB}  target <=10 ms: ${verdict(a.getBranch.median <= 10)}`);
+		out(
+			"(warm = median over 5 other leaves at the same depth, after the first call and 3 uncounted warm-up calls on further leaves; cold = first call after open, incl. lazy parsing)",
+		);
+		out(
+			`getBranch at depth ${a.depth}: arbor warm ${s(a.getBranch.median)} (cpu ${s(a.getBranch.cpu)}), cold ${s(a.getBranch.first)}${piB}  target <=10 ms: ${verdict(a.getBranch.median <= 10)}`,
+		);
 		if (a.branchIds) out(`getBranchIds at depth ${a.depth} (ids only, no entry objects): arbor ${s(a.branchIds.median)}`);
-		out(`buildSessionContext at depth ${a.depth}: arbor warm ${s(a.buildSessionContext.median)} (cpu ${s(a.buildSessionContext.cpu)}), cold ${s(a.buildSessionContext.first)}${piC}  target <=15 ms: ${verdict(a.buildSessionContext.median <= 15)}`);
+		out(
+			`buildSessionContext at depth ${a.depth}: arbor warm ${s(a.buildSessionContext.median)} (cpu ${s(a.buildSessionContext.cpu)}), cold ${s(a.buildSessionContext.first)}${piC}  target <=15 ms: ${verdict(a.buildSessionContext.median <= 15)}`,
+		);
 	}
 }
 
@@ -242,7 +281,9 @@ for (const src of want("branch") ? branchSrcs : []) {
 	if (!a.ok) out(`branch to new file (${src.key}): arbor FAILED: ${a.error}`);
 	else {
 		const piPart = p.ok ? ` | pi ${s(p.median)} (no fsync)` : ` | pi failed: ${p.error}`;
-		out(`branch to new file from a 10k-deep path (${src.key}, ${size(a.bytes)} written, incl. fsync): arbor ${s(a.median)} (cpu ${s(a.cpuMs)})${piPart}  target <=100 ms: ${verdict(a.median <= 100)}`);
+		out(
+			`branch to new file from a 10k-deep path (${src.key}, ${size(a.bytes)} written, incl. fsync): arbor ${s(a.median)} (cpu ${s(a.cpuMs)})${piPart}  target <=100 ms: ${verdict(a.median <= 100)}`,
+		);
 	}
 }
 
@@ -281,7 +322,9 @@ if (big) {
 	if (!a.ok) out(`open ${bigSession.key} (${size(bytes)}): arbor FAILED: ${a.error}`);
 	else {
 		const piPart = p.ok && !p.failed ? `pi ${s(p.totalMs)} ${mib(p.rssMiB)}` : `pi cannot open it (${(p.failed ?? p.error ?? "").slice(0, 80)})`;
-		out(`open ${bigSession.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}, cpu ${s(a.cpuMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} (cpu ${s(fl.cpuMs)}) ${mib(fl.rssMiB)} | ${piPart}`);
+		out(
+			`open ${bigSession.key} (${size(bytes)}, ${a.entries} entries): arbor ${s(a.ms)} (+ctx ${s(a.totalMs)}, cpu ${s(a.cpuMs)}) / ${mib(a.rssMiB)} | floor ${s(fl.ms)} (cpu ${s(fl.cpuMs)}) ${mib(fl.rssMiB)} | ${piPart}`,
+		);
 		out(`  target: opens within 1 GiB peak RSS: ${mib(a.rssMiB)} -> ${verdict(a.rssMiB <= 1024)}`);
 	}
 }

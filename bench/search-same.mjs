@@ -55,7 +55,10 @@ try {
 	const ib = join(work, "b");
 	const a = new A.SearchIndex({ indexDir: ia });
 	const b = new B.SearchIndex({ indexDir: ib });
-	const queries = "session tree,uniq7x,parse merge,graph viewport,error,read file,the,a,e,zz,τ,ü,über,naïve,x,bash,todo,src,json,function return,marker word,cat,fix,test,ls -la,npm,git commit,ok,fresh,quokka1".split(",");
+	const queries =
+		"session tree,uniq7x,parse merge,graph viewport,error,read file,the,a,e,zz,τ,ü,über,naïve,x,bash,todo,src,json,function return,marker word,cat,fix,test,ls -la,npm,git commit,ok,fresh,quokka1".split(
+			",",
+		);
 	let compared = 0;
 	let differ = 0;
 	const check = (label, live) => {
@@ -79,7 +82,10 @@ try {
 	for (let k = 0; k < 3; k++) {
 		for (let i = 0; i < 5; i++) {
 			const text = `fresh quokka${k} words session tree ${"filler ".repeat(4000 * i)}`;
-			appendFileSync(files[(i * 7 + k) % files.length], `${JSON.stringify({ type: "message", id: `ap${k}${i}`, parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } })}\n`);
+			appendFileSync(
+				files[(i * 7 + k) % files.length],
+				`${JSON.stringify({ type: "message", id: `ap${k}${i}`, parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } })}\n`,
+			);
 		}
 		writeFileSync(files[10 + k], readFileSync(files[20 + k]));
 		live = files.filter((_, i) => i !== 30 + k);

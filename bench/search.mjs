@@ -28,7 +28,15 @@ mkdirSync(cache, { recursive: true });
 // --bundle FILE runs a prebuilt bundle instead (e.g. an older search-index.ts, to compare before / after).
 const given = process.argv.indexOf("--bundle");
 const bundle = given >= 0 ? join(process.cwd(), process.argv[given + 1]) : join(cache, "search-index.bench.mjs");
-if (given < 0) await build({ entryPoints: [join(root, "electron", "services", "search-index.ts")], bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "error" });
+if (given < 0)
+	await build({
+		entryPoints: [join(root, "electron", "services", "search-index.ts")],
+		bundle: true,
+		platform: "node",
+		format: "esm",
+		outfile: bundle,
+		logLevel: "error",
+	});
 // eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
 const { SearchIndex, indexedFileList } = await import(bundle);
 
@@ -99,8 +107,12 @@ try {
 	const cpu = process.cpuUsage(cpu0);
 	clearInterval(timer);
 	const rss = process.memoryUsage().rss;
-	console.log(`build (cooperative): ${(buildMs / 1000).toFixed(1)} s, ${(bytes / 1e6 / (buildMs / 1000)).toFixed(1)} MB/s, cpu ${(cpu.user / 1e6).toFixed(1)} s user + ${(cpu.system / 1e6).toFixed(1)} s system, longest event-loop stall ${maxLag.toFixed(0)} ms (longest step ${maxStep.toFixed(0)} ms), rss ${(rss / 1e6).toFixed(0)} MB (load average ${loadBefore} before, ${load()} after)`);
-	console.log(`  extrapolated to 3,000 files / ${((bytes / FILES) * 3000 / 1e9).toFixed(2)} GB: ${((buildMs / FILES) * 3000 / 1000).toFixed(0)} s (target ≤ 60 s)`);
+	console.log(
+		`build (cooperative): ${(buildMs / 1000).toFixed(1)} s, ${(bytes / 1e6 / (buildMs / 1000)).toFixed(1)} MB/s, cpu ${(cpu.user / 1e6).toFixed(1)} s user + ${(cpu.system / 1e6).toFixed(1)} s system, longest event-loop stall ${maxLag.toFixed(0)} ms (longest step ${maxStep.toFixed(0)} ms), rss ${(rss / 1e6).toFixed(0)} MB (load average ${loadBefore} before, ${load()} after)`,
+	);
+	console.log(
+		`  extrapolated to 3,000 files / ${(((bytes / FILES) * 3000) / 1e9).toFixed(2)} GB: ${(((buildMs / FILES) * 3000) / 1000).toFixed(0)} s (target ≤ 60 s)`,
+	);
 
 	const queries = ["session tree", "uniq7x", "parse merge", "zzznothing", "graph viewport"];
 	const time = (f) => {
@@ -116,20 +128,29 @@ try {
 	// A new instance (= the first query of a new process, e.g. `arbor search`) on common words.
 	const [coldCommonMs] = time(() => new SearchIndex({ indexDir }).search("parse merge", { limit: 20 }));
 	const [, found] = time(() => index.search(`uniq${FILES - 1}x`));
-	console.log(`query (warm, ${warm.length} queries): median ${warm[warm.length >> 1].toFixed(1)} ms, max ${warm.at(-1).toFixed(1)} ms (target ≤ 100 ms); first query of this process: ${firstMs.toFixed(0)} ms; new instance: ${coldMs.toFixed(0)} ms (rare word), ${coldCommonMs.toFixed(0)} ms (common words); unique marker found: ${found.sessions.length === 1}`);
+	console.log(
+		`query (warm, ${warm.length} queries): median ${warm[warm.length >> 1].toFixed(1)} ms, max ${warm.at(-1).toFixed(1)} ms (target ≤ 100 ms); first query of this process: ${firstMs.toFixed(0)} ms; new instance: ${coldMs.toFixed(0)} ms (rare word), ${coldCommonMs.toFixed(0)} ms (common words); unique marker found: ${found.sessions.length === 1}`,
+	);
 
 	// Appended entry -> searchable: stat all files, index the one new tail, query.
 	const target = files[Math.floor(files.length / 2)];
 	restore = { path: target, size: statSync(target).size };
-	appendFileSync(target, `${JSON.stringify({ type: "message", id: "appended1", parentId: null, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: "freshly appended quokkaword" }], timestamp: Date.now() } })}\n`);
+	appendFileSync(
+		target,
+		`${JSON.stringify({ type: "message", id: "appended1", parentId: null, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: "freshly appended quokkaword" }], timestamp: Date.now() } })}\n`,
+	);
 	const a0 = performance.now();
 	index.update(files);
 	const hit = index.search("quokkaword");
 	const appendMs = performance.now() - a0;
-	console.log(`appended entry searchable after ${appendMs.toFixed(0)} ms (target ≤ 2000 ms; found: ${hit.sessions[0]?.path === target && hit.sessions[0].matches[0].entryId === "appended1"})`);
+	console.log(
+		`appended entry searchable after ${appendMs.toFixed(0)} ms (target ≤ 2000 ms; found: ${hit.sessions[0]?.path === target && hit.sessions[0].matches[0].entryId === "appended1"})`,
+	);
 	let indexBytes = 0;
 	for (const f of readdirSync(indexDir)) indexBytes += statSync(join(indexDir, f)).size;
-	console.log(`index on disk: ${(indexBytes / 1e6).toFixed(0)} MB; rss after queries ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; load average ${load()} on ${cpus().length} cores`);
+	console.log(
+		`index on disk: ${(indexBytes / 1e6).toFixed(0)} MB; rss after queries ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB; load average ${load()} on ${cpus().length} cores`,
+	);
 } finally {
 	if (restore) truncateSync(restore.path, restore.size);
 	rmSync(indexDir, { recursive: true, force: true });

@@ -22,8 +22,16 @@ const cache = join(root, "bench", ".cache");
 mkdirSync(cache, { recursive: true });
 const bundle = join(cache, "tree-view-bench.mjs");
 await build({
-	stdin: { contents: 'export * from "./shared/tree-view"; export * from "./shared/tree-text"; export * from "./shared/test/pi-harness";', resolveDir: root, loader: "ts" },
-	bundle: true, platform: "node", format: "esm", outfile: bundle, logLevel: "warning",
+	stdin: {
+		contents: 'export * from "./shared/tree-view"; export * from "./shared/tree-text"; export * from "./shared/test/pi-harness";',
+		resolveDir: root,
+		loader: "ts",
+	},
+	bundle: true,
+	platform: "node",
+	format: "esm",
+	outfile: bundle,
+	logLevel: "warning",
 	external: ["@mariozechner/pi-coding-agent"],
 });
 // eslint-disable-next-line arbor/layers -- the module under test is bundled to a temp file first
@@ -44,7 +52,19 @@ function median(fn, runs) {
 const dir = mkdtempSync(join(tmpdir(), "arbor-bench-tree-"));
 try {
 	const file = join(dir, "s.jsonl");
-	execFileSync(process.execPath, [join(root, "..", "shared", "tools", "gen-session.mjs"), "--n", String(N), "--seed", "bench", "--profile", "fixture", "--branch-every", "15", "--out", file]);
+	execFileSync(process.execPath, [
+		join(root, "..", "shared", "tools", "gen-session.mjs"),
+		"--n",
+		String(N),
+		"--seed",
+		"bench",
+		"--profile",
+		"fixture",
+		"--branch-every",
+		"15",
+		"--out",
+		file,
+	]);
 	const run = m.runPi(file);
 	const modes = ["default", "no-tools", "user-only", "labeled-only", "all"];
 	let k = 0;
@@ -55,11 +75,16 @@ try {
 	k = 0;
 	const ours = median(() => m.computeTreeView(run.skeleton, { filter: modes[k++ % modes.length] }), 25);
 	console.log(`tree-view, ${N}-entry generated session (filter changes):`);
-	console.log(`  pi TreeList.applyFilter: ${pi.toFixed(1)} ms   shared/tree-view computeTreeView: ${ours.toFixed(1)} ms   ratio pi/ours: ${(pi / Math.max(ours, 0.01)).toFixed(1)}`);
+	console.log(
+		`  pi TreeList.applyFilter: ${pi.toFixed(1)} ms   shared/tree-view computeTreeView: ${ours.toFixed(1)} ms   ratio pi/ours: ${(pi / Math.max(ours, 0.01)).toFixed(1)}`,
+	);
 
 	// 100k synthetic skeleton: a chain with a branch every ~30 entries, a third of assistant turns tool-only.
 	const n = BIG;
-	const parent = new Int32Array(n), kind = new Uint8Array(n), flags = new Uint16Array(n), time = new Float64Array(n);
+	const parent = new Int32Array(n),
+		kind = new Uint8Array(n),
+		flags = new Uint16Array(n),
+		time = new Float64Array(n);
 	let seed = 7;
 	const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 	for (let i = 0; i < n; i++) {
@@ -68,7 +93,18 @@ try {
 		flags[i] = kind[i] === 1 && rnd() < 0.33 ? 1 : 0;
 		time[i] = 1.7e12 + i * 1000;
 	}
-	const s = { count: n, ids: Array.from({ length: n }, (_, i) => `e${i}`), parent, kind, flags, time, tokens: new Float64Array(n), labels: [], leaf: n - 1, resumeLeaf: n - 1 };
+	const s = {
+		count: n,
+		ids: Array.from({ length: n }, (_, i) => `e${i}`),
+		parent,
+		kind,
+		flags,
+		time,
+		tokens: new Float64Array(n),
+		labels: [],
+		leaf: n - 1,
+		resumeLeaf: n - 1,
+	};
 	const matches = new Uint8Array(n);
 	for (let i = 0; i < n; i += 7) matches[i] = 1;
 	k = 0;

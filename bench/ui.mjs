@@ -32,7 +32,10 @@ const opt = (name, def) => {
 	const i = argv.indexOf(`--${name}`);
 	return i >= 0 ? argv[i + 1] : def;
 };
-const sizes = String(opt("sizes", "100000,10000")).split(",").map(Number).filter((n) => n > 0);
+const sizes = String(opt("sizes", "100000,10000"))
+	.split(",")
+	.map(Number)
+	.filter((n) => n > 0);
 const baselineTimeoutS = Number(opt("timeout", "90"));
 const FIRST_GRAPH_TIMEOUT_ARBOR_S = 120;
 const arborOnly = argv.includes("--arbor-only");
@@ -40,8 +43,13 @@ const arborCss = opt("arbor-css", "");
 const VIEWPORT = { width: 1440, height: 900 };
 // Same flags as playwright.config.ts (CHROMIUM_ARGS); that file is TypeScript, so they are repeated here.
 const CHROMIUM_ARGS = [
-	"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-	"--disable-component-update", "--disable-sync",
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
 ];
 const started = Date.now();
 const loadAtStart = loadavg();
@@ -62,7 +70,8 @@ function newestMtime(dir) {
 const distHtml = join(root, "dist", "renderer", "index.html");
 const distCli = join(root, "dist", "cli.cjs");
 const stale = () =>
-	!existsSync(distHtml) || !existsSync(distCli) ||
+	!existsSync(distHtml) ||
+	!existsSync(distCli) ||
 	statSync(distHtml).mtimeMs < Math.max(newestMtime(join(root, "renderer")), newestMtime(join(root, "shared")));
 if (!argv.includes("--no-build") && (argv.includes("--build") || stale())) {
 	log("building Arbor (npm run build) ...");
@@ -91,12 +100,24 @@ function sessionFile(n) {
 const prepBundle = join(uiCache, "prep.mjs");
 await build({
 	entryPoints: [join(root, "bench", "ui-baseline", "prep.ts")],
-	outfile: prepBundle, bundle: true, platform: "node", format: "esm", target: "node20", logLevel: "warning",
+	outfile: prepBundle,
+	bundle: true,
+	platform: "node",
+	format: "esm",
+	target: "node20",
+	logLevel: "warning",
 });
 await build({
 	entryPoints: [join(root, "bench", "ui-baseline", "main.tsx")],
-	outdir: pageDir, bundle: true, platform: "browser", format: "esm", target: "chrome120", minify: true,
-	jsx: "automatic", define: { "process.env.NODE_ENV": '"production"' }, logLevel: "warning",
+	outdir: pageDir,
+	bundle: true,
+	platform: "browser",
+	format: "esm",
+	target: "chrome120",
+	minify: true,
+	jsx: "automatic",
+	define: { "process.env.NODE_ENV": '"production"' },
+	logLevel: "warning",
 });
 copyFileSync(join(root, "bench", "ui-baseline", "index.html"), join(pageDir, "index.html"));
 
@@ -218,7 +239,9 @@ const INSTRUMENT = () => {
 		return best;
 	};
 	const mouse = (el, type, x, y, buttons) =>
-		el.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, view: window, clientX: x, clientY: y, screenX: x, screenY: y, button: 0, buttons }));
+		el.dispatchEvent(
+			new MouseEvent(type, { bubbles: true, cancelable: true, view: window, clientX: x, clientY: y, screenX: x, screenY: y, button: 0, buttons }),
+		);
 	window.__drive = {
 		async pan(drags, steps, budgetMs) {
 			const end = performance.now() + budgetMs;
@@ -257,11 +280,24 @@ const INSTRUMENT = () => {
 	};
 };
 
-const DRAGS = [[-360, 0], [360, 0], [0, -260], [0, 260], [-300, -220], [300, 220], [-360, 120], [360, -120]];
+const DRAGS = [
+	[-360, 0],
+	[360, 0],
+	[0, -260],
+	[0, 260],
+	[-300, -220],
+	[300, 220],
+	[-360, 120],
+	[360, -120],
+];
 const DRAG_STEPS = 40;
 // d3-zoom turns one 120-unit wheel tick into a 2^0.24 ≈ 1.18x zoom: 6 out (to ~0.37, above Arbor's 0.25
 // overview switch), 12 in, 6 out again.
-const WHEEL = [[6, 120], [12, -120], [6, 120]];
+const WHEEL = [
+	[6, 120],
+	[12, -120],
+	[6, 120],
+];
 // A page that takes a second per frame would make the gestures last minutes: each gesture stops after
 // this long (the frame count N shows how far it got).
 const GESTURE_BUDGET_MS = 30_000;
@@ -275,10 +311,12 @@ async function record(page, gesture) {
 	const done = await gesture();
 	// Let the last frame after the gesture land (a mount/unmount after a move can take longer than one frame).
 	await page.waitForTimeout(300);
-	return page.evaluate(() => {
-		window.__bench.rec = false;
-		return { frames: window.__bench.frames, counts: window.__bench.counts };
-	}).then((r) => ({ ...r, ...done }));
+	return page
+		.evaluate(() => {
+			window.__bench.rec = false;
+			return { frames: window.__bench.frames, counts: window.__bench.counts };
+		})
+		.then((r) => ({ ...r, ...done }));
 }
 const panGesture = (page) => page.evaluate(([d, s, b]) => window.__drive.pan(d, s, b), [DRAGS, DRAG_STEPS, GESTURE_BUDGET_MS]);
 const zoomGesture = (page) => page.evaluate(([w, b]) => window.__drive.zoom(w, b), [WHEEL, GESTURE_BUDGET_MS]);
@@ -296,7 +334,9 @@ function frameStats(frames) {
 /** Rejects after `ms` even when the promise never settles (a page stuck in one long task may not answer). */
 function within(promise, ms, what) {
 	let timer;
-	return Promise.race([promise, new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`${what}: no answer within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
+	return Promise.race([promise, new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`${what}: no answer within ${ms / 1000} s`)), ms)))]).finally(
+		() => clearTimeout(timer),
+	);
 }
 
 /**
@@ -325,7 +365,11 @@ async function measurePage(url, timeoutS, css = "") {
 		page.on("pageerror", (e) => errors.push(e.message));
 		await page.goto(url, { waitUntil: "commit" });
 		try {
-			await within(page.waitForFunction(() => window.__bench?.first != null, null, { timeout: timeoutS * 1000, polling: 250 }), timeoutS * 1000 + 5000, "first graph");
+			await within(
+				page.waitForFunction(() => window.__bench?.first != null, null, { timeout: timeoutS * 1000, polling: 250 }),
+				timeoutS * 1000 + 5000,
+				"first graph",
+			);
 		} catch {
 			result.firstMs = null;
 			result.timedOutS = timeoutS;
@@ -336,9 +380,16 @@ async function measurePage(url, timeoutS, css = "") {
 		result.mountedAtStart = await page.evaluate(() => document.querySelectorAll(".react-flow__node").length);
 		result.pageInfo = await page.evaluate(() => window.__baseline ?? null);
 		const counts = [result.mountedAtStart];
-		for (const [what, gesture] of [["pan", panGesture], ["zoom", zoomGesture]]) {
+		for (const [what, gesture] of [
+			["pan", panGesture],
+			["zoom", zoomGesture],
+		]) {
 			try {
-				const r = await within(record(page, () => gesture(page)), GESTURE_BUDGET_MS + 60_000, what);
+				const r = await within(
+					record(page, () => gesture(page)),
+					GESTURE_BUDGET_MS + 60_000,
+					what,
+				);
 				result[what] = { ...frameStats(r.frames), events: r.events, planned: r.planned };
 				counts.push(...r.counts);
 			} catch {
@@ -401,11 +452,16 @@ const ratio = (base, ours) => (base == null || ours == null || ours <= 0 ? "" : 
 const frames = (f) => (!f ? "—" : f.stuckS ? `gesture did not finish within ${f.stuckS} s` : `${ms(f.p50)} / ${ms(f.p95)} / ${ms(f.max)} (${f.n})`);
 /** A gesture cut short by its time budget: percentiles over its few frames say little, the frame rate does. */
 const complete = (f) => f?.n > 0 && f.events === f.planned;
-const fpsText = (f) => (!f || f.stuckS ? "—" : `${f.fps.toFixed(1)} fps, ${f.events}/${f.planned} events${complete(f) ? "" : ` (stopped after ${GESTURE_BUDGET_MS / 1000} s)`}`);
+const fpsText = (f) =>
+	!f || f.stuckS ? "—" : `${f.fps.toFixed(1)} fps, ${f.events}/${f.planned} events${complete(f) ? "" : ` (stopped after ${GESTURE_BUDGET_MS / 1000} s)`}`;
 const pad = (s, w) => String(s).padEnd(w);
 const row = (a, b, c, d, e = "") => console.log(`  ${pad(a, 30)}${pad(b, 36)}${pad(c, 50)}${pad(d, 8)}${e}`);
-const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().split(" built")[0];
-console.log(`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`);
+const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+	.trim()
+	.split(" built")[0];
+console.log(
+	`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`,
+);
 const la = (l) => l.map((x) => x.toFixed(1)).join(", ");
 console.log(`load average (1/5/15 min) at start ${la(loadAtStart)}, at end ${la(loadavg())}: other work on the machine slows every number here`);
 if (arborCss) console.log(`Arbor's page got extra CSS (--arbor-css): ${arborCss}`);
@@ -413,8 +469,16 @@ console.log(`baseline = plain React Flow: every entry a default node, d3-hierarc
 for (const r of results) {
 	const { node: p, arbor: a, baseline: b } = r;
 	const baseFirst = b.skipped ? "(skipped: --arbor-only)" : b.firstMs == null ? `did not render within ${b.timedOutS} s` : ms(b.firstMs);
-	const firstRatio = b.skipped ? "" : b.firstMs == null ? (a.firstMs ? `> ${(b.timedOutS * 1000 / a.firstMs).toFixed(0)}x` : "") : ratio(b.firstMs, a.firstMs);
-	console.log(`\n${r.n.toLocaleString("en")}-entry generated session (gen-session --seed ui, ${(r.bytes / 1e6).toFixed(0)} MB): Arbor draws ${p.visibleRows.toLocaleString("en")} visible rows as ${p.graphNodes.toLocaleString("en")} graph nodes (${p.segments.toLocaleString("en")} "+N" segments); the baseline draws all ${p.entries.toLocaleString("en")} entries`);
+	const firstRatio = b.skipped
+		? ""
+		: b.firstMs == null
+			? a.firstMs
+				? `> ${((b.timedOutS * 1000) / a.firstMs).toFixed(0)}x`
+				: ""
+			: ratio(b.firstMs, a.firstMs);
+	console.log(
+		`\n${r.n.toLocaleString("en")}-entry generated session (gen-session --seed ui, ${(r.bytes / 1e6).toFixed(0)} MB): Arbor draws ${p.visibleRows.toLocaleString("en")} visible rows as ${p.graphNodes.toLocaleString("en")} graph nodes (${p.segments.toLocaleString("en")} "+N" segments); the baseline draws all ${p.entries.toLocaleString("en")} entries`,
+	);
 	row("", "Arbor", "plain React Flow", "ratio", "target");
 	row("host start (opens the file)", ms(a.hostReadyMs), "(prepared JSON, not timed)", "");
 	row("time to first graph", ms(a.firstMs), baseFirst, firstRatio);
@@ -423,15 +487,35 @@ for (const r of results) {
 	row("zoom frames p50/p95/max (N)", frames(a.zoom), frames(b.zoom), complete(b.zoom) ? ratio(b.zoom.p95, a.zoom?.p95) : "", "p95 ≤ 16.7 ms");
 	row("zoom frame rate", fpsText(a.zoom), fpsText(b.zoom), b.zoom?.fps ? ratio(a.zoom?.fps, b.zoom.fps) : "", "60 fps");
 	row("frames > 50 ms (pan + zoom)", a.pan?.n ? a.pan.over50 + (a.zoom?.over50 ?? 0) : "—", b.pan?.n ? b.pan.over50 + (b.zoom?.over50 ?? 0) : "—", "");
-	row("mounted nodes (start / max)", a.mountedAtStart == null ? "—" : `${a.mountedAtStart} / ${a.mountedMax}`, b.mountedAtStart == null ? `— (${p.entries.toLocaleString("en")} would be)` : `${b.mountedAtStart} / ${b.mountedMax ?? "—"}`, b.mountedAtStart == null ? "" : ratio(b.mountedMax, a.mountedMax), "≤ ~1000");
-	row("layout, Node CPU", `${ms(p.layoutMs)} (computeGraphLayout)`, `${ms(p.baselineLayoutMs)} (stratify + tree)`, ratio(p.baselineLayoutMs, p.layoutMs), "≤ 50 ms");
+	row(
+		"mounted nodes (start / max)",
+		a.mountedAtStart == null ? "—" : `${a.mountedAtStart} / ${a.mountedMax}`,
+		b.mountedAtStart == null ? `— (${p.entries.toLocaleString("en")} would be)` : `${b.mountedAtStart} / ${b.mountedMax ?? "—"}`,
+		b.mountedAtStart == null ? "" : ratio(b.mountedMax, a.mountedMax),
+		"≤ ~1000",
+	);
+	row(
+		"layout, Node CPU",
+		`${ms(p.layoutMs)} (computeGraphLayout)`,
+		`${ms(p.baselineLayoutMs)} (stratify + tree)`,
+		ratio(p.baselineLayoutMs, p.layoutMs),
+		"≤ 50 ms",
+	);
 	if (b.pageInfo) row("layout, in the page", "(in a Web Worker, not exposed)", ms(b.pageInfo.layoutMs), "");
 	row("Arbor pipeline, Node CPU", `view ${ms(p.treeViewMs)}, compress ${ms(p.compressMs)}, spatial ${ms(p.spatialMs)}`, "", "");
-	for (const [who, x] of [["Arbor", a], ["baseline", b]]) {
+	for (const [who, x] of [
+		["Arbor", a],
+		["baseline", b],
+	]) {
 		if (x.errors.length) console.log(`  ${who} page errors: ${x.errors.slice(0, 3).join(" | ")}`);
 		if (x.failed) console.log(`  ${who} run failed: ${x.failed}`);
 	}
 }
-if (floor) console.log(`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, ${fpsText(floor.pan)}; zoom ${frames(floor.zoom)}, ${fpsText(floor.zoom)} (p50/p95/max (N))`);
-console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks), one input event per frame; headless Chromium on shared cores without a GPU is a pessimistic environment.`);
+if (floor)
+	console.log(
+		`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, ${fpsText(floor.pan)}; zoom ${frames(floor.zoom)}, ${fpsText(floor.zoom)} (p50/p95/max (N))`,
+	);
+console.log(
+	`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks), one input event per frame; headless Chromium on shared cores without a GPU is a pessimistic environment.`,
+);
 if (argv.includes("--json")) console.log(JSON.stringify({ results, floor }, null, 2));

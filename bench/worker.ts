@@ -84,7 +84,15 @@ async function main(): Promise<Record<string, unknown>> {
 			const t1 = now();
 			const ctx = sm.buildSessionContext();
 			const t2 = now();
-			return { ms: t1 - t0, ctxMs: t2 - t1, totalMs: t2 - t0, cpuMs: cpu() - c, entries: sm.getEntries().length, messages: ctx.messages.length, warnings: sm.getWarningCount() };
+			return {
+				ms: t1 - t0,
+				ctxMs: t2 - t1,
+				totalMs: t2 - t0,
+				cpuMs: cpu() - c,
+				entries: sm.getEntries().length,
+				messages: ctx.messages.length,
+				warnings: sm.getWarningCount(),
+			};
 		}
 		case "pi-open":
 		case "pi16-open": {

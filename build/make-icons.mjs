@@ -20,7 +20,14 @@ const NODES = [
 	[0.58, 0.82, 0.055],
 	[0.82, 0.82, 0.055],
 ];
-const EDGES = [[0, 1], [1, 2], [1, 3], [2, 4], [3, 5], [3, 6]];
+const EDGES = [
+	[0, 1],
+	[1, 2],
+	[1, 3],
+	[2, 4],
+	[3, 5],
+	[3, 6],
+];
 const LEAF = 4; // the leaf, in the accent colour
 const BG = [0x1f, 0x5e, 0x46];
 const FG = [0xf4, 0xf7, 0xf5];
@@ -158,7 +165,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const sizes = new Map([16, 32, 48, 128, 256, 512].map((s) => [s, png(s)]));
 	writeFileSync(join(here, "icon.png"), sizes.get(512));
 	// ic07/ic08/ic09: 128/256/512 px PNG
-	writeFileSync(join(here, "icon.icns"), icns([["ic07", sizes.get(128)], ["ic08", sizes.get(256)], ["ic09", sizes.get(512)]]));
+	writeFileSync(
+		join(here, "icon.icns"),
+		icns([
+			["ic07", sizes.get(128)],
+			["ic08", sizes.get(256)],
+			["ic09", sizes.get(512)],
+		]),
+	);
 	writeFileSync(join(here, "icon.ico"), ico([16, 32, 48, 256].map((s) => [s, sizes.get(s)])));
 	process.stdout.write("wrote build/icon.png, build/icon.icns, build/icon.ico\n");
 }

@@ -18,7 +18,13 @@ const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
 	const r = await new AxeBuilder({ page }).withTags(TAGS).analyze();
 	const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-	const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 4).map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(0, 2).join(" ")}`).join("\n  ")}`);
+	const report = bad.map(
+		(v) =>
+			`${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+				.slice(0, 4)
+				.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(0, 2).join(" ")}`)
+				.join("\n  ")}`,
+	);
 	expect(report, `axe on ${where}`).toEqual([]);
 }
 
@@ -67,7 +73,7 @@ for (const scheme of ["light", "dark"] as const) {
 			const leafCard = page.locator('.react-flow__node:has([data-testid="leaf-badge"])');
 			await page.getByTestId("fit-button").click();
 			await page.waitForTimeout(300);
-			const user = page.locator('.react-flow__node:has(.arbor-card--user)').last();
+			const user = page.locator(".react-flow__node:has(.arbor-card--user)").last();
 			await user.click();
 			await page.keyboard.press("Enter");
 			await expect(page.getByTestId("navigate-dialog")).toBeVisible();

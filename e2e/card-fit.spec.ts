@@ -21,10 +21,15 @@ for (const scheme of ["light", "dark"] as const) {
 			const file = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
 			// Long labels on a branch point and on the leaf card (already holding the leaf badge).
 			const long = "a very long label that names the whole fix for the crash on missing hourly data";
-			appendFileSync(file, [
-				{ type: "label", id: "e2elab01", parentId: "1a9ede11", timestamp: "2026-11-02T09:05:00.000Z", targetId: "1a962dbc", label: long },
-				{ type: "label", id: "e2elab02", parentId: "e2elab01", timestamp: "2026-11-02T09:05:01.000Z", targetId: "1a6763c2", label: `release note: ${long}` },
-			].map((o) => JSON.stringify(o) + "\n").join(""));
+			appendFileSync(
+				file,
+				[
+					{ type: "label", id: "e2elab01", parentId: "1a9ede11", timestamp: "2026-11-02T09:05:00.000Z", targetId: "1a962dbc", label: long },
+					{ type: "label", id: "e2elab02", parentId: "e2elab01", timestamp: "2026-11-02T09:05:01.000Z", targetId: "1a6763c2", label: `release note: ${long}` },
+				]
+					.map((o) => JSON.stringify(o) + "\n")
+					.join(""),
+			);
 			host = await startHost([file]);
 			await openApp(page, host);
 			await viewportSettled(page);

@@ -128,8 +128,36 @@ test("roll-ups follow live appends: another writer's omp model_usage and pi usag
 	await expect(rollup).toHaveText(/^17 entries · 1\.8k tok · \$12\.13/);
 	const t = new Date().toISOString();
 	const lines = [
-		{ type: "model_usage", id: "live-mu", parentId: "assistant-active", timestamp: t, purpose: "title", role: "smol", api: "anthropic-messages", provider: "anthropic", model: "claude-haiku", usage: { input: 150, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 200, cost: { input: 1, output: 0.25, cacheRead: 0, cacheWrite: 0, total: 1.25 } }, stopReason: "stop" },
-		{ type: "usage", id: "live-u", parentId: "assistant-active", timestamp: t, kind: "cache_warm", provider: "anthropic", model: "claude-x", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 } } },
+		{
+			type: "model_usage",
+			id: "live-mu",
+			parentId: "assistant-active",
+			timestamp: t,
+			purpose: "title",
+			role: "smol",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			model: "claude-haiku",
+			usage: {
+				input: 150,
+				output: 50,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 200,
+				cost: { input: 1, output: 0.25, cacheRead: 0, cacheWrite: 0, total: 1.25 },
+			},
+			stopReason: "stop",
+		},
+		{
+			type: "usage",
+			id: "live-u",
+			parentId: "assistant-active",
+			timestamp: t,
+			kind: "cache_warm",
+			provider: "anthropic",
+			model: "claude-x",
+			usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.25 } },
+		},
 	];
 	appendFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
 	// Both records are hidden in every tree mode; their cost shows on the roll-ups above them.

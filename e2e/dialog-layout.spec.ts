@@ -29,8 +29,11 @@ async function wrappedButtons(page: Page, testId: string): Promise<string[]> {
 			}
 			// A button row (flex) that puts a button on a second line.
 			const row = b.parentElement;
-			const rowWrapped = row !== null && getComputedStyle(row).display === "flex" && getComputedStyle(row).flexDirection === "row"
-				&& Array.from(row.children).some((c) => Math.abs(c.getBoundingClientRect().top - b.getBoundingClientRect().top) > 4);
+			const rowWrapped =
+				row !== null &&
+				getComputedStyle(row).display === "flex" &&
+				getComputedStyle(row).flexDirection === "row" &&
+				Array.from(row.children).some((c) => Math.abs(c.getBoundingClientRect().top - b.getBoundingClientRect().top) > 4);
 			if (wrapped || rowWrapped || b.scrollWidth > b.clientWidth + 1) bad.push(b.textContent.trim().slice(0, 60));
 		}
 		return bad;

@@ -20,7 +20,8 @@ function electronBinary(): string | null {
 const binary = electronBinary();
 const built = existsSync(join(repoRoot, "dist", "main.cjs")) && existsSync(join(repoRoot, "dist", "renderer", "index.html"));
 
-const SKIP_REASON = "SKIPPED: no Electron binary on this machine (electron 45 downloads it on first run, which needs network access). " +
+const SKIP_REASON =
+	"SKIPPED: no Electron binary on this machine (electron 45 downloads it on first run, which needs network access). " +
 	"The built dist/main.cjs is still run against the Electron double by electron/hosts/electron/test/built-main.test.ts and build/test/packaging.test.ts.";
 // Printed once per run (the reporter lists skipped tests without their reason).
 if (binary === null && process.env.TEST_WORKER_INDEX === undefined) process.stdout.write(`e2e/electron.spec.ts: ${SKIP_REASON}\n`);

@@ -26,14 +26,28 @@ function library() {
 	// Branched at an assistant answer (pi's /fork at a prompt copies the path up to the answer before it).
 	// A text-only answer: the default filter shows its card (a tool-calling turn may be folded away).
 	type Line = { id: string; type: string; message?: { role: string; content?: { type: string }[] } };
-	const at = (lines.slice(60).map((l) => JSON.parse(l) as Line).find((o) => o.message?.role === "assistant" && Array.isArray(o.message.content) && o.message.content.every((b) => b.type === "text")) as { id: string }).id;
+	const at = (
+		lines
+			.slice(60)
+			.map((l) => JSON.parse(l) as Line)
+			.find((o) => o.message?.role === "assistant" && Array.isArray(o.message.content) && o.message.content.every((b) => b.type === "text")) as { id: string }
+	).id;
 	const child = join(proj, "child.jsonl");
 	// pi 1.6's createBranchedSession shape: a new header naming the parent file, then the copied path.
 	const byId = new Map(lines.slice(1).map((l) => [(JSON.parse(l) as { id: string }).id, l]));
 	const path: string[] = [];
 	for (let id: string | null = at; id; id = (JSON.parse(byId.get(id) as string) as { parentId: string | null }).parentId) path.unshift(byId.get(id) as string);
-	writeFileSync(child, [JSON.stringify({ type: "session", version: 3, id: "child-e2e", timestamp: new Date().toISOString(), cwd: "/home/me/app", parentSession: parent }), ...path].join("\n") + "\n");
-	appendFileSync(child, `${JSON.stringify({ type: "message", id: "zq000001", parentId: (JSON.parse(path.at(-1) as string) as { id: string }).id, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: "where is the zebraquartz helper?" }], timestamp: Date.now() } })}\n`);
+	writeFileSync(
+		child,
+		[
+			JSON.stringify({ type: "session", version: 3, id: "child-e2e", timestamp: new Date().toISOString(), cwd: "/home/me/app", parentSession: parent }),
+			...path,
+		].join("\n") + "\n",
+	);
+	appendFileSync(
+		child,
+		`${JSON.stringify({ type: "message", id: "zq000001", parentId: (JSON.parse(path.at(-1) as string) as { id: string }).id, timestamp: new Date().toISOString(), message: { role: "user", content: [{ type: "text", text: "where is the zebraquartz helper?" }], timestamp: Date.now() } })}\n`,
+	);
 	return { dir, parent, child, at };
 }
 

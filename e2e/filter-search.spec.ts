@@ -27,7 +27,13 @@ for (const src of FILES) {
 			// Cards mount as the Fit animation brings them on screen (culling): on a busy machine the last
 			// ones arrive a little later, so read until they are all there.
 			await expect.poll(async () => (await cardIds(page)).sort(), { message: `filter ${mode}` }).toEqual(expected);
-			await shot(page, `filter-${mode}-${src.split("/").at(-1)?.replace(/\.jsonl$/, "")}`);
+			await shot(
+				page,
+				`filter-${mode}-${src
+					.split("/")
+					.at(-1)
+					?.replace(/\.jsonl$/, "")}`,
+			);
 		}
 	});
 }

@@ -23,7 +23,7 @@ test("a card dragged past the window edge and released outside does not leave th
 	await openApp(page, host);
 	// xyflow's auto-pan loop outlived a drag whose card left the graph mid-drag (culled, filtered, a live
 	// re-layout): the drag was aborted without stopping the loop. Here the card leaves through the filter.
-	const node = page.locator('.react-flow__node:has(.arbor-card--assistant)').first();
+	const node = page.locator(".react-flow__node:has(.arbor-card--assistant)").first();
 	const box = await node.boundingBox();
 	if (!box) throw new Error("no assistant card");
 	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -101,7 +101,10 @@ test("the leaf stays visible when the filter hides the file's last line, and the
 	// The sample ends with a session_info line (hidden in the default filter); a label line after it too.
 	const lines = jsonl(file);
 	const last = lines.at(-1) as { id: string };
-	appendFileSync(file, `${JSON.stringify({ type: "label", id: "feedbeef", parentId: last.id, timestamp: "2026-11-02T09:05:00.000Z", targetId: idOf(file, "Go with option 2 instead"), label: "chosen" })}\n`);
+	appendFileSync(
+		file,
+		`${JSON.stringify({ type: "label", id: "feedbeef", parentId: last.id, timestamp: "2026-11-02T09:05:00.000Z", targetId: idOf(file, "Go with option 2 instead"), label: "chosen" })}\n`,
+	);
 	host = await startHost([file]);
 	await openApp(page, host);
 	await expect(page.getByTestId("leaf-badge")).toHaveCount(1);
@@ -137,7 +140,7 @@ test("an error toast says what happened in user words, offers the fix as a butto
 	host = await startHost([file]);
 	await openApp(page, host);
 	await page.getByTestId("zoom-leaf-button").click();
-	await page.locator('.react-flow__node:has(.is-leaf)').click();
+	await page.locator(".react-flow__node:has(.is-leaf)").click();
 	await page.keyboard.press("Shift+L");
 	await page.getByTestId("label-editor-input").fill("try");
 	await page.keyboard.press("Enter");

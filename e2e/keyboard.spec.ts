@@ -102,7 +102,10 @@ test("a big file's ≈ count in the library is refined to the exact count in the
 	const file = join(dir, "big.jsonl");
 	execFileSync(process.execPath, [genSession, "--n", "4000", "--seed", "lib", "--out", file]);
 	expect(statSync(file).size).toBeGreaterThan(8 * 1024 * 1024);
-	const entries = readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).length - 1;
+	const entries =
+		readFileSync(file, "utf8")
+			.split("\n")
+			.filter((l) => l.trim()).length - 1;
 	host = await startHost([dir]);
 	await page.goto(host.url);
 	await expect(page.getByTestId("library")).toBeVisible({ timeout: 60_000 });

@@ -19,14 +19,22 @@ function sessionWithLink(): string {
 	const t = "2026-08-20T12:00:00.000Z";
 	const lines = [
 		{ type: "session", version: 3, id: "links-session", timestamp: t, cwd: "/tmp/links" },
-		{ type: "message", id: "u1", parentId: null, timestamp: t, message: { role: "user", content: "read [the docs](https://docs.example.test/page) first", timestamp: 1 } },
+		{
+			type: "message",
+			id: "u1",
+			parentId: null,
+			timestamp: t,
+			message: { role: "user", content: "read [the docs](https://docs.example.test/page) first", timestamp: 1 },
+		},
 	];
 	writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
 	return file;
 }
 
 test("a markdown link opens in a new tab with noopener/noreferrer; the app's tab stays", async ({ page, context }) => {
-	await context.route("https://docs.example.test/**", (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<title>external</title>external" }));
+	await context.route("https://docs.example.test/**", (route) =>
+		route.fulfill({ status: 200, contentType: "text/html", body: "<title>external</title>external" }),
+	);
 	host = await startHost([sessionWithLink()]);
 	await openApp(page, host);
 	const appUrl = page.url();

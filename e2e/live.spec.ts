@@ -20,7 +20,10 @@ test("entries appended by a second process appear in the graph", async ({ page }
 	const last = jsonl(file).at(-1) as { id: string };
 	const entries = await page.getByTestId("status-entries").textContent();
 	const user = {
-		type: "message", id: "live0001", parentId: last.id, timestamp: new Date().toISOString(),
+		type: "message",
+		id: "live0001",
+		parentId: last.id,
+		timestamp: new Date().toISOString(),
 		message: { role: "user", content: [{ type: "text", text: "A message pi appended while Arbor was open" }], timestamp: Date.now() },
 	};
 	const script = `require("node:fs").appendFileSync(${JSON.stringify(file)}, ${JSON.stringify(`${JSON.stringify(user)}\n`)})`;
@@ -34,12 +37,17 @@ test("entries appended by a second process appear in the graph", async ({ page }
 	await shot(page, "live-append");
 });
 
-test("after a burst of appends by pi (labels, summaries, a late parent, a re-used id, a split line) the renderer's skeleton equals a fresh open", async ({ page }) => {
+test("after a burst of appends by pi (labels, summaries, a late parent, a re-used id, a split line) the renderer's skeleton equals a fresh open", async ({
+	page,
+}) => {
 	const file = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
 	host = await startHost([file]);
 	await openApp(page, host);
 	const snapshot = () => page.evaluate((p) => (window as unknown as { __arborSkeletonOf(p: string): unknown }).__arborSkeletonOf(p), file);
-	const writer = spawn(process.execPath, [join(repoRoot, "e2e", "helpers", "live-writer.mjs"), file, "120"], { cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"] });
+	const writer = spawn(process.execPath, [join(repoRoot, "e2e", "helpers", "live-writer.mjs"), file, "120"], {
+		cwd: repoRoot,
+		stdio: ["ignore", "ignore", "pipe"],
+	});
 	let stderr = "";
 	writer.stderr?.on("data", (d) => (stderr += String(d)));
 	const code = await new Promise<number | null>((ok) => writer.on("exit", ok));
@@ -48,7 +56,15 @@ test("after a burst of appends by pi (labels, summaries, a late parent, a re-use
 		const sm = SessionManager.open(file);
 		const k = sm.getSkeleton();
 		sm.close();
-		return { ids: k.ids, parent: Array.from(k.parent), flags: Array.from(k.flags), kind: Array.from(k.kind), labels: k.labels.map((l) => ({ target: l.target, label: l.label })), leaf: k.leaf, resumeLeaf: k.resumeLeaf };
+		return {
+			ids: k.ids,
+			parent: Array.from(k.parent),
+			flags: Array.from(k.flags),
+			kind: Array.from(k.kind),
+			labels: k.labels.map((l) => ({ target: l.target, label: l.label })),
+			leaf: k.leaf,
+			resumeLeaf: k.resumeLeaf,
+		};
 	})();
 	expect(fresh.ids).toContain("e2e-split");
 	// The watcher delivers the last lines within its poll; then the copy must match entry for entry.

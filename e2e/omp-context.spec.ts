@@ -27,8 +27,15 @@ function writeSession(): string {
 	const file = join(dir, "omp-context.jsonl");
 	let n = 0;
 	const at = () => T(++n);
-	const msg = (id: string, parentId: string, message: Record<string, unknown>) => ({ type: "message", id, parentId, timestamp: at(), message: { timestamp: n, ...message } });
-	const reply = (id: string, parentId: string, content: unknown[], stopReason = "stop") => msg(id, parentId, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason, usage: { input: 10, output: 10, totalTokens: 20 } });
+	const msg = (id: string, parentId: string, message: Record<string, unknown>) => ({
+		type: "message",
+		id,
+		parentId,
+		timestamp: at(),
+		message: { timestamp: n, ...message },
+	});
+	const reply = (id: string, parentId: string, content: unknown[], stopReason = "stop") =>
+		msg(id, parentId, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason, usage: { input: 10, output: 10, totalTokens: 20 } });
 	const lines: Record<string, unknown>[] = [
 		{ type: "session", version: 3, id: "sess-omp", timestamp: T(0), cwd: "/work/project", title: "Flaky watcher", titleSource: "auto" },
 		{ type: "session_init", id: "si", parentId: null, timestamp: at(), systemPrompt: "You are omp.", task: "fix the watcher", tools: ["read", "bash"] },
@@ -42,7 +49,15 @@ function writeSession(): string {
 		{ type: "ttsr_injection", id: "tt", parentId: "c1", timestamp: at(), injectedRules: ["no-sleep-in-tests"] },
 		{ type: "mode_change", id: "md", parentId: "tt", timestamp: at(), mode: "plan" },
 		msg("u2", "md", { role: "user", content: "Fix it" }),
-		reply("a2", "u2", [{ type: "text", text: "Reading the test first." }, { type: "toolCall", id: "call-lost", name: "read", arguments: { path: "watcher.test.ts" } }], "toolUse"),
+		reply(
+			"a2",
+			"u2",
+			[
+				{ type: "text", text: "Reading the test first." },
+				{ type: "toolCall", id: "call-lost", name: "read", arguments: { path: "watcher.test.ts" } },
+			],
+			"toolUse",
+		),
 		{ type: "reset_boundary", id: "rb", parentId: "a2", timestamp: at() },
 		msg("u3", "rb", { role: "user", content: "Any other sleeps?" }),
 		reply("a3", "u3", [{ type: "text", text: "Two more in the live tests." }]),

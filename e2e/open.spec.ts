@@ -59,15 +59,18 @@ test("a generated 3,000-entry session mounts a bounded number of cards and pans"
 	await page.getByTestId("zoom-leaf-button").click();
 	const before = await viewportSettled(page);
 	// Grab the empty pane (not a card, which would drag the node instead).
-	const start = await page.evaluate(({ x, y, w, h }) => {
-		for (let gy = 0.1; gy < 0.9; gy += 0.1) {
-			for (let gx = 0.1; gx < 0.9; gx += 0.1) {
-				const el = document.elementFromPoint(x + w * gx, y + h * gy);
-				if (el?.classList.contains("react-flow__pane")) return { x: x + w * gx, y: y + h * gy };
+	const start = await page.evaluate(
+		({ x, y, w, h }) => {
+			for (let gy = 0.1; gy < 0.9; gy += 0.1) {
+				for (let gx = 0.1; gx < 0.9; gx += 0.1) {
+					const el = document.elementFromPoint(x + w * gx, y + h * gy);
+					if (el?.classList.contains("react-flow__pane")) return { x: x + w * gx, y: y + h * gy };
+				}
 			}
-		}
-		return null;
-	}, { x: box.x, y: box.y, w: box.width, h: box.height });
+			return null;
+		},
+		{ x: box.x, y: box.y, w: box.width, h: box.height },
+	);
 	if (!start) throw new Error("no empty pane area to grab");
 	await page.mouse.move(start.x, start.y);
 	await page.mouse.down();

@@ -18,7 +18,14 @@ test.afterEach(async () => {
 });
 
 const T = (s: number): string => new Date(Date.UTC(2026, 5, 1, 9, 0, s)).toISOString();
-const usage = (total: number, cost: number) => ({ input: total - 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: total, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost } });
+const usage = (total: number, cost: number) => ({
+	input: total - 10,
+	output: 10,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: total,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: cost },
+});
 
 function writeSession(): string {
 	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-pi16-"));
@@ -27,12 +34,65 @@ function writeSession(): string {
 	const at = () => T(++n);
 	const lines: Record<string, unknown>[] = [
 		{ type: "session", version: 3, id: "sess-pi16", timestamp: T(0), cwd: "/work/project" },
-		{ type: "message", id: "sys1", parentId: null, timestamp: at(), message: { role: "system", content: "You are a careful coding agent working in this repository.", sections: { style: "Answer briefly.", tests: "Run the tests you touch." }, toolsAdded: [{ name: "read" }, { name: "bash" }, { name: "ls" }], timestamp: 1 } },
+		{
+			type: "message",
+			id: "sys1",
+			parentId: null,
+			timestamp: at(),
+			message: {
+				role: "system",
+				content: "You are a careful coding agent working in this repository.",
+				sections: { style: "Answer briefly.", tests: "Run the tests you touch." },
+				toolsAdded: [{ name: "read" }, { name: "bash" }, { name: "ls" }],
+				timestamp: 1,
+			},
+		},
 		{ type: "message", id: "u1", parentId: "sys1", timestamp: at(), message: { role: "user", content: "Find the flaky test", timestamp: 2 } },
-		{ type: "message", id: "a1", parentId: "u1", timestamp: at(), message: { role: "assistant", content: [{ type: "text", text: "It is the watcher test: it sleeps instead of waiting." }], provider: "anthropic", model: "claude", usage: usage(1200, 0.004), stopReason: "stop", timestamp: 3 } },
-		{ type: "message", id: "sys2", parentId: "a1", timestamp: at(), message: { role: "system", content: [], sections: { style: "Answer in full sentences.", tests: null }, toolsAdded: [{ name: "grep" }], toolsRemoved: [{ name: "ls" }], timestamp: 4 } },
+		{
+			type: "message",
+			id: "a1",
+			parentId: "u1",
+			timestamp: at(),
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "It is the watcher test: it sleeps instead of waiting." }],
+				provider: "anthropic",
+				model: "claude",
+				usage: usage(1200, 0.004),
+				stopReason: "stop",
+				timestamp: 3,
+			},
+		},
+		{
+			type: "message",
+			id: "sys2",
+			parentId: "a1",
+			timestamp: at(),
+			message: {
+				role: "system",
+				content: [],
+				sections: { style: "Answer in full sentences.", tests: null },
+				toolsAdded: [{ name: "grep" }],
+				toolsRemoved: [{ name: "ls" }],
+				timestamp: 4,
+			},
+		},
 		{ type: "message", id: "u2", parentId: "sys2", timestamp: at(), message: { role: "user", content: "Fix it", timestamp: 5 } },
-		{ type: "message", id: "a2", parentId: "u2", timestamp: at(), message: { role: "assistant", content: [{ type: "text", text: "Fixed: it waits for the event now." }], provider: "anthropic", model: "claude", usage: usage(2400, 0.008), stopReason: "stop", timestamp: 6 } },
+		{
+			type: "message",
+			id: "a2",
+			parentId: "u2",
+			timestamp: at(),
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "Fixed: it waits for the event now." }],
+				provider: "anthropic",
+				model: "claude",
+				usage: usage(2400, 0.008),
+				stopReason: "stop",
+				timestamp: 6,
+			},
+		},
 		{ type: "usage", id: "w1", parentId: "a2", timestamp: at(), kind: "cache_warm", provider: "anthropic", model: "claude", usage: usage(900, 0.0012) },
 		{ type: "usage", id: "w2", parentId: "w1", timestamp: at(), kind: "cache_warm", provider: "anthropic", model: "claude", usage: usage(900, 0.0013) },
 		{ type: "context_edit", id: "ce1", parentId: "w2", timestamp: at(), targetId: "u1", replacement: { content: "Find the flaky test (edited)" } },
@@ -42,11 +102,34 @@ function writeSession(): string {
 		{ type: "ttsr_injection", id: "o3", parentId: "o2", timestamp: at(), injectedRules: ["no-sleep-in-tests"] },
 		{ type: "mode_change", id: "o4", parentId: "o3", timestamp: at(), mode: "plan" },
 		{ type: "credential_pin", id: "o5", parentId: "o4", timestamp: at(), provider: "anthropic", hash: "ab12cd" },
-		{ type: "session_init", id: "o6", parentId: "o5", timestamp: at(), agent: "scout", task: "Look for other sleeps", systemPrompt: "You are scout.", tools: ["read"] },
+		{
+			type: "session_init",
+			id: "o6",
+			parentId: "o5",
+			timestamp: at(),
+			agent: "scout",
+			task: "Look for other sleeps",
+			systemPrompt: "You are scout.",
+			tools: ["read"],
+		},
 		{ type: "model_usage", id: "o7", parentId: "o6", timestamp: at(), purpose: "title", provider: "anthropic", model: "haiku", usage: usage(100, 0.0001) },
 		{ type: "reset_boundary", id: "o8", parentId: "o7", timestamp: at() },
 		{ type: "message", id: "u3", parentId: "o8", timestamp: at(), message: { role: "user", content: "Any other sleeps?", timestamp: 7 } },
-		{ type: "message", id: "a3", parentId: "u3", timestamp: at(), message: { role: "assistant", content: [{ type: "text", text: "Two more in the live tests." }], provider: "anthropic", model: "claude", usage: usage(800, 0.003), stopReason: "stop", timestamp: 8 } },
+		{
+			type: "message",
+			id: "a3",
+			parentId: "u3",
+			timestamp: at(),
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "Two more in the live tests." }],
+				provider: "anthropic",
+				model: "claude",
+				usage: usage(800, 0.003),
+				stopReason: "stop",
+				timestamp: 8,
+			},
+		},
 		// A label written from an old leaf: the file's last line now sits on another branch (pi #9930).
 		{ type: "label", id: "l1", parentId: "a1", timestamp: at(), targetId: "a1", label: "diagnosis" },
 	];
@@ -136,10 +219,18 @@ for (const scheme of ["light", "dark"] as const) {
 		await page.waitForTimeout(500);
 		await shot(page, `pi16-cards-${scheme}`);
 		// The new cards, the banner and the panels pass axe (serious / critical) like the rest of the app.
-		const axe = await new AxeBuilder({ page }).include('[data-testid="resume-banner"]').include('[data-testid="context-panel"]')
-			.include('.react-flow__node:has(.arbor-card--edit)').include('.react-flow__node:has(.arbor-card--system)')
-			.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-		expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+		const axe = await new AxeBuilder({ page })
+			.include('[data-testid="resume-banner"]')
+			.include('[data-testid="context-panel"]')
+			.include(".react-flow__node:has(.arbor-card--edit)")
+			.include(".react-flow__node:has(.arbor-card--system)")
+			.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+			.analyze();
+		expect(
+			axe.violations
+				.filter((v) => v.impact === "serious" || v.impact === "critical")
+				.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+		).toEqual([]);
 
 		// Save position for pi: appended on the newest conversation's branch; the banner goes away.
 		const before = jsonl(file).length;

@@ -34,7 +34,9 @@ test("a model configured in the Settings dialog writes the summary when navigati
 	const target = idOf(file, "Found it: `parseForecast`");
 	// No pi config and no provider keys: the only model is the one the dialog sets.
 	const noKeys = Object.fromEntries(
-		["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "XAI_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY"].map((k) => [k, ""]),
+		["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "XAI_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY"].map(
+			(k) => [k, ""],
+		),
 	);
 	host = await startHost([file], { env: noKeys });
 	await openApp(page, host);

@@ -57,7 +57,9 @@ test("navigate without a summary moves the leaf and writes nothing", async ({ pa
 	await expect(card(page, target).locator(".is-leaf")).toHaveCount(1);
 	expect(await leafId(page)).toBe(target);
 	// pi resumes at the last line: the app says so until the position is saved.
-	await expect(page.locator(".arbor-badge--resume")).toHaveCount(1, { timeout: 5_000 }).catch(() => undefined);
+	await expect(page.locator(".arbor-badge--resume"))
+		.toHaveCount(1, { timeout: 5_000 })
+		.catch(() => undefined);
 	await shot(page, "navigated-no-summary");
 	expect(sha256(file)).toBe(before);
 });

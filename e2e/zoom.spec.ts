@@ -21,17 +21,18 @@ const zoomOf = async (page: Page): Promise<number> => {
 };
 
 /** Smallest on-screen font size (px) of the mounted cards' text. */
-const smallestText = (page: Page) => page.locator(".arbor-card__text").evaluateAll((els) => {
-	const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
-	const z = Number(/scale\(([\d.e-]+)\)/.exec(vp?.style.transform ?? "")?.[1] ?? "1");
-	let min = Infinity;
-	for (const el of els) {
-		const cs = getComputedStyle(el);
-		if (cs.visibility === "hidden" || cs.display === "none") continue;
-		min = Math.min(min, parseFloat(cs.fontSize) * z);
-	}
-	return min;
-});
+const smallestText = (page: Page) =>
+	page.locator(".arbor-card__text").evaluateAll((els) => {
+		const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
+		const z = Number(/scale\(([\d.e-]+)\)/.exec(vp?.style.transform ?? "")?.[1] ?? "1");
+		let min = Infinity;
+		for (const el of els) {
+			const cs = getComputedStyle(el);
+			if (cs.visibility === "hidden" || cs.display === "none") continue;
+			min = Math.min(min, parseFloat(cs.fontSize) * z);
+		}
+		return min;
+	});
 
 function generated(n: number): string {
 	const file = join(mkdtempSync(join(tmpdir(), "arbor-e2e-zoom-")), `gen${n}.jsonl`);

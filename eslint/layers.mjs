@@ -34,7 +34,13 @@ const TEST_PACKAGES = [
 export const LAYERS = [
 	{ folder: "shared", may: [], packages: [], node: false },
 	{ folder: "electron/session", may: ["shared"], packages: [], node: true },
-	{ folder: "electron/services", may: ["electron/session", "shared"], packages: ["@earendil-works/pi-ai", "diff", "jiti"], node: true, testMay: ["electron/api"] },
+	{
+		folder: "electron/services",
+		may: ["electron/session", "shared"],
+		packages: ["@earendil-works/pi-ai", "diff", "jiti"],
+		node: true,
+		testMay: ["electron/api"],
+	},
 	{ folder: "electron/api", may: ["shared"], packages: ["zod"], node: true, testMay: ["electron/services", "electron/session"] },
 	{
 		folder: "electron/cli",
@@ -43,7 +49,12 @@ export const LAYERS = [
 		packages: [],
 		node: true,
 	},
-	{ folder: "electron/hosts", may: ["electron/api", "electron/services", "electron/session", "shared", "package.json"], packages: ["electron", "electron-updater", "ws"], node: true },
+	{
+		folder: "electron/hosts",
+		may: ["electron/api", "electron/services", "electron/session", "shared", "package.json"],
+		packages: ["electron", "electron-updater", "ws"],
+		node: true,
+	},
 	{ folder: "electron/test", may: ["eslint"], packages: [], node: true },
 	{
 		folder: "renderer",
@@ -56,18 +67,42 @@ export const LAYERS = [
 	{
 		folder: "e2e",
 		may: ["shared", "electron/session", "package.json"],
-		packages: ["@playwright/test", "@axe-core/playwright", "@earendil-works/pi-coding-agent", "@earendil-works/pi-ai", "@mariozechner/pi-coding-agent", "electron"],
+		packages: [
+			"@playwright/test",
+			"@axe-core/playwright",
+			"@earendil-works/pi-coding-agent",
+			"@earendil-works/pi-ai",
+			"@mariozechner/pi-coding-agent",
+			"electron",
+		],
 		node: true,
 	},
 	{
 		folder: "bench",
 		// Benchmarks measure the real modules of every layer (never the tests or e2e specs).
 		may: ["shared", "electron", "renderer", "package.json"],
-		packages: ["esbuild", "ws", "d3-hierarchy", "@xyflow/react", "react", "react-dom", "playwright-core", "@playwright/test", "@mariozechner/pi-coding-agent", "@earendil-works/pi-coding-agent"],
+		packages: [
+			"esbuild",
+			"ws",
+			"d3-hierarchy",
+			"@xyflow/react",
+			"react",
+			"react-dom",
+			"playwright-core",
+			"@playwright/test",
+			"@mariozechner/pi-coding-agent",
+			"@earendil-works/pi-coding-agent",
+		],
 		node: true,
 	},
 	{ folder: "scripts", may: ["bench/reliability", "package.json"], packages: ["@doyensec/electronegativity"], node: true },
-	{ folder: "build", may: ["package.json"], packages: ["esbuild", "js-yaml", "@electron/fuses", "@electron/asar", "electron-builder"], node: true, testMay: ["electron/hosts/electron/test"] },
+	{
+		folder: "build",
+		may: ["package.json"],
+		packages: ["esbuild", "js-yaml", "@electron/fuses", "@electron/asar", "electron-builder"],
+		node: true,
+		testMay: ["electron/hosts/electron/test"],
+	},
 	{ folder: "bin", may: ["dist"], packages: [], node: true },
 ];
 
@@ -96,7 +131,10 @@ export function verdict(rel, spec) {
 		}
 		if (layer.may.some((f) => within(target, f))) return null;
 		if (test && (isTestFile(target) || (layer.testMay ?? []).some((f) => within(target, f)))) return null;
-		const wall = within(target, "renderer") && !within(layer.folder, "renderer") ? "the renderer is a separate app" : `${name} may import only ${[layer.folder, ...layer.may].join(", ")}`;
+		const wall =
+			within(target, "renderer") && !within(layer.folder, "renderer")
+				? "the renderer is a separate app"
+				: `${name} may import only ${[layer.folder, ...layer.may].join(", ")}`;
 		return `${name} may not import ${target} (${wall})`;
 	}
 	const pkg = packageName(spec);

@@ -102,16 +102,34 @@ function Toolbar() {
 	const palette = meta("palette.open");
 	return (
 		<header className="toolbar">
-			<button type="button" data-testid="open-library" title={library.title} onClick={library.onClick}>{library.text}</button>
+			<button type="button" data-testid="open-library" title={library.title} onClick={library.onClick}>
+				{library.text}
+			</button>
 			<SessionTabs />
 			{hasSession && <FilterBar />}
 			{hasSession && <SearchBar />}
 			<span className="spacer" />
-			{hasSession && <button type="button" data-testid="fit-button" title={fit.title} onClick={fit.onClick}>{fit.text}</button>}
-			{hasSession && <button type="button" data-testid="family-button" title={family.title} onClick={family.onClick}>{family.text}</button>}
-			{hasSession && <button type="button" data-testid="zoom-leaf-button" title={leaf.title} onClick={leaf.onClick}>{leaf.text}</button>}
-			<button type="button" data-testid="open-settings" title={settings.title} aria-label={settings.text} onClick={settings.onClick}>⚙</button>
-			<button type="button" data-testid="open-palette" title={palette.title} aria-label={palette.text} onClick={palette.onClick}>⌘<span className="narrow-hide"> {palette.text}</span></button>
+			{hasSession && (
+				<button type="button" data-testid="fit-button" title={fit.title} onClick={fit.onClick}>
+					{fit.text}
+				</button>
+			)}
+			{hasSession && (
+				<button type="button" data-testid="family-button" title={family.title} onClick={family.onClick}>
+					{family.text}
+				</button>
+			)}
+			{hasSession && (
+				<button type="button" data-testid="zoom-leaf-button" title={leaf.title} onClick={leaf.onClick}>
+					{leaf.text}
+				</button>
+			)}
+			<button type="button" data-testid="open-settings" title={settings.title} aria-label={settings.text} onClick={settings.onClick}>
+				⚙
+			</button>
+			<button type="button" data-testid="open-palette" title={palette.title} aria-label={palette.text} onClick={palette.onClick}>
+				⌘<span className="narrow-hide"> {palette.text}</span>
+			</button>
 		</header>
 	);
 }
@@ -140,11 +158,17 @@ function Welcome() {
 			<h1>Arbor</h1>
 			<p>Open a pi or oh-my-pi session to see its tree.</p>
 			<div className="button-row">
-				<button type="button" data-testid="welcome-library" onClick={() => void run("library.open", { source: "button" })}>Open the session library</button>
+				<button type="button" data-testid="welcome-library" onClick={() => void run("library.open", { source: "button" })}>
+					Open the session library
+				</button>
 				{client.host === "electron" && (
-					<button type="button" data-testid="welcome-open-file" onClick={() => void run("file.open", { source: "button" })}>Open file…</button>
+					<button type="button" data-testid="welcome-open-file" onClick={() => void run("file.open", { source: "button" })}>
+						Open file…
+					</button>
 				)}
-				<button type="button" data-testid="welcome-settings" onClick={() => void run("settings.open", { source: "button" })}>Settings…</button>
+				<button type="button" data-testid="welcome-settings" onClick={() => void run("settings.open", { source: "button" })}>
+					Settings…
+				</button>
 			</div>
 			{recent.length > 0 && (
 				<section className="welcome-recent">
@@ -161,10 +185,12 @@ function Welcome() {
 					</ul>
 				</section>
 			)}
-			{opening && <p data-testid="welcome-opening"><span className="spinner" /> Opening <span className="mono">{opening}</span>…</p>}
-			<p className="muted">
-				{client.host === "electron" ? "…or drop a .jsonl file on this window." : "…or start Arbor with a file: arbor serve FILE.jsonl"}
-			</p>
+			{opening && (
+				<p data-testid="welcome-opening">
+					<span className="spinner" /> Opening <span className="mono">{opening}</span>…
+				</p>
+			)}
+			<p className="muted">{client.host === "electron" ? "…or drop a .jsonl file on this window." : "…or start Arbor with a file: arbor serve FILE.jsonl"}</p>
 		</main>
 	);
 }
@@ -179,7 +205,9 @@ function Workspace() {
 		if (booting) {
 			return (
 				<main className="welcome" data-testid="welcome">
-					<p className="muted"><span className="spinner" /> Starting…</p>
+					<p className="muted">
+						<span className="spinner" /> Starting…
+					</p>
 				</main>
 			);
 		}

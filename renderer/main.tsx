@@ -13,7 +13,15 @@ const runtime = createRuntime(createArborClient());
 	const s = Object.values(runtime.store.getState().sessions).find((x) => x.summary.path === path);
 	const k = s?.skeleton;
 	if (!k) return null;
-	return { ids: [...k.ids], parent: Array.from(k.parent), flags: Array.from(k.flags), kind: Array.from(k.kind), labels: k.labels.map((l) => ({ target: l.target, label: l.label })), leaf: k.leaf, resumeLeaf: k.resumeLeaf };
+	return {
+		ids: [...k.ids],
+		parent: Array.from(k.parent),
+		flags: Array.from(k.flags),
+		kind: Array.from(k.kind),
+		labels: k.labels.map((l) => ({ target: l.target, label: l.label })),
+		leaf: k.leaf,
+		resumeLeaf: k.resumeLeaf,
+	};
 };
 const root = document.getElementById("root");
 if (root) createRoot(root).render(<App runtime={runtime} />);

@@ -38,8 +38,7 @@ function parseCsv(text) {
 			if (c === '"' && text[i + 1] === '"') {
 				field += '"';
 				i++;
-			}
-			else if (c === '"') quoted = false;
+			} else if (c === '"') quoted = false;
 			else field += c;
 		} else if (c === '"') quoted = true;
 		else if (c === ",") {
@@ -77,10 +76,12 @@ const walk = (dir) => {
 		const p = join(dir, name);
 		if (statSync(p).isDirectory()) walk(p);
 		else if (/\.(ts|js|cjs|mjs|html)$/.test(name)) {
-			readFileSync(p, "utf8").split("\n").forEach((line, i) => {
-				const m = /eng-disable\s+([\w \t]+)(.*)$/.exec(line);
-				if (m && !/--\s*\S/.test(m[2])) unjustifiedDisables.push(`${relative(root, p)}:${i + 1}`);
-			});
+			readFileSync(p, "utf8")
+				.split("\n")
+				.forEach((line, i) => {
+					const m = /eng-disable\s+([\w \t]+)(.*)$/.exec(line);
+					if (m && !/--\s*\S/.test(m[2])) unjustifiedDisables.push(`${relative(root, p)}:${i + 1}`);
+				});
 		}
 	}
 };

@@ -39,7 +39,11 @@ for (const name of selected) {
 		const mod = await import(`../bench/reliability/${name}.mjs`);
 		res = await mod.run({ bounded, seed, tmp: join(tmp, name), workers, log, verbose });
 	} catch (err) {
-		res = { title: name, figures: [{ label: "section ran", value: `no (${err instanceof Error ? err.message : String(err)})`, ok: false }], details: verbose && err instanceof Error ? [err.stack ?? ""] : [] };
+		res = {
+			title: name,
+			figures: [{ label: "section ran", value: `no (${err instanceof Error ? err.message : String(err)})`, ok: false }],
+			details: verbose && err instanceof Error ? [err.stack ?? ""] : [],
+		};
 	}
 	res.seconds = (Date.now() - t0) / 1000;
 	res.name = name;
@@ -58,7 +62,12 @@ function printSection(res) {
 	process.stdout.write(`${res.title} (${res.seconds.toFixed(1)} s)\n`);
 	for (const f of res.figures) {
 		const mark = f.info ? " " : figureOk(f) ? "✓" : "✗";
-		const target = "target" in f ? ` (target ${f.target})` : f.targetText ? ` (target ${f.targetText}${f.reportedOnly ? `, ${f.metTarget ? "met" : "MISSED"}; a duration, reported but not judged in the bounded run` : ""})` : "";
+		const target =
+			"target" in f
+				? ` (target ${f.target})`
+				: f.targetText
+					? ` (target ${f.targetText}${f.reportedOnly ? `, ${f.metTarget ? "met" : "MISSED"}; a duration, reported but not judged in the bounded run` : ""})`
+					: "";
 		process.stdout.write(`  ${mark} ${f.label}: ${f.value}${target}\n`);
 	}
 	const details = res.details ?? [];

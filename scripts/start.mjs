@@ -39,7 +39,10 @@ function electronBinary() {
 	const r = spawnSync(process.execPath, [join(electronPkg, "install.js")], { encoding: "utf8", timeout: 300_000, stdio: ["ignore", "pipe", "pipe"] });
 	clearNote();
 	if (r.status === 0 && installed()) return { path: join(electronPkg, "dist", rel()) };
-	const first = `${r.stderr ?? ""}\n${r.stdout ?? ""}`.split("\n").map((l) => l.trim()).find((l) => l && !l.startsWith("at ") && !/^Downloading/i.test(l));
+	const first = `${r.stderr ?? ""}\n${r.stdout ?? ""}`
+		.split("\n")
+		.map((l) => l.trim())
+		.find((l) => l && !l.startsWith("at ") && !/^Downloading/i.test(l));
 	const why = r.error ? r.error.message : (first ?? `exit code ${r.status}`).replace(/^(Type|Request|Http)?Error:\s*/, "");
 	return { missing: `Electron's binary is not installed and could not be downloaded (${why})` };
 }

@@ -22,8 +22,18 @@ export interface LoadWarning {
 	/** 1-based physical line number in the file (0 = whole file). */
 	line: number;
 	kind:
-		| "malformed_line" | "truncated_last_line" | "glued_objects" | "duplicate_id" | "orphan" | "cycle"
-		| "missing_id" | "invalid_utf8" | "bad_header" | "legacy_version" | "title_slot" | "other";
+		| "malformed_line"
+		| "truncated_last_line"
+		| "glued_objects"
+		| "duplicate_id"
+		| "orphan"
+		| "cycle"
+		| "missing_id"
+		| "invalid_utf8"
+		| "bad_header"
+		| "legacy_version"
+		| "title_slot"
+		| "other";
 	message: string;
 }
 
@@ -286,8 +296,12 @@ export interface ArborRequests {
 	previewNavigation: { params: { sessionId: string; targetId: string }; result: NavigationPreview };
 	navigate: {
 		params: {
-			sessionId: string; targetId: string; summarize?: boolean; customInstructions?: string;
-			replaceInstructions?: boolean; label?: string;
+			sessionId: string;
+			targetId: string;
+			summarize?: boolean;
+			customInstructions?: string;
+			replaceInstructions?: boolean;
+			label?: string;
 		};
 		result: NavigateResult;
 	};
@@ -339,11 +353,43 @@ export type RequestName = keyof ArborRequests;
 export type RequestParams<K extends RequestName> = ArborRequests[K]["params"];
 export type RequestResult<K extends RequestName> = ArborRequests[K]["result"];
 export const REQUEST_NAMES: readonly RequestName[] = [
-	"openSession", "closeSession", "getInitialSessions", "listSessions", "getFamily", "searchAllSessions", "getSkeleton", "getPreviews", "getCardFacts", "getUsageRollup", "getEntry",
-	"getContext", "search", "previewNavigation", "navigate", "branchToFile", "setLabel", "savePosition",
-	"getResumePoint", "appendUserMessage", "leafHistory", "upgradeLegacy", "getSettings", "setSettings", "getActiveModel",
-	"listCommands", "runExtensionCommand", "listExtensions", "setExtensionEnabled", "cancel", "showOpenDialog", "revealInFolder",
-	"compareBranches", "getRollupCosts", "getSubtreeStats", "exportBranch", "savePrunedCopy",
+	"openSession",
+	"closeSession",
+	"getInitialSessions",
+	"listSessions",
+	"getFamily",
+	"searchAllSessions",
+	"getSkeleton",
+	"getPreviews",
+	"getCardFacts",
+	"getUsageRollup",
+	"getEntry",
+	"getContext",
+	"search",
+	"previewNavigation",
+	"navigate",
+	"branchToFile",
+	"setLabel",
+	"savePosition",
+	"getResumePoint",
+	"appendUserMessage",
+	"leafHistory",
+	"upgradeLegacy",
+	"getSettings",
+	"setSettings",
+	"getActiveModel",
+	"listCommands",
+	"runExtensionCommand",
+	"listExtensions",
+	"setExtensionEnabled",
+	"cancel",
+	"showOpenDialog",
+	"revealInFolder",
+	"compareBranches",
+	"getRollupCosts",
+	"getSubtreeStats",
+	"exportBranch",
+	"savePrunedCopy",
 ];
 
 export type ArborEvent =
@@ -370,8 +416,19 @@ export type ArborEvent =
 	| { type: "error"; sessionId: string | null; error: ArborErrorData };
 
 export type ArborErrorCode =
-	| "bad_request" | "forbidden" | "not_found" | "bad_file" | "conflict" | "legacy_needs_upgrade" | "io"
-	| "no_model" | "llm_error" | "cancelled" | "extension_error" | "unsupported" | "internal";
+	| "bad_request"
+	| "forbidden"
+	| "not_found"
+	| "bad_file"
+	| "conflict"
+	| "legacy_needs_upgrade"
+	| "io"
+	| "no_model"
+	| "llm_error"
+	| "cancelled"
+	| "extension_error"
+	| "unsupported"
+	| "internal";
 
 export interface ArborErrorData {
 	code: ArborErrorCode;

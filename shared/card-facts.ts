@@ -66,13 +66,21 @@ export function usageFacts(usage: unknown): UsageFacts | undefined {
 function kindOfEntry(e: Loose): EntryKindCode {
 	if (e.type === "message") {
 		switch (asRecord(e.message)?.role) {
-			case "user": return EntryKind.user;
-			case "assistant": return EntryKind.assistant;
-			case "toolResult": return EntryKind.toolResult;
-			case "bashExecution": return EntryKind.bashExecution;
-			case "custom": case "hookMessage": return EntryKind.customMessageRole;
-			case "system": return EntryKind.system;
-			default: return EntryKind.otherRole;
+			case "user":
+				return EntryKind.user;
+			case "assistant":
+				return EntryKind.assistant;
+			case "toolResult":
+				return EntryKind.toolResult;
+			case "bashExecution":
+				return EntryKind.bashExecution;
+			case "custom":
+			case "hookMessage":
+				return EntryKind.customMessageRole;
+			case "system":
+				return EntryKind.system;
+			default:
+				return EntryKind.otherRole;
 		}
 	}
 	for (const [k, t] of Object.entries(KIND_ENTRY_TYPES)) if (t === e.type) return Number(k) as EntryKindCode;
@@ -85,15 +93,24 @@ function names(list: unknown): string[] {
 
 function ompSummary(e: Loose): string {
 	switch (e.type) {
-		case "model_usage": return `${safeString(e.purpose ?? "")} · ${safeString(e.provider ?? "")}/${safeString(e.model ?? "")}`;
-		case "service_tier_change": return `service tier: ${e.serviceTier === null ? "default" : JSON.stringify(e.serviceTier) ?? ""}`;
-		case "reset_boundary": return "context cleared (/clear)";
-		case "title_change": return `title: ${safeString(e.title ?? "")}${e.previousTitle ? ` (was ${safeString(e.previousTitle)})` : ""}`;
-		case "ttsr_injection": return `rules: ${Array.isArray(e.injectedRules) ? e.injectedRules.map((r) => safeString(r)).join(", ") : ""}`;
-		case "session_init": return `subagent ${safeString(e.agent ?? "")}: ${safeString(e.task ?? "").slice(0, 120)}`;
-		case "mode_change": return `mode: ${safeString(e.mode ?? "")}`;
-		case "credential_pin": return `account pinned for ${safeString(e.provider ?? "")}`;
-		default: return "";
+		case "model_usage":
+			return `${safeString(e.purpose ?? "")} · ${safeString(e.provider ?? "")}/${safeString(e.model ?? "")}`;
+		case "service_tier_change":
+			return `service tier: ${e.serviceTier === null ? "default" : (JSON.stringify(e.serviceTier) ?? "")}`;
+		case "reset_boundary":
+			return "context cleared (/clear)";
+		case "title_change":
+			return `title: ${safeString(e.title ?? "")}${e.previousTitle ? ` (was ${safeString(e.previousTitle)})` : ""}`;
+		case "ttsr_injection":
+			return `rules: ${Array.isArray(e.injectedRules) ? e.injectedRules.map((r) => safeString(r)).join(", ") : ""}`;
+		case "session_init":
+			return `subagent ${safeString(e.agent ?? "")}: ${safeString(e.task ?? "").slice(0, 120)}`;
+		case "mode_change":
+			return `mode: ${safeString(e.mode ?? "")}`;
+		case "credential_pin":
+			return `account pinned for ${safeString(e.provider ?? "")}`;
+		default:
+			return "";
 	}
 }
 
@@ -119,15 +136,19 @@ export function cardFacts(
 		case EntryKind.system: {
 			const sections = asRecord(m?.sections) ?? {};
 			out.system = {
-				...systemChangeCounts(m), sectionNames: Object.keys(sections), toolsAddedNames: names(m?.toolsAdded),
-				toolsRemovedNames: names(m?.toolsRemoved), contentPreview: systemContentText(m?.content).slice(0, 200),
+				...systemChangeCounts(m),
+				sectionNames: Object.keys(sections),
+				toolsAddedNames: names(m?.toolsAdded),
+				toolsRemovedNames: names(m?.toolsRemoved),
+				contentPreview: systemContentText(m?.content).slice(0, 200),
 			};
 			break;
 		}
 		case EntryKind.contextEdit: {
 			const r = e.replacement;
 			out.contextEdit = {
-				targetId: safeString(e.targetId ?? ""), mode: r === null ? "omit" : "replace",
+				targetId: safeString(e.targetId ?? ""),
+				mode: r === null ? "omit" : "replace",
 				replacementText: r === null ? "" : contentText(asRecord(r)?.content, "", { nonString: "coerce" }),
 			};
 			break;
@@ -136,14 +157,20 @@ export function cardFacts(
 		case EntryKind.modelUsage:
 			out.usage = usageFacts(e.usage);
 			out.usageLine = {
-				kind: safeString(kind === EntryKind.usage ? (e.kind ?? "") : (e.purpose ?? "")), provider: safeString(e.provider ?? ""),
-				model: safeString(e.model ?? ""), ...(typeof e.note === "string" ? { note: e.note } : {}),
+				kind: safeString(kind === EntryKind.usage ? (e.kind ?? "") : (e.purpose ?? "")),
+				provider: safeString(e.provider ?? ""),
+				model: safeString(e.model ?? ""),
+				...(typeof e.note === "string" ? { note: e.note } : {}),
 			};
 			if (kind === EntryKind.modelUsage) out.omp = { type: out.type, summary: ompSummary(e) };
 			break;
 		case EntryKind.compaction:
 			out.usage = usageFacts(e.usage);
-			out.compaction = { keepsNothing: e.firstKeptEntryId === e.id, hasSystemCheckpoint: asRecord(e.systemMessage) !== undefined, tokensBefore: num(e.tokensBefore) };
+			out.compaction = {
+				keepsNothing: e.firstKeptEntryId === e.id,
+				hasSystemCheckpoint: asRecord(e.systemMessage) !== undefined,
+				tokensBefore: num(e.tokensBefore),
+			};
 			break;
 		case EntryKind.branchSummary:
 			out.usage = usageFacts(e.usage);
@@ -169,10 +196,7 @@ export interface UsageRollup {
  * Sums usage / model_usage lines into their nearest non-usage ancestor, so a card can show "cache warm ×3,
  * $0.002" instead of a row per line. `usageAt(i)` gives the facts of usage line i (read from the entry).
  */
-export function usageRollup(
-	s: { count: number; parent: Int32Array; kind: Uint8Array },
-	usageAt: (index: number) => UsageFacts | undefined,
-): UsageRollup[] {
+export function usageRollup(s: { count: number; parent: Int32Array; kind: Uint8Array }, usageAt: (index: number) => UsageFacts | undefined): UsageRollup[] {
 	const byAnchor = new Map<number, UsageRollup>();
 	for (let i = 0; i < s.count; i++) {
 		if (!isAlwaysHiddenKind(s.kind[i])) continue;

@@ -6,8 +6,18 @@ import type { SessionEntry, Usage } from "./entries";
 import { contentText } from "./content-text";
 import { isRecord } from "./guards";
 
-export interface SideTokens { input: number; output: number; cacheRead: number; cacheWrite: number; total: number }
-export interface SideFiles { read: string[]; edited: string[]; written: string[] }
+export interface SideTokens {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	total: number;
+}
+export interface SideFiles {
+	read: string[];
+	edited: string[];
+	written: string[];
+}
 
 /** One side of a comparison: the entries after the common ancestor down to (and including) its leaf. */
 export interface CompareSide {
@@ -28,12 +38,24 @@ export interface CompareResult {
 }
 
 /** One turn of a side: a user prompt and the last assistant text answering it (before the next prompt). */
-export interface CompareTurn { promptId: string; prompt: string; answerId: string | null; answer: string }
+export interface CompareTurn {
+	promptId: string;
+	prompt: string;
+	answerId: string | null;
+	answer: string;
+}
 
 /** A row of the side-by-side view: the k-th prompt after the ancestor on each side (either may be absent). */
-export interface CompareRow { a: CompareTurn | null; b: CompareTurn | null }
+export interface CompareRow {
+	a: CompareTurn | null;
+	b: CompareTurn | null;
+}
 
-export interface WordDiffPart { value: string; added?: boolean; removed?: boolean }
+export interface WordDiffPart {
+	value: string;
+	added?: boolean;
+	removed?: boolean;
+}
 
 /** What the app's compare view needs besides the CLI shape. */
 export interface CompareView extends CompareResult {
@@ -104,7 +126,10 @@ export function sideFacts(entries: readonly SessionEntry[]): SideFacts {
 		}
 		const u = usageOf(e);
 		if (u) {
-			const i = num(u.input), o = num(u.output), cr = num(u.cacheRead), cw = num(u.cacheWrite);
+			const i = num(u.input),
+				o = num(u.output),
+				cr = num(u.cacheRead),
+				cw = num(u.cacheWrite);
 			tokens.input += i;
 			tokens.output += o;
 			tokens.cacheRead += cr;
@@ -134,7 +159,9 @@ export function sideFacts(entries: readonly SessionEntry[]): SideFacts {
 			if (m.cancelled === true) aborts++;
 		}
 	}
-	const read = new Set<string>(), edited = new Set<string>(), written = new Set<string>();
+	const read = new Set<string>(),
+		edited = new Set<string>(),
+		written = new Set<string>();
 	for (const c of calls) {
 		if (c.id !== "" && failed.has(c.id)) continue;
 		if (READ_TOOLS.has(c.name)) read.add(c.path);
@@ -143,7 +170,12 @@ export function sideFacts(entries: readonly SessionEntry[]): SideFacts {
 	}
 	const sorted = (s: Set<string>) => [...s].sort();
 	return {
-		tokens, cost, errors, aborts, firstTime, lastTime,
+		tokens,
+		cost,
+		errors,
+		aborts,
+		firstTime,
+		lastTime,
 		files: { read: sorted(read), edited: sorted(edited), written: sorted(written) },
 	};
 }

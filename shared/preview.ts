@@ -91,7 +91,10 @@ export function formatToolCall(name: string, args: Record<string, unknown>, opts
 			return `[edit: ${shorten(safeString(a.path || a.file_path || ""))}]`;
 		case "bash": {
 			const raw = safeString(a.command || "");
-			const cmd = raw.replace(/[\n\t]/g, " ").trim().slice(0, 50);
+			const cmd = raw
+				.replace(/[\n\t]/g, " ")
+				.trim()
+				.slice(0, 50);
 			return `[bash: ${cmd}${raw.length > 50 ? "..." : ""}]`;
 		}
 		case "grep":
@@ -108,11 +111,7 @@ export function formatToolCall(name: string, args: Record<string, unknown>, opts
 }
 
 /** The row text pi's tree selector shows for an entry (without colours). */
-export function previewText(
-	entry: SessionEntry,
-	findToolCall: (toolCallId: string) => ToolCallBlock | undefined,
-	opts: PreviewOptions = {},
-): string {
+export function previewText(entry: SessionEntry, findToolCall: (toolCallId: string) => ToolCallBlock | undefined, opts: PreviewOptions = {}): string {
 	const e = entry as Loose;
 	switch (e.type) {
 		case "message": {

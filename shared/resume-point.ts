@@ -29,8 +29,7 @@ export interface ResumePointStatus {
 
 /** Kinds that are conversation (what a user means by "where I was"), as opposed to bookkeeping lines. */
 export function isConversationKind(kind: number): boolean {
-	return (kind <= EntryKind.otherRole) || kind === EntryKind.customMessage || kind === EntryKind.branchSummary ||
-		kind === EntryKind.compaction;
+	return kind <= EntryKind.otherRole || kind === EntryKind.customMessage || kind === EntryKind.branchSummary || kind === EntryKind.compaction;
 }
 
 /**
@@ -47,7 +46,11 @@ export function resumePointStatus(c: ResumeColumns, deliberate?: (index: number)
 		anchor = p === anchor ? -1 : p;
 	}
 	let newest = -1;
-	for (let i = c.count - 1; i >= 0; i--) if (isConversationKind(c.kind[i])) { newest = i; break; }
+	for (let i = c.count - 1; i >= 0; i--)
+		if (isConversationKind(c.kind[i])) {
+			newest = i;
+			break;
+		}
 	const out: ResumePointStatus = { resumeLeaf: r, anchor, newestConversation: newest, stale: false, suggested: -1 };
 	if (newest < 0 || isConversationKind(c.kind[r])) return out;
 	// Is the newest conversation on the resume leaf's path?

@@ -106,7 +106,8 @@ export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
 		cost[p] += cost[v];
 		errors[p] += errors[v];
 		aborts[p] += aborts[v];
-		const fv = first[v], lv = last[v];
+		const fv = first[v],
+			lv = last[v];
 		if (fv < first[p] || first[p] !== first[p]) first[p] = fv;
 		if (lv > last[p] || last[p] !== last[p]) last[p] = lv;
 	}
@@ -130,7 +131,13 @@ export function rollupAt(r: Rollups, i: number): SubtreeRollup {
 	const first = Number.isFinite(r.first[i]) ? r.first[i] : null;
 	const last = Number.isFinite(r.last[i]) ? r.last[i] : null;
 	return {
-		entries: r.entries[i], tokens: r.tokens[i], cost: r.cost[i], errors: r.errors[i], aborts: r.aborts[i], first, last,
+		entries: r.entries[i],
+		tokens: r.tokens[i],
+		cost: r.cost[i],
+		errors: r.errors[i],
+		aborts: r.aborts[i],
+		first,
+		last,
 		spanMs: first !== null && last !== null ? last - first : null,
 	};
 }

@@ -148,15 +148,25 @@ export function applySkeletonDelta(s: Skeleton, d: SkeletonDelta): Skeleton {
 
 /** Entry type (`type` field) per non-message kind; message kinds map to "message". */
 export const KIND_ENTRY_TYPES: Readonly<Record<number, string>> = {
-	[EntryKind.compaction]: "compaction", [EntryKind.branchSummary]: "branch_summary", [EntryKind.customMessage]: "custom_message",
-	[EntryKind.custom]: "custom", [EntryKind.label]: "label", [EntryKind.modelChange]: "model_change",
-	[EntryKind.thinkingLevelChange]: "thinking_level_change", [EntryKind.sessionInfo]: "session_info", [EntryKind.usage]: "usage",
-	[EntryKind.contextEdit]: "context_edit", [EntryKind.modelUsage]: "model_usage", [EntryKind.serviceTierChange]: "service_tier_change",
-	[EntryKind.resetBoundary]: "reset_boundary", [EntryKind.titleChange]: "title_change", [EntryKind.ttsrInjection]: "ttsr_injection",
-	[EntryKind.sessionInit]: "session_init", [EntryKind.modeChange]: "mode_change", [EntryKind.credentialPin]: "credential_pin",
+	[EntryKind.compaction]: "compaction",
+	[EntryKind.branchSummary]: "branch_summary",
+	[EntryKind.customMessage]: "custom_message",
+	[EntryKind.custom]: "custom",
+	[EntryKind.label]: "label",
+	[EntryKind.modelChange]: "model_change",
+	[EntryKind.thinkingLevelChange]: "thinking_level_change",
+	[EntryKind.sessionInfo]: "session_info",
+	[EntryKind.usage]: "usage",
+	[EntryKind.contextEdit]: "context_edit",
+	[EntryKind.modelUsage]: "model_usage",
+	[EntryKind.serviceTierChange]: "service_tier_change",
+	[EntryKind.resetBoundary]: "reset_boundary",
+	[EntryKind.titleChange]: "title_change",
+	[EntryKind.ttsrInjection]: "ttsr_injection",
+	[EntryKind.sessionInit]: "session_init",
+	[EntryKind.modeChange]: "mode_change",
+	[EntryKind.credentialPin]: "credential_pin",
 };
 
 /** `type` value -> kind for every entry type with its own kind (message is split by role elsewhere). */
-export const ENTRY_TYPE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map(
-	Object.entries(KIND_ENTRY_TYPES).map(([k, t]) => [t, Number(k) as EntryKindCode]),
-);
+export const ENTRY_TYPE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map(Object.entries(KIND_ENTRY_TYPES).map(([k, t]) => [t, Number(k) as EntryKindCode]));

@@ -84,7 +84,8 @@ export function systemChangeCounts(message: unknown): SystemChangeCounts {
 		else set++;
 	}
 	return {
-		sectionsSet: set, sectionsRemoved: removed,
+		sectionsSet: set,
+		sectionsRemoved: removed,
 		toolsAdded: Array.isArray(r.toolsAdded) ? r.toolsAdded.length : 0,
 		toolsRemoved: Array.isArray(r.toolsRemoved) ? r.toolsRemoved.length : 0,
 		contentChars: systemContentText(r.content).length,

@@ -29,12 +29,30 @@ const HEADER = 8;
 const MARKER = "$t";
 
 type TypedArray =
-	| Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array
-	| Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+	| Int8Array
+	| Uint8Array
+	| Uint8ClampedArray
+	| Int16Array
+	| Uint16Array
+	| Int32Array
+	| Uint32Array
+	| Float32Array
+	| Float64Array
+	| BigInt64Array
+	| BigUint64Array;
 
 const TYPED_ARRAYS = {
-	Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
-	Float32Array, Float64Array, BigInt64Array, BigUint64Array,
+	Int8Array,
+	Uint8Array,
+	Uint8ClampedArray,
+	Int16Array,
+	Uint16Array,
+	Int32Array,
+	Uint32Array,
+	Float32Array,
+	Float64Array,
+	BigInt64Array,
+	BigUint64Array,
 } as const;
 type TypedArrayName = keyof typeof TYPED_ARRAYS;
 type ViewCtor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => TypedArray;
@@ -135,9 +153,7 @@ export function encodeWire(message: WireMessage): Uint8Array {
 /** Decode a binary frame. Throws WireError on anything malformed (the peer may be hostile). */
 export function decodeWire(data: ArrayBuffer | ArrayBufferView): WireMessage {
 	// isView rather than instanceof ArrayBuffer: the buffer may come from another realm (a worker, jsdom).
-	const bytes = isView(data)
-		? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-		: new Uint8Array(data);
+	const bytes = isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 	if (bytes.byteLength < HEADER) throw new WireError("frame too short");
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	if (dv.getUint32(0, true) !== MAGIC) throw new WireError("bad frame magic");

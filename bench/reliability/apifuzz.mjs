@@ -43,7 +43,10 @@ export async function run(ctx) {
 	copyFileSync(join(fixturesDir, "formic__pi-v2-hook-message.jsonl"), join(served, "legacy-v2.jsonl"));
 	execFileSync(process.execPath, [genSessionTool, "--n", "80", "--seed", `api-l-${seed}`, "--out", join(launchDir, "launch.jsonl")], { stdio: "ignore" });
 	const canary = join(canaryDir, "canary.jsonl");
-	writeFileSync(canary, `{"type":"session","version":3,"id":"canary","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp"}\n{"type":"message","id":"c1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${secret}"}}\n`);
+	writeFileSync(
+		canary,
+		`{"type":"session","version":3,"id":"canary","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp"}\n{"type":"message","id":"c1","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${secret}"}}\n`,
+	);
 	const secretTxt = join(canaryDir, "secret.txt");
 	writeFileSync(secretTxt, `${secret}\n`);
 	const phase = async (n, phaseSeed) => {
@@ -59,11 +62,20 @@ export async function run(ctx) {
 		const client = await forkWorker(workerPath(ctx.workers, "ws-fuzz"));
 		let res;
 		try {
-			res = await client.ask({
-				port: host.port, token: host.token, count: n, seed: phaseSeed, secret,
-				allowedFiles: [join(launchDir, "launch.jsonl"), join(served, "served.jsonl"), join(served, "legacy-v2.jsonl")],
-				allowedDirs: [served], canaryPaths: [canary, secretTxt, canaryDir],
-			}, "done", 1_800_000);
+			res = await client.ask(
+				{
+					port: host.port,
+					token: host.token,
+					count: n,
+					seed: phaseSeed,
+					secret,
+					allowedFiles: [join(launchDir, "launch.jsonl"), join(served, "served.jsonl"), join(served, "legacy-v2.jsonl")],
+					allowedDirs: [served],
+					canaryPaths: [canary, secretTxt, canaryDir],
+				},
+				"done",
+				1_800_000,
+			);
 		} finally {
 			client.kill();
 		}
@@ -91,7 +103,9 @@ export async function run(ctx) {
 	symlinkSync(canaryDir, join(served, "linkdir"));
 	const p2 = await phase(bounded ? 300 : 2000, `${seed}-symlinks`);
 	const symlinkViolations = p2.res.violations.length + p2.canaryViolations.length + (p2.hostAlive ? 0 : 1);
-	log(`api fuzz: ${res.requests} requests, ${res.oks} ok, errors by code ${JSON.stringify(res.codes)}, ${res.frames} malformed frames, ${res.reconnects} reconnects`);
+	log(
+		`api fuzz: ${res.requests} requests, ${res.oks} ok, errors by code ${JSON.stringify(res.codes)}, ${res.frames} malformed frames, ${res.reconnects} reconnects`,
+	);
 	const violations = res.violations.length + canaryViolations.length + strays.length + (hostAlive ? 0 : 1);
 	return {
 		title: "API fuzzing over the browser host's WebSocket",
@@ -105,8 +119,12 @@ export async function run(ctx) {
 			{ label: "symlink phase: violations (canary listed, read or returned through the symlink)", value: symlinkViolations, target: 0 },
 		],
 		details: [
-			...summarize(res.violations), ...canaryViolations, ...strays.map((s) => `unexpected file ${s}`), ...(hostAlive ? [] : [`host died: ${hostStderr.slice(-500)}`]),
-			...summarize(p2.res.violations.map((v) => `symlink phase: ${v}`)), ...p2.canaryViolations.map((v) => `symlink phase: ${v}`),
+			...summarize(res.violations),
+			...canaryViolations,
+			...strays.map((s) => `unexpected file ${s}`),
+			...(hostAlive ? [] : [`host died: ${hostStderr.slice(-500)}`]),
+			...summarize(p2.res.violations.map((v) => `symlink phase: ${v}`)),
+			...p2.canaryViolations.map((v) => `symlink phase: ${v}`),
 		],
 	};
 }

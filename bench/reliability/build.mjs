@@ -28,7 +28,19 @@ export async function buildWorkers() {
 				target: "node20",
 				sourcemap: "inline",
 				logLevel: "silent",
-				external: ["electron", "@earendil-works/pi-ai", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "jiti", "ws", "zod", "bufferutil", "utf-8-validate", "playwright-core", "@playwright/test"],
+				external: [
+					"electron",
+					"@earendil-works/pi-ai",
+					"@mariozechner/pi-ai",
+					"@mariozechner/pi-coding-agent",
+					"jiti",
+					"ws",
+					"zod",
+					"bufferutil",
+					"utf-8-validate",
+					"playwright-core",
+					"@playwright/test",
+				],
 			});
 			out[name] = outfile;
 		} catch (err) {

@@ -44,15 +44,21 @@ export function describeViewDiff(live, reload) {
 	const n = Math.max(live.ids.length, reload.ids.length);
 	for (let i = 0; i < n; i++) {
 		if (live.ids[i] !== reload.ids[i] || live.parents[i] !== reload.parents[i]) {
-			out.push(`first differing entry #${i}: live ${live.ids[i] ?? "(none)"} (parent ${live.parents[i] ?? "null"}), reload ${reload.ids[i] ?? "(none)"} (parent ${reload.parents[i] ?? "null"})`);
+			out.push(
+				`first differing entry #${i}: live ${live.ids[i] ?? "(none)"} (parent ${live.parents[i] ?? "null"}), reload ${reload.ids[i] ?? "(none)"} (parent ${reload.parents[i] ?? "null"})`,
+			);
 			break;
 		}
 	}
 	if (live.ids.length !== reload.ids.length) out.push(`entries live ${live.ids.length}, reload ${reload.ids.length}`);
 	const lab = (v) => new Map(v.labels);
-	const ll = lab(live), rl = lab(reload);
+	const ll = lab(live),
+		rl = lab(reload);
 	const labelDiff = [...new Set([...ll.keys(), ...rl.keys()])].filter((k) => ll.get(k) !== rl.get(k));
-	if (labelDiff.length) out.push(`${labelDiff.length} label(s) differ, first on ${labelDiff[0]}: live ${JSON.stringify(ll.get(labelDiff[0]) ?? null)}, reload ${JSON.stringify(rl.get(labelDiff[0]) ?? null)}`);
+	if (labelDiff.length)
+		out.push(
+			`${labelDiff.length} label(s) differ, first on ${labelDiff[0]}: live ${JSON.stringify(ll.get(labelDiff[0]) ?? null)}, reload ${JSON.stringify(rl.get(labelDiff[0]) ?? null)}`,
+		);
 	out.push(`leaf live ${live.leaf}, reload ${reload.leaf}; resume point live ${live.resumeLeaf}, reload ${reload.resumeLeaf}`);
 	return out.join("; ");
 }
@@ -64,7 +70,23 @@ export async function run(ctx) {
 	const rounds = bounded ? 2 : 3;
 	const count = bounded ? 300 : 1000;
 	mkdirSync(tmp, { recursive: true });
-	const totals = { arborWritten: 0, piWritten: 0, arborLost: 0, piLost: 0, glued: 0, arborOrphans: 0, piOrphans: 0, sameTree: 0, switches: 0, liveMatches: 0, arborErrors: 0, piErrors: 0, reloads: 0, partialTails: 0, racedAppends: 0 };
+	const totals = {
+		arborWritten: 0,
+		piWritten: 0,
+		arborLost: 0,
+		piLost: 0,
+		glued: 0,
+		arborOrphans: 0,
+		piOrphans: 0,
+		sameTree: 0,
+		switches: 0,
+		liveMatches: 0,
+		arborErrors: 0,
+		piErrors: 0,
+		reloads: 0,
+		partialTails: 0,
+		racedAppends: 0,
+	};
 	const details = [];
 	const reloadReasons = new Map();
 	for (let round = 0; round < rounds; round++) {
@@ -114,7 +136,9 @@ export async function run(ctx) {
 			totals.racedAppends += lv.trace.counts.racedAppends;
 			for (const [why, n] of Object.entries(lv.trace.reloadReasons)) reloadReasons.set(why, (reloadReasons.get(why) ?? 0) + n);
 			if (!live) {
-				details.push(`round ${round + 1} live view differs from its reload: ${describeViewDiff(lv.liveView, ra.view)}; file ${sizeAtLive} bytes at the live view, ${statSync(file).size} at reload`);
+				details.push(
+					`round ${round + 1} live view differs from its reload: ${describeViewDiff(lv.liveView, ra.view)}; file ${sizeAtLive} bytes at the live view, ${statSync(file).size} at reload`,
+				);
 				details.push(`round ${round + 1} catch-ups: ${JSON.stringify(lv.trace.counts)}`);
 				for (const t of lv.trace.notable) details.push(`round ${round + 1}   ${t}`);
 				for (const t of lv.trace.last) details.push(`round ${round + 1}   last: ${t}`);
@@ -131,7 +155,9 @@ export async function run(ctx) {
 			totals.liveMatches += live ? 1 : 0;
 			totals.arborErrors += a.errorCount;
 			totals.piErrors += p.errorCount;
-			log(`round ${round + 1}: arbor wrote ${a.written.length} (${a.errorCount} errors), pi wrote ${p.written.length}; ${scan.lines} lines; ${switches} interleavings; lost ${lostA}/${lostP}; bad lines ${scan.bad}; trees ${same ? "equal" : `differ (arbor ${ra.tree.nodes} nodes, pi ${rp.tree.nodes}; leaf ${ra.leaf} vs ${rp.leaf})`}`);
+			log(
+				`round ${round + 1}: arbor wrote ${a.written.length} (${a.errorCount} errors), pi wrote ${p.written.length}; ${scan.lines} lines; ${switches} interleavings; lost ${lostA}/${lostP}; bad lines ${scan.bad}; trees ${same ? "equal" : `differ (arbor ${ra.tree.nodes} nodes, pi ${rp.tree.nodes}; leaf ${ra.leaf} vs ${rp.leaf})`}`,
+			);
 			if (scan.badSamples.length) details.push(...scan.badSamples.map((s) => `round ${round + 1} bad line: ${s}`));
 			if (a.errors.length) details.push(`round ${round + 1} Arbor write errors: ${a.errors.slice(0, 3).join(" || ")}`);
 			if (p.errors.length) details.push(`round ${round + 1} pi write errors: ${p.errors.slice(0, 3).join(" || ")}`);
@@ -151,9 +177,17 @@ export async function run(ctx) {
 			{ label: "Arbor entries whose parent was not yet in the file (no catch-up)", value: totals.arborOrphans, target: 0 },
 			{ label: "pi entries whose parent was not yet in the file", value: totals.piOrphans, info: true },
 			{ label: "interleavings (consecutive lines from different writers)", value: totals.switches, info: true },
-			{ label: "Arbor catch-ups that met a partial last line / own appends that raced pi / reloads", value: `${totals.partialTails} / ${totals.racedAppends} / ${totals.reloads}${reloadReasons.size ? ` (${[...reloadReasons].map(([w, n]) => `${n}× ${w}`).join(", ")})` : ""}`, info: true },
+			{
+				label: "Arbor catch-ups that met a partial last line / own appends that raced pi / reloads",
+				value: `${totals.partialTails} / ${totals.racedAppends} / ${totals.reloads}${reloadReasons.size ? ` (${[...reloadReasons].map(([w, n]) => `${n}× ${w}`).join(", ")})` : ""}`,
+				info: true,
+			},
 			{ label: "rounds where pi and Arbor reload the same tree and leaf", value: `${totals.sameTree}/${rounds}`, ok: totals.sameTree === rounds },
-			{ label: "rounds where Arbor's live view (after the writers finished) equals its reload", value: `${totals.liveMatches}/${rounds}`, ok: totals.liveMatches === rounds },
+			{
+				label: "rounds where Arbor's live view (after the writers finished) equals its reload",
+				value: `${totals.liveMatches}/${rounds}`,
+				ok: totals.liveMatches === rounds,
+			},
 		],
 		details,
 	};

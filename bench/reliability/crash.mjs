@@ -34,7 +34,10 @@ function expectedBranch(objs, from) {
 		seen.add(e.id);
 		path.push(e);
 	}
-	return path.reverse().filter((e) => e.type !== "label").map((e) => e.id);
+	return path
+		.reverse()
+		.filter((e) => e.type !== "label")
+		.map((e) => e.id);
 }
 
 function makeLegacyV1(out, copies) {
@@ -77,7 +80,8 @@ export async function run(ctx) {
 	}
 
 	const piScript = join(repoRoot, "bench", "reliability", "pi-side.mjs");
-	let piTrials = 0, piPartial = 0;
+	let piTrials = 0,
+		piPartial = 0;
 	for (const op of ["append", "label", "branch", "upgrade", "pi-append"]) {
 		if (op !== "pi-append") perOpViolations[op] = 0;
 		for (let t = 0; t < perOp; t++) {
@@ -153,8 +157,12 @@ export async function run(ctx) {
 					const entries = p.objs.filter((o) => o.type !== "session");
 					const nonLabel = entries.filter((o) => o.type !== "label").map((o) => o.id);
 					const last = nonLabel[nonLabel.length - 1];
-					const complete = p.complete && !p.bad && p.objs[0]?.type === "session" && intents.has(last)
-						&& JSON.stringify(nonLabel) === JSON.stringify(expectedBranch(origObjs, last));
+					const complete =
+						p.complete &&
+						!p.bad &&
+						p.objs[0]?.type === "session" &&
+						intents.has(last) &&
+						JSON.stringify(nonLabel) === JSON.stringify(expectedBranch(origObjs, last));
 					if (!complete) problems.push(`partial branch file under its final name: ${f}`);
 				}
 			} else {
@@ -164,7 +172,9 @@ export async function run(ctx) {
 					const p = parseJsonl(now);
 					const origCount = parseJsonl(original).objs.length;
 					if (!p.complete || p.bad || p.objs[0]?.type !== "session" || Number(p.objs[0]?.version) < 3 || p.objs.length !== origCount) {
-						problems.push(`session file is neither the original nor a complete upgrade (${p.objs.length}/${origCount} records, complete=${p.complete}, bad=${p.bad})`);
+						problems.push(
+							`session file is neither the original nor a complete upgrade (${p.objs.length}/${origCount} records, complete=${p.complete}, bad=${p.bad})`,
+						);
 					}
 					if (!bak.length) problems.push("file rewritten but no .bak kept");
 				}
@@ -176,7 +186,11 @@ export async function run(ctx) {
 				details.push(`${op} #${t}: ${problems.join("; ")}`);
 			}
 		}
-		log(op === "pi-append" ? `pi's own append: ${piTrials} trials, ${piPartial} left a partial line` : `${op}: ${perOp} trials, ${perOpViolations[op]} violations`);
+		log(
+			op === "pi-append"
+				? `pi's own append: ${piTrials} trials, ${piPartial} left a partial line`
+				: `${op}: ${perOp} trials, ${perOpViolations[op]} violations`,
+		);
 	}
 	return {
 		title: "Crash safety: kill -9 during append, label, branch to file, legacy upgrade",

@@ -3,7 +3,21 @@
 // (ArborServices): a clear error (names the file, says what happened, no stack trace) or a correct
 // write, and never a half-written file.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statfsSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+	chmodSync,
+	copyFileSync,
+	existsSync,
+	linkSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statfsSync,
+	truncateSync,
+	unlinkSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { genSessionTool, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
@@ -34,14 +48,19 @@ function fillDisk(dir, leave) {
 }
 
 function firstIds(file) {
-	const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+	const lines = readFileSync(file, "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.map((l) => JSON.parse(l));
 	const entries = lines.filter((o) => o.type !== "session");
 	return { any: entries[Math.floor(entries.length / 2)].id, user: entries.filter((o) => o.type === "message" && o.message.role === "user").pop().id };
 }
 
 function cli(args, { asNobody = false } = {}) {
 	const cmd = asNobody ? "setpriv" : process.execPath;
-	const argv = asNobody ? ["--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups", process.execPath, join(repoRoot, "bin", "arbor.cjs"), ...args] : [join(repoRoot, "bin", "arbor.cjs"), ...args];
+	const argv = asNobody
+		? ["--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups", process.execPath, join(repoRoot, "bin", "arbor.cjs"), ...args]
+		: [join(repoRoot, "bin", "arbor.cjs"), ...args];
 	const r = spawnSync(cmd, argv, { encoding: "utf8", env: { ...process.env, HOME: "/tmp" }, timeout: 60_000 });
 	return { code: r.status, stderr: (r.stderr ?? "").trim(), stdout: (r.stdout ?? "").trim() };
 }
@@ -77,7 +96,14 @@ export async function run(ctx) {
 	};
 	const judgeSvc = (name, a, file, reason, intact, { successOk = false } = {}) => {
 		const clear = a.ok ? successOk : a.typed === true && !!a.code && a.message.includes(file) && reason.test(a.message);
-		add({ via: "services", name, ok: !a.fatal && clear && intact, clear, intact, shown: a.fatal ? `worker failed: ${a.fatal}` : a.ok ? "(succeeded)" : `${a.code}: ${a.message}` });
+		add({
+			via: "services",
+			name,
+			ok: !a.fatal && clear && intact,
+			clear,
+			intact,
+			shown: a.fatal ? `worker failed: ${a.fatal}` : a.ok ? "(succeeded)" : `${a.code}: ${a.message}`,
+		});
 	};
 	const fresh = (dir, name = "session.jsonl") => {
 		mkdirSync(dir, { recursive: true });
@@ -101,14 +127,25 @@ export async function run(ctx) {
 			let before = reset();
 			judgeCli("disk full: label with a 64 KiB text", cli(["label", f, ids.any, "x".repeat(65536)]), f, REASONS.full, appendOnly(before, readFileSync(f)));
 			before = reset();
-			judgeCli("disk full: branch to a new file", cli(["branch", f, ids.user]), full, REASONS.full, Buffer.compare(before, readFileSync(f)) === 0, [jsonlFiles(full).length === 1]);
-			for (const [name, act] of [["appendUserMessage (64 KiB)", { act: "appendUserMessage", text: "y".repeat(65536) }], ["branchToFile", { act: "branchToFile", entryId: ids.user }]]) {
+			judgeCli("disk full: branch to a new file", cli(["branch", f, ids.user]), full, REASONS.full, Buffer.compare(before, readFileSync(f)) === 0, [
+				jsonlFiles(full).length === 1,
+			]);
+			for (const [name, act] of [
+				["appendUserMessage (64 KiB)", { act: "appendUserMessage", text: "y".repeat(65536) }],
+				["branchToFile", { act: "branchToFile", entryId: ids.user }],
+			]) {
 				before = reset();
 				const w = await services();
 				try {
 					await w.ask({ open: { file: f, home } }, "opened");
 					const a = await w.ask(act, "acted");
-					judgeSvc(`disk full: ${name}`, a, act.act === "branchToFile" ? full : f, REASONS.full, appendOnly(before, readFileSync(f)) && jsonlFiles(full).length === 1);
+					judgeSvc(
+						`disk full: ${name}`,
+						a,
+						act.act === "branchToFile" ? full : f,
+						REASONS.full,
+						appendOnly(before, readFileSync(f)) && jsonlFiles(full).length === 1,
+					);
 				} finally {
 					w.kill();
 				}
@@ -129,7 +166,13 @@ export async function run(ctx) {
 			const w = await services();
 			try {
 				await w.ask({ open: { file: f, home } }, "opened");
-				judgeSvc("read-only file system: setLabel", await w.ask({ act: "setLabel", entryId: ids.any, text: "t" }, "acted"), f, REASONS.rofs, Buffer.compare(before, readFileSync(f)) === 0);
+				judgeSvc(
+					"read-only file system: setLabel",
+					await w.ask({ act: "setLabel", entryId: ids.any, text: "t" }, "acted"),
+					f,
+					REASONS.rofs,
+					Buffer.compare(before, readFileSync(f)) === 0,
+				);
 			} finally {
 				w.kill();
 			}
@@ -145,13 +188,38 @@ export async function run(ctx) {
 		chmodSync(f, isRoot ? 0o644 : 0o444);
 		chmodSync(dir, 0o555);
 		const before = readFileSync(f);
-		judgeCli("permission denied: label a read-only file", cli(["label", f, ids.any, "text"], { asNobody: isRoot }), f, REASONS.denied, Buffer.compare(before, readFileSync(f)) === 0);
-		judgeCli("permission denied: branch into a read-only folder", cli(["branch", f, ids.user], { asNobody: isRoot }), dir, REASONS.denied, Buffer.compare(before, readFileSync(f)) === 0, [jsonlFiles(dir).length === 1]);
+		judgeCli(
+			"permission denied: label a read-only file",
+			cli(["label", f, ids.any, "text"], { asNobody: isRoot }),
+			f,
+			REASONS.denied,
+			Buffer.compare(before, readFileSync(f)) === 0,
+		);
+		judgeCli(
+			"permission denied: branch into a read-only folder",
+			cli(["branch", f, ids.user], { asNobody: isRoot }),
+			dir,
+			REASONS.denied,
+			Buffer.compare(before, readFileSync(f)) === 0,
+			[jsonlFiles(dir).length === 1],
+		);
 		const w = await services(isRoot ? { uid: NOBODY, gid: NOBODY, env: { HOME: home } } : {});
 		try {
 			await w.ask({ open: { file: f, home: join(tmp, "home-nobody") } }, "opened");
-			judgeSvc("permission denied: setLabel", await w.ask({ act: "setLabel", entryId: ids.any, text: "t" }, "acted"), f, REASONS.denied, Buffer.compare(before, readFileSync(f)) === 0);
-			judgeSvc("permission denied: branchToFile", await w.ask({ act: "branchToFile", entryId: ids.user }, "acted"), dir, REASONS.denied, jsonlFiles(dir).length === 1);
+			judgeSvc(
+				"permission denied: setLabel",
+				await w.ask({ act: "setLabel", entryId: ids.any, text: "t" }, "acted"),
+				f,
+				REASONS.denied,
+				Buffer.compare(before, readFileSync(f)) === 0,
+			);
+			judgeSvc(
+				"permission denied: branchToFile",
+				await w.ask({ act: "branchToFile", entryId: ids.user }, "acted"),
+				dir,
+				REASONS.denied,
+				jsonlFiles(dir).length === 1,
+			);
 		} finally {
 			w.kill();
 			chmodSync(dir, 0o755);
@@ -198,7 +266,13 @@ export async function run(ctx) {
 			renameSync(join(dir, "tmp2.rewrite"), f);
 			const other = readFileSync(f);
 			const b = await w.ask({ act: "setLabel", entryId: ids.any, text: "after replace 2" }, "acted");
-			judgeSvc("replaced by another session: setLabel on a vanished entry", b, f, REASONS.changed, Buffer.compare(other, readFileSync(f)) === 0 || (b.ok && appendOnly(other, readFileSync(f))));
+			judgeSvc(
+				"replaced by another session: setLabel on a vanished entry",
+				b,
+				f,
+				REASONS.changed,
+				Buffer.compare(other, readFileSync(f)) === 0 || (b.ok && appendOnly(other, readFileSync(f))),
+			);
 		} finally {
 			w.kill();
 		}
@@ -226,10 +300,17 @@ export async function run(ctx) {
 		title: "Disk full, permission denied, read-only, deleted / replaced / truncated while open",
 		figures: [
 			{ label: "cases (CLI + services)", value: cases.length, info: true },
-			{ label: "cases with a clear error (or a correct write)", value: `${cases.filter((c) => c.clear).length}/${cases.length}`, ok: cases.every((c) => c.clear) },
+			{
+				label: "cases with a clear error (or a correct write)",
+				value: `${cases.filter((c) => c.clear).length}/${cases.length}`,
+				ok: cases.every((c) => c.clear),
+			},
 			{ label: "cases that left a half-written or damaged file", value: cases.filter((c) => !c.intact).length, target: 0 },
 			...(skipped.length ? [{ label: "not measured on this machine", value: skipped.length, info: true }] : []),
 		],
-		details: [...bad.map((c) => `${c.via} / ${c.name}: ${c.clear ? "" : "unclear error; "}${c.intact ? "" : "FILE DAMAGED; "}shown: ${c.shown.slice(0, 300)}`), ...skipped],
+		details: [
+			...bad.map((c) => `${c.via} / ${c.name}: ${c.clear ? "" : "unclear error; "}${c.intact ? "" : "FILE DAMAGED; "}shown: ${c.shown.slice(0, 300)}`),
+			...skipped,
+		],
 	};
 }

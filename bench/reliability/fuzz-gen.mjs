@@ -27,9 +27,15 @@ export function makeRng(seed) {
 		h = Math.imul(h ^ (h >>> 13), 3266489909);
 		return (h ^= h >>> 16) >>> 0;
 	};
-	let a = next32(), b = next32(), c = next32(), d = next32();
+	let a = next32(),
+		b = next32(),
+		c = next32(),
+		d = next32();
 	const rnd = () => {
-		a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
+		a >>>= 0;
+		b >>>= 0;
+		c >>>= 0;
+		d >>>= 0;
 		let t = (a + b) | 0;
 		a = b ^ (b >>> 9);
 		b = (c + (c << 3)) | 0;
@@ -63,7 +69,10 @@ export function generatedSources() {
 }
 
 export function fixtureSources() {
-	return readdirSync(fixturesDir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(fixturesDir, f));
+	return readdirSync(fixturesDir)
+		.filter((f) => f.endsWith(".jsonl"))
+		.sort()
+		.map((f) => join(fixturesDir, f));
 }
 
 // ------------------------------------------------------------------ helpers on lines
@@ -122,22 +131,73 @@ function safeLine(o, fallback) {
 
 function wrongValue(r) {
 	return r.pick([
-		() => null, () => 0, () => -1, () => 1e308, () => 3.5, () => true, () => false, () => "", () => "x".repeat(r.int(1, 64)),
-		() => [], () => [1, "a", null], () => ({}), () => ({ __proto__x: 1, constructor: "c" }), () => "__proto__",
-		() => "constructor", () => "\u0000\u202e\ud800", () => ({ type: "text" }), () => [[[[["deep"]]]]],
-		() => new Date(0).toISOString(), () => "not a date", () => -0, () => Number.MAX_SAFE_INTEGER + 2,
+		() => null,
+		() => 0,
+		() => -1,
+		() => 1e308,
+		() => 3.5,
+		() => true,
+		() => false,
+		() => "",
+		() => "x".repeat(r.int(1, 64)),
+		() => [],
+		() => [1, "a", null],
+		() => ({}),
+		() => ({ __proto__x: 1, constructor: "c" }),
+		() => "__proto__",
+		() => "constructor",
+		() => "\u0000\u202e\ud800",
+		() => ({ type: "text" }),
+		() => [[[[["deep"]]]]],
+		() => new Date(0).toISOString(),
+		() => "not a date",
+		() => -0,
+		() => Number.MAX_SAFE_INTEGER + 2,
 	])();
 }
 
 const FIELD_PATHS = [
-	["type"], ["id"], ["parentId"], ["timestamp"], ["message"], ["message", "role"], ["message", "content"],
-	["message", "content", 0], ["message", "content", 0, "type"], ["message", "content", 0, "text"],
-	["message", "content", 1, "arguments"], ["message", "content", 1, "name"], ["message", "usage"],
-	["message", "usage", "totalTokens"], ["message", "stopReason"], ["message", "toolCallId"], ["message", "toolName"],
-	["message", "timestamp"], ["message", "errorMessage"], ["message", "command"], ["message", "output"],
-	["label"], ["targetId"], ["summary"], ["firstKeptEntryId"], ["tokensBefore"], ["customType"], ["data"],
-	["content"], ["display"], ["details"], ["fromId"], ["thinkingLevel"], ["provider"], ["modelId"], ["model"],
-	["name"], ["version"], ["cwd"], ["parentSession"], ["title"],
+	["type"],
+	["id"],
+	["parentId"],
+	["timestamp"],
+	["message"],
+	["message", "role"],
+	["message", "content"],
+	["message", "content", 0],
+	["message", "content", 0, "type"],
+	["message", "content", 0, "text"],
+	["message", "content", 1, "arguments"],
+	["message", "content", 1, "name"],
+	["message", "usage"],
+	["message", "usage", "totalTokens"],
+	["message", "stopReason"],
+	["message", "toolCallId"],
+	["message", "toolName"],
+	["message", "timestamp"],
+	["message", "errorMessage"],
+	["message", "command"],
+	["message", "output"],
+	["label"],
+	["targetId"],
+	["summary"],
+	["firstKeptEntryId"],
+	["tokensBefore"],
+	["customType"],
+	["data"],
+	["content"],
+	["display"],
+	["details"],
+	["fromId"],
+	["thinkingLevel"],
+	["provider"],
+	["modelId"],
+	["model"],
+	["name"],
+	["version"],
+	["cwd"],
+	["parentSession"],
+	["title"],
 ];
 function setPath(obj, path, value) {
 	let o = obj;
@@ -189,10 +249,25 @@ export const MUTATIONS = {
 		let line;
 		if (kind === 0) {
 			const text = "H".repeat(size);
-			line = JSON.stringify({ type: "message", id: "huge0001", parentId: ids.length ? r.pick(ids) : null, timestamp: new Date(1.7e12).toISOString(), message: { role: "user", content: [{ type: "text", text }] } });
-		} else if (kind === 1) line = `{"type":"message","id":"huge0002","message":{"role":"assistant","content":"${"A".repeat(size)}`; // never closed
+			line = JSON.stringify({
+				type: "message",
+				id: "huge0001",
+				parentId: ids.length ? r.pick(ids) : null,
+				timestamp: new Date(1.7e12).toISOString(),
+				message: { role: "user", content: [{ type: "text", text }] },
+			});
+		} else if (kind === 1)
+			line = `{"type":"message","id":"huge0002","message":{"role":"assistant","content":"${"A".repeat(size)}`; // never closed
 		else if (kind === 2) line = " ".repeat(size);
-		else line = JSON.stringify({ type: "custom", customType: "big", id: "huge0003", parentId: ids.length ? r.pick(ids) : null, timestamp: "x", data: Array.from({ length: size >> 4 }, (_, i) => i) });
+		else
+			line = JSON.stringify({
+				type: "custom",
+				customType: "big",
+				id: "huge0003",
+				parentId: ids.length ? r.pick(ids) : null,
+				timestamp: "x",
+				data: Array.from({ length: size >> 4 }, (_, i) => i),
+			});
 		lines.splice(r.int(1, lines.length), 0, Buffer.from(line));
 		return joinLines(lines);
 	},
@@ -201,8 +276,10 @@ export const MUTATIONS = {
 		const depth = r.pick([10_000, 10_000, 50_000]);
 		const ids = entryIds(parseLines(buf));
 		const parent = JSON.stringify(ids.length ? r.pick(ids) : null);
-		const open = "[".repeat(depth), close = "]".repeat(depth);
-		const objOpen = '{"a":'.repeat(depth), objClose = "}".repeat(depth);
+		const open = "[".repeat(depth),
+			close = "]".repeat(depth);
+		const objOpen = '{"a":'.repeat(depth),
+			objClose = "}".repeat(depth);
 		const variants = [
 			`{"type":"message","id":"deep0001","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":${open}${close}}}`,
 			`{"type":"message","id":"deep0002","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t","name":"bash","arguments":${objOpen}1${objClose}}]}}`,
@@ -223,7 +300,8 @@ export const MUTATIONS = {
 			const e = r.pick(entries);
 			e.parentId = e.id;
 		} else if (kind === 1) {
-			const a = r.pick(entries), b = r.pick(entries);
+			const a = r.pick(entries),
+				b = r.pick(entries);
 			a.parentId = b.id;
 			b.parentId = a.id;
 		} else {
@@ -287,8 +365,15 @@ export const MUTATIONS = {
 		const s = buf.toString("latin1");
 		const mode = r.int(0, 2);
 		if (mode === 0) return Buffer.from(s.replace(/\n/g, "\r\n"), "latin1");
-		if (mode === 1) return Buffer.from(s.replace(/\n/g, () => (r.chance(0.5) ? "\r\n" : "\n")), "latin1");
-		return Buffer.from(s.replace(/\n/g, () => (r.chance(0.3) ? "\r" : "\n")), "latin1");
+		if (mode === 1)
+			return Buffer.from(
+				s.replace(/\n/g, () => (r.chance(0.5) ? "\r\n" : "\n")),
+				"latin1",
+			);
+		return Buffer.from(
+			s.replace(/\n/g, () => (r.chance(0.3) ? "\r" : "\n")),
+			"latin1",
+		);
 	},
 	headerMangling(buf, r) {
 		const lines = splitLines(buf);
@@ -300,7 +385,12 @@ export const MUTATIONS = {
 		else if (kind === 2 && h >= 0) {
 			objs[h].version = r.pick(["1", "2", "3", 99, -1, 0, null, "abc", 2.5, [3]]);
 			lines[h] = safeLine(objs[h], lines[h]);
-		} else if (kind === 3) lines.unshift(Buffer.from(JSON.stringify({ type: "title", v: 1, title: "t".repeat(r.int(0, 300)), updatedAt: "2026-01-01T00:00:00.000Z", pad: " ".repeat(r.int(0, 200)) })));
+		} else if (kind === 3)
+			lines.unshift(
+				Buffer.from(
+					JSON.stringify({ type: "title", v: 1, title: "t".repeat(r.int(0, 300)), updatedAt: "2026-01-01T00:00:00.000Z", pad: " ".repeat(r.int(0, 200)) }),
+				),
+			);
 		else if (kind === 4 && h >= 0) {
 			const moved = lines.splice(h, 1)[0];
 			lines.splice(r.int(0, lines.length), 0, moved);
@@ -348,9 +438,11 @@ function deepChain(n, tiny) {
 	let parent = "null";
 	for (let i = 0; i < n; i++) {
 		const id = `c${i.toString(36)}`;
-		parts.push(tiny
-			? `{"type":"custom","customType":"t","id":"${id}","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z"}`
-			: `{"type":"message","id":"${id}","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"${i % 2 ? "assistant" : "user"}","content":[{"type":"text","text":"m${i}"}]}}`);
+		parts.push(
+			tiny
+				? `{"type":"custom","customType":"t","id":"${id}","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z"}`
+				: `{"type":"message","id":"${id}","parentId":${parent},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"${i % 2 ? "assistant" : "user"}","content":[{"type":"text","text":"m${i}"}]}}`,
+		);
 		parent = `"${id}"`;
 	}
 	return Buffer.from(parts.join("\n") + "\n");
@@ -375,12 +467,45 @@ export function specialFiles(opts) {
 		[`tiny-lines-${tiny}-chain`, deepChain(tiny, true)],
 		["chain-100000-messages", deepChain(Math.min(100_000, tiny), false)],
 		["deep-array-10k-line", Buffer.from(header + "[".repeat(10_000) + "]".repeat(10_000) + "\n")],
-		["deep-content-10k", MUTATIONS.deepNesting(Buffer.from(header + '{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi"}}\n'), { pick: (a) => a[0], int: (lo) => lo, chance: () => true })],
-		["self-parent-leaf", Buffer.from(header + '{"type":"message","id":"a","parentId":"a","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"loop"}}\n')],
-		["two-cycle-leaf", Buffer.from(header + '{"type":"message","id":"a","parentId":"b","timestamp":"t","message":{"role":"user","content":"a"}}\n{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","content":[]}}\n')],
-		["proto-ids", Buffer.from(header + ["__proto__", "constructor", "toString"].map((id, i, a) => `{"type":"message","id":"${id}","parentId":${i ? `"${a[i - 1]}"` : null},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${id}"}}`).join("\n") + '\n{"type":"label","id":"hasOwnProperty","parentId":"toString","timestamp":"2026-01-01T00:00:00.000Z","targetId":"__proto__","label":"__proto__"}\n')],
-		["entries-without-header", Buffer.from('{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"no header"}}\n')],
-		["lone-cr-separators", Buffer.from((header + '{"type":"message","id":"a","parentId":null,"timestamp":"x","message":{"role":"user","content":"cr"}}\n').replace(/\n/g, "\r"))],
+		[
+			"deep-content-10k",
+			MUTATIONS.deepNesting(
+				Buffer.from(header + '{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"hi"}}\n'),
+				{ pick: (a) => a[0], int: (lo) => lo, chance: () => true },
+			),
+		],
+		[
+			"self-parent-leaf",
+			Buffer.from(header + '{"type":"message","id":"a","parentId":"a","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"loop"}}\n'),
+		],
+		[
+			"two-cycle-leaf",
+			Buffer.from(
+				header +
+					'{"type":"message","id":"a","parentId":"b","timestamp":"t","message":{"role":"user","content":"a"}}\n{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","content":[]}}\n',
+			),
+		],
+		[
+			"proto-ids",
+			Buffer.from(
+				header +
+					["__proto__", "constructor", "toString"]
+						.map(
+							(id, i, a) =>
+								`{"type":"message","id":"${id}","parentId":${i ? `"${a[i - 1]}"` : null},"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"${id}"}}`,
+						)
+						.join("\n") +
+					'\n{"type":"label","id":"hasOwnProperty","parentId":"toString","timestamp":"2026-01-01T00:00:00.000Z","targetId":"__proto__","label":"__proto__"}\n',
+			),
+		],
+		[
+			"entries-without-header",
+			Buffer.from('{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"no header"}}\n'),
+		],
+		[
+			"lone-cr-separators",
+			Buffer.from((header + '{"type":"message","id":"a","parentId":null,"timestamp":"x","message":{"role":"user","content":"cr"}}\n').replace(/\n/g, "\r")),
+		],
 	];
 }
 
@@ -412,7 +537,10 @@ export function generateCorpus(opts) {
 			buf = MUTATIONS[m](buf, r, { hugeMiB });
 			steps.push(m);
 		}
-		const src = sources[si].split("/").pop().replace(/\.jsonl$/, "");
+		const src = sources[si]
+			.split("/")
+			.pop()
+			.replace(/\.jsonl$/, "");
 		const p = join(outDir, `m${String(i).padStart(4, "0")}-${src}-${steps.join("+")}.jsonl`);
 		writeFileSync(p, buf);
 		out.push({ path: p, recipe: `${src}:${steps.join("+")}` });
@@ -423,6 +551,12 @@ export function generateCorpus(opts) {
 if (import.meta.url === `file://${process.argv[1]}`) {
 	const a = process.argv.slice(2);
 	const get = (k, d) => (a.includes(k) ? a[a.indexOf(k) + 1] : d);
-	const files = generateCorpus({ seed: get("--seed", "1"), count: Number(get("--count", "100")), outDir: resolve(get("--out", join(cacheDir, "corpus"))), tinyLines: Number(get("--tiny-lines", "100000")), hugeMiB: Number(get("--huge-mib", "4")) });
+	const files = generateCorpus({
+		seed: get("--seed", "1"),
+		count: Number(get("--count", "100")),
+		outDir: resolve(get("--out", join(cacheDir, "corpus"))),
+		tinyLines: Number(get("--tiny-lines", "100000")),
+		hugeMiB: Number(get("--huge-mib", "4")),
+	});
 	process.stdout.write(`${files.length} files written\n`);
 }

@@ -24,14 +24,26 @@ export async function run(ctx) {
 	const corpus = generateCorpus({ seed, count, outDir: corpusDir, tinyLines, hugeMiB: bounded ? 4 : 16 });
 	log(`fuzz: ${corpus.length} files generated in ${((Date.now() - t0) / 1000).toFixed(1)} s (seed ${seed})`);
 	const hashes = new Map(corpus.map((f) => [f.path, sha256File(f.path)]));
-	let tried = 0, unsendable = 0, crashes = 0, hangs = 0, changed = 0, violations = 0, calls = 0, typed = 0, opened = 0;
+	let tried = 0,
+		unsendable = 0,
+		crashes = 0,
+		hangs = 0,
+		changed = 0,
+		violations = 0,
+		calls = 0,
+		typed = 0,
+		opened = 0;
 	const details = [];
 	const jobs = corpus.map((f, i) => ({ file: f.path, recipe: f.recipe, workDir: join(tmp, "fuzz-work", String(i)), seed }));
 	// Time bound per file (all ~360 calls): generous for a loaded 2-core machine but finite, scaled by size
 	// and by line count (10^6 lines of "{}" are only 3 MB but take ~4 min of calls on the loaded machine).
 	const timeoutMs = (job) => 90_000 + Math.ceil(statSync(job.file).size / 1e6) * 5_000 + Math.ceil(countLines(job.file) * 0.3);
 	await runPool({
-		script, jobs, size: 2, timeoutMs, execArgv: ["--max-old-space-size=3072"],
+		script,
+		jobs,
+		size: 2,
+		timeoutMs,
+		execArgv: ["--max-old-space-size=3072"],
 		onResult(job, outcome) {
 			tried++;
 			if (outcome.kind === "hang") {

@@ -61,7 +61,14 @@ function listeningAddresses(port) {
 			if (cols.length < 4 || cols[3] !== "0A") continue; // 0A = LISTEN
 			const [addr, p] = cols[1].split(":");
 			if (parseInt(p, 16) !== port) continue;
-			if (addr.length === 8) out.push(addr.match(/../g).reverse().map((h) => parseInt(h, 16)).join("."));
+			if (addr.length === 8)
+				out.push(
+					addr
+						.match(/../g)
+						.reverse()
+						.map((h) => parseInt(h, 16))
+						.join("."),
+				);
 			else out.push(`ipv6:${addr}`);
 		}
 	}
@@ -116,7 +123,10 @@ export async function run(ctx) {
 		await expect("WebSocket, token, cross-site", 403, wsStatus(port, `?token=${token}`, { "Sec-Fetch-Site": "same-site" }));
 		// Binding, while the host runs: the listening socket and connection attempts from other addresses.
 		addrs = listeningAddresses(port);
-		const external = Object.values(networkInterfaces()).flat().filter((i) => i && !i.internal && i.family === "IPv4").map((i) => i.address);
+		const external = Object.values(networkInterfaces())
+			.flat()
+			.filter((i) => i && !i.internal && i.family === "IPv4")
+			.map((i) => i.address);
 		for (const ip of external) externalResults.push({ ip, result: await tryConnect(ip, port) });
 		v6 = await tryConnect("::1", port);
 	} finally {
@@ -125,14 +135,23 @@ export async function run(ctx) {
 	const refusedOk = cases.filter((c) => c.want !== 200 && c.want !== 101);
 	const refusals = refusedOk.filter((c) => c.got === c.want).length;
 	const accepts = cases.filter((c) => (c.want === 200 || c.want === 101) && c.got === c.want).length;
-	const loopbackOnly = addrs.length > 0 && addrs.every((a) => a === "127.0.0.1") && externalResults.every((r) => r.result !== "connected") && v6 !== "connected";
+	const loopbackOnly =
+		addrs.length > 0 && addrs.every((a) => a === "127.0.0.1") && externalResults.every((r) => r.result !== "connected") && v6 !== "connected";
 	return {
 		title: "Browser host: token, Origin/Host checks, loopback binding",
 		figures: [
-			{ label: "hostile requests refused with the right status (401 no/wrong token on the API, 403 foreign Origin/Host/site, 404 traversal)", value: `${refusals}/${refusedOk.length}`, ok: refusals === refusedOk.length },
+			{
+				label: "hostile requests refused with the right status (401 no/wrong token on the API, 403 foreign Origin/Host/site, 404 traversal)",
+				value: `${refusals}/${refusedOk.length}`,
+				ok: refusals === refusedOk.length,
+			},
 			{ label: "legitimate requests accepted (HTTP 200, WebSocket 101)", value: `${accepts}/2`, ok: accepts === 2 },
 			{ label: "cookies set (a cookie would reach every 127.0.0.1 port)", value: cookieSet ? 1 : 0, target: 0 },
-			{ label: "listens on", value: `${addrs.join(", ") || "?"}; from ${externalResults.map((r) => `${r.ip}: ${r.result}`).join(", ") || "no external interface"}; ::1: ${v6}`, ok: loopbackOnly },
+			{
+				label: "listens on",
+				value: `${addrs.join(", ") || "?"}; from ${externalResults.map((r) => `${r.ip}: ${r.result}`).join(", ") || "no external interface"}; ::1: ${v6}`,
+				ok: loopbackOnly,
+			},
 		],
 		details: cases.filter((c) => c.got !== c.want).map((c) => `${c.label}: expected ${c.want}, got ${c.got}`),
 	};

@@ -14,7 +14,9 @@ function canonicalTree(roots) {
 	while (stack.length) {
 		const n = stack.pop();
 		nodes++;
-		h.update(`${String(n.entry.id)}|${String(n.entry.parentId)}|${n.label === undefined ? "" : String(n.label)}|${n.children.map((c) => String(c.entry.id)).join(",")}\n`);
+		h.update(
+			`${String(n.entry.id)}|${String(n.entry.parentId)}|${n.label === undefined ? "" : String(n.label)}|${n.children.map((c) => String(c.entry.id)).join(",")}\n`,
+		);
 		for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]);
 	}
 	return { hash: h.digest("hex"), nodes };
@@ -25,7 +27,11 @@ function rng(seed) {
 	for (let i = 0; i < seed.length; i++) s = Math.imul(s ^ seed.charCodeAt(i), 16777619);
 	s = s >>> 0 || 1;
 	const rnd = () => {
-		s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+		s ^= s << 13;
+		s >>>= 0;
+		s ^= s >>> 17;
+		s ^= s << 5;
+		s >>>= 0;
 		return s / 4294967296;
 	};
 	return { pick: (a) => a[Math.floor(rnd() * a.length)] };
@@ -56,9 +62,14 @@ function write(j) {
 				messages.push(id);
 			} else {
 				const id = sm.appendMessage({
-					role: "assistant", content: [{ type: "text", text: `${j.tag} assistant ${k}` }], api: "openai-completions", provider: "reliability", model: "writer",
+					role: "assistant",
+					content: [{ type: "text", text: `${j.tag} assistant ${k}` }],
+					api: "openai-completions",
+					provider: "reliability",
+					model: "writer",
 					usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-					stopReason: "stop", timestamp: Date.now(),
+					stopReason: "stop",
+					timestamp: Date.now(),
 				});
 				written.push(id);
 				messages.push(id);
@@ -136,11 +147,19 @@ async function appendLive() {
 	while (Date.now() < end) {
 		const text = `live append ${k++}`;
 		let id;
-		const message = k % 2 ? { role: "user", content: [{ type: "text", text }], timestamp: Date.now() } : {
-			role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "reliability", model: "writer",
-			usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-			stopReason: "stop", timestamp: Date.now(),
-		};
+		const message =
+			k % 2
+				? { role: "user", content: [{ type: "text", text }], timestamp: Date.now() }
+				: {
+						role: "assistant",
+						content: [{ type: "text", text }],
+						api: "openai-completions",
+						provider: "reliability",
+						model: "writer",
+						usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+						stopReason: "stop",
+						timestamp: Date.now(),
+					};
 		if (sm) id = sm.appendMessage(message);
 		else {
 			id = randomUUID().slice(0, 8);

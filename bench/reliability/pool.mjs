@@ -6,46 +6,48 @@ import { fork } from "node:child_process";
 
 export async function runPool({ script, jobs, size = 2, timeoutMs, execArgv = [], env = {}, onResult }) {
 	let next = 0;
-	const spawnWorker = () => new Promise((resolve, reject) => {
-		const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
-		let stderr = "";
-		child.stderr.on("data", (d) => {
-			stderr = (stderr + d.toString()).slice(-4000);
+	const spawnWorker = () =>
+		new Promise((resolve, reject) => {
+			const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"] });
+			let stderr = "";
+			child.stderr.on("data", (d) => {
+				stderr = (stderr + d.toString()).slice(-4000);
+			});
+			child.stderrTail = () => stderr;
+			const onMsg = (m) => {
+				if (m && m.ready) {
+					child.off("message", onMsg);
+					child.off("exit", onEarlyExit);
+					resolve(child);
+				}
+			};
+			const onEarlyExit = (code) => reject(new Error(`worker exited at start (${code}): ${stderr}`));
+			child.on("message", onMsg);
+			child.on("exit", onEarlyExit);
 		});
-		child.stderrTail = () => stderr;
-		const onMsg = (m) => {
-			if (m && m.ready) {
-				child.off("message", onMsg);
-				child.off("exit", onEarlyExit);
-				resolve(child);
-			}
-		};
-		const onEarlyExit = (code) => reject(new Error(`worker exited at start (${code}): ${stderr}`));
-		child.on("message", onMsg);
-		child.on("exit", onEarlyExit);
-	});
 
-	const runOne = (child, job) => new Promise((resolve) => {
-		const limit = typeof timeoutMs === "function" ? timeoutMs(job) : timeoutMs;
-		let done = false;
-		const finish = (outcome) => {
-			if (done) return;
-			done = true;
-			clearTimeout(timer);
-			child.off("message", onMsg);
-			child.off("exit", onExit);
-			resolve(outcome);
-		};
-		const onMsg = (m) => finish({ kind: "result", result: m });
-		const onExit = (code, signal) => finish({ kind: "died", detail: `process died (${signal ?? code}): ${child.stderrTail().slice(-800)}` });
-		const timer = setTimeout(() => {
-			child.kill("SIGKILL");
-			finish({ kind: "hang", detail: `no answer within ${limit} ms` });
-		}, limit);
-		child.on("message", onMsg);
-		child.on("exit", onExit);
-		child.send(job);
-	});
+	const runOne = (child, job) =>
+		new Promise((resolve) => {
+			const limit = typeof timeoutMs === "function" ? timeoutMs(job) : timeoutMs;
+			let done = false;
+			const finish = (outcome) => {
+				if (done) return;
+				done = true;
+				clearTimeout(timer);
+				child.off("message", onMsg);
+				child.off("exit", onExit);
+				resolve(outcome);
+			};
+			const onMsg = (m) => finish({ kind: "result", result: m });
+			const onExit = (code, signal) => finish({ kind: "died", detail: `process died (${signal ?? code}): ${child.stderrTail().slice(-800)}` });
+			const timer = setTimeout(() => {
+				child.kill("SIGKILL");
+				finish({ kind: "hang", detail: `no answer within ${limit} ms` });
+			}, limit);
+			child.on("message", onMsg);
+			child.on("exit", onExit);
+			child.send(job);
+		});
 
 	const lane = async () => {
 		let child = await spawnWorker();

@@ -45,7 +45,9 @@ function ids(file) {
 		try {
 			const o = JSON.parse(line);
 			if (o && typeof o.id === "string") out.add(o.id);
-		} catch { /* torn or glued: not a whole entry */ }
+		} catch {
+			/* torn or glued: not a whole entry */
+		}
 	}
 	return out;
 }
@@ -59,7 +61,12 @@ async function twoWriters(ctx, worker, base) {
 	const original = readFileSync(file);
 	const stop = join(dir, "stop");
 	const big = runWorker(worker, { TORN_FILE: file, TORN_MODE: "append", TORN_COUNT: String(bounded ? 12 : 120), TORN_SIZE: String(1_000_000) });
-	const small = runWorker(worker, { TORN_FILE: file, TORN_MODE: "append", TORN_COUNT: String(bounded ? 60 : 400), TORN_SIZE: String(bounded ? 2000 : 128_000) });
+	const small = runWorker(worker, {
+		TORN_FILE: file,
+		TORN_MODE: "append",
+		TORN_COUNT: String(bounded ? 60 : 400),
+		TORN_SIZE: String(bounded ? 2000 : 128_000),
+	});
 	const reader = runWorker(worker, { TORN_FILE: file, TORN_MODE: "read", TORN_STOP: stop });
 	let infos = 0;
 	let infoFailures = 0;
@@ -79,15 +86,25 @@ async function twoWriters(ctx, worker, base) {
 	const lost = acknowledged.filter((id) => !present.has(id));
 	const violation = appendOnlyViolation(original, readFileSync(file));
 	return {
-		acknowledged: acknowledged.length, lost: lost.length, violation, markers: markersIn(dir).length,
-		writersOk: b.code === 0 && s.code === 0, opens: Number(r.out()) || 0, infos, infoFailures,
+		acknowledged: acknowledged.length,
+		lost: lost.length,
+		violation,
+		markers: markersIn(dir).length,
+		writersOk: b.code === 0 && s.code === 0,
+		opens: Number(r.out()) || 0,
+		infos,
+		infoFailures,
 		err: [b.err(), s.err()].filter(Boolean).join(" ").slice(0, 300),
 	};
 }
 
 function piAppend(file, text) {
 	const script = `const pi = await import(${JSON.stringify(PI16)}); const sm = pi.SessionManager.open(process.env.F, process.env.D); process.stdout.write(sm.appendMessage({ role: "user", content: process.env.T, timestamp: 1 }));`;
-	const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, F: file, D: dirname(file), T: text }, encoding: "utf8", timeout: 60_000 });
+	const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+		env: { ...process.env, F: file, D: dirname(file), T: text },
+		encoding: "utf8",
+		timeout: 60_000,
+	});
 	return r.status === 0 ? r.stdout : null;
 }
 
@@ -109,7 +126,7 @@ async function staleMarkers(ctx, worker, base) {
 	const trials = bounded ? 6 : 60;
 	const c = { trials: 0, torn: 0, markersLeft: 0, tempsLeft: 0, piCut: 0, readsChanged: 0, tornLeft: 0, piWrites: 0, details: [] };
 	let s = [...String(seed)].reduce((a, ch) => (a * 31 + ch.charCodeAt(0)) >>> 0, 7);
-	const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+	const rnd = () => (s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32;
 	for (let t = 0; t < trials; t++) {
 		const dir = join(tmp, `stale-${t}`);
 		mkdirSync(dir, { recursive: true });
@@ -119,7 +136,13 @@ async function staleMarkers(ctx, worker, base) {
 		const size = 200_000 + Math.floor(rnd() * 800_000);
 		// Even trials: killed at a chosen byte of the append (a torn line, or none at byte 0); odd: a timed kill.
 		const cut = t % 2 === 0 ? Math.floor(rnd() * size) : undefined;
-		const w = runWorker(worker, { TORN_FILE: file, TORN_MODE: "append", TORN_COUNT: cut === undefined ? "100000" : "1", TORN_SIZE: String(size), ...(cut === undefined ? {} : { TORN_KILL_AT: String(cut) }) });
+		const w = runWorker(worker, {
+			TORN_FILE: file,
+			TORN_MODE: "append",
+			TORN_COUNT: cut === undefined ? "100000" : "1",
+			TORN_SIZE: String(size),
+			...(cut === undefined ? {} : { TORN_KILL_AT: String(cut) }),
+		});
 		if (cut === undefined) {
 			for (let i = 0; i < 400 && readFileSync(file).length === original.length; i++) await sleep(5);
 			await sleep(rnd() * 60);
@@ -178,7 +201,8 @@ function enospc(ctx, base) {
 			text += `${l}\n`;
 		}
 		const pad = 8192 - Buffer.byteLength(text) - 1;
-		if (pad > 140) text += `${JSON.stringify({ type: "custom", customType: "pad", data: "p".repeat(pad - 140), id: "pad00001", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" }).padEnd(pad, " ")}\n`;
+		if (pad > 140)
+			text += `${JSON.stringify({ type: "custom", customType: "pad", data: "p".repeat(pad - 140), id: "pad00001", parentId: null, timestamp: "2026-01-01T00:00:00.000Z" }).padEnd(pad, " ")}\n`;
 		writeFileSync(file, text);
 		const id = JSON.parse(lines[1]).id;
 		const free = statfsSync(mnt).bavail * statfsSync(mnt).bsize;
@@ -194,7 +218,10 @@ function enospc(ctx, base) {
 		const label2 = spawnSync(process.execPath, [CLI, "label", file, id, "after"], { encoding: "utf8", timeout: 60_000 });
 		const afterWrite = readFileSync(file, "utf8");
 		return {
-			ran: true, size: Buffer.byteLength(text), failedCleanly, markerAfterFailure,
+			ran: true,
+			size: Buffer.byteLength(text),
+			failedCleanly,
+			markerAfterFailure,
 			readChanged: afterInfo !== text + partial ? 1 : 0,
 			piBytesCut: afterWrite.startsWith(text + partial) ? 0 : 1,
 			nextWriteOk: label2.status === 0,
@@ -211,16 +238,28 @@ export async function run(ctx) {
 	const base = join(tmp, "base.jsonl");
 	execFileSync(process.execPath, [genSessionTool, "--n", "200", "--seed", `torn-${seed}`, "--out", base], { stdio: "ignore" });
 	log("two Arbor writers + readers");
-	const two = process.env.TORN_SKIP ? { acknowledged: 1, lost: 0, violation: null, markers: 0, writersOk: true, opens: 0, infos: 0 } : await twoWriters(ctx, worker, base);
+	const two = process.env.TORN_SKIP
+		? { acknowledged: 1, lost: 0, violation: null, markers: 0, writersOk: true, opens: 0, infos: 0 }
+		: await twoWriters(ctx, worker, base);
 	log("stale markers: killed writers, pi in between");
-	const st = process.env.TORN_SKIP ? { trials: 0, torn: 0, markersLeft: 0, tempsLeft: 0, piCut: 0, readsChanged: 0, tornLeft: 0, piWrites: 0, details: [] } : await staleMarkers(ctx, worker, base);
+	const st = process.env.TORN_SKIP
+		? { trials: 0, torn: 0, markersLeft: 0, tempsLeft: 0, piCut: 0, readsChanged: 0, tornLeft: 0, piWrites: 0, details: [] }
+		: await staleMarkers(ctx, worker, base);
 	log("ENOSPC before the first byte (1 MiB tmpfs)");
 	const full = enospc(ctx, base);
 	const figures = [
-		{ label: `two Arbor writers (1 MB and small lines) + readers (${two.opens} opens, ${two.infos} \`arbor info\`): acknowledged appends lost`, value: `${two.lost} of ${two.acknowledged}`, ok: two.lost === 0 && two.acknowledged > 0 && two.writersOk },
+		{
+			label: `two Arbor writers (1 MB and small lines) + readers (${two.opens} opens, ${two.infos} \`arbor info\`): acknowledged appends lost`,
+			value: `${two.lost} of ${two.acknowledged}`,
+			ok: two.lost === 0 && two.acknowledged > 0 && two.writersOk,
+		},
 		{ label: "two Arbor writers: bytes changed or lines torn/glued", value: two.violation ? 1 : 0, target: 0 },
 		{ label: "two Arbor writers: markers left behind", value: two.markers, target: 0 },
-		{ label: `stale markers (${st.trials} writers killed, ${st.torn} with a torn line; pi wrote after ${st.piWrites}): reads that changed a byte`, value: st.readsChanged, target: 0 },
+		{
+			label: `stale markers (${st.trials} writers killed, ${st.torn} with a torn line; pi wrote after ${st.piWrites}): reads that changed a byte`,
+			value: st.readsChanged,
+			target: 0,
+		},
 		{ label: "stale markers: Arbor's next write cut bytes pi wrote", value: st.piCut, target: 0 },
 		{ label: "stale markers: torn lines left after Arbor's next write (pi idle)", value: st.tornLeft, target: 0 },
 		{ label: "stale markers: markers left after Arbor's next write", value: st.markersLeft, target: 0 },
@@ -228,11 +267,27 @@ export async function run(ctx) {
 	];
 	if (full.ran) {
 		figures.push(
-			{ label: `ENOSPC before the first byte (${full.size}-byte file, full 1 MiB tmpfs): label failed cleanly, no marker left`, value: full.failedCleanly && full.markerAfterFailure === 0 ? "yes" : `no (marker ${full.markerAfterFailure})`, ok: full.failedCleanly && full.markerAfterFailure === 0 },
-			{ label: "ENOSPC then pi mid-line: bytes `arbor info` changed + pi bytes the next write cut", value: full.readChanged + full.piBytesCut, ok: full.readChanged + full.piBytesCut === 0 && full.nextWriteOk },
+			{
+				label: `ENOSPC before the first byte (${full.size}-byte file, full 1 MiB tmpfs): label failed cleanly, no marker left`,
+				value: full.failedCleanly && full.markerAfterFailure === 0 ? "yes" : `no (marker ${full.markerAfterFailure})`,
+				ok: full.failedCleanly && full.markerAfterFailure === 0,
+			},
+			{
+				label: "ENOSPC then pi mid-line: bytes `arbor info` changed + pi bytes the next write cut",
+				value: full.readChanged + full.piBytesCut,
+				ok: full.readChanged + full.piBytesCut === 0 && full.nextWriteOk,
+			},
 		);
 	} else {
-		figures.push({ label: "ENOSPC before the first byte on a real tmpfs", value: `not run (${full.why}); the injected case is in write-failure.test.ts`, info: true });
+		figures.push({
+			label: "ENOSPC before the first byte on a real tmpfs",
+			value: `not run (${full.why}); the injected case is in write-failure.test.ts`,
+			info: true,
+		});
 	}
-	return { title: "Torn appends: two Arbor writers + readers, stale markers, ENOSPC before the first byte", figures, details: [...st.details, ...(two.violation ? [`two writers: ${two.violation}`] : []), ...(two.err ? [two.err] : [])] };
+	return {
+		title: "Torn appends: two Arbor writers + readers, stale markers, ENOSPC before the first byte",
+		figures,
+		details: [...st.details, ...(two.violation ? [`two writers: ${two.violation}`] : []), ...(two.err ? [two.err] : [])],
+	};
 }

@@ -23,29 +23,30 @@ export async function forkWorker(script, { execArgv = [], env = {}, uid, gid } =
 	child.stderr.on("data", (d) => {
 		stderr = (stderr + d.toString()).slice(-4000);
 	});
-	const waitFor = (key, timeoutMs = 600_000) => new Promise((resolve, reject) => {
-		const timer = setTimeout(() => {
-			cleanup();
-			reject(new Error(`worker ${script} gave no "${key}" within ${timeoutMs} ms`));
-		}, timeoutMs);
-		const onMsg = (m) => {
-			if (m && m[key]) {
+	const waitFor = (key, timeoutMs = 600_000) =>
+		new Promise((resolve, reject) => {
+			const timer = setTimeout(() => {
 				cleanup();
-				resolve(m);
-			}
-		};
-		const onExit = (code, sig) => {
-			cleanup();
-			reject(new Error(`worker ${script} exited (${sig ?? code}) waiting for "${key}": ${stderr.slice(-1500)}`));
-		};
-		const cleanup = () => {
-			clearTimeout(timer);
-			child.off("message", onMsg);
-			child.off("exit", onExit);
-		};
-		child.on("message", onMsg);
-		child.on("exit", onExit);
-	});
+				reject(new Error(`worker ${script} gave no "${key}" within ${timeoutMs} ms`));
+			}, timeoutMs);
+			const onMsg = (m) => {
+				if (m && m[key]) {
+					cleanup();
+					resolve(m);
+				}
+			};
+			const onExit = (code, sig) => {
+				cleanup();
+				reject(new Error(`worker ${script} exited (${sig ?? code}) waiting for "${key}": ${stderr.slice(-1500)}`));
+			};
+			const cleanup = () => {
+				clearTimeout(timer);
+				child.off("message", onMsg);
+				child.off("exit", onExit);
+			};
+			child.on("message", onMsg);
+			child.on("exit", onExit);
+		});
 	await waitFor("ready", 60_000);
 	return {
 		child,

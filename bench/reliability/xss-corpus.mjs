@@ -39,17 +39,34 @@ export const VECTORS = [
 	["img srcset remote", (id) => `<img srcset="http://xss.invalid/srcset-${id}.png 1x">`],
 	["attribute breakout", (id) => `"><img src=x onerror="${P(id)}">`],
 	["template injection", (id) => `{{constructor.constructor('${P(id)}')()}} \${${P(id)}}`],
-	["html code fence", (id) => "```html\n<script>" + P(id) + "</script><img src=x onerror=\"" + P(id) + "\">\n```"],
+	["html code fence", (id) => "```html\n<script>" + P(id) + '</script><img src=x onerror="' + P(id) + '">\n```'],
 	["inline code", (id) => `\`<img src=x onerror="${P(id)}">\``],
 	["template element", (id) => `<template><img src=x onerror="${P(id)}"></template>`],
 	["unicode tricks", (id) => `<img src=x oNeRrOr="${P(id)}"> \u202e<sCrIpT>${P(id)}</ScRiPt>`],
 ];
 
 export const FIELDS = [
-	"user text", "user text block", "assistant text", "thinking", "tool call name", "tool arguments", "tool output",
-	"tool result name", "bash command", "bash output", "assistant error message", "custom_message content",
-	"custom_message type", "custom type", "custom data", "branch summary", "compaction summary", "label",
-	"session name", "model id", "thinking level",
+	"user text",
+	"user text block",
+	"assistant text",
+	"thinking",
+	"tool call name",
+	"tool arguments",
+	"tool output",
+	"tool result name",
+	"bash command",
+	"bash output",
+	"assistant error message",
+	"custom_message content",
+	"custom_message type",
+	"custom type",
+	"custom data",
+	"branch summary",
+	"compaction summary",
+	"label",
+	"session name",
+	"model id",
+	"thinking level",
 ];
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z");
@@ -97,15 +114,47 @@ export function buildXssSession({ every = 1 } = {}) {
 						{ type: "text", text: v("assistant text", vi) },
 						{ type: "toolCall", id: callId, name: v("tool call name", vi), arguments: { path: v("tool arguments", vi), command: v("tool arguments", vi) } },
 					],
-					api: "anthropic-messages", provider: "anthropic", model: "claude-test", stopReason: "toolUse",
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "claude-test",
+					stopReason: "toolUse",
 					usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 20, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
 					timestamp: T0,
 				},
 			},
 		});
-		push({ head: { type: "message" }, body: { message: { role: "toolResult", toolCallId: callId, toolName: v("tool result name", vi), content: [{ type: "text", text: v("tool output", vi) }], isError: false, timestamp: T0 } } });
-		push({ head: { type: "message" }, body: { message: { role: "bashExecution", command: v("bash command", vi), output: v("bash output", vi), exitCode: 1, timestamp: T0 } } });
-		push({ head: { type: "message" }, body: { message: { role: "assistant", content: [], api: "x", provider: "p", model: "m", stopReason: "error", errorMessage: v("assistant error message", vi), timestamp: T0 } } });
+		push({
+			head: { type: "message" },
+			body: {
+				message: {
+					role: "toolResult",
+					toolCallId: callId,
+					toolName: v("tool result name", vi),
+					content: [{ type: "text", text: v("tool output", vi) }],
+					isError: false,
+					timestamp: T0,
+				},
+			},
+		});
+		push({
+			head: { type: "message" },
+			body: { message: { role: "bashExecution", command: v("bash command", vi), output: v("bash output", vi), exitCode: 1, timestamp: T0 } },
+		});
+		push({
+			head: { type: "message" },
+			body: {
+				message: {
+					role: "assistant",
+					content: [],
+					api: "x",
+					provider: "p",
+					model: "m",
+					stopReason: "error",
+					errorMessage: v("assistant error message", vi),
+					timestamp: T0,
+				},
+			},
+		});
 		push({ head: { type: "custom_message", customType: v("custom_message type", vi), content: v("custom_message content", vi), display: true } });
 		push({ head: { type: "custom", customType: v("custom type", vi), data: { note: v("custom data", vi) } } });
 		push({ head: { type: "branch_summary" }, body: { fromId: parent, summary: v("branch summary", vi) } });
@@ -115,14 +164,23 @@ export function buildXssSession({ every = 1 } = {}) {
 		push({ head: { type: "model_change" }, body: { provider: "anthropic", modelId: v("model id", vi) } });
 		push({ head: { type: "thinking_level_change" }, body: { thinkingLevel: v("thinking level", vi) } });
 		// A final plain assistant turn so the next vector's entries are ordinary children again.
-		push({ head: { type: "message" }, body: { message: { role: "assistant", content: [{ type: "text", text: `ok ${vi}` }], api: "x", provider: "p", model: "m", stopReason: "stop", timestamp: T0 } } });
+		push({
+			head: { type: "message" },
+			body: {
+				message: { role: "assistant", content: [{ type: "text", text: `ok ${vi}` }], api: "x", provider: "p", model: "m", stopReason: "stop", timestamp: T0 },
+			},
+		});
 	}
-	const header = JSON.stringify({ type: "session", version: 3, id: "xss-session", timestamp: new Date(T0).toISOString(), cwd: `/tmp/XSSV-cwd <img src=x onerror="${P(9001)}">`, title: `XSSV-title <img src=x onerror="${P(9002)}">` });
+	const header = JSON.stringify({
+		type: "session",
+		version: 3,
+		id: "xss-session",
+		timestamp: new Date(T0).toISOString(),
+		cwd: `/tmp/XSSV-cwd <img src=x onerror="${P(9001)}">`,
+		title: `XSSV-title <img src=x onerror="${P(9002)}">`,
+	});
 	return { text: `${header}\n${lines.join("\n")}\n`, vectors, entries: seq, entrySentinels };
 }
 
 /** File names carrying vectors (no "/" is possible in a name). */
-export const XSS_FILE_NAMES = [
-	`xss-"><img src=x onerror="${P(9101)}">.jsonl`,
-	`xss-<svg onload=${P(9102)}>.jsonl`,
-];
+export const XSS_FILE_NAMES = [`xss-"><img src=x onerror="${P(9101)}">.jsonl`, `xss-<svg onload=${P(9102)}>.jsonl`];

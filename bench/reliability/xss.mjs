@@ -11,7 +11,15 @@ import { startHost } from "./apifuzz.mjs";
 import { buildXssSession, XSS_FILE_NAMES } from "./xss-corpus.mjs";
 import { sleep } from "./util.mjs";
 
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+];
 
 /** Runs in the page: markup that must never come out of session content. */
 function dangerousMarkup() {
@@ -27,12 +35,17 @@ function dangerousMarkup() {
 		if (tag === "style" && /xss\.invalid/.test(el.textContent ?? "")) found.push("style element from content");
 		for (const a of el.attributes) {
 			if (/^on/i.test(a.name)) found.push(`${tag}[${a.name}]`);
-			if (/^\s*(javascript|vbscript|data:text\/html)/i.test(a.value) && ["href", "src", "action", "formaction", "data", "xlink:href"].includes(a.name.toLowerCase())) found.push(`${tag}[${a.name}=${a.value.slice(0, 30)}]`);
+			if (
+				/^\s*(javascript|vbscript|data:text\/html)/i.test(a.value) &&
+				["href", "src", "action", "formaction", "data", "xlink:href"].includes(a.name.toLowerCase())
+			)
+				found.push(`${tag}[${a.name}=${a.value.slice(0, 30)}]`);
 			// A plain http(s) link is allowed content (following it is a navigation, counted separately);
 			// anything that loads from the outside by itself is not. Text-only attributes (an accessible name,
 			// a tooltip) never load or run anything: session text in them is shown, not fetched.
 			const textOnly = /^(aria-[a-z]+|title|alt|placeholder)$/i.test(a.name);
-			if (/xss\.invalid/.test(a.value) && !textOnly && !(tag === "a" && a.name === "href" && /^https?:/i.test(a.value))) found.push(`${tag}[${a.name}] pointing at xss.invalid`);
+			if (/xss\.invalid/.test(a.value) && !textOnly && !(tag === "a" && a.name === "href" && /^https?:/i.test(a.value)))
+				found.push(`${tag}[${a.name}] pointing at xss.invalid`);
 		}
 	}
 	return found;
@@ -41,7 +54,7 @@ function dangerousMarkup() {
 /** Sentinel words in the visible text, after expanding every collapsed section (as a user would). */
 function sentinelsOnPage() {
 	for (const d of document.querySelectorAll("details")) d.open = true;
-	return [...new Set((document.body.innerText.match(/XSSV-[a-z0-9]+-\d+/g) ?? []))];
+	return [...new Set(document.body.innerText.match(/XSSV-[a-z0-9]+-\d+/g) ?? [])];
 }
 
 export async function run(ctx) {
@@ -104,11 +117,21 @@ export async function run(ctx) {
 			// sentinel wait below only ever times out on a vector text that really is not shown.
 			if (index >= 0) {
 				const id = `x${String(index + 1).padStart(5, "0")}`;
-				const shown = await page.waitForFunction((want) => document.querySelector('[data-testid="inspector"] .inspector-ids span[title="entry id"]')?.textContent === want, id, { timeout: 30_000 }).then(() => true, () => false);
+				const shown = await page
+					.waitForFunction((want) => document.querySelector('[data-testid="inspector"] .inspector-ids span[title="entry id"]')?.textContent === want, id, {
+						timeout: 30_000,
+					})
+					.then(
+						() => true,
+						() => false,
+					);
 				// The walk itself broke (the keys no longer step entry by entry): fail now, not after
 				// 30 s for each of hundreds of entries.
 				unshown = shown ? 0 : unshown + 1;
-				if (unshown >= 3) throw new Error(`xss walk: the inspector did not show ${id} (nor the two entries before it) after ArrowUp; the keyboard walk no longer steps entry by entry`);
+				if (unshown >= 3)
+					throw new Error(
+						`xss walk: the inspector did not show ${id} (nor the two entries before it) after ArrowUp; the keyboard walk no longer steps entry by entry`,
+					);
 			}
 			const deadline = Date.now() + (misses > 5 ? 150 : 2000);
 			let hit = expect.length === 0;
@@ -169,7 +192,9 @@ export async function run(ctx) {
 	const missingByField = {};
 	for (const v of session.vectors) if (!seen.has(v.sentinel)) missingByField[v.field] = (missingByField[v.field] ?? 0) + 1;
 	const executed = new Set([...hits, ...dialogs.map((d) => Number(d))]);
-	log(`xss: ${session.vectors.length} vector placements over ${session.entries} entries; sentinels seen ${expected.length - missing.length}/${expected.length}`);
+	log(
+		`xss: ${session.vectors.length} vector placements over ${session.entries} entries; sentinels seen ${expected.length - missing.length}/${expected.length}`,
+	);
 	return {
 		title: "Untrusted content: XSS vectors in every field, rendered in Chromium through the browser host",
 		figures: [
@@ -187,7 +212,14 @@ export async function run(ctx) {
 			...foreign.slice(0, 10).map((u) => `request: ${u}`),
 			...popups.map((u) => `popup: ${u}`),
 			...[...dangerous].map(([d, n]) => `DOM: ${d} (seen ${n}×)`),
-			...Object.entries(missingByField).map(([f, n]) => `not shown: ${n} vector(s) in field "${f}": ${session.vectors.filter((v) => v.field === f && !seen.has(v.sentinel)).map((v) => v.vector).join(", ").slice(0, 300)}`),
+			...Object.entries(missingByField).map(
+				([f, n]) =>
+					`not shown: ${n} vector(s) in field "${f}": ${session.vectors
+						.filter((v) => v.field === f && !seen.has(v.sentinel))
+						.map((v) => v.vector)
+						.join(", ")
+						.slice(0, 300)}`,
+			),
 		],
 	};
 }

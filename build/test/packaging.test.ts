@@ -14,7 +14,11 @@ import { appDataOf, startDouble, type Double } from "../../electron/hosts/electr
 
 const repoRoot = resolve(import.meta.dirname, "..", "..");
 const require = createRequire(import.meta.url);
-const asar = require("@electron/asar") as { extractAll(archive: string, dest: string): void; extractFile(archive: string, file: string): Buffer; listPackage(archive: string, o: object): string[] };
+const asar = require("@electron/asar") as {
+	extractAll(archive: string, dest: string): void;
+	extractFile(archive: string, file: string): Buffer;
+	listPackage(archive: string, o: object): string[];
+};
 const fuses = require("@electron/fuses") as { getCurrentFuseWire(path: string): Promise<Record<number, number>>; FuseV1Options: Record<string, number> };
 const yaml = require("js-yaml") as { load(text: string): unknown };
 
@@ -52,11 +56,20 @@ const doubles: Double[] = [];
 beforeAll(async () => {
 	if (!existsSync(join(repoRoot, "dist", "main.cjs"))) throw new Error("dist/ is not built: run `npm run build` first (npm test does)");
 	const dist = fakeElectronDist(join(work, "electron-dist"));
-	build = await run(process.execPath, [
-		join(repoRoot, "node_modules", "electron-builder", "cli.js"),
-		"--config", "build/electron-builder.yml", "--dir", "--linux", "--x64",
-		`-c.electronDist=${dist}`, `-c.directories.output=${out}`,
-	], { CI: "1", ELECTRON_BUILDER_CACHE: join(work, "cache") });
+	build = await run(
+		process.execPath,
+		[
+			join(repoRoot, "node_modules", "electron-builder", "cli.js"),
+			"--config",
+			"build/electron-builder.yml",
+			"--dir",
+			"--linux",
+			"--x64",
+			`-c.electronDist=${dist}`,
+			`-c.directories.output=${out}`,
+		],
+		{ CI: "1", ELECTRON_BUILDER_CACHE: join(work, "cache") },
+	);
 }, 300_000);
 
 afterAll(async () => {
@@ -82,7 +95,16 @@ describe("electron-builder --dir with a stand-in Electron", () => {
 		expect(wire[F.GrantFileProtocolExtraPrivileges]).toBe(DISABLE);
 
 		const files = new Set(asar.listPackage(archive, {}).map((f) => f.replaceAll("\\", "/")));
-		for (const f of ["/package.json", "/dist/main.cjs", "/dist/preload.cjs", "/dist/cli.cjs", "/dist/renderer/index.html", "/build/sample-session.jsonl", "/node_modules/ws/package.json", "/node_modules/electron-updater/package.json"]) {
+		for (const f of [
+			"/package.json",
+			"/dist/main.cjs",
+			"/dist/preload.cjs",
+			"/dist/cli.cjs",
+			"/dist/renderer/index.html",
+			"/build/sample-session.jsonl",
+			"/node_modules/ws/package.json",
+			"/node_modules/electron-updater/package.json",
+		]) {
 			expect(files.has(f), f).toBe(true);
 		}
 		expect([...files].filter((f) => f.endsWith(".map") && f.startsWith("/dist/"))).toEqual([]);

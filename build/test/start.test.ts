@@ -25,7 +25,14 @@ function start(args: string[], env: Record<string, string>) {
 	const home = mkdtempSync(join(tmpdir(), "arbor-start-home-"));
 	const child = spawn(process.execPath, [join(repoRoot, "scripts", "start.mjs"), ...args], {
 		cwd: repoRoot,
-		env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), PI_CODING_AGENT_DIR: join(home, ".pi", "agent"), ARBOR_NO_BROWSER: "1", ...env },
+		env: {
+			PATH: process.env.PATH ?? "",
+			HOME: home,
+			XDG_CONFIG_HOME: join(home, ".config"),
+			PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
+			ARBOR_NO_BROWSER: "1",
+			...env,
+		},
 		stdio: ["ignore", "pipe", "pipe"],
 	});
 	children.push(child);

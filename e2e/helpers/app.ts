@@ -22,9 +22,9 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 /** Ids of the entry cards currently mounted (segments and fold stubs excluded). */
 export async function cardIds(page: Page, selector = ""): Promise<string[]> {
-	return page.locator(`.react-flow__node:has([data-testid="arbor-card"]${selector})`).evaluateAll((els) =>
-		els.map((el) => el.getAttribute("data-id") ?? "").filter(Boolean),
-	);
+	return page
+		.locator(`.react-flow__node:has([data-testid="arbor-card"]${selector})`)
+		.evaluateAll((els) => els.map((el) => el.getAttribute("data-id") ?? "").filter(Boolean));
 }
 
 /**
@@ -61,12 +61,17 @@ export async function expandAllSegments(page: Page): Promise<void> {
 export async function viewportSettled(page: Page): Promise<string | null> {
 	const viewport = page.locator(".react-flow__viewport");
 	let last: string | null | undefined;
-	await expect.poll(async () => {
-		const now = await viewport.getAttribute("style");
-		const still = now === last;
-		last = now;
-		return still;
-	}, { intervals: [200], timeout: 30_000 }).toBe(true);
+	await expect
+		.poll(
+			async () => {
+				const now = await viewport.getAttribute("style");
+				const still = now === last;
+				last = now;
+				return still;
+			},
+			{ intervals: [200], timeout: 30_000 },
+		)
+		.toBe(true);
 	return last ?? null;
 }
 
@@ -75,7 +80,7 @@ export function card(page: Page, id: string) {
 }
 
 export async function leafId(page: Page): Promise<string | null> {
-	const leaf = page.locator('.react-flow__node:has(.is-leaf)');
+	const leaf = page.locator(".react-flow__node:has(.is-leaf)");
 	return (await leaf.count()) === 0 ? null : leaf.first().getAttribute("data-id");
 }
 
@@ -83,7 +88,13 @@ export function cli(args: string[]): string {
 	return execFileSync(process.execPath, [join(repoRoot, "bin", "arbor.cjs"), ...args], { encoding: "utf8" });
 }
 
-interface CliNode { id: string; type: string; role?: string; label?: string; children: CliNode[] }
+interface CliNode {
+	id: string;
+	type: string;
+	role?: string;
+	label?: string;
+	children: CliNode[];
+}
 
 /** Every id of the CLI's visible tree (`arbor tree --json`), in pre-order. */
 export function cliVisibleIds(file: string, extra: string[] = []): string[] {
@@ -101,5 +112,8 @@ export function cliVisibleIds(file: string, extra: string[] = []): string[] {
 export const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 export function jsonl(file: string): Record<string, unknown>[] {
-	return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter((l) => l.trim())
+		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }

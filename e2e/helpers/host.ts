@@ -53,11 +53,15 @@ export async function startHost(args: string[], opts: { settings?: object; env?:
 	});
 	const token = new URLSearchParams(new URL(url).hash.slice(1)).get("token") ?? "";
 	return {
-		url, token, home, proc,
-		stop: () => new Promise<void>((ok) => {
-			if (proc.exitCode !== null) return ok();
-			proc.once("exit", () => ok());
-			proc.kill("SIGTERM");
-		}),
+		url,
+		token,
+		home,
+		proc,
+		stop: () =>
+			new Promise<void>((ok) => {
+				if (proc.exitCode !== null) return ok();
+				proc.once("exit", () => ok());
+				proc.kill("SIGTERM");
+			}),
 	};
 }

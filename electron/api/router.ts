@@ -36,12 +36,26 @@ export interface ArborRouter {
 }
 
 const ERROR_CODES: ReadonlySet<string> = new Set<ArborErrorCode>([
-	"bad_request", "forbidden", "not_found", "bad_file", "conflict", "legacy_needs_upgrade", "io", "no_model",
-	"llm_error", "cancelled", "extension_error", "unsupported", "internal",
+	"bad_request",
+	"forbidden",
+	"not_found",
+	"bad_file",
+	"conflict",
+	"legacy_needs_upgrade",
+	"io",
+	"no_model",
+	"llm_error",
+	"cancelled",
+	"extension_error",
+	"unsupported",
+	"internal",
 ]);
 
 class RouteError extends Error {
-	constructor(readonly code: ArborErrorCode, message: string) {
+	constructor(
+		readonly code: ArborErrorCode,
+		message: string,
+	) {
 		super(message);
 	}
 }
@@ -113,7 +127,8 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			await policy.allowFile(path);
 			allowed = await policy.check(path);
 		}
-		if (allowed === null) throw new RouteError("forbidden", `not allowed to open ${path}: open it with File ▸ Open, the command line or the session library first`);
+		if (allowed === null)
+			throw new RouteError("forbidden", `not allowed to open ${path}: open it with File ▸ Open, the command line or the session library first`);
 		const summary = await services.openSession({ path: allowed });
 		remember(summary);
 		return summary;
@@ -134,7 +149,10 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		for (const item of items) {
 			if (typeof item.path !== "string") continue;
 			const p = resolve(item.path);
-			policy.allowListedFile(p, roots.find((r) => p.startsWith(r.endsWith(sep) ? r : r + sep)));
+			policy.allowListedFile(
+				p,
+				roots.find((r) => p.startsWith(r.endsWith(sep) ? r : r + sep)),
+			);
 		}
 		return items;
 	};

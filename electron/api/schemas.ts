@@ -11,7 +11,11 @@ export const MAX_PATH = 4096;
 export const MAX_ID = 1024;
 export const MAX_TEXT = 1_000_000;
 
-const path = z.string().min(1).max(MAX_PATH).refine((p) => !p.includes("\0"), "path contains a NUL byte");
+const path = z
+	.string()
+	.min(1)
+	.max(MAX_PATH)
+	.refine((p) => !p.includes("\0"), "path contains a NUL byte");
 const sessionId = z.string().min(1).max(256);
 const entryId = z.string().min(1).max(MAX_ID);
 const empty = z.strictObject({});
@@ -22,7 +26,11 @@ const filterMode = z.enum(FILTER_MODES as [string, ...string[]]).transform((m) =
 const modelSettings = z.strictObject({
 	provider: z.string().max(200).optional(),
 	modelId: z.string().max(500).optional(),
-	baseUrl: z.string().max(2048).refine((u) => u === "" || /^https?:\/\//i.test(u), "baseUrl must be an http(s) URL").optional(),
+	baseUrl: z
+		.string()
+		.max(2048)
+		.refine((u) => u === "" || /^https?:\/\//i.test(u), "baseUrl must be an http(s) URL")
+		.optional(),
 	api: z.string().max(200).optional(),
 	apiKey: z.string().max(10_000).optional(),
 	/** Echoed back by clients from getSettings; ignored. */

@@ -11,7 +11,10 @@ export const EXIT_NO_MODEL = 3;
 
 /** A mistake in how the command was called: printed with the command's usage, exit code 1. */
 export class UsageError extends Error {
-	constructor(message: string, readonly usage?: string) {
+	constructor(
+		message: string,
+		readonly usage?: string,
+	) {
 		super(message);
 		this.name = "UsageError";
 	}

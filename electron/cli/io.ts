@@ -26,9 +26,10 @@ export class Output {
 		this.#parts = [];
 		this.#size = 0;
 		this.#pending = this.#pending.then(
-			() => new Promise<void>((resolve, reject) => {
-				process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
-			}),
+			() =>
+				new Promise<void>((resolve, reject) => {
+					process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+				}),
 		);
 	}
 

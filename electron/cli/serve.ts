@@ -77,7 +77,11 @@ export function writeLaunchFile(url: string): { file: string; dispose(): void } 
 	const dir = mkdtempSync(join(tmpdir(), "arbor-open-"));
 	const file = join(dir, "open.html");
 	const u = escapeHtml(url);
-	writeFileSync(file, `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\n<meta http-equiv="refresh" content="0;url=${u}"><title>Opening Arbor…</title></head>\n<body><p><a href="${u}">Open Arbor</a></p></body></html>\n`, { mode: 0o600, flag: "wx" });
+	writeFileSync(
+		file,
+		`<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">\n<meta http-equiv="refresh" content="0;url=${u}"><title>Opening Arbor…</title></head>\n<body><p><a href="${u}">Open Arbor</a></p></body></html>\n`,
+		{ mode: 0o600, flag: "wx" },
+	);
 	return {
 		file,
 		dispose() {
@@ -87,9 +91,8 @@ export function writeLaunchFile(url: string): { file: string; dispose(): void } 
 }
 
 function openInBrowser(file: string): void {
-	const [cmd, args] = process.platform === "darwin" ? ["open", [file]]
-		: process.platform === "win32" ? ["cmd", ["/c", "start", "", file]]
-		: ["xdg-open", [file]];
+	const [cmd, args] =
+		process.platform === "darwin" ? ["open", [file]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", file]] : ["xdg-open", [file]];
 	try {
 		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
 		child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself.\n"));
@@ -127,9 +130,12 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 	}
 	// Extension code comes from ~/.arbor/extensions (HOME at launch), the --extension paths and the pi
 	// extensions the user enabled (asked at each error: they can be enabled while serving).
-	const guard = installCrashGuard((kind, err) => {
-		process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
-	}, { extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] });
+	const guard = installCrashGuard(
+		(kind, err) => {
+			process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
+		},
+		{ extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] },
+	);
 	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
 	let launch: { file: string; dispose(): void } | undefined;
 	if (args.open) {

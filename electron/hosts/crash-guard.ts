@@ -29,7 +29,11 @@ export interface CrashGuardOptions {
 	onFatal?: (kind: Kind, err: unknown) => void;
 }
 
-interface Installed { report: Reporter; roots: () => string[]; fatal: (kind: Kind, err: unknown) => void }
+interface Installed {
+	report: Reporter;
+	roots: () => string[];
+	fatal: (kind: Kind, err: unknown) => void;
+}
 
 // One pair of process listeners however often a host starts (tests start hosts many times); the latest
 // host's reporter is the one used.

@@ -4,7 +4,17 @@
 
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ActiveModelInfo, ArborEvent, ArborSettings, ContextView, ExtensionListing, NavigateResult, RequestParams, RequestResult, SessionSummary } from "../../shared/api";
+import type {
+	ActiveModelInfo,
+	ArborEvent,
+	ArborSettings,
+	ContextView,
+	ExtensionListing,
+	NavigateResult,
+	RequestParams,
+	RequestResult,
+	SessionSummary,
+} from "../../shared/api";
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
 import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
@@ -97,7 +107,12 @@ export class ArborServices {
 			commandTimeoutMs: options.commandTimeoutMs,
 		});
 		this.#library = new LibraryRequests({
-			events: this.#events, settingsDir, env, piAgentDir: this.#piAgentDir, sliceMs: this.#sliceMs, disposed: () => this.#disposed,
+			events: this.#events,
+			settingsDir,
+			env,
+			piAgentDir: this.#piAgentDir,
+			sliceMs: this.#sliceMs,
+			disposed: () => this.#disposed,
 		});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
@@ -221,13 +236,11 @@ export class ArborServices {
 		return this.#sessions.exclusive(s, () => navigateFlow(this.#flow, s, params));
 	}
 
-
 	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
 	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
 		const s = this.#sessions.get(params.sessionId);
 		return this.#sessions.exclusive(s, () => branchFlow(this.#flow, s, params.entryId));
 	}
-
 
 	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
 		const s = this.#sessions.get(params.sessionId);
@@ -236,7 +249,10 @@ export class ArborServices {
 		this.#sessions.write(s, (m) => {
 			// The write catches up with the file first; another program may have replaced it meanwhile.
 			if (m.getEntry(params.entryId) === undefined) {
-				throw new ArborServiceError("conflict", `Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`);
+				throw new ArborServiceError(
+					"conflict",
+					`Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`,
+				);
 			}
 			// Parented on pi's resume point, not the in-app leaf: labelling an entry while looking at another
 			// branch must not move where pi resumes (pi #9930).
@@ -256,8 +272,11 @@ export class ArborServices {
 		const st = m.getResumePointStatus();
 		const id = (i: number): string | null => (i >= 0 ? (m.idAt(i) ?? null) : null);
 		return {
-			resumeLeafId: id(st.resumeLeaf), anchorId: id(st.anchor), newestConversationId: id(st.newestConversation),
-			stale: st.stale, suggestedId: id(st.suggested),
+			resumeLeafId: id(st.resumeLeaf),
+			anchorId: id(st.anchor),
+			newestConversationId: id(st.newestConversation),
+			stale: st.stale,
+			suggestedId: id(st.suggested),
 		};
 	}
 

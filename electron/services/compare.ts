@@ -2,14 +2,16 @@
 // (shared/compare.ts), the prompts aligned side by side, and a word-level diff of the final answers.
 
 import { diffWords } from "diff";
-import {
-	alignTurns, type CompareResult, type CompareSide, type CompareView, finalAnswer, sideFacts, sideTurns,
-} from "../../shared/compare";
+import { alignTurns, type CompareResult, type CompareSide, type CompareView, finalAnswer, sideFacts, sideTurns } from "../../shared/compare";
 import type { SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "../session";
 import { ArborServiceError } from "./errors";
 
-interface SideData { side: CompareSide; entries: SessionEntry[]; aborts: number }
+interface SideData {
+	side: CompareSide;
+	entries: SessionEntry[];
+	aborts: number;
+}
 
 function entryAt(sm: SessionManager, i: number): SessionEntry {
 	const e = sm.getEntryAt(i);
@@ -34,7 +36,13 @@ function side(sm: SessionManager, path: Int32Array, from: number, ancestorIndex:
 	const durationMs = entries.length > 0 && Number.isFinite(start) && Number.isFinite(f.lastTime) ? Math.max(0, f.lastTime - start) : null;
 	return {
 		side: {
-			leafId: sm.idAt(path[path.length - 1]), entries: ids, tokens: f.tokens, cost: f.cost, files: f.files, errors: f.errors, durationMs,
+			leafId: sm.idAt(path[path.length - 1]),
+			entries: ids,
+			tokens: f.tokens,
+			cost: f.cost,
+			files: f.files,
+			errors: f.errors,
+			durationMs,
 		},
 		entries,
 		aborts: f.aborts,

@@ -79,7 +79,11 @@ function splitModel(s: string | undefined): { provider: string; modelId: string 
 function buildOmpContextView(m: SessionManager, leafId: string | null, writer: ContextRules): ContextView {
 	// A null leaf is "no leaf" (an empty context), as in pi's projection.
 	const c = buildOmpContext(m, leafId);
-	const messages: ContextMessageView[] = c.messages.map((message, k) => ({ entryId: c.entryIds[k] ?? null, message, estimatedTokens: estimateMessageTokens(message) }));
+	const messages: ContextMessageView[] = c.messages.map((message, k) => ({
+		entryId: c.entryIds[k] ?? null,
+		message,
+		estimatedTokens: estimateMessageTokens(message),
+	}));
 	const first = c.entryIds[0];
 	const firstIndex = first === undefined ? -1 : m.indexOf(first);
 	const tier = c.serviceTier;

@@ -42,4 +42,3 @@ export function toServiceError(err: unknown): ArborServiceError {
 	}
 	return new ArborServiceError("internal", String(err));
 }
-

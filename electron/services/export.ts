@@ -17,7 +17,12 @@ import { isRecord } from "../../shared/guards";
 export { EXPORT_FORMATS, type ExportFormat } from "../../shared/api";
 
 /** One readable block of the path: a heading and text (tool calls and results as code). */
-interface Block { heading: string; text: string; code?: boolean; meta?: string }
+interface Block {
+	heading: string;
+	text: string;
+	code?: boolean;
+	meta?: string;
+}
 
 function pathEntries(sm: SessionManager, leafId: string | undefined): { leafId: string | null; entries: SessionEntry[] } {
 	const leaf = leafId ?? sm.getLeafId();
@@ -49,14 +54,23 @@ function blocksOf(entries: readonly SessionEntry[]): Block[] {
 				const text = contentText(m.content, "\n");
 				if (m.role === "user") out.push({ heading: "User", text, meta: ts });
 				else if (m.role === "assistant") {
-					const calls = Array.isArray(m.content) ? m.content.filter((c) => isRecord(c) && c.type === "toolCall").map((c) => toolCallLine(c as Record<string, unknown>)) : [];
-					const stop = m.stopReason === "error" || m.stopReason === "aborted" ? ` (${String(m.stopReason)}${typeof m.errorMessage === "string" ? `: ${m.errorMessage}` : ""})` : "";
+					const calls = Array.isArray(m.content)
+						? m.content.filter((c) => isRecord(c) && c.type === "toolCall").map((c) => toolCallLine(c as Record<string, unknown>))
+						: [];
+					const stop =
+						m.stopReason === "error" || m.stopReason === "aborted"
+							? ` (${String(m.stopReason)}${typeof m.errorMessage === "string" ? `: ${m.errorMessage}` : ""})`
+							: "";
 					if (text.trim() !== "" || stop) out.push({ heading: `Assistant${stop}`, text, meta: ts });
 					if (calls.length > 0) out.push({ heading: "Tool calls", text: calls.join("\n"), code: true });
 				} else if (m.role === "toolResult") {
 					out.push({ heading: `Tool result: ${String(m.toolName ?? "")}${m.isError === true ? " (error)" : ""}`, text, code: true });
 				} else if (m.role === "bashExecution") {
-					out.push({ heading: `Bash${typeof m.exitCode === "number" && m.exitCode !== 0 ? ` (exit ${m.exitCode})` : ""}`, text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}`, code: true });
+					out.push({
+						heading: `Bash${typeof m.exitCode === "number" && m.exitCode !== 0 ? ` (exit ${m.exitCode})` : ""}`,
+						text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}`,
+						code: true,
+					});
 				} else if (text.trim() !== "") out.push({ heading: String(m.role ?? "message"), text });
 				break;
 			}

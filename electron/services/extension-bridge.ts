@@ -112,13 +112,19 @@ export class ExtensionBridge {
 	/** pi 1.6's session_start, queued on the session so its flows run after the handlers. */
 	sessionStart(s: OpenSession, start: SessionStart): void {
 		s.sessionName = sessionNameOf(s.manager);
-		const event: HostedEvent = { type: "session_start", reason: start.reason, ...(start.previousSessionFile ? { previousSessionFile: start.previousSessionFile } : {}) };
-		void this.#o.sessions.exclusive(s, async () => {
-			await this.host.ready();
-			// No context is built (nothing read) for the many opens no extension listens to.
-			if (s.closed || !this.host.hasHandlers("session_start")) return;
-			await this.emit(s, event, this.eventContext(s));
-		}).catch(() => undefined);
+		const event: HostedEvent = {
+			type: "session_start",
+			reason: start.reason,
+			...(start.previousSessionFile ? { previousSessionFile: start.previousSessionFile } : {}),
+		};
+		void this.#o.sessions
+			.exclusive(s, async () => {
+				await this.host.ready();
+				// No context is built (nothing read) for the many opens no extension listens to.
+				if (s.closed || !this.host.hasHandlers("session_start")) return;
+				await this.emit(s, event, this.eventContext(s));
+			})
+			.catch(() => undefined);
 	}
 
 	/** pi 1.6's session_info_changed, when the session's name really changed (a session_info entry arrived). */
@@ -187,7 +193,15 @@ export class ExtensionBridge {
 		const extensions: ExtensionListing["extensions"] = [];
 		for (const r of this.host.records) {
 			if (r.origin !== "arbor" && r.origin !== "cli") continue;
-			extensions.push({ path: r.path, name: r.name, origin: r.origin, enabled: true, loaded: r.loaded, ...(r.error ? { error: r.error } : {}), commands: r.commands });
+			extensions.push({
+				path: r.path,
+				name: r.name,
+				origin: r.origin,
+				enabled: true,
+				loaded: r.loaded,
+				...(r.error ? { error: r.error } : {}),
+				commands: r.commands,
+			});
 		}
 		for (const e of pi.entries) {
 			const r = records.get(e.path);

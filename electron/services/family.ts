@@ -46,8 +46,8 @@ function realOrResolved(p: string): string {
 export function readHeaderFacts(file: string): HeaderFacts | null {
 	const h = readSessionHeader(file, HEADER_MAX);
 	if (!h) return null;
-	const parent = typeof h.parentSession === "string" && h.parentSession ? h.parentSession
-		: typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
+	const parent =
+		typeof h.parentSession === "string" && h.parentSession ? h.parentSession : typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
 	const previous = Array.isArray(h.previousSessionFiles) ? h.previousSessionFiles.filter((x): x is string => typeof x === "string") : [];
 	return { path: file, id: typeof h.id === "string" ? h.id : null, parent, previous, timestamp: typeof h.timestamp === "string" ? h.timestamp : null };
 }
@@ -129,7 +129,9 @@ export function branchPoint(childIds: string[], parentIds: Set<string>): string 
 
 function jsonlDirect(dir: string): string[] {
 	try {
-		return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isFile() && d.name.endsWith(".jsonl")).map((d) => join(dir, d.name));
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((d) => d.isFile() && d.name.endsWith(".jsonl"))
+			.map((d) => join(dir, d.name));
 	} catch {
 		return [];
 	}
@@ -217,7 +219,9 @@ export function sessionFamily(file: string, options: FamilyOptions = {}): Family
 		if (seen.has(p)) continue;
 		seen.add(p);
 		order.push(p);
-		const kids = (children.get(p) ?? []).slice().sort((a, b) => (facts.get(a)?.timestamp ?? "").localeCompare(facts.get(b)?.timestamp ?? "") || a.localeCompare(b));
+		const kids = (children.get(p) ?? [])
+			.slice()
+			.sort((a, b) => (facts.get(a)?.timestamp ?? "").localeCompare(facts.get(b)?.timestamp ?? "") || a.localeCompare(b));
 		for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
 	}
 

@@ -89,12 +89,24 @@ export class LibraryRequests {
 				this.#indexAgain = false;
 				const files = indexedFileList(dirs, { env: this.#env() });
 				let last = 0;
-				await runStepsCooperatively(index.updateSteps(files, (p) => {
-					const now = Date.now();
-					if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
-					last = now;
-					if (p.filesTotal > 0 || p.phase === "done") this.#o.events.emit({ type: "search_index", phase: p.phase === "done" ? "done" : "indexing", filesDone: p.filesDone, filesTotal: p.filesTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
-				}), this.#o.sliceMs ?? 8, () => this.#o.disposed());
+				await runStepsCooperatively(
+					index.updateSteps(files, (p) => {
+						const now = Date.now();
+						if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
+						last = now;
+						if (p.filesTotal > 0 || p.phase === "done")
+							this.#o.events.emit({
+								type: "search_index",
+								phase: p.phase === "done" ? "done" : "indexing",
+								filesDone: p.filesDone,
+								filesTotal: p.filesTotal,
+								bytesDone: p.bytesDone,
+								bytesTotal: p.bytesTotal,
+							});
+					}),
+					this.#o.sliceMs ?? 8,
+					() => this.#o.disposed(),
+				);
 			} while (this.#indexAgain && !this.#o.disposed());
 		};
 		this.#indexing = run().finally(() => {

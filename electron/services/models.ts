@@ -100,9 +100,16 @@ function mergeCompat(base: unknown, over: unknown): Record<string, unknown> | un
 // ---------------------------------------------------------------- refreshed catalogs (models-store.json)
 
 /** pi's refreshed catalog overlay, read offline: Arbor never fetches catalogs itself. */
-function withStoredCatalog(provider: Provider, entry: unknown, generatedAt: number | undefined, replaces = provider.id === "openrouter" || provider.id === "radius"): Provider {
+function withStoredCatalog(
+	provider: Provider,
+	entry: unknown,
+	generatedAt: number | undefined,
+	replaces = provider.id === "openrouter" || provider.id === "radius",
+): Provider {
 	if (!isRecord(entry) || !Array.isArray(entry.models)) return provider;
-	const stored = entry.models.filter((m): m is Model<Api> => isRecord(m) && typeof m.id === "string" && (m.type === undefined || m.type === "chat")).map((m) => ({ ...m, provider: provider.id }));
+	const stored = entry.models
+		.filter((m): m is Model<Api> => isRecord(m) && typeof m.id === "string" && (m.type === undefined || m.type === "chat"))
+		.map((m) => ({ ...m, provider: provider.id }));
 	if (stored.length === 0) return provider;
 	let models: Model<Api>[];
 	if (replaces) {
@@ -189,7 +196,11 @@ async function composeProvider(id: string, base: Provider | undefined, cfg: Prov
 	for (const def of Array.isArray(cfg.raw.models) ? cfg.raw.models : []) {
 		if (!isRecord(def) || typeof def.id !== "string" || !def.id) continue;
 		const wanted = str(def.api) ?? cfg.api;
-		const defaults = models.find((m) => m.id === def.id) ?? (wanted ? models.find((m) => m.api === wanted) : undefined) ?? models.find((m) => m.api === "openai-completions") ?? models[0];
+		const defaults =
+			models.find((m) => m.id === def.id) ??
+			(wanted ? models.find((m) => m.api === wanted) : undefined) ??
+			models.find((m) => m.api === "openai-completions") ??
+			models[0];
 		const model = modelFromDefinition(id, def, cfg, defaults, env);
 		const i = models.findIndex((m) => m.id === def.id);
 		if (i >= 0) models[i] = model;
@@ -241,7 +252,9 @@ async function composeProvider(id: string, base: Provider | undefined, cfg: Prov
 						} else if (raw !== undefined) {
 							const key = resolveConfigValue(raw, env);
 							if (key === undefined) throw new Error(`Failed to resolve the API key of provider "${id}" (models.json)`);
-							result = inherited ? await inherited.resolve({ ...input, credential: { type: "api_key", key } }) : { auth: { apiKey: key }, source: "configured API key" };
+							result = inherited
+								? await inherited.resolve({ ...input, credential: { type: "api_key", key } })
+								: { auth: { apiKey: key }, source: "configured API key" };
 						} else {
 							result = await inherited?.resolve(input);
 						}
@@ -274,7 +287,7 @@ async function composeProvider(id: string, base: Provider | undefined, cfg: Prov
 	return {
 		id,
 		name: str(cfg.raw.name) ?? base?.name ?? id,
-		...(cfg.baseUrl ?? base?.baseUrl ? { baseUrl: cfg.baseUrl ?? base?.baseUrl } : {}),
+		...((cfg.baseUrl ?? base?.baseUrl) ? { baseUrl: cfg.baseUrl ?? base?.baseUrl } : {}),
 		...(base?.headers ? { headers: base.headers } : {}),
 		auth: { ...(apiKeyAuth ? { apiKey: apiKeyAuth } : {}), ...(oauth ? { oauth } : {}) },
 		getModels: () => final,
@@ -404,7 +417,8 @@ export async function resolvePiModel(cat: PiCatalog, agentDir: string, at: PiCho
 	return {
 		ok: false,
 		reason:
-			"No model for summaries: " + (note ? `${note}, and no other provider has credentials. ` : "no provider has credentials. ") +
+			"No model for summaries: " +
+			(note ? `${note}, and no other provider has credentials. ` : "no provider has credentials. ") +
 			"Log in with pi (/login), set a provider key such as ANTHROPIC_API_KEY or OPENAI_API_KEY, add a provider to pi's models.json, or set a model in Arbor's settings." +
 			(cat.configError ? ` (pi's ${cat.configError})` : ""),
 	};
@@ -426,7 +440,11 @@ function sameEndpoint(a: string, b: string | undefined): boolean {
 }
 
 /** A custom endpoint: its own collection holding one provider whose only credential is Arbor's key. */
-async function customEndpoint(provider: string, template: Model<Api> | undefined, s: ModelSettings & { modelId: string; baseUrl: string }): Promise<ModelResolution> {
+async function customEndpoint(
+	provider: string,
+	template: Model<Api> | undefined,
+	s: ModelSettings & { modelId: string; baseUrl: string },
+): Promise<ModelResolution> {
 	const ai = await loadPiAi();
 	const api = s.api ?? template?.api ?? "openai-completions";
 	const impl = await loadApi(api);
@@ -452,14 +470,19 @@ async function customEndpoint(provider: string, template: Model<Api> | undefined
 	const p = ai.createProvider({
 		id: provider,
 		baseUrl: s.baseUrl,
-		auth: { apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key ?? PLACEHOLDER_KEY }, source: key ? "Arbor settings" : "none" }) } },
+		auth: {
+			apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key ?? PLACEHOLDER_KEY }, source: key ? "Arbor settings" : "none" }) },
+		},
 		models: [model],
 		api: impl,
 	});
 	// No credential store and an empty environment: nothing stored for another endpoint can reach it.
 	const models = ai.createModels({ authContext: authContext({}) });
 	models.setProvider(p);
-	return { ok: true, resolved: { model, models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: key ? "api_key" : null, baseUrl: s.baseUrl } } };
+	return {
+		ok: true,
+		resolved: { model, models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: key ? "api_key" : null, baseUrl: s.baseUrl } },
+	};
 }
 
 async function fromArbor(s: ModelSettings, cat: () => Promise<PiCatalog>): Promise<ModelResolution | undefined> {
@@ -481,11 +504,17 @@ async function fromArbor(s: ModelSettings, cat: () => Promise<PiCatalog>): Promi
 		const base = c.models.getProvider(provider) as Provider;
 		const key = s.apiKey;
 		const models = ai.createModels({ authContext: authContext({}) });
-		models.setProvider({ ...base, auth: { apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key }, source: "Arbor settings" }) } } });
+		models.setProvider({
+			...base,
+			auth: { apiKey: { name: "Arbor settings key", resolve: async () => ({ auth: { apiKey: key }, source: "Arbor settings" }) } },
+		});
 		return { ok: true, resolved: { model, models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: "api_key" } } };
 	}
 	if (!(await hasAuth(c.models, provider))) {
-		return { ok: false, reason: `No credentials for ${provider}: set a key in Arbor's settings, log in with pi (/login ${provider}), or set the provider's environment variable.` };
+		return {
+			ok: false,
+			reason: `No credentials for ${provider}: set a key in Arbor's settings, log in with pi (/login ${provider}), or set the provider's environment variable.`,
+		};
 	}
 	return { ok: true, resolved: { model, models: c.models, info: { provider, modelId: s.modelId, source: "arbor-settings", auth: authKind(c, provider) } } };
 }
@@ -496,7 +525,10 @@ export async function resolveActiveModel(src: ModelSources): Promise<ModelResolu
 	const cat = (): Promise<PiCatalog> => (catalog ??= buildPiCatalog(src.piAgentDir, src.env));
 	const arbor = await fromArbor(src.arbor, cat);
 	if (arbor) return arbor;
-	return resolvePiModel(await cat(), src.piAgentDir, { ...(src.cwd !== undefined ? { cwd: src.cwd } : {}), ...(src.sessionModel ? { sessionModel: src.sessionModel } : {}) });
+	return resolvePiModel(await cat(), src.piAgentDir, {
+		...(src.cwd !== undefined ? { cwd: src.cwd } : {}),
+		...(src.sessionModel ? { sessionModel: src.sessionModel } : {}),
+	});
 }
 
 /**

@@ -18,7 +18,6 @@ import { entriesForSummary, loadEntries, type NavigationPlan, planNavigation } f
 import type { OpenSession } from "./open-session";
 import { generateSummary, summaryInputBudget } from "./summarizer";
 
-
 interface Summary {
 	text: string;
 	details: unknown;
@@ -38,7 +37,11 @@ function noop(plan: NavigationPlan): NavigateResult {
 
 function assertWritable(m: SessionManager): void {
 	if (m.needsUpgrade()) {
-		throw new ArborServiceError("legacy_needs_upgrade", "This file uses an old format version: upgrade it before writing summaries or labels.", m.getSessionFile());
+		throw new ArborServiceError(
+			"legacy_needs_upgrade",
+			"This file uses an old format version: upgrade it before writing summaries or labels.",
+			m.getSessionFile(),
+		);
 	}
 }
 
@@ -120,7 +123,8 @@ async function navigateAfterWaiting(ctx: FlowContext, s: OpenSession, p: Params)
 		if (noModel !== undefined && !summary && plan.abandonedIds.length > 0) throw new ArborServiceError("no_model", noModel);
 
 		if (!summary && p.summarize && plan.abandonedIds.length > 0 && resolved) {
-			const progress = (phase: "start" | "delta" | "done" | "error" | "aborted", text: string) => events.emit({ type: "summary_progress", sessionId: s.id, phase, text });
+			const progress = (phase: "start" | "delta" | "done" | "error" | "aborted", text: string) =>
+				events.emit({ type: "summary_progress", sessionId: s.id, phase, text });
 			progress("start", "");
 			let outcome: Awaited<ReturnType<typeof generateSummary>>;
 			try {
@@ -177,7 +181,12 @@ function apply(m: SessionManager, plan: NavigationPlan, summary: Summary | undef
 
 /** session_tree to clients and extensions, and the result. */
 async function finish(
-	ctx: FlowContext, s: OpenSession, plan: NavigationPlan, summaryEntryId: string | undefined, summary: Summary | undefined, resolved: ResolvedModel | undefined,
+	ctx: FlowContext,
+	s: OpenSession,
+	plan: NavigationPlan,
+	summaryEntryId: string | undefined,
+	summary: Summary | undefined,
+	resolved: ResolvedModel | undefined,
 ): Promise<NavigateResult> {
 	const m = s.manager;
 	const newLeafId = m.getLeafId();

@@ -113,7 +113,11 @@ export class AuthJsonStore implements CredentialStore {
 		return out;
 	}
 
-	async modify(providerId: string, fn: (current: Credential | undefined) => Promise<Credential | undefined>, options?: { signal?: AbortSignal }): Promise<Credential | undefined> {
+	async modify(
+		providerId: string,
+		fn: (current: Credential | undefined) => Promise<Credential | undefined>,
+		options?: { signal?: AbortSignal },
+	): Promise<Credential | undefined> {
 		return withFileLock(
 			this.file,
 			async () => {

@@ -87,7 +87,10 @@ export function snippetFor(text: string, query: string, width = 160): string {
 	const flat = oneLine(text);
 	const lower = flat.toLowerCase();
 	let at = -1;
-	for (const term of query.toLowerCase().split(/[\s\p{P}]+/u).filter(Boolean)) {
+	for (const term of query
+		.toLowerCase()
+		.split(/[\s\p{P}]+/u)
+		.filter(Boolean)) {
 		at = lower.indexOf(term);
 		if (at >= 0) break;
 	}

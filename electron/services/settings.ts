@@ -46,7 +46,13 @@ function normaliseModel(v: unknown): ModelSettings {
 
 /** Merge untrusted JSON (a hand-edited file, a client's partial update) over a base, field by field. */
 export function mergeSettings(base: ArborSettings, patch: unknown): ArborSettings {
-	const out: ArborSettings = { ...base, model: { ...base.model }, recentFiles: [...base.recentFiles], enabledExtensions: [...(base.enabledExtensions ?? [])], hiddenBranches: { ...base.hiddenBranches } };
+	const out: ArborSettings = {
+		...base,
+		model: { ...base.model },
+		recentFiles: [...base.recentFiles],
+		enabledExtensions: [...(base.enabledExtensions ?? [])],
+		hiddenBranches: { ...base.hiddenBranches },
+	};
 	if (!isRecord(patch)) return out;
 	if ("model" in patch) out.model = normaliseModel(patch.model);
 	if (patch.doubleEscapeAction === "tree" || patch.doubleEscapeAction === "branch") out.doubleEscapeAction = patch.doubleEscapeAction;

@@ -239,7 +239,9 @@ export async function generateSummary(req: SummaryRequest): Promise<SummaryOutco
 	if (!transcript) return { aborted: false, summary: `(The abandoned branch had no conversation to summarize.)${fileListSection(details)}`, details };
 	const context: Context = {
 		systemPrompt: SYSTEM_PROMPT,
-		messages: [{ role: "user", content: [{ type: "text", text: buildPrompt(transcript, req.customInstructions, req.replaceInstructions) }], timestamp: Date.now() }],
+		messages: [
+			{ role: "user", content: [{ type: "text", text: buildPrompt(transcript, req.customInstructions, req.replaceInstructions) }], timestamp: Date.now() },
+		],
 	};
 	if (req.signal.aborted) return { aborted: true };
 	let final: AssistantMessage;

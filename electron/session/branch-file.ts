@@ -27,8 +27,10 @@ export interface BranchOptions {
 }
 
 /** The new file (undefined in memory) and the session's folder afterwards. */
-export interface BranchResult { path: string | undefined; dir: string }
-
+export interface BranchResult {
+	path: string | undefined;
+	dir: string;
+}
 
 /**
  * Rewrites a v1/v2 file as v3 after copying it to FILE.bak (never overwritten); returns the .bak path.
@@ -98,7 +100,11 @@ function upgradeOnce(live: LiveFile, file: string): string | null {
 		};
 		const replaced = writeReplacingFile(file, parts, 0o644, unchanged);
 		if (replaced === null) {
-			try { unlinkSync(bak); } catch { /* already gone */ }
+			try {
+				unlinkSync(bak);
+			} catch {
+				/* already gone */
+			}
 			return null;
 		}
 		const late = fstatSync(fd).size - rewritten;
@@ -114,7 +120,6 @@ function upgradeOnce(live: LiveFile, file: string): string | null {
 		closeSync(fd);
 	}
 }
-
 
 /**
  * `options.sessionDir`: write the new file there instead of the current folder (like pi's
@@ -137,7 +142,11 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	const labelReplacement = new Map<string, string>();
 	const pendingLabels: string[] = [];
 	for (const i of path) {
-		if (c.kind[i] === EntryKind.label) { prevWasLabel = true; pendingLabels.push(c.ids[i]); continue; }
+		if (c.kind[i] === EntryKind.label) {
+			prevWasLabel = true;
+			pendingLabels.push(c.ids[i]);
+			continue;
+		}
 		if (prevWasLabel) reparent.set(i, prevKept >= 0 ? c.ids[prevKept] : null);
 		for (const l of pendingLabels) labelReplacement.set(l, c.ids[i]);
 		pendingLabels.length = 0;
@@ -174,7 +183,11 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	const timestamp = new Date().toISOString();
 	const sessionId = createSessionId();
 	const header: SessionHeader = {
-		type: "session", version: CURRENT_SESSION_VERSION, id: sessionId, timestamp, cwd: live.cwd,
+		type: "session",
+		version: CURRENT_SESSION_VERSION,
+		id: sessionId,
+		timestamp,
+		cwd: live.cwd,
 	};
 	if (live.persistent && live.path) header.parentSession = live.path;
 
@@ -237,23 +250,43 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 
 /** Switches to a file this process just wrote, carrying the index over from the source entries. */
 function adoptBranchFile(
-	live: LiveFile, file: string, header: SessionHeader, disk: DiskState,
+	live: LiveFile,
+	file: string,
+	header: SessionHeader,
+	disk: DiskState,
 	placed: { i: number; offset: number; length: number; obj: Loose | undefined }[],
 	labels: { obj: Loose; offset: number; length: number }[],
 ): void {
 	const ix = live.index;
 	const old = ix.cols;
 	const oldCache = ix.cache;
-	const keepFlags = EntryFlag.toolOnly | EntryFlag.error | EntryFlag.aborted | EntryFlag.hasThinking | EntryFlag.hasToolCalls |
-		EntryFlag.hasImage | EntryFlag.hidden | EntryFlag.truncated | EntryFlag.syntheticId;
+	const keepFlags =
+		EntryFlag.toolOnly |
+		EntryFlag.error |
+		EntryFlag.aborted |
+		EntryFlag.hasThinking |
+		EntryFlag.hasToolCalls |
+		EntryFlag.hasImage |
+		EntryFlag.hidden |
+		EntryFlag.truncated |
+		EntryFlag.syntheticId;
 	const bodies = placed.map((p) => p.obj ?? (ix.lazy ? undefined : (oldCache.get(p.i) as Loose)));
 	const next = new EntryIndex(ix.lazy, ix.syntheticCount);
 	next.cache.setFile(file);
 	let line = 2;
 	placed.forEach((p, k) => {
-		const rawParent = p.obj ? ((typeof p.obj.parentId === "string" || p.obj.parentId === null) ? p.obj.parentId : undefined) : old.rawParent[p.i];
-		const i = next.addRow(old.ids[p.i], rawParent as string | null | undefined, old.kind[p.i], old.flags[p.i] & keepFlags,
-			old.time[p.i], old.tokens[p.i], p.offset, p.length, line++);
+		const rawParent = p.obj ? (typeof p.obj.parentId === "string" || p.obj.parentId === null ? p.obj.parentId : undefined) : old.rawParent[p.i];
+		const i = next.addRow(
+			old.ids[p.i],
+			rawParent as string | null | undefined,
+			old.kind[p.i],
+			old.flags[p.i] & keepFlags,
+			old.time[p.i],
+			old.tokens[p.i],
+			p.offset,
+			p.length,
+			line++,
+		);
 		next.cols.cost[i] = old.cost[p.i];
 		const body = bodies[k];
 		if (body) next.cache.put(i, body as SessionEntry, !next.lazy || p.obj !== undefined);

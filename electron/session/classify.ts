@@ -31,14 +31,21 @@ export function kindOf(entry: Record<string, unknown>): EntryKindCode {
 
 export function roleKind(role: unknown): EntryKindCode {
 	switch (role) {
-		case "user": return EntryKind.user;
-		case "assistant": return EntryKind.assistant;
-		case "toolResult": return EntryKind.toolResult;
-		case "bashExecution": return EntryKind.bashExecution;
+		case "user":
+			return EntryKind.user;
+		case "assistant":
+			return EntryKind.assistant;
+		case "toolResult":
+			return EntryKind.toolResult;
+		case "bashExecution":
+			return EntryKind.bashExecution;
 		case "custom":
-		case "hookMessage": return EntryKind.customMessageRole;
-		case "system": return EntryKind.system;
-		default: return EntryKind.otherRole;
+		case "hookMessage":
+			return EntryKind.customMessageRole;
+		case "system":
+			return EntryKind.system;
+		default:
+			return EntryKind.otherRole;
 	}
 }
 
@@ -83,13 +90,16 @@ export function usageCost(usage: unknown): number {
  */
 export function costCarrier(kind: number): "message" | "usage" | null {
 	switch (kind) {
-		case EntryKind.assistant: return "message";
+		case EntryKind.assistant:
+			return "message";
 		case EntryKind.compaction:
 		case EntryKind.branchSummary:
 		case EntryKind.usage:
 		case EntryKind.modelUsage:
-		case EntryKind.unknown: return "usage";
-		default: return null;
+		case EntryKind.unknown:
+			return "usage";
+		default:
+			return null;
 	}
 }
 

@@ -43,10 +43,16 @@ export function toContextMessages(entry: SessionEntry): AgentMessage[] {
 	}
 	if (e.type === "custom_message") {
 		// Key order and the always-present `details` key mirror pi's createCustomMessage.
-		return [{
-			role: "custom", customType: e.customType, content: e.content ?? [], display: e.display, details: e.details,
-			timestamp: tsMs(e.timestamp),
-		} as AgentMessage];
+		return [
+			{
+				role: "custom",
+				customType: e.customType,
+				content: e.content ?? [],
+				display: e.display,
+				details: e.details,
+				timestamp: tsMs(e.timestamp),
+			} as AgentMessage,
+		];
 	}
 	if (e.type === "branch_summary" && e.summary) {
 		return [{ role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: tsMs(e.timestamp) } as AgentMessage];
@@ -78,17 +84,23 @@ export function applyContextEdit(messages: AgentMessage[], edit: SessionEntry | 
 	return messages.map((message) => {
 		const m = message as Loose;
 		if (!EDITABLE_ROLES.has(m.role as string)) return message;
-		const content = (m.role === "assistant" || m.role === "toolResult") && typeof replacement.content === "string"
-			? [{ type: "text", text: replacement.content }]
-			: replacement.content;
+		const content =
+			(m.role === "assistant" || m.role === "toolResult") && typeof replacement.content === "string"
+				? [{ type: "text", text: replacement.content }]
+				: replacement.content;
 		return { ...m, content } as unknown as AgentMessage;
 	});
 }
 
 /** A message-producing kind, or one whose entry may produce messages (branch summaries, compactions). */
 function mayContribute(kind: number): boolean {
-	return kind <= EntryKind.otherRole || kind === EntryKind.system || kind === EntryKind.customMessage ||
-		kind === EntryKind.branchSummary || kind === EntryKind.compaction;
+	return (
+		kind <= EntryKind.otherRole ||
+		kind === EntryKind.system ||
+		kind === EntryKind.customMessage ||
+		kind === EntryKind.branchSummary ||
+		kind === EntryKind.compaction
+	);
 }
 
 /**
@@ -97,7 +109,11 @@ function mayContribute(kind: number): boolean {
  */
 export function contextEntryPositions(src: PathSource, path: ArrayLike<number>): number[] {
 	let compactionAt = -1;
-	for (let p = path.length - 1; p >= 0; p--) if (src.kind[path[p]] === EntryKind.compaction) { compactionAt = p; break; }
+	for (let p = path.length - 1; p >= 0; p--)
+		if (src.kind[path[p]] === EntryKind.compaction) {
+			compactionAt = p;
+			break;
+		}
 	const out: number[] = [];
 	if (compactionAt < 0) {
 		for (let p = 0; p < path.length; p++) out.push(p);
@@ -106,7 +122,11 @@ export function contextEntryPositions(src: PathSource, path: ArrayLike<number>):
 	// pi 1.6 finds the compaction by id: the first path entry with that id, whatever its type (duplicate ids).
 	const cid = src.ids[path[compactionAt]];
 	let cAt = compactionAt;
-	for (let p = 0; p < compactionAt; p++) if (src.ids[path[p]] === cid) { cAt = p; break; }
+	for (let p = 0; p < compactionAt; p++)
+		if (src.ids[path[p]] === cid) {
+			cAt = p;
+			break;
+		}
 	out.push(compactionAt);
 	const firstKept = (src.entryAt(path[compactionAt]) as Loose).firstKeptEntryId;
 	let found = false;

@@ -13,8 +13,21 @@ const LRU_MAX_ENTRIES = 4096;
 const READAHEAD = 512;
 /** Entry type per EntryKind code (unknown types need a parse). */
 const TYPE_OF_KIND: (string | undefined)[] = [
-	"message", "message", "message", "message", "message", "message", "compaction", "branch_summary", "custom_message",
-	"custom", "label", "model_change", "thinking_level_change", "session_info", undefined,
+	"message",
+	"message",
+	"message",
+	"message",
+	"message",
+	"message",
+	"compaction",
+	"branch_summary",
+	"custom_message",
+	"custom",
+	"label",
+	"model_change",
+	"thinking_level_change",
+	"session_info",
+	undefined,
 ];
 const LRU_MAX_BYTES = 64 * 1024 * 1024;
 /** Files below this size keep every parsed entry (cheap, and avoids re-reading on every walk). */
@@ -224,7 +237,8 @@ export class EntryCache {
 		}
 		const o = obj as { id?: unknown };
 		if (this.#cols.flags[i] & EntryFlag.syntheticId) {
-			if (o.id !== undefined && typeof o.id === "string") throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
+			if (o.id !== undefined && typeof o.id === "string")
+				throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
 			o.id = this.#cols.ids[i];
 		} else if (o.id !== this.#cols.ids[i]) {
 			throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);

@@ -16,7 +16,10 @@ import { Columns } from "./store";
 
 type Loose = Record<string, unknown>;
 
-export interface LabelState { label: string; timestamp: string | undefined }
+export interface LabelState {
+	label: string;
+	timestamp: string | undefined;
+}
 
 export interface SessionTreeNode {
 	entry: SessionEntry;
@@ -98,8 +101,18 @@ export class EntryIndex {
 			synthetic = true;
 		}
 		const rp = obj.parentId;
-		const i = this.addRow(id as string, typeof rp === "string" || rp === null ? rp : undefined, facts.kind,
-			facts.flags | (synthetic ? EntryFlag.syntheticId : 0), facts.time, facts.tokens, offset, length, lineNo, resumable);
+		const i = this.addRow(
+			id as string,
+			typeof rp === "string" || rp === null ? rp : undefined,
+			facts.kind,
+			facts.flags | (synthetic ? EntryFlag.syntheticId : 0),
+			facts.time,
+			facts.tokens,
+			offset,
+			length,
+			lineNo,
+			resumable,
+		);
 		this.cols.cost[i] = facts.cost;
 		this.cache.put(i, obj as SessionEntry, keep || offset < 0);
 		if (obj.type === "label") this.#applyLabel(obj.targetId, obj.label, obj.timestamp);
@@ -134,8 +147,16 @@ export class EntryIndex {
 	}
 
 	addRow(
-		id: string, rawParent: string | null | undefined, kind: number, flags: number, time: number, tokens: number,
-		offset: number, length: number, lineNo: number, resumable = true,
+		id: string,
+		rawParent: string | null | undefined,
+		kind: number,
+		flags: number,
+		time: number,
+		tokens: number,
+		offset: number,
+		length: number,
+		lineNo: number,
+		resumable = true,
 	): number {
 		const c = this.cols;
 		const i = c.count;

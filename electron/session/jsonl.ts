@@ -26,7 +26,11 @@ const CHUNK = 8 * 1024 * 1024;
  * hasEol=false unless `completeLinesOnly` (then it is left unread for a later scan).
  */
 export function scanLines(
-	fd: number, from: number, to: number, firstLineNo: number, sink: LineSink,
+	fd: number,
+	from: number,
+	to: number,
+	firstLineNo: number,
+	sink: LineSink,
 	opts: { completeLinesOnly?: boolean; onProgress?: (done: number, total: number) => void } = {},
 ): ScanResult {
 	return runSteps(scanLinesSteps(fd, from, to, firstLineNo, sink, opts));
@@ -34,7 +38,11 @@ export function scanLines(
 
 /** scanLines as steps (steps.ts): one step per chunk read. */
 export function* scanLinesSteps(
-	fd: number, from: number, to: number, firstLineNo: number, sink: LineSink,
+	fd: number,
+	from: number,
+	to: number,
+	firstLineNo: number,
+	sink: LineSink,
 	opts: {
 		completeLinesOnly?: boolean;
 		onProgress?: (done: number, total: number) => void;

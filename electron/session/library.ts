@@ -40,7 +40,6 @@ const TAIL_BYTES = 16 * 1024;
 const EXACT_COUNT_BYTES = 8 * 1024 * 1024;
 const FIRST_MESSAGE_MAX = 300;
 
-
 function isDir(p: string): boolean {
 	try {
 		return statSync(p).isDirectory();
@@ -264,7 +263,6 @@ function readErrorText(err: unknown): string {
 	return errorText(err);
 }
 
-
 /**
  * A file's session header read by the listing's own rule (omp's title slot on the first line is skipped;
  * a BOM or any other first line is no header), from at most `maxBytes` of its start. null when there is none.
@@ -292,8 +290,16 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	const tmp = options.tmp ?? tmpdir();
 	const folderProject = decodeProjectDir(basename(dirname(file)), home, tmp);
 	const item: SessionListItem = {
-		path: file, project: folderProject ?? dirname(file), source, sessionId: null, title: null, firstUserMessage: null,
-		mtimeMs: 0, size: 0, entryCount: 0, entryCountExact: false,
+		path: file,
+		project: folderProject ?? dirname(file),
+		source,
+		sessionId: null,
+		title: null,
+		firstUserMessage: null,
+		mtimeMs: 0,
+		size: 0,
+		entryCount: 0,
+		entryCountExact: false,
 	};
 	let fd: number;
 	try {
@@ -383,7 +389,7 @@ export function* exactEntryCountSteps(file: string, options: Pick<LibraryOptions
 		// Its own buffer: other library calls run between the steps and reuse the scratch buffers.
 		const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size, 1), 1024 * 1024));
 		const state = { lines: 0, inLine: false };
-		for (let at = 0; at < st.size; ) {
+		for (let at = 0; at < st.size;) {
 			const n = readSync(fd, buf, 0, Math.min(buf.length, st.size - at), at);
 			if (n <= 0) break;
 			countInto(buf, n, state);
@@ -431,7 +437,7 @@ function countInto(buf: Buffer, n: number, state: { lines: number; inLine: boole
 function countLines(fd: number, size: number): number {
 	const buf = scratch("tail", Math.min(size, 1024 * 1024));
 	const state = { lines: 0, inLine: false };
-	for (let at = 0; at < size; ) {
+	for (let at = 0; at < size;) {
 		const n = readSync(fd, buf, 0, Math.min(buf.length, size - at), at);
 		if (n <= 0) break;
 		countInto(buf, n, state);
@@ -489,9 +495,10 @@ export function sessionFilesIn(root: string): string[] {
  * Unreadable files are listed with `error`.
  */
 export function listSessions(dirs?: string[], options: LibraryOptions = {}): SessionListItem[] {
-	const roots: SessionRoot[] = dirs && dirs.length > 0
-		? dedupeRoots(dirs.map((d) => ({ dir: resolve(expandHome(d, options.home ?? homedir())), source: "dir" as const })))
-		: defaultSessionRoots(options);
+	const roots: SessionRoot[] =
+		dirs && dirs.length > 0
+			? dedupeRoots(dirs.map((d) => ({ dir: resolve(expandHome(d, options.home ?? homedir())), source: "dir" as const })))
+			: defaultSessionRoots(options);
 	const seen = new Set<string>();
 	const items: SessionListItem[] = [];
 	// Resolved once: os.homedir()/tmpdir() read the environment on every call.

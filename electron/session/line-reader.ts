@@ -20,7 +20,10 @@ import type { DiskState } from "./write";
 type Loose = Record<string, unknown>;
 
 /** An unterminated, unparseable final line (another writer may be mid-line, or a crash cut it). */
-export interface PendingTail { offset: number; lineNo: number }
+export interface PendingTail {
+	offset: number;
+	lineNo: number;
+}
 
 /** Where indexing stopped: bytes indexed (complete lines, plus a parseable unterminated last line), next line number. */
 export interface FileEnd {
@@ -105,7 +108,11 @@ export class LineReader {
 			}
 			const rec = recoverGlued(text);
 			if (rec.objects.length > 0) {
-				ix.warn(lineNo, "glued_objects", `line holds ${rec.objects.length} records glued together${rec.lost ? " plus an unreadable fragment" : ""}; recovered them (pi drops the whole line)`);
+				ix.warn(
+					lineNo,
+					"glued_objects",
+					`line holds ${rec.objects.length} records glued together${rec.lost ? " plus an unreadable fragment" : ""}; recovered them (pi drops the whole line)`,
+				);
 				for (const o of rec.objects) sink(o, offset, e - s, lineNo, false, undefined);
 			} else {
 				ix.warn(lineNo, "malformed_line", "line is not valid JSON; skipped");
@@ -172,12 +179,24 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 		if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
 		const ix = new EntryIndex(input.lazy ?? st.size >= SMALL_FILE_BYTES, input.syntheticCount);
 		const out: LoadedFile = {
-			index: ix, header: undefined as unknown as SessionHeader, headerOnDisk: true, titleSlot: undefined, titleSlotBytes: undefined,
-			fileVersion: input.fileVersion, legacy: false, writeBlock: undefined,
-			disk: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev }, end: undefined as unknown as FileEnd,
+			index: ix,
+			header: undefined as unknown as SessionHeader,
+			headerOnDisk: true,
+			titleSlot: undefined,
+			titleSlotBytes: undefined,
+			fileVersion: input.fileVersion,
+			legacy: false,
+			writeBlock: undefined,
+			disk: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev },
+			end: undefined as unknown as FileEnd,
 		};
-		const madeUpHeader = (): SessionHeader =>
-			({ type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp: new Date().toISOString(), cwd: input.cwd });
+		const madeUpHeader = (): SessionHeader => ({
+			type: "session",
+			version: CURRENT_SESSION_VERSION,
+			id: createSessionId(),
+			timestamp: new Date().toISOString(),
+			cwd: input.cwd,
+		});
 		const reader = new LineReader(ix, false, true);
 		const legacyRecords: { obj: Loose; line: number }[] = [];
 		let headerSeen = false;
@@ -208,7 +227,12 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 					return;
 				}
 				ix.warn(lineNo, "bad_header", "first record is not a valid session header; entries loaded, writing disabled");
-				out.writeBlock = new SessionFileError("bad_file", file, "the session header is missing or malformed; refusing to write (the file was not modified)", lineNo);
+				out.writeBlock = new SessionFileError(
+					"bad_file",
+					file,
+					"the session header is missing or malformed; refusing to write (the file was not modified)",
+					lineNo,
+				);
 				out.header = madeUpHeader();
 			}
 			if (obj.type === "session") {
@@ -219,12 +243,20 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 			if (out.legacy) legacyRecords.push({ obj, line: lineNo });
 			else ix.ingest(obj, exact ? offset : -1, length, lineNo, !ix.lazy, exact);
 		};
-		const res = yield* scanLinesSteps(fd, 0, st.size, 1, (buf, s, e, off, lineNo, hasEol) => {
-			reader.parseLine(buf, s, e, off, lineNo, hasEol, sink);
-		}, { onProgress: input.onProgress, onChunk: (buf, end, offset) => reader.noteChunk(buf, end, offset) });
+		const res = yield* scanLinesSteps(
+			fd,
+			0,
+			st.size,
+			1,
+			(buf, s, e, off, lineNo, hasEol) => {
+				reader.parseLine(buf, s, e, off, lineNo, hasEol, sink);
+			},
+			{ onProgress: input.onProgress, onChunk: (buf, end, offset) => reader.noteChunk(buf, end, offset) },
+		);
 		out.end = reader.end(res.end, res.nextLineNo, res.endsWithNewline);
 		if (reader.bomAtStart) {
-			const why = "file starts with a UTF-8 byte-order mark (EF BB BF): pi 1.6 reads no session header behind it and refuses the file, so Arbor shows it read-only and never writes to it (the file was not modified; remove the first 3 bytes to use it)";
+			const why =
+				"file starts with a UTF-8 byte-order mark (EF BB BF): pi 1.6 reads no session header behind it and refuses the file, so Arbor shows it read-only and never writes to it (the file was not modified; remove the first 3 bytes to use it)";
 			ix.warn(1, "bad_header", why);
 			out.writeBlock = new SessionFileError("bad_file", file, why, 1);
 		}
@@ -263,7 +295,11 @@ function describeHeaderless(fd: number, size: number): string {
 	} catch {
 		n = 0;
 	}
-	let lf = 0, cr = 0, blank = 0, nul = 0, other = 0;
+	let lf = 0,
+		cr = 0,
+		blank = 0,
+		nul = 0,
+		other = 0;
 	for (let i = 0; i < n; i++) {
 		const b = sample[i];
 		if (b === 0x0a) lf++;

@@ -29,33 +29,36 @@ export interface CatchUpProbe {
 
 export type CatchUpTrace =
 	| {
-		/** "catch-up": the app's own catch-up (leaf may follow the writer); "before-write": inside an append. */
-		op: "catch-up" | "before-write";
-		/** Bytes indexed before this catch-up (where the read starts). */
-		from: number;
-		/** File size this manager last knew (-1 = its own append raced another writer). */
-		knownSize: number;
-		/** File size the stat saw (the read stops there). */
-		statSize: number;
-		/** Bytes indexed after it (less than statSize while a partial last line waits). */
-		to: number;
-		result: CatchUpResult["kind"];
-		reason?: string;
-		entries: number;
-	}
+			/** "catch-up": the app's own catch-up (leaf may follow the writer); "before-write": inside an append. */
+			op: "catch-up" | "before-write";
+			/** Bytes indexed before this catch-up (where the read starts). */
+			from: number;
+			/** File size this manager last knew (-1 = its own append raced another writer). */
+			knownSize: number;
+			/** File size the stat saw (the read stops there). */
+			statSize: number;
+			/** Bytes indexed after it (less than statSize while a partial last line waits). */
+			to: number;
+			result: CatchUpResult["kind"];
+			reason?: string;
+			entries: number;
+	  }
 	| {
-		op: "append";
-		/** Where the line was placed, file size before and after, and whether another writer got in between. */
-		offset: number; before: number; after: number; raced: boolean; id: string;
-	};
+			op: "append";
+			/** Where the line was placed, file size before and after, and whether another writer got in between. */
+			offset: number;
+			before: number;
+			after: number;
+			raced: boolean;
+			id: string;
+	  };
 
 /**
  * `title_changed`: omp rewrote its fixed-width title line in place (same size; nothing else changed): the
  * index stays, `getTitleSlot()` has the new title. `appended` may carry the same news (`titleChanged`).
  */
 export type CatchUpResult =
-	| { kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string }
-	| { kind: "title_changed" };
+	{ kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string } | { kind: "title_changed" };
 
 const FRESH_END: Readonly<FileEnd> = { scanned: 0, nextLineNo: 1, endsWithNewline: true, pendingTail: undefined };
 
@@ -128,7 +131,11 @@ export class LiveFile {
 		let loaded: LoadedFile;
 		try {
 			loaded = yield* loadFileSteps(file, {
-				lazy: this.#lazyOption, onProgress, cwd: this.cwd, fileVersion: this.fileVersion, syntheticCount: this.index.syntheticCount,
+				lazy: this.#lazyOption,
+				onProgress,
+				cwd: this.cwd,
+				fileVersion: this.fileVersion,
+				syntheticCount: this.index.syntheticCount,
 			});
 		} catch (err) {
 			this.reset();
@@ -179,8 +186,14 @@ export class LiveFile {
 		this.#probe?.afterStat?.(st.size);
 		const r = this.#catchUpFrom(st, d, follow);
 		this.#probe?.trace?.({
-			op: follow ? "catch-up" : "before-write", from, knownSize: d.size, statSize: st.size, to: this.end.scanned,
-			result: r.kind, reason: r.kind === "reloaded" ? r.reason : undefined, entries: this.index.cols.count,
+			op: follow ? "catch-up" : "before-write",
+			from,
+			knownSize: d.size,
+			statSize: st.size,
+			to: this.end.scanned,
+			result: r.kind,
+			reason: r.kind === "reloaded" ? r.reason : undefined,
+			entries: this.index.cols.count,
 		});
 		return r;
 	}
@@ -297,7 +310,11 @@ export class LiveFile {
 		if (!this.persistent) return;
 		const file = this.path as string;
 		if (this.legacy) {
-			throw new SessionFileError("legacy_needs_upgrade", file, `this is a version ${this.fileVersion} session file; call upgradeLegacy() (keeps a .bak) before writing to it`);
+			throw new SessionFileError(
+				"legacy_needs_upgrade",
+				file,
+				`this is a version ${this.fileVersion} session file; call upgradeLegacy() (keeps a .bak) before writing to it`,
+			);
 		}
 		if (this.writeBlock) throw this.writeBlock;
 	}

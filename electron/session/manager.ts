@@ -132,23 +132,53 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- pi's accessors
 
-	isPersistent(): boolean { return this.#live.persistent; }
+	isPersistent(): boolean {
+		return this.#live.persistent;
+	}
 	/** pi's name for isPersistent. */
-	isPersisted(): boolean { return this.#live.persistent; }
-	getSessionFile(): string | undefined { return this.#live.path; }
-	getSessionDir(): string { return this.#dir; }
-	getSessionId(): string { return this.#live.header.id; }
-	getCwd(): string { return this.#live.cwd; }
-	getHeader(): SessionHeader { return this.#live.header; }
+	isPersisted(): boolean {
+		return this.#live.persistent;
+	}
+	getSessionFile(): string | undefined {
+		return this.#live.path;
+	}
+	getSessionDir(): string {
+		return this.#dir;
+	}
+	getSessionId(): string {
+		return this.#live.header.id;
+	}
+	getCwd(): string {
+		return this.#live.cwd;
+	}
+	getHeader(): SessionHeader {
+		return this.#live.header;
+	}
 	/** omp's title slot line, when the file starts with one. */
-	getTitleSlot(): TitleSlot | undefined { return this.#live.titleSlot as TitleSlot | undefined; }
-	getLeafId(): string | null { return this.#ix.leafId; }
-	getFileVersion(): number { return this.#live.fileVersion; }
-	needsUpgrade(): boolean { return this.#live.legacy; }
-	getWarnings(): LoadWarning[] { return this.#ix.warnings.slice(); }
-	getWarningCount(): number { return this.#ix.warningCount; }
-	getEntryCount(): number { return this.#ix.cols.count; }
-	getResumeLeafId(): string | null { return this.#ix.resumeLeafId(); }
+	getTitleSlot(): TitleSlot | undefined {
+		return this.#live.titleSlot as TitleSlot | undefined;
+	}
+	getLeafId(): string | null {
+		return this.#ix.leafId;
+	}
+	getFileVersion(): number {
+		return this.#live.fileVersion;
+	}
+	needsUpgrade(): boolean {
+		return this.#live.legacy;
+	}
+	getWarnings(): LoadWarning[] {
+		return this.#ix.warnings.slice();
+	}
+	getWarningCount(): number {
+		return this.#ix.warningCount;
+	}
+	getEntryCount(): number {
+		return this.#ix.cols.count;
+	}
+	getResumeLeafId(): string | null {
+		return this.#ix.resumeLeafId();
+	}
 
 	/**
 	 * The resume leaf, or its nearest ancestor when it is an entry no tree shows (usage / model_usage lines):
@@ -289,8 +319,15 @@ export class SessionManager {
 		const fromId = ix.leafId ?? "root";
 		ix.leafId = branchFromId;
 		return this.#live.append({
-			type: "branch_summary", id: ix.newId(), parentId: branchFromId, timestamp: new Date().toISOString(),
-			fromId, summary, details, usage, fromHook,
+			type: "branch_summary",
+			id: ix.newId(),
+			parentId: branchFromId,
+			timestamp: new Date().toISOString(),
+			fromId,
+			summary,
+			details,
+			usage,
+			fromHook,
 		});
 	}
 
@@ -301,7 +338,13 @@ export class SessionManager {
 	}
 
 	appendThinkingLevelChange(thinkingLevel: string): string {
-		return this.#live.append({ type: "thinking_level_change", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), thinkingLevel });
+		return this.#live.append({
+			type: "thinking_level_change",
+			id: this.#ix.newId(),
+			parentId: this.#ix.leafId,
+			timestamp: new Date().toISOString(),
+			thinkingLevel,
+		});
 	}
 
 	appendModelChange(provider: string, modelId: string): string {
@@ -312,13 +355,28 @@ export class SessionManager {
 	 * pi 1.6: without `firstKeptEntryId` the compaction keeps nothing (it names itself), and the prompt / tool
 	 * state replayed from the context's system messages is written as the `systemMessage` checkpoint.
 	 */
-	appendCompaction(summary: string, firstKeptEntryId: string | undefined, tokensBefore: number, details?: unknown, fromHook?: boolean, usage?: unknown): string {
+	appendCompaction(
+		summary: string,
+		firstKeptEntryId: string | undefined,
+		tokensBefore: number,
+		details?: unknown,
+		fromHook?: boolean,
+		usage?: unknown,
+	): string {
 		const timestamp = new Date().toISOString();
 		const systemMessage = currentSystemMessage(this.buildSessionContext().messages);
 		const id = this.#ix.newId();
 		return this.#live.append({
-			type: "compaction", id, parentId: this.#ix.leafId, timestamp,
-			summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore, details, usage, fromHook,
+			type: "compaction",
+			id,
+			parentId: this.#ix.leafId,
+			timestamp,
+			summary,
+			firstKeptEntryId: firstKeptEntryId ?? id,
+			tokensBefore,
+			details,
+			usage,
+			fromHook,
 			...(systemMessage ? { systemMessage: { ...systemMessage, timestamp: new Date(timestamp).getTime() } } : {}),
 		});
 	}
@@ -329,7 +387,13 @@ export class SessionManager {
 
 	appendCustomMessageEntry(customType: string, content: string | ContentBlock[], display: boolean, details?: unknown): string {
 		return this.#live.append({
-			type: "custom_message", customType, content, display, details, id: this.#ix.newId(), parentId: this.#ix.leafId,
+			type: "custom_message",
+			customType,
+			content,
+			display,
+			details,
+			id: this.#ix.newId(),
+			parentId: this.#ix.leafId,
 			timestamp: new Date().toISOString(),
 		});
 	}
@@ -340,12 +404,24 @@ export class SessionManager {
 	 */
 	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#ix.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		return this.#live.append({ type: "label", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), targetId, label }, opts.atResume === true);
+		return this.#live.append(
+			{ type: "label", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), targetId, label },
+			opts.atResume === true,
+		);
 	}
 
 	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
 		// pi 1.6 (0.80.0): line breaks in a name become one space.
-		return this.#live.append({ type: "session_info", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), name: name.replace(/[\r\n]+/g, " ").trim() }, opts.atResume === true);
+		return this.#live.append(
+			{
+				type: "session_info",
+				id: this.#ix.newId(),
+				parentId: this.#ix.leafId,
+				timestamp: new Date().toISOString(),
+				name: name.replace(/[\r\n]+/g, " ").trim(),
+			},
+			opts.atResume === true,
+		);
 	}
 
 	// ---------------------------------------------------------------- other writers, upgrade, branch files

@@ -44,12 +44,25 @@ export const OMP_HEADER_FIELDS = ["title", "titleSource", "additionalDirectories
 
 /** Entry types only omp 18.3 writes. */
 export const OMP_ONLY_TYPES: ReadonlySet<string> = new Set([
-	"model_usage", "service_tier_change", "reset_boundary", "title_change", "ttsr_injection", "session_init", "mode_change", "credential_pin",
+	"model_usage",
+	"service_tier_change",
+	"reset_boundary",
+	"title_change",
+	"ttsr_injection",
+	"session_init",
+	"mode_change",
+	"credential_pin",
 ]);
 
 const OMP_ONLY_KINDS: ReadonlySet<number> = new Set([
-	EntryKind.modelUsage, EntryKind.serviceTierChange, EntryKind.resetBoundary, EntryKind.titleChange,
-	EntryKind.ttsrInjection, EntryKind.sessionInit, EntryKind.modeChange, EntryKind.credentialPin,
+	EntryKind.modelUsage,
+	EntryKind.serviceTierChange,
+	EntryKind.resetBoundary,
+	EntryKind.titleChange,
+	EntryKind.ttsrInjection,
+	EntryKind.sessionInit,
+	EntryKind.modeChange,
+	EntryKind.credentialPin,
 ]);
 
 /** The header (and title line) part of the rule: true when they alone say omp. */
@@ -93,12 +106,20 @@ function isEmptyErrorTurn(m: Loose): boolean {
 	return !content.some((b) => {
 		if (!isRecord(b)) return false;
 		switch (b.type) {
-			case "text": return typeof b.text === "string" && b.text.trim().length > 0;
-			case "thinking": return (typeof b.thinking === "string" && b.thinking.trim().length > 0) || (typeof b.thinkingSignature === "string" && b.thinkingSignature.trim().length > 0);
-			case "redactedThinking": return typeof b.data === "string" && b.data.trim().length > 0;
-			case "toolCall": return true;
-			case "fallback": return false;
-			default: return true;
+			case "text":
+				return typeof b.text === "string" && b.text.trim().length > 0;
+			case "thinking":
+				return (
+					(typeof b.thinking === "string" && b.thinking.trim().length > 0) || (typeof b.thinkingSignature === "string" && b.thinkingSignature.trim().length > 0)
+				);
+			case "redactedThinking":
+				return typeof b.data === "string" && b.data.trim().length > 0;
+			case "toolCall":
+				return true;
+			case "fallback":
+				return false;
+			default:
+				return true;
 		}
 	});
 }
@@ -177,7 +198,9 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		}
 	}
 	let resetAt = -1;
-	path.forEach((e, i) => { if (e.type === "reset_boundary") resetAt = i; });
+	path.forEach((e, i) => {
+		if (e.type === "reset_boundary") resetAt = i;
+	});
 	const messages: AgentMessage[] = [];
 	const entryIds: string[] = [];
 	const append = (e: Loose): void => {
@@ -201,7 +224,12 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		for (let i = resetAt + 1; i < path.length; i++) append(path[i]);
 	} else if (c) {
 		const remote = openAiRemotePayload(c);
-		const summary: Loose = { role: "compactionSummary", summary: c.summary, tokensBefore: c.tokensBefore, timestamp: new Date(c.timestamp as string).getTime() };
+		const summary: Loose = {
+			role: "compactionSummary",
+			summary: c.summary,
+			tokensBefore: c.tokensBefore,
+			timestamp: new Date(c.timestamp as string).getTime(),
+		};
 		if (remote) summary.providerPayload = remote;
 		messages.push(summary as AgentMessage);
 		entryIds.push(c.id as string);
@@ -259,6 +287,14 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		}
 	}
 	return {
-		messages, entryIds, thinkingLevel, configuredThinkingLevel, serviceTier, models, injectedTtsrRules: [...rules], mode, modeData,
+		messages,
+		entryIds,
+		thinkingLevel,
+		configuredThinkingLevel,
+		serviceTier,
+		models,
+		injectedTtsrRules: [...rules],
+		mode,
+		modeData,
 	};
 }

@@ -28,9 +28,7 @@ import { fallback, Fallback, hashBytes, Rows, sameBytes } from "./path-rows";
 import { skimLine } from "./scan-line";
 import { ompByHeader, OMP_ONLY_TYPES } from "./omp-context";
 
-export type PathContextResult =
-	| { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number }
-	| { ok: false; reason: string };
+export type PathContextResult = { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number } | { ok: false; reason: string };
 
 const CHUNK = 8 * 1024 * 1024;
 const Q = 0x22;
@@ -39,7 +37,13 @@ const BS = 0x5c;
 type Loose = Record<string, unknown>;
 
 /** Scanner state for one line's opening keys. */
-let fType = -1, fTypeEnd = -1, fId = -1, fIdEnd = -1, fPar = -1, fParEnd = -1, fParNull = false;
+let fType = -1,
+	fTypeEnd = -1,
+	fId = -1,
+	fIdEnd = -1,
+	fPar = -1,
+	fParEnd = -1,
+	fParNull = false;
 
 /** End (exclusive, just past the closing quote) of a string starting at b[p] === '"' with no escape and no control byte; -1 otherwise. */
 function plainString(b: Uint8Array, p: number, e: number): number {
@@ -60,21 +64,54 @@ function openingKeys(b: Uint8Array, s: number, e: number): boolean {
 	fParNull = false;
 	if (b[s] !== 0x7b) return false;
 	// pi's and omp's layout first: {"type":"…","id":"…","parentId":"…" or null
-	if (b[s + 1] === Q && b[s + 2] === 0x74 && b[s + 3] === 0x79 && b[s + 4] === 0x70 && b[s + 5] === 0x65 && b[s + 6] === Q && b[s + 7] === 0x3a && b[s + 8] === Q) {
+	if (
+		b[s + 1] === Q &&
+		b[s + 2] === 0x74 &&
+		b[s + 3] === 0x79 &&
+		b[s + 4] === 0x70 &&
+		b[s + 5] === 0x65 &&
+		b[s + 6] === Q &&
+		b[s + 7] === 0x3a &&
+		b[s + 8] === Q
+	) {
 		const te = plainString(b, s + 8, e);
 		if (te > 0 && b[te] === 0x2c && b[te + 1] === Q && b[te + 2] === 0x69 && b[te + 3] === 0x64 && b[te + 4] === Q && b[te + 5] === 0x3a && b[te + 6] === Q) {
 			const ie = plainString(b, te + 6, e);
 			const p = ie + 12;
-			if (ie > 0 && b[ie] === 0x2c && b[ie + 1] === Q && b[ie + 2] === 0x70 && b[ie + 3] === 0x61 && b[ie + 4] === 0x72 && b[ie + 5] === 0x65 &&
-				b[ie + 6] === 0x6e && b[ie + 7] === 0x74 && b[ie + 8] === 0x49 && b[ie + 9] === 0x64 && b[ie + 10] === Q && b[ie + 11] === 0x3a) {
+			if (
+				ie > 0 &&
+				b[ie] === 0x2c &&
+				b[ie + 1] === Q &&
+				b[ie + 2] === 0x70 &&
+				b[ie + 3] === 0x61 &&
+				b[ie + 4] === 0x72 &&
+				b[ie + 5] === 0x65 &&
+				b[ie + 6] === 0x6e &&
+				b[ie + 7] === 0x74 &&
+				b[ie + 8] === 0x49 &&
+				b[ie + 9] === 0x64 &&
+				b[ie + 10] === Q &&
+				b[ie + 11] === 0x3a
+			) {
 				if (b[p] === Q) {
 					const pe = plainString(b, p, e);
 					if (pe > 0) {
-						fType = s + 9; fTypeEnd = te - 1; fId = te + 7; fIdEnd = ie - 1; fPar = p + 1; fParEnd = pe - 1;
+						fType = s + 9;
+						fTypeEnd = te - 1;
+						fId = te + 7;
+						fIdEnd = ie - 1;
+						fPar = p + 1;
+						fParEnd = pe - 1;
 						return true;
 					}
 				} else if (b[p] === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c) {
-					fType = s + 9; fTypeEnd = te - 1; fId = te + 7; fIdEnd = ie - 1; fPar = p; fParEnd = p; fParNull = true;
+					fType = s + 9;
+					fTypeEnd = te - 1;
+					fId = te + 7;
+					fIdEnd = ie - 1;
+					fPar = p;
+					fParEnd = p;
+					fParNull = true;
 					return true;
 				}
 			}
@@ -87,23 +124,46 @@ function openingKeys(b: Uint8Array, s: number, e: number): boolean {
 		if (ke < 0 || b[ke] !== 0x3a) return false;
 		const klen = ke - p - 2;
 		let which = 0;
-		if (klen === 4 && b[p + 1] === 0x74 && b[p + 2] === 0x79 && b[p + 3] === 0x70 && b[p + 4] === 0x65) which = 1; // type
-		else if (klen === 2 && b[p + 1] === 0x69 && b[p + 2] === 0x64) which = 2; // id
-		else if (klen === 8 && b[p + 1] === 0x70 && b[p + 2] === 0x61 && b[p + 3] === 0x72 && b[p + 4] === 0x65 && b[p + 5] === 0x6e &&
-			b[p + 6] === 0x74 && b[p + 7] === 0x49 && b[p + 8] === 0x64) which = 3; // parentId
+		if (klen === 4 && b[p + 1] === 0x74 && b[p + 2] === 0x79 && b[p + 3] === 0x70 && b[p + 4] === 0x65)
+			which = 1; // type
+		else if (klen === 2 && b[p + 1] === 0x69 && b[p + 2] === 0x64)
+			which = 2; // id
+		else if (
+			klen === 8 &&
+			b[p + 1] === 0x70 &&
+			b[p + 2] === 0x61 &&
+			b[p + 3] === 0x72 &&
+			b[p + 4] === 0x65 &&
+			b[p + 5] === 0x6e &&
+			b[p + 6] === 0x74 &&
+			b[p + 7] === 0x49 &&
+			b[p + 8] === 0x64
+		)
+			which = 3; // parentId
 		p = ke + 1;
 		const c = b[p];
 		let ve: number;
 		if (c === Q) {
 			ve = plainString(b, p, e);
 			if (ve < 0) return false;
-			if (which === 1) { fType = p + 1; fTypeEnd = ve - 1; }
-			else if (which === 2) { fId = p + 1; fIdEnd = ve - 1; }
-			else if (which === 3) { fPar = p + 1; fParEnd = ve - 1; fParNull = false; }
+			if (which === 1) {
+				fType = p + 1;
+				fTypeEnd = ve - 1;
+			} else if (which === 2) {
+				fId = p + 1;
+				fIdEnd = ve - 1;
+			} else if (which === 3) {
+				fPar = p + 1;
+				fParEnd = ve - 1;
+				fParNull = false;
+			}
 		} else if (c === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c) {
 			ve = p + 4;
-			if (which === 3) { fPar = p; fParEnd = p; fParNull = true; }
-			else if (which !== 0) return false;
+			if (which === 3) {
+				fPar = p;
+				fParEnd = p;
+				fParNull = true;
+			} else if (which !== 0) return false;
 		} else return false;
 		if (fType >= 0 && fId >= 0 && fPar >= 0) return true;
 		if (b[ve] !== 0x2c) return false;
@@ -300,7 +360,10 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		let slot = idHash[i] & mask;
 		for (;;) {
 			const j = table[slot];
-			if (j < 0) { table[slot] = i; break; }
+			if (j < 0) {
+				table[slot] = i;
+				break;
+			}
 			if (idHash[j] === idHash[i] && sameBytes(pool, idAt[j], idLen[j], idAt[i], idLen[i])) fallback("duplicate id");
 			slot = (slot + 1) & mask;
 		}
@@ -309,7 +372,10 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 	// self-parent falls back.
 	const parent = new Int32Array(n);
 	for (let i = 0; i < n; i++) {
-		if (par[i] < 0) { parent[i] = -1; continue; }
+		if (par[i] < 0) {
+			parent[i] = -1;
+			continue;
+		}
 		const h = parHash[i];
 		const pa = parAt[i];
 		const pl = parLen[i];
@@ -318,7 +384,10 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		else {
 			for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
 				const c = table[slot];
-				if (idHash[c] === h && sameBytes(pool, idAt[c], idLen[c], pa, pl)) { j = c; break; }
+				if (idHash[c] === h && sameBytes(pool, idAt[c], idLen[c], pa, pl)) {
+					j = c;
+					break;
+				}
 			}
 		}
 		if (j < 0) fallback("parent not in the file");
@@ -344,7 +413,10 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		leaf = -1;
 		for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
 			const j = table[slot];
-			if (idHash[j] === h && idLen[j] === b.length && b.equals(pool.subarray(idAt[j], idAt[j] + idLen[j]))) { leaf = j; break; }
+			if (idHash[j] === h && idLen[j] === b.length && b.equals(pool.subarray(idAt[j], idAt[j] + idLen[j]))) {
+				leaf = j;
+				break;
+			}
 		}
 		if (leaf < 0) fallback("leaf not in the file");
 	}
@@ -359,7 +431,6 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 	const context = buildContextFromPath(src, local);
 	return { ok: true, context, leafId: src.ids[depth - 1], entries: n, pathLength: depth };
 }
-
 
 /**
  * Reads the path's lines (neighbouring lines in one read) and checks each the way SessionManager reads it:
@@ -403,7 +474,7 @@ function checkPath(fd: number, rows: Rows, path: Int32Array, size: number): Path
 			if (o.type === "session") fallback("path line is a session header");
 			const rp = o.parentId;
 			const pk = rows.par[i];
-			if (k > 0 ? rp !== rows.idLatin1(path[k - 1]) : pk === -1 ? rp !== null : (typeof rp === "string" || rp === null)) {
+			if (k > 0 ? rp !== rows.idLatin1(path[k - 1]) : pk === -1 ? rp !== null : typeof rp === "string" || rp === null) {
 				fallback("path line parentId differs");
 			}
 			kind[k] = kindOf(o);

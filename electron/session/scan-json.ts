@@ -109,7 +109,10 @@ export class JsonBytes {
 		const b = this.b;
 		let i = p;
 		let neg = false;
-		if (b[i] === 0x2d) { neg = true; i++; }
+		if (b[i] === 0x2d) {
+			neg = true;
+			i++;
+		}
 		let v = 0;
 		const start = i;
 		while (i < this.end) {
@@ -148,8 +151,10 @@ export class JsonBytes {
 		let frac = -1;
 		for (; i < end; i++) {
 			const c = b[i];
-			if (c >= 0x30 && c <= 0x39) { m = m * 10 + (c - 0x30); digits++; }
-			else if (c === 0x2e && frac < 0) frac = i;
+			if (c >= 0x30 && c <= 0x39) {
+				m = m * 10 + (c - 0x30);
+				digits++;
+			} else if (c === 0x2e && frac < 0) frac = i;
 			else break;
 		}
 		const c = b[i];
@@ -183,9 +188,18 @@ export class JsonBytes {
 	literal(p: number): number {
 		const b = this.b;
 		if (p + 4 > this.end) throw UNSURE;
-		if (b[p] === 0x74 && b[p + 1] === 0x72 && b[p + 2] === 0x75 && b[p + 3] === 0x65) { this.lv = 1; return p + 4; }
-		if (p + 5 <= this.end && b[p] === 0x66 && b[p + 1] === 0x61 && b[p + 2] === 0x6c && b[p + 3] === 0x73 && b[p + 4] === 0x65) { this.lv = 0; return p + 5; }
-		if (b[p] === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c) { this.lv = 2; return p + 4; }
+		if (b[p] === 0x74 && b[p + 1] === 0x72 && b[p + 2] === 0x75 && b[p + 3] === 0x65) {
+			this.lv = 1;
+			return p + 4;
+		}
+		if (p + 5 <= this.end && b[p] === 0x66 && b[p + 1] === 0x61 && b[p + 2] === 0x6c && b[p + 3] === 0x73 && b[p + 4] === 0x65) {
+			this.lv = 0;
+			return p + 5;
+		}
+		if (b[p] === 0x6e && b[p + 1] === 0x75 && b[p + 2] === 0x6c && b[p + 3] === 0x6c) {
+			this.lv = 2;
+			return p + 4;
+		}
 		throw UNSURE;
 	}
 
@@ -208,7 +222,10 @@ export class JsonBytes {
 			const end = this.end;
 			while (i < end) {
 				const x = b[i];
-				if (x === Q) { i = this.skipString(i); continue; }
+				if (x === Q) {
+					i = this.skipString(i);
+					continue;
+				}
 				if (x === LB || x === LA) depth++;
 				else if (x === RB || x === RA) {
 					if (--depth === 0) return i + 1;
@@ -258,9 +275,15 @@ export class JsonBytes {
 			if (c === 0x20 || c === 0x0b) continue;
 			if (c === BS) {
 				const e = b[i + 1];
-				if (e === 0x6e || e === 0x74 || e === 0x72 || e === 0x66) { i++; continue; }
+				if (e === 0x6e || e === 0x74 || e === 0x72 || e === 0x66) {
+					i++;
+					continue;
+				}
 				if (e === 0x75) {
-					if (isJsSpace(parseInt(b.toString("latin1", i + 2, i + 6), 16))) { i += 5; continue; }
+					if (isJsSpace(parseInt(b.toString("latin1", i + 2, i + 6), 16))) {
+						i += 5;
+						continue;
+					}
 					return true;
 				}
 				return true;
@@ -274,6 +297,17 @@ export class JsonBytes {
 }
 
 export function isJsSpace(cp: number): boolean {
-	return cp === 0x20 || (cp >= 0x09 && cp <= 0x0d) || cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
-		cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000 || cp === 0xfeff;
+	return (
+		cp === 0x20 ||
+		(cp >= 0x09 && cp <= 0x0d) ||
+		cp === 0xa0 ||
+		cp === 0x1680 ||
+		(cp >= 0x2000 && cp <= 0x200a) ||
+		cp === 0x2028 ||
+		cp === 0x2029 ||
+		cp === 0x202f ||
+		cp === 0x205f ||
+		cp === 0x3000 ||
+		cp === 0xfeff
+	);
 }

@@ -10,8 +10,22 @@ import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../.
 import { costCarrier, timeOf } from "./classify";
 import { COLON, LB, Q, RB, Unsure, UNSURE, enc } from "./scan-json";
 import {
-	K_CONTENT, K_DISPLAY, K_ID, K_LABEL, K_MESSAGE, K_PARENT, K_TARGET, K_TOKENS_BEFORE, K_TS, K_TYPE, K_USAGE, MessageScan,
-	S_ABORTED, S_ERROR, S_LENGTH, S_OTHER,
+	K_CONTENT,
+	K_DISPLAY,
+	K_ID,
+	K_LABEL,
+	K_MESSAGE,
+	K_PARENT,
+	K_TARGET,
+	K_TOKENS_BEFORE,
+	K_TS,
+	K_TYPE,
+	K_USAGE,
+	MessageScan,
+	S_ABORTED,
+	S_ERROR,
+	S_LENGTH,
+	S_OTHER,
 } from "./scan-message";
 
 export interface Skim {
@@ -32,9 +46,9 @@ export interface Skim {
 	label?: string | null;
 }
 
-const TYPE_NAMES: [Uint8Array, string, number][] = [
-	["message", -1], ...[...ENTRY_TYPE_KINDS].map(([n, k]) => [n, k] as [string, number]), ["session", -2],
-].map(([n, k]) => [enc(n as string), n as string, k as number]);
+const TYPE_NAMES: [Uint8Array, string, number][] = [["message", -1], ...[...ENTRY_TYPE_KINDS].map(([n, k]) => [n, k] as [string, number]), ["session", -2]].map(
+	([n, k]) => [enc(n as string), n as string, k as number],
+);
 
 class Skimmer extends MessageScan {
 	// per-line results (the message's are in MessageScan)
@@ -60,7 +74,16 @@ class Skimmer extends MessageScan {
 		if (a < 0) return Number.NaN;
 		const b = this.b;
 		// Fast path for the exact shape pi writes (toISOString): YYYY-MM-DDTHH:MM:SS.sssZ.
-		if (z - a === 24 && b[a + 4] === 0x2d && b[a + 7] === 0x2d && b[a + 10] === 0x54 && b[a + 13] === COLON && b[a + 16] === COLON && b[a + 19] === 0x2e && b[a + 23] === 0x5a) {
+		if (
+			z - a === 24 &&
+			b[a + 4] === 0x2d &&
+			b[a + 7] === 0x2d &&
+			b[a + 10] === 0x54 &&
+			b[a + 13] === COLON &&
+			b[a + 16] === COLON &&
+			b[a + 19] === 0x2e &&
+			b[a + 23] === 0x5a
+		) {
 			const d = (i: number, n: number): number => {
 				let v = 0;
 				for (let k = 0; k < n; k++) {
@@ -70,7 +93,13 @@ class Skimmer extends MessageScan {
 				}
 				return v;
 			};
-			const Y = d(0, 4), M = d(5, 2), D = d(8, 2), h = d(11, 2), m = d(14, 2), s = d(17, 2), ms = d(20, 3);
+			const Y = d(0, 4),
+				M = d(5, 2),
+				D = d(8, 2),
+				h = d(11, 2),
+				m = d(14, 2),
+				s = d(17, 2),
+				ms = d(20, 3);
 			if (Y >= 1000 && M >= 1 && M <= 12 && D >= 1 && D <= 31 && h >= 0 && h <= 23 && m >= 0 && m <= 59 && s >= 0 && s <= 59 && ms >= 0) {
 				return Date.UTC(Y, M - 1, D, h, m, s, ms);
 			}
@@ -112,24 +141,51 @@ class Skimmer extends MessageScan {
 					if (c !== Q) throw UNSURE;
 					const z = this.skipString(p);
 					const t = this.lookup(p + 1, z - 1, TYPE_NAMES);
-					if (t) { this.typeKind = t[2]; this.typeName = t[1]; }
-					else { this.typeKind = EntryKind.unknown; this.typeName = this.str(p + 1, z - 1); }
+					if (t) {
+						this.typeKind = t[2];
+						this.typeName = t[1];
+					} else {
+						this.typeKind = EntryKind.unknown;
+						this.typeName = this.str(p + 1, z - 1);
+					}
 					haveType = true;
 					p = z;
 					break;
 				}
 				case K_ID:
-					if (c === Q) { const z = this.skipString(p); this.id = this.str(p + 1, z - 1); p = z; }
-					else { this.id = undefined; p = this.skipValue(p); }
+					if (c === Q) {
+						const z = this.skipString(p);
+						this.id = this.str(p + 1, z - 1);
+						p = z;
+					} else {
+						this.id = undefined;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_PARENT:
-					if (c === Q) { const z = this.skipString(p); this.parentId = this.str(p + 1, z - 1); p = z; }
-					else if (c === 0x6e) { p = this.literal(p); this.parentId = this.lv === 2 ? null : undefined; }
-					else { this.parentId = undefined; p = this.skipValue(p); }
+					if (c === Q) {
+						const z = this.skipString(p);
+						this.parentId = this.str(p + 1, z - 1);
+						p = z;
+					} else if (c === 0x6e) {
+						p = this.literal(p);
+						this.parentId = this.lv === 2 ? null : undefined;
+					} else {
+						this.parentId = undefined;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_TS:
-					if (c === Q) { const z = this.skipString(p); this.tsStart = p + 1; this.tsEnd = z - 1; this.tsOdd = false; p = z; }
-					else { this.tsOdd = true; p = this.skipValue(p); }
+					if (c === Q) {
+						const z = this.skipString(p);
+						this.tsStart = p + 1;
+						this.tsEnd = z - 1;
+						this.tsOdd = false;
+						p = z;
+					} else {
+						this.tsOdd = true;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_MESSAGE:
 					if (c === LB) {
@@ -163,27 +219,56 @@ class Skimmer extends MessageScan {
 					}
 					break;
 				case K_DISPLAY:
-					if (this.isLit(c)) { p = this.literal(p); this.displayFalse = this.lv === 0; }
-					else { this.displayFalse = false; p = this.skipValue(p); }
+					if (this.isLit(c)) {
+						p = this.literal(p);
+						this.displayFalse = this.lv === 0;
+					} else {
+						this.displayFalse = false;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_TOKENS_BEFORE:
-					if (this.isNum(c)) { p = this.number(p); this.tokensBefore = Number.isFinite(this.nv) ? this.nv : 0; }
-					else { this.tokensBefore = 0; p = this.skipValue(p); }
+					if (this.isNum(c)) {
+						p = this.number(p);
+						this.tokensBefore = Number.isFinite(this.nv) ? this.nv : 0;
+					} else {
+						this.tokensBefore = 0;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_TARGET:
-					if (c === Q) { const z = this.skipString(p); this.targetId = this.str(p + 1, z - 1); p = z; }
-					else { this.targetId = undefined; p = this.skipValue(p); }
+					if (c === Q) {
+						const z = this.skipString(p);
+						this.targetId = this.str(p + 1, z - 1);
+						p = z;
+					} else {
+						this.targetId = undefined;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_LABEL:
-					if (c === Q) { const z = this.skipString(p); this.label = this.str(p + 1, z - 1); this.labelOdd = false; p = z; }
-					else if (c === 0x6e) { p = this.literal(p); this.label = null; this.labelOdd = this.lv !== 2; }
-					else { this.labelOdd = true; p = this.skipValue(p); }
+					if (c === Q) {
+						const z = this.skipString(p);
+						this.label = this.str(p + 1, z - 1);
+						this.labelOdd = false;
+						p = z;
+					} else if (c === 0x6e) {
+						p = this.literal(p);
+						this.label = null;
+						this.labelOdd = this.lv !== 2;
+					} else {
+						this.labelOdd = true;
+						p = this.skipValue(p);
+					}
 					break;
 				default:
 					p = this.skipValue(p);
 			}
 			const n = this.next(p, RB);
-			if (n < 0) { p = -n - 1; break; }
+			if (n < 0) {
+				p = -n - 1;
+				break;
+			}
 			p = n;
 		}
 		// Trailing bytes mean glued records: the slow path recovers them.
@@ -236,7 +321,14 @@ class Skimmer extends MessageScan {
 			if (costCarrier(kind) === "usage") cost = this.topCost;
 		}
 		const out: Skim = {
-			type: this.typeName, id: this.id, parentId: this.parentId, kind: kind as EntryKindCode, flags, tokens, cost: Number.NaN, time: this.timeValue(),
+			type: this.typeName,
+			id: this.id,
+			parentId: this.parentId,
+			kind: kind as EntryKindCode,
+			flags,
+			tokens,
+			cost: Number.NaN,
+			time: this.timeValue(),
 		};
 		out.cost = cost; // created as a double (NaN) so the record's map never changes when costs arrive
 		if (isLabel) {

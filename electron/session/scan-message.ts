@@ -6,29 +6,88 @@ import { EntryFlag, EntryKind } from "../../shared/skeleton";
 import { COMMA, JsonBytes, LA, LB, Q, RA, RB, UNSURE, enc, keyTable } from "./scan-json";
 
 // Key codes of every key the skimmer reads, at any level (0 = a key we do not need).
-export const K_TYPE = 1, K_ID = 2, K_PARENT = 3, K_TS = 4, K_MESSAGE = 5, K_CONTENT = 6, K_DISPLAY = 7, K_TOKENS_BEFORE = 8,
-	K_TARGET = 9, K_LABEL = 10, K_ROLE = 11, K_STOP = 12, K_USAGE = 13, K_IS_ERROR = 14, K_EXIT = 15, K_CANCELLED = 16,
-	K_TEXT = 17, K_TOTAL_TOKENS = 18, K_INPUT = 19, K_OUTPUT = 20, K_COST = 21, K_TOTAL = 22;
+export const K_TYPE = 1,
+	K_ID = 2,
+	K_PARENT = 3,
+	K_TS = 4,
+	K_MESSAGE = 5,
+	K_CONTENT = 6,
+	K_DISPLAY = 7,
+	K_TOKENS_BEFORE = 8,
+	K_TARGET = 9,
+	K_LABEL = 10,
+	K_ROLE = 11,
+	K_STOP = 12,
+	K_USAGE = 13,
+	K_IS_ERROR = 14,
+	K_EXIT = 15,
+	K_CANCELLED = 16,
+	K_TEXT = 17,
+	K_TOTAL_TOKENS = 18,
+	K_INPUT = 19,
+	K_OUTPUT = 20,
+	K_COST = 21,
+	K_TOTAL = 22;
 export const KEYS = keyTable([
-	["type", K_TYPE], ["id", K_ID], ["parentId", K_PARENT], ["timestamp", K_TS], ["message", K_MESSAGE], ["content", K_CONTENT],
-	["display", K_DISPLAY], ["tokensBefore", K_TOKENS_BEFORE], ["targetId", K_TARGET], ["label", K_LABEL], ["role", K_ROLE],
-	["stopReason", K_STOP], ["usage", K_USAGE], ["isError", K_IS_ERROR], ["exitCode", K_EXIT], ["cancelled", K_CANCELLED],
-	["text", K_TEXT], ["totalTokens", K_TOTAL_TOKENS], ["input", K_INPUT], ["output", K_OUTPUT], ["cost", K_COST], ["total", K_TOTAL],
+	["type", K_TYPE],
+	["id", K_ID],
+	["parentId", K_PARENT],
+	["timestamp", K_TS],
+	["message", K_MESSAGE],
+	["content", K_CONTENT],
+	["display", K_DISPLAY],
+	["tokensBefore", K_TOKENS_BEFORE],
+	["targetId", K_TARGET],
+	["label", K_LABEL],
+	["role", K_ROLE],
+	["stopReason", K_STOP],
+	["usage", K_USAGE],
+	["isError", K_IS_ERROR],
+	["exitCode", K_EXIT],
+	["cancelled", K_CANCELLED],
+	["text", K_TEXT],
+	["totalTokens", K_TOTAL_TOKENS],
+	["input", K_INPUT],
+	["output", K_OUTPUT],
+	["cost", K_COST],
+	["total", K_TOTAL],
 ]);
 
 const ROLE_NAMES: [Uint8Array, number][] = [
-	["user", EntryKind.user], ["assistant", EntryKind.assistant], ["toolResult", EntryKind.toolResult],
-	["bashExecution", EntryKind.bashExecution], ["custom", EntryKind.customMessageRole], ["hookMessage", EntryKind.customMessageRole],
+	["user", EntryKind.user],
+	["assistant", EntryKind.assistant],
+	["toolResult", EntryKind.toolResult],
+	["bashExecution", EntryKind.bashExecution],
+	["custom", EntryKind.customMessageRole],
+	["hookMessage", EntryKind.customMessageRole],
 	["system", EntryKind.system],
 ].map(([n, k]) => [enc(n as string), k as number]);
 // Block types; 0 = other.
-const B_TEXT = 1, B_THINKING = 2, B_TOOLCALL = 3, B_IMAGE = 4;
-const BLOCK_NAMES: [Uint8Array, number][] = [["text", B_TEXT], ["thinking", B_THINKING], ["toolCall", B_TOOLCALL], ["image", B_IMAGE]]
-	.map(([n, k]) => [enc(n as string), k as number]);
+const B_TEXT = 1,
+	B_THINKING = 2,
+	B_TOOLCALL = 3,
+	B_IMAGE = 4;
+const BLOCK_NAMES: [Uint8Array, number][] = [
+	["text", B_TEXT],
+	["thinking", B_THINKING],
+	["toolCall", B_TOOLCALL],
+	["image", B_IMAGE],
+].map(([n, k]) => [enc(n as string), k as number]);
 // stopReason: 0 absent/empty/stop/toolUse-like neutral, else flags.
-export const S_NONE = 0, S_NEUTRAL = 1, S_ERROR = 2, S_ABORTED = 3, S_LENGTH = 4, S_OTHER = 5;
-const STOP_NAMES: [Uint8Array, number][] = [["stop", S_NEUTRAL], ["toolUse", S_NEUTRAL], ["error", S_ERROR], ["aborted", S_ABORTED], ["length", S_LENGTH], ["", S_NONE]]
-	.map(([n, k]) => [enc(n as string), k as number]);
+export const S_NONE = 0,
+	S_NEUTRAL = 1,
+	S_ERROR = 2,
+	S_ABORTED = 3,
+	S_LENGTH = 4,
+	S_OTHER = 5;
+const STOP_NAMES: [Uint8Array, number][] = [
+	["stop", S_NEUTRAL],
+	["toolUse", S_NEUTRAL],
+	["error", S_ERROR],
+	["aborted", S_ABORTED],
+	["length", S_LENGTH],
+	["", S_NONE],
+].map(([n, k]) => [enc(n as string), k as number]);
 
 export class MessageScan extends JsonBytes {
 	hasMessage = false;
@@ -87,7 +146,10 @@ export class MessageScan extends JsonBytes {
 			if (b[p] === LB) p = this.block(p);
 			else p = this.skipValue(p);
 			p = this.ws(p);
-			if (b[p] === COMMA) { p = this.ws(p + 1); continue; }
+			if (b[p] === COMMA) {
+				p = this.ws(p + 1);
+				continue;
+			}
 			if (b[p] === RA) return p + 1;
 			throw UNSURE;
 		}
@@ -113,11 +175,21 @@ export class MessageScan extends JsonBytes {
 				btype = 0;
 				p = this.skipValue(p);
 			} else if (kc === K_TEXT) {
-				if (b[p] === Q) { textA = p; textZ = this.skipString(p); p = textZ; textOdd = false; }
-				else { textOdd = true; p = this.skipValue(p); }
+				if (b[p] === Q) {
+					textA = p;
+					textZ = this.skipString(p);
+					p = textZ;
+					textOdd = false;
+				} else {
+					textOdd = true;
+					p = this.skipValue(p);
+				}
 			} else p = this.skipValue(p);
 			const n = this.next(p, RB);
-			if (n < 0) { p = -n - 1; break; }
+			if (n < 0) {
+				p = -n - 1;
+				break;
+			}
 			p = n;
 		}
 		if (btype === B_TEXT) {
@@ -145,16 +217,26 @@ export class MessageScan extends JsonBytes {
 				if (kc === K_TOTAL_TOKENS || kc === K_INPUT || kc === K_OUTPUT) {
 					if (this.isNum(b[p])) {
 						p = this.number(p);
-						if (kc === K_TOTAL_TOKENS) { total = this.nv; hasTotal = true; }
-						else if (kc === K_INPUT) input = this.nv;
+						if (kc === K_TOTAL_TOKENS) {
+							total = this.nv;
+							hasTotal = true;
+						} else if (kc === K_INPUT) input = this.nv;
 						else output = this.nv;
 					} else throw UNSURE;
 				} else if (kc === K_COST) {
-					if (b[p] === LB) { p = this.costTotal(p); cost = this.costV; }
-					else { cost = 0; p = this.skipValue(p); }
+					if (b[p] === LB) {
+						p = this.costTotal(p);
+						cost = this.costV;
+					} else {
+						cost = 0;
+						p = this.skipValue(p);
+					}
 				} else p = this.skipValue(p);
 				const n = this.next(p, RB);
-				if (n < 0) { p = -n - 1; break; }
+				if (n < 0) {
+					p = -n - 1;
+					break;
+				}
 				p = n;
 			}
 		} else p++;
@@ -169,7 +251,10 @@ export class MessageScan extends JsonBytes {
 		const b = this.b;
 		let total = 0;
 		p = this.ws(p + 1);
-		if (b[p] === RB) { this.costV = 0; return p + 1; }
+		if (b[p] === RB) {
+			this.costV = 0;
+			return p + 1;
+		}
 		for (;;) {
 			p = this.key(p);
 			if (this.kc === K_TOTAL && this.isNum(b[p])) {
@@ -180,7 +265,10 @@ export class MessageScan extends JsonBytes {
 				p = this.skipValue(p);
 			}
 			const n = this.next(p, RB);
-			if (n < 0) { p = -n - 1; break; }
+			if (n < 0) {
+				p = -n - 1;
+				break;
+			}
 			p = n;
 		}
 		this.costV = total;
@@ -229,24 +317,51 @@ export class MessageScan extends JsonBytes {
 					break;
 				}
 				case K_USAGE:
-					if (b[p] === LB) { p = this.usage(p); this.tokens = this.uTokens; this.cost = this.uCost; }
-					else { this.tokens = 0; this.cost = 0; p = this.skipValue(p); }
+					if (b[p] === LB) {
+						p = this.usage(p);
+						this.tokens = this.uTokens;
+						this.cost = this.uCost;
+					} else {
+						this.tokens = 0;
+						this.cost = 0;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_IS_ERROR:
-					if (this.isLit(b[p])) { p = this.literal(p); this.isError = this.lv === 1; }
-					else { this.isError = false; p = this.skipValue(p); }
+					if (this.isLit(b[p])) {
+						p = this.literal(p);
+						this.isError = this.lv === 1;
+					} else {
+						this.isError = false;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_EXIT:
-					if (this.isNum(b[p])) { p = this.number(p); this.exitCode = this.nv; }
-					else { this.exitCode = undefined; p = this.skipValue(p); }
+					if (this.isNum(b[p])) {
+						p = this.number(p);
+						this.exitCode = this.nv;
+					} else {
+						this.exitCode = undefined;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_CANCELLED:
-					if (this.isLit(b[p])) { p = this.literal(p); this.cancelled = this.lv === 1; }
-					else { this.cancelled = false; p = this.skipValue(p); }
+					if (this.isLit(b[p])) {
+						p = this.literal(p);
+						this.cancelled = this.lv === 1;
+					} else {
+						this.cancelled = false;
+						p = this.skipValue(p);
+					}
 					break;
 				case K_DISPLAY:
-					if (this.isLit(b[p])) { p = this.literal(p); this.msgDisplayFalse = this.lv === 0; }
-					else { this.msgDisplayFalse = false; p = this.skipValue(p); }
+					if (this.isLit(b[p])) {
+						p = this.literal(p);
+						this.msgDisplayFalse = this.lv === 0;
+					} else {
+						this.msgDisplayFalse = false;
+						p = this.skipValue(p);
+					}
 					break;
 				default:
 					p = this.skipValue(p);
@@ -256,5 +371,4 @@ export class MessageScan extends JsonBytes {
 			p = n;
 		}
 	}
-
 }

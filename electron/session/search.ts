@@ -32,7 +32,13 @@ const SCAN_SLICE_BYTES = 4 * 1024 * 1024;
 /** Decoded full texts kept for repeated queries (chars); beyond it, hits are re-parsed per query. */
 const FULL_CACHE_CHARS = 64 * 1024 * 1024;
 
-interface LastQuery { scope: SearchScope; tokens: string[]; count: number; labels: number; result: number[] }
+interface LastQuery {
+	scope: SearchScope;
+	tokens: string[];
+	count: number;
+	labels: number;
+	result: number[];
+}
 
 export class SearchIndex {
 	readonly #src: SearchSource;
@@ -73,8 +79,7 @@ export class SearchIndex {
 		// appended since) can match.
 		const last = this.#last;
 		let subset: number[] | undefined;
-		if (last && last.scope === scope && last.labels === labels && last.count <= n &&
-			last.tokens.every((o) => tokens.some((t) => t.includes(o)))) {
+		if (last && last.scope === scope && last.labels === labels && last.count <= n && last.tokens.every((o) => tokens.some((t) => t.includes(o)))) {
 			subset = last.result.slice();
 			for (let i = last.count; i < n; i++) subset.push(i);
 		}
@@ -169,7 +174,11 @@ export class SearchIndex {
 			// Latin-1 keeps string positions equal to byte offsets. Only ASCII tokens can be matched this way;
 			// the two characters whose lower case is ASCII (U+0130 "İ" → "i̇", U+212A Kelvin → "k") are mapped
 			// first so "i"/"k" still find them.
-			const text = chunk.toString("latin1").toLowerCase().replace(/\u00e4\u00b0/g, "i\u0000").replace(/\u00e2\u0084\u00aa/g, "k\u0000\u0000");
+			const text = chunk
+				.toString("latin1")
+				.toLowerCase()
+				.replace(/\u00e4\u00b0/g, "i\u0000")
+				.replace(/\u00e2\u0084\u00aa/g, "k\u0000\u0000");
 			const hits = ascii.map((t) => positions(text, t));
 			let escapes = positions(text, "\\u");
 			if (slash) {

@@ -2,7 +2,22 @@
 // same folder, fsync and a no-clobber link, so a crash or a name clash never damages an existing file.
 
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, constants as fsConstants, fstatSync, fsyncSync, ftruncateSync, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync, existsSync } from "node:fs";
+import {
+	closeSync,
+	constants as fsConstants,
+	fstatSync,
+	fsyncSync,
+	ftruncateSync,
+	linkSync,
+	lstatSync,
+	openSync,
+	readFileSync,
+	readSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+	existsSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { SessionFileError, ioError } from "./errors";
@@ -16,7 +31,12 @@ function removeQuietly(file: string): void {
 	}
 }
 
-export interface DiskState { size: number; mtimeMs: number; ino: number; dev: number }
+export interface DiskState {
+	size: number;
+	mtimeMs: number;
+	ino: number;
+	dev: number;
+}
 
 function writeAll(fd: number, parts: Buffer[]): void {
 	for (const p of parts) {
@@ -33,7 +53,11 @@ function stateOf(fd: number): DiskState {
 function fsyncDir(dir: string): void {
 	try {
 		const fd = openSync(dir, "r");
-		try { fsyncSync(fd); } finally { closeSync(fd); }
+		try {
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
 	} catch {
 		// Some platforms cannot fsync a directory; the file itself is already durable.
 	}
@@ -81,7 +105,11 @@ export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskS
 	}
 	fsyncDir(dirname(path));
 	const fd = openSync(path, "r");
-	try { return stateOf(fd); } finally { closeSync(fd); }
+	try {
+		return stateOf(fd);
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /**
@@ -103,7 +131,11 @@ export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644, 
 	}
 	fsyncDir(dirname(path));
 	const fd = openSync(path, "r");
-	try { return stateOf(fd); } finally { closeSync(fd); }
+	try {
+		return stateOf(fd);
+	} finally {
+		closeSync(fd);
+	}
 }
 
 // ---------------------------------------------------------------- the append marker
@@ -134,8 +166,20 @@ const MARKER_VERSION = 2;
 const LIVE_WAIT_MS = 5000;
 const O_NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 
-interface Owner { pid: number; thread: number; boot: string; start: string }
-interface MarkerHeader extends Owner { arbor: "append"; v: number; before: number; length: number; sha256: string; nonce: string }
+interface Owner {
+	pid: number;
+	thread: number;
+	boot: string;
+	start: string;
+}
+interface MarkerHeader extends Owner {
+	arbor: "append";
+	v: number;
+	before: number;
+	length: number;
+	sha256: string;
+	nonce: string;
+}
 
 function readProc(path: string): string | null {
 	try {
@@ -198,7 +242,12 @@ function errCode(err: unknown): string {
 
 function markerContent(before: number, bytes: Buffer): Buffer[] {
 	const header: MarkerHeader = {
-		arbor: "append", v: MARKER_VERSION, ...selfOwner(), before, length: bytes.length, sha256: sha256(bytes),
+		arbor: "append",
+		v: MARKER_VERSION,
+		...selfOwner(),
+		before,
+		length: bytes.length,
+		sha256: sha256(bytes),
 		nonce: randomBytes(8).toString("hex"),
 	};
 	const json = JSON.stringify(header);
@@ -255,7 +304,11 @@ function republishMarker(marker: string, before: number, bytes: Buffer): boolean
 	}
 }
 
-interface Found { ino: number; header: MarkerHeader | undefined; bytes: Buffer | undefined }
+interface Found {
+	ino: number;
+	header: MarkerHeader | undefined;
+	bytes: Buffer | undefined;
+}
 
 /** Reads the marker without following a symlink; undefined when nothing is there any more. */
 function readMarker(marker: string): Found | undefined {
@@ -280,9 +333,20 @@ function readMarker(marker: string): Found | undefined {
 		let header: MarkerHeader | undefined;
 		try {
 			const h = JSON.parse(head.toString("utf8")) as MarkerHeader;
-			const ok = h && h.arbor === "append" && h.v === MARKER_VERSION && Number.isSafeInteger(h.pid) && Number.isSafeInteger(h.thread) &&
-				typeof h.boot === "string" && typeof h.start === "string" && Number.isSafeInteger(h.before) && h.before >= 0 &&
-				Number.isSafeInteger(h.length) && h.length >= 0 && typeof h.sha256 === "string" && st.size === MARKER_HEADER_BYTES + h.length;
+			const ok =
+				h &&
+				h.arbor === "append" &&
+				h.v === MARKER_VERSION &&
+				Number.isSafeInteger(h.pid) &&
+				Number.isSafeInteger(h.thread) &&
+				typeof h.boot === "string" &&
+				typeof h.start === "string" &&
+				Number.isSafeInteger(h.before) &&
+				h.before >= 0 &&
+				Number.isSafeInteger(h.length) &&
+				h.length >= 0 &&
+				typeof h.sha256 === "string" &&
+				st.size === MARKER_HEADER_BYTES + h.length;
 			header = ok ? h : undefined;
 		} catch {
 			header = undefined;
@@ -314,9 +378,17 @@ function claimMarker(marker: string, found: Found): string | null {
 		return null;
 	}
 	let ino = -1;
-	try { ino = lstatSync(claim).ino; } catch { /* gone */ }
+	try {
+		ino = lstatSync(claim).ino;
+	} catch {
+		/* gone */
+	}
 	if (ino !== found.ino) {
-		try { linkSync(claim, marker); } catch { /* a newer marker took the place; ours to drop */ }
+		try {
+			linkSync(claim, marker);
+		} catch {
+			/* a newer marker took the place; ours to drop */
+		}
 		removeQuietly(claim);
 		return null;
 	}

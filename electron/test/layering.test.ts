@@ -58,7 +58,16 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 		ok("electron/hosts/browser/server.ts", "ws");
 		ok("electron/hosts/browser/server.ts", "../../api/router");
 		wall("electron/hosts/browser/server.ts", "../../../renderer/App", /renderer\/App \(the renderer is a separate app\)/);
-		for (const f of ["shared/x.ts", "electron/session/x.ts", "electron/services/x.ts", "electron/api/x.ts", "electron/cli/x.ts", "renderer/x.ts", "bench/x.mjs", "scripts/x.mjs"])
+		for (const f of [
+			"shared/x.ts",
+			"electron/session/x.ts",
+			"electron/services/x.ts",
+			"electron/api/x.ts",
+			"electron/cli/x.ts",
+			"renderer/x.ts",
+			"bench/x.mjs",
+			"scripts/x.mjs",
+		])
 			wall(f, "electron", /only electron\/hosts does/);
 	});
 
@@ -104,7 +113,20 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 
 	it("every top folder of source code has a layer, and the test-file pattern is the one vitest uses", () => {
 		const folders = LAYERS.map((l) => l.folder);
-		for (const f of ["shared", "electron/session", "electron/services", "electron/api", "electron/cli", "electron/hosts", "renderer", "e2e", "bench", "scripts", "build", "bin"])
+		for (const f of [
+			"shared",
+			"electron/session",
+			"electron/services",
+			"electron/api",
+			"electron/cli",
+			"electron/hosts",
+			"renderer",
+			"e2e",
+			"bench",
+			"scripts",
+			"build",
+			"bin",
+		])
 			expect(folders).toContain(f);
 		expect(isTestFile("renderer/graph/test/layout.test.ts")).toBe(true);
 		expect(isTestFile("electron/services/testing/llm-server.ts")).toBe(true);

@@ -65,7 +65,9 @@ describe("npm run lint enforces the layer walls", () => {
 		withLine(SESSION_FILE, 'import "../services/index";', () => {
 			const r = lint();
 			expect(r.code).not.toBe(0);
-			expect(r.out).toContain("Layer wall: electron/session/ may not import electron/services/index (electron/session/ may import only electron/session, shared)");
+			expect(r.out).toContain(
+				"Layer wall: electron/session/ may not import electron/services/index (electron/session/ may import only electron/session, shared)",
+			);
 		});
 	}, 120_000);
 });

@@ -36,7 +36,10 @@ const OPEN = 1;
 /** Where this tab keeps the token between reloads (sessionStorage is per tab and per origin, port included). */
 export const TOKEN_STORAGE_KEY = "arbor.token";
 
-interface StorageLike { getItem(k: string): string | null; setItem(k: string, v: string): void }
+interface StorageLike {
+	getItem(k: string): string | null;
+	setItem(k: string, v: string): void;
+}
 
 /** The token in the page URL (`#token=`, or the older `?token=`), else the one this tab stored. */
 export function tokenFromLocation(loc: { search: string; hash?: string }, storage?: StorageLike | null): string | null {
@@ -44,7 +47,11 @@ export function tokenFromLocation(loc: { search: string; hash?: string }, storag
 	const fromQuery = new URLSearchParams(loc.search).get("token");
 	const token = fromHash || fromQuery || null;
 	if (token) {
-		try { storage?.setItem(TOKEN_STORAGE_KEY, token); } catch { /* storage disabled: memory only */ }
+		try {
+			storage?.setItem(TOKEN_STORAGE_KEY, token);
+		} catch {
+			/* storage disabled: memory only */
+		}
 		return token;
 	}
 	try {

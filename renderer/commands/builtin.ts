@@ -17,13 +17,6 @@ function targetKind(ctx: CommandContext): number {
 	return ctx.skeleton && ctx.target >= 0 ? ctx.skeleton.kind[ctx.target] : -1;
 }
 
-
-
-
-
-
-
-
 function filterCommand(mode: FilterMode, toggle: boolean): Command {
 	const info = COMMAND_INFO[FILTERS[mode].command as SharedCommandId];
 	return {
@@ -162,8 +155,22 @@ export function builtinCommands(): Command[] {
 
 		// ---------------------------------------------------------------- filters (pi's keys)
 		...FILTER_MODES.map((mode) => filterCommand(mode, mode !== "default")),
-		{ id: "filter.cycle", label: "Cycle filter", category: "Filter", keys: ["Ctrl+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(1) },
-		{ id: "filter.cycleBack", label: "Cycle filter backwards", category: "Filter", keys: ["Ctrl+Shift+O"], when: hasSession, perform: (ctx) => ctx.store.getState().cycleFilter(-1) },
+		{
+			id: "filter.cycle",
+			label: "Cycle filter",
+			category: "Filter",
+			keys: ["Ctrl+O"],
+			when: hasSession,
+			perform: (ctx) => ctx.store.getState().cycleFilter(1),
+		},
+		{
+			id: "filter.cycleBack",
+			label: "Cycle filter backwards",
+			category: "Filter",
+			keys: ["Ctrl+Shift+O"],
+			when: hasSession,
+			perform: (ctx) => ctx.store.getState().cycleFilter(-1),
+		},
 
 		// ---------------------------------------------------------------- search
 		{
@@ -223,8 +230,20 @@ export function builtinCommands(): Command[] {
 		{ ...COMMAND_INFO["view.fit"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.fit() },
 		{ ...COMMAND_INFO["view.zoomIn"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
 		{ ...COMMAND_INFO["view.zoomOut"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
-		{ id: "view.relayout", label: "Reset layout (forget dragged positions)", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.relayout, perform: (ctx) => ctx.graph.relayout?.() },
-		{ id: "view.collapseSegments", label: "Collapse expanded segments", category: "View", when: (ctx) => hasSession(ctx) && !!ctx.graph.collapseAll, perform: (ctx) => ctx.graph.collapseAll?.() },
+		{
+			id: "view.relayout",
+			label: "Reset layout (forget dragged positions)",
+			category: "View",
+			when: (ctx) => hasSession(ctx) && !!ctx.graph.relayout,
+			perform: (ctx) => ctx.graph.relayout?.(),
+		},
+		{
+			id: "view.collapseSegments",
+			label: "Collapse expanded segments",
+			category: "View",
+			when: (ctx) => hasSession(ctx) && !!ctx.graph.collapseAll,
+			perform: (ctx) => ctx.graph.collapseAll?.(),
+		},
 		{
 			id: "view.toggleDirection",
 			label: (ctx) => (ctx.state.settings?.layoutDirection === "LR" ? "Layout: top-down" : "Layout: left-to-right"),

@@ -85,7 +85,10 @@ export function compareExportCommands(): Command[] {
 		exportCommand("jsonl", "JSONL"),
 		{
 			id: "prune.mark",
-			label: (ctx) => ((marks.getState().prune[ctx.state.activeSessionId ?? ""] ?? []).includes(ctx.targetId ?? "") ? "Keep branch in pruned copy" : "Leave branch out of pruned copy"),
+			label: (ctx) =>
+				(marks.getState().prune[ctx.state.activeSessionId ?? ""] ?? []).includes(ctx.targetId ?? "")
+					? "Keep branch in pruned copy"
+					: "Leave branch out of pruned copy",
 			category: "Session",
 			contextMenu: true,
 			when: (ctx) => has(ctx) && ctx.skeleton!.kind[ctx.target] !== EntryKind.label,
@@ -128,7 +131,8 @@ export function compareExportCommands(): Command[] {
 				// The selection leaves the hidden subtree for the branch point it hangs from.
 				const p = sk.parent[ctx.target];
 				if (hide && p >= 0 && p < sk.count) ctx.store.getState().select(sk.ids[p]);
-				if (hide) ctx.store.getState().toast("info", "Branch hidden (view only; the file is unchanged). The graph's \"hidden branches — show\" button brings it back.");
+				if (hide)
+					ctx.store.getState().toast("info", 'Branch hidden (view only; the file is unchanged). The graph\'s "hidden branches — show" button brings it back.');
 			},
 		},
 	];

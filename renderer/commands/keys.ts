@@ -48,13 +48,15 @@ export function normalizeShortcut(s: string): string {
 		key = "+";
 	}
 	const mods = new Set(parts.map((p) => p.toLowerCase()));
-	return comboOf({
-		key: key.length === 1 ? key : (Object.entries(KEY_NAMES).find(([, v]) => v === key)?.[0] ?? key),
-		ctrlKey: mods.has("ctrl"),
-		altKey: mods.has("alt"),
-		shiftKey: mods.has("shift"),
-		metaKey: mods.has("meta"),
-	}) ?? key;
+	return (
+		comboOf({
+			key: key.length === 1 ? key : (Object.entries(KEY_NAMES).find(([, v]) => v === key)?.[0] ?? key),
+			ctrlKey: mods.has("ctrl"),
+			altKey: mods.has("alt"),
+			shiftKey: mods.has("shift"),
+			metaKey: mods.has("meta"),
+		}) ?? key
+	);
 }
 
 /** Shortcut as shown to people (menus, palette, docs). */

@@ -1,7 +1,19 @@
 // The commands that move the selection through the visible tree (pi's arrow keys, fold / branch-point
 // jumps, labels, the leaf and resume point, session tabs, leaf history) and the guards every command uses.
 
-import { firstChildOf, foldOrUp, initialSelection, isVisible, keepSelection, nextBranchPoint, nextLabelled, parentOf, siblingOf, unfoldOrDown, type TreeKeyAction } from "../../shared/tree-view";
+import {
+	firstChildOf,
+	foldOrUp,
+	initialSelection,
+	isVisible,
+	keepSelection,
+	nextBranchPoint,
+	nextLabelled,
+	parentOf,
+	siblingOf,
+	unfoldOrDown,
+	type TreeKeyAction,
+} from "../../shared/tree-view";
 import { COMMAND_INFO } from "../../shared/commands";
 import { activeSession } from "../store/selectors";
 import type { Command, CommandContext } from "./registry";
@@ -80,8 +92,22 @@ export function treeMoveCommands(): Command[] {
 	return [
 		{ id: "select.parent", label: "Select parent", category: "Navigate", keys: arrowKeys("parent"), when: hasSession, perform: (ctx) => move(ctx, "parent") },
 		{ id: "select.child", label: "Select child", category: "Navigate", keys: arrowKeys("child"), when: hasSession, perform: (ctx) => move(ctx, "child") },
-		{ id: "select.prevSibling", label: "Select previous sibling", category: "Navigate", keys: arrowKeys("prevSibling"), when: hasSession, perform: (ctx) => move(ctx, "prevSibling") },
-		{ id: "select.nextSibling", label: "Select next sibling", category: "Navigate", keys: arrowKeys("nextSibling"), when: hasSession, perform: (ctx) => move(ctx, "nextSibling") },
+		{
+			id: "select.prevSibling",
+			label: "Select previous sibling",
+			category: "Navigate",
+			keys: arrowKeys("prevSibling"),
+			when: hasSession,
+			perform: (ctx) => move(ctx, "prevSibling"),
+		},
+		{
+			id: "select.nextSibling",
+			label: "Select next sibling",
+			category: "Navigate",
+			keys: arrowKeys("nextSibling"),
+			when: hasSession,
+			perform: (ctx) => move(ctx, "nextSibling"),
+		},
 		{
 			id: "tree.foldOrUp",
 			label: "Fold, or jump to the branch point above",

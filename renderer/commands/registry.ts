@@ -105,10 +105,7 @@ export function commandTitle(cmd: Command, ctx: CommandContext, localKeys: reado
 	return keys.length > 0 ? `${text} (${keys.join(", ")})` : text;
 }
 
-export function makeContext(
-	deps: CommandDeps,
-	opts: { targetId?: string | null; source?: CommandSource; args?: unknown } = {},
-): CommandContext {
+export function makeContext(deps: CommandDeps, opts: { targetId?: string | null; source?: CommandSource; args?: unknown } = {}): CommandContext {
 	const state = deps.store.getState();
 	const skeleton = activeSkeleton(state);
 	const targetId = opts.targetId !== undefined ? opts.targetId : state.selectedId;

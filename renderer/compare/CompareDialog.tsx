@@ -19,13 +19,25 @@ type Loaded = { key: string; view: CompareView } | { key: string; error: string 
 function SideFacts({ name, side, aborts }: { name: "A" | "B"; side: CompareSide; aborts: number }) {
 	return (
 		<div className="cmp-facts" data-testid={`compare-facts-${name.toLowerCase()}`}>
-			<div className="cmp-facts-head"><span className="cmp-side-badge">{name}</span> <span className="mono">{side.leafId}</span></div>
+			<div className="cmp-facts-head">
+				<span className="cmp-side-badge">{name}</span> <span className="mono">{side.leafId}</span>
+			</div>
 			<dl>
-				<dt>Entries</dt><dd>{side.entries.length}</dd>
-				<dt>Tokens</dt><dd title={`input ${side.tokens.input}, output ${side.tokens.output}, cache read ${side.tokens.cacheRead}, cache write ${side.tokens.cacheWrite}`}>{formatTokens(side.tokens.total)}</dd>
-				<dt>Cost</dt><dd>${side.cost.toFixed(4)}</dd>
-				<dt>Duration</dt><dd>{side.durationMs === null ? "–" : formatSpan(side.durationMs)}</dd>
-				<dt>Errors</dt><dd className={side.errors > 0 ? "error-text" : undefined}>{side.errors}{aborts > 0 ? ` · ${aborts} aborted` : ""}</dd>
+				<dt>Entries</dt>
+				<dd>{side.entries.length}</dd>
+				<dt>Tokens</dt>
+				<dd title={`input ${side.tokens.input}, output ${side.tokens.output}, cache read ${side.tokens.cacheRead}, cache write ${side.tokens.cacheWrite}`}>
+					{formatTokens(side.tokens.total)}
+				</dd>
+				<dt>Cost</dt>
+				<dd>${side.cost.toFixed(4)}</dd>
+				<dt>Duration</dt>
+				<dd>{side.durationMs === null ? "–" : formatSpan(side.durationMs)}</dd>
+				<dt>Errors</dt>
+				<dd className={side.errors > 0 ? "error-text" : undefined}>
+					{side.errors}
+					{aborts > 0 ? ` · ${aborts} aborted` : ""}
+				</dd>
 				{(["read", "edited", "written"] as const).map((k) => (
 					<FilesRow key={k} name={k} files={side.files[k]} />
 				))}
@@ -74,7 +86,11 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 		fn();
 	};
 	const view = loaded && loaded.key === key && "view" in loaded ? loaded.view : null;
-	const lastPrompt = (side: "a" | "b") => view?.rows.map((r) => r[side]).filter((t) => t !== null).at(-1)?.promptId ?? null;
+	const lastPrompt = (side: "a" | "b") =>
+		view?.rows
+			.map((r) => r[side])
+			.filter((t) => t !== null)
+			.at(-1)?.promptId ?? null;
 
 	return (
 		<Modal title="Compare branches" testId="compare-dialog" wide>
@@ -82,69 +98,106 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 				<div className="cmp-pick" data-testid="compare-siblings">
 					{kids.length} branches from <span className="mono">{siblingsOf}</span>:
 					{([0, 1] as const).map((k) => (
-						<select key={k} aria-label={`side ${k === 0 ? "A" : "B"}`} data-testid={`compare-pick-${k === 0 ? "a" : "b"}`} value={pick[k]}
-							onChange={(e) => setPick(k === 0 ? [e.target.value, pick[1]] : [pick[0], e.target.value])}>
-							{kids.map((id, n) => <option key={id} value={id}>{`${n + 1}. ${id}`}</option>)}
+						<select
+							key={k}
+							aria-label={`side ${k === 0 ? "A" : "B"}`}
+							data-testid={`compare-pick-${k === 0 ? "a" : "b"}`}
+							value={pick[k]}
+							onChange={(e) => setPick(k === 0 ? [e.target.value, pick[1]] : [pick[0], e.target.value])}
+						>
+							{kids.map((id, n) => (
+								<option key={id} value={id}>{`${n + 1}. ${id}`}</option>
+							))}
 						</select>
 					))}
 				</div>
 			)}
-			{!loaded || loaded.key !== key ? <p className="muted">Comparing…</p> : "error" in loaded ? (
-				<p className="error-text" data-testid="compare-error">{loaded.error}</p>
-			) : view && (
-				<div className="cmp" data-testid="compare-view">
-					<p className="cmp-ancestor" data-testid="compare-ancestor">
-						Common ancestor: <span className="mono">{view.commonAncestorId ?? "none (separate roots)"}</span>
-					</p>
-					<div className="cmp-grid">
-						<SideFacts name="A" side={view.a} aborts={view.aborts.a} />
-						<SideFacts name="B" side={view.b} aborts={view.aborts.b} />
-					</div>
-					<div className="cmp-actions">
-						{(["a", "b"] as const).map((s) => {
-							const leaf = view[s].leafId;
-							const prompt = lastPrompt(s);
-							return (
-								<div key={s} className="button-row">
-									<button type="button" data-testid={`compare-navigate-${s}`} onClick={act(() => void st.startNavigate(leaf))}>Go to {s.toUpperCase()}</button>
-									<button type="button" data-testid={`compare-branch-${s}`} disabled={prompt === null} title={prompt === null ? "no user prompt on this side" : "new file from this side's last prompt"}
-										onClick={act(() => prompt && void st.branchToFile(prompt))}>Branch {s.toUpperCase()} to new file</button>
-									<button type="button" data-testid={`compare-label-${s}`} onClick={act(() => st.startLabelEdit(leaf))}>Label {s.toUpperCase()}</button>
-								</div>
-							);
-						})}
-					</div>
-					<h3>Prompts</h3>
-					<table className="cmp-rows" data-testid="compare-rows">
-						<tbody>
-							{view.rows.length === 0 && <tr><td colSpan={2} className="muted">No user prompts after the common ancestor.</td></tr>}
-							{view.rows.map((r, k) => (
-								<tr key={k} data-testid="compare-row">
-									{(["a", "b"] as const).map((s) => (
-										<td key={s}>
-											{r[s] ? (
-												<>
-													<div className="cmp-prompt">{r[s]!.prompt}</div>
-													{r[s]!.answer && <div className="cmp-answer">{r[s]!.answer}</div>}
-												</>
-											) : <span className="muted">–</span>}
+			{!loaded || loaded.key !== key ? (
+				<p className="muted">Comparing…</p>
+			) : "error" in loaded ? (
+				<p className="error-text" data-testid="compare-error">
+					{loaded.error}
+				</p>
+			) : (
+				view && (
+					<div className="cmp" data-testid="compare-view">
+						<p className="cmp-ancestor" data-testid="compare-ancestor">
+							Common ancestor: <span className="mono">{view.commonAncestorId ?? "none (separate roots)"}</span>
+						</p>
+						<div className="cmp-grid">
+							<SideFacts name="A" side={view.a} aborts={view.aborts.a} />
+							<SideFacts name="B" side={view.b} aborts={view.aborts.b} />
+						</div>
+						<div className="cmp-actions">
+							{(["a", "b"] as const).map((s) => {
+								const leaf = view[s].leafId;
+								const prompt = lastPrompt(s);
+								return (
+									<div key={s} className="button-row">
+										<button type="button" data-testid={`compare-navigate-${s}`} onClick={act(() => void st.startNavigate(leaf))}>
+											Go to {s.toUpperCase()}
+										</button>
+										<button
+											type="button"
+											data-testid={`compare-branch-${s}`}
+											disabled={prompt === null}
+											title={prompt === null ? "no user prompt on this side" : "new file from this side's last prompt"}
+											onClick={act(() => prompt && void st.branchToFile(prompt))}
+										>
+											Branch {s.toUpperCase()} to new file
+										</button>
+										<button type="button" data-testid={`compare-label-${s}`} onClick={act(() => st.startLabelEdit(leaf))}>
+											Label {s.toUpperCase()}
+										</button>
+									</div>
+								);
+							})}
+						</div>
+						<h3>Prompts</h3>
+						<table className="cmp-rows" data-testid="compare-rows">
+							<tbody>
+								{view.rows.length === 0 && (
+									<tr>
+										<td colSpan={2} className="muted">
+											No user prompts after the common ancestor.
 										</td>
-									))}
-								</tr>
-							))}
-						</tbody>
-					</table>
-					<h3>Final answers (A → B, word diff)</h3>
-					<div className="cmp-diff" data-testid="compare-diff">
-						{!view.finalAnswer.a.text && !view.finalAnswer.b.text ? <span className="muted">Neither side has an assistant answer.</span> :
-							view.answerDiff.map((p, k) => (
-								p.added ? <ins key={k}>{p.value}</ins> : p.removed ? <del key={k}>{p.value}</del> : <span key={k}>{p.value}</span>
-							))}
+									</tr>
+								)}
+								{view.rows.map((r, k) => (
+									<tr key={k} data-testid="compare-row">
+										{(["a", "b"] as const).map((s) => (
+											<td key={s}>
+												{r[s] ? (
+													<>
+														<div className="cmp-prompt">{r[s]!.prompt}</div>
+														{r[s]!.answer && <div className="cmp-answer">{r[s]!.answer}</div>}
+													</>
+												) : (
+													<span className="muted">–</span>
+												)}
+											</td>
+										))}
+									</tr>
+								))}
+							</tbody>
+						</table>
+						<h3>Final answers (A → B, word diff)</h3>
+						<div className="cmp-diff" data-testid="compare-diff">
+							{!view.finalAnswer.a.text && !view.finalAnswer.b.text ? (
+								<span className="muted">Neither side has an assistant answer.</span>
+							) : (
+								view.answerDiff.map((p, k) =>
+									p.added ? <ins key={k}>{p.value}</ins> : p.removed ? <del key={k}>{p.value}</del> : <span key={k}>{p.value}</span>,
+								)
+							)}
+						</div>
 					</div>
-				</div>
+				)
 			)}
 			<div className="button-row">
-				<button type="button" onClick={() => st.closeDialog("compare")}>Close</button>
+				<button type="button" onClick={() => st.closeDialog("compare")}>
+					Close
+				</button>
 			</div>
 		</Modal>
 	);

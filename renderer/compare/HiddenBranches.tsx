@@ -17,7 +17,13 @@ export function HiddenBranches() {
 		await st.updateSettings({ hiddenBranches: all });
 	};
 	return (
-		<button type="button" className="hidden-branches" data-testid="hidden-branches-show" onClick={() => void show()} title="Show the branches hidden with “Hide branch” again">
+		<button
+			type="button"
+			className="hidden-branches"
+			data-testid="hidden-branches-show"
+			onClick={() => void show()}
+			title="Show the branches hidden with “Hide branch” again"
+		>
 			{count} hidden branch{count === 1 ? "" : "es"} — show
 		</button>
 	);

@@ -21,7 +21,10 @@ export function SubtreeStats({ entryId }: { entryId: string }) {
 		if (!sessionId) return;
 		let live = true;
 		const t = setTimeout(() => {
-			client.request("getSubtreeStats", { sessionId, entryId }).then((s) => live && setFiles({ id: entryId, files: s.files }), () => undefined);
+			client.request("getSubtreeStats", { sessionId, entryId }).then(
+				(s) => live && setFiles({ id: entryId, files: s.files }),
+				() => undefined,
+			);
 		}, 120);
 		return () => {
 			live = false;
@@ -35,13 +38,24 @@ export function SubtreeStats({ entryId }: { entryId: string }) {
 		<details className="inspector-rollup" data-testid="inspector-rollup" open>
 			<summary>Subtree from here</summary>
 			<dl className="rollup">
-				<dt>Entries</dt><dd data-testid="rollup-entries">{r.entries}</dd>
-				<dt>Tokens</dt><dd>{formatTokens(r.tokens)}</dd>
-				<dt>Cost</dt><dd data-testid="rollup-cost">${r.cost.toFixed(4)}</dd>
-				<dt>Errors</dt><dd>{r.errors}{r.aborts > 0 ? ` · ${r.aborts} aborted` : ""}</dd>
-				<dt>Time span</dt><dd>{r.spanMs === null ? "–" : `${formatSpan(r.spanMs)}${r.first !== null ? ` from ${new Date(r.first).toLocaleString()}` : ""}`}</dd>
+				<dt>Entries</dt>
+				<dd data-testid="rollup-entries">{r.entries}</dd>
+				<dt>Tokens</dt>
+				<dd>{formatTokens(r.tokens)}</dd>
+				<dt>Cost</dt>
+				<dd data-testid="rollup-cost">${r.cost.toFixed(4)}</dd>
+				<dt>Errors</dt>
+				<dd>
+					{r.errors}
+					{r.aborts > 0 ? ` · ${r.aborts} aborted` : ""}
+				</dd>
+				<dt>Time span</dt>
+				<dd>{r.spanMs === null ? "–" : `${formatSpan(r.spanMs)}${r.first !== null ? ` from ${new Date(r.first).toLocaleString()}` : ""}`}</dd>
 				<dt>Files touched</dt>
-				<dd data-testid="rollup-files" title={f ? `read: ${f.read.join(", ") || "–"}\nedited: ${f.edited.join(", ") || "–"}\nwritten: ${f.written.join(", ") || "–"}` : undefined}>
+				<dd
+					data-testid="rollup-files"
+					title={f ? `read: ${f.read.join(", ") || "–"}\nedited: ${f.edited.join(", ") || "–"}\nwritten: ${f.written.join(", ") || "–"}` : undefined}
+				>
 					{touched === null ? "…" : `${touched} (${f!.read.length} read, ${f!.edited.length} edited, ${f!.written.length} written)`}
 				</dd>
 			</dl>

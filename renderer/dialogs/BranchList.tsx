@@ -30,9 +30,7 @@ export function BranchList() {
 	}, [sessionId, users, ensure, query]);
 
 	const tokens = query.toLowerCase().split(/\s+/).filter(Boolean);
-	const shown = users
-		.filter((i) => tokens.length === 0 || tokens.every((t) => (previews?.get(i) ?? "").toLowerCase().includes(t)))
-		.slice(0, SHOWN);
+	const shown = users.filter((i) => tokens.length === 0 || tokens.every((t) => (previews?.get(i) ?? "").toLowerCase().includes(t))).slice(0, SHOWN);
 
 	return (
 		<Modal title="Branch from a user message to a new file" testId="branch-list" wide>

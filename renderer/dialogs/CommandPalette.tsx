@@ -15,7 +15,9 @@ export function filterCommands(commands: { cmd: Command; label: string }[], quer
 	const head = q.split(/\s+/)[0];
 	// "/name args": match the slash command by its name only.
 	if (head.startsWith("/")) {
-		return commands.filter(({ label, cmd }) => label.toLowerCase().startsWith(head) || label.toLowerCase().startsWith(`${head} `) || cmd.id === `ext:${head.slice(1)}`);
+		return commands.filter(
+			({ label, cmd }) => label.toLowerCase().startsWith(head) || label.toLowerCase().startsWith(`${head} `) || cmd.id === `ext:${head.slice(1)}`,
+		);
 	}
 	const tokens = q.split(/\s+/);
 	return commands.filter(({ cmd, label }) => {

@@ -18,11 +18,15 @@ export function ContentSearch({ query }: { query: string }) {
 	const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
 	const [tick, setTick] = useState(0);
 
-	useEffect(() => client.onEvent((e) => {
-		if (e.type !== "search_index") return;
-		setProgress(e.phase === "done" ? null : { done: e.filesDone, total: e.filesTotal });
-		if (e.phase === "done" || e.filesDone % 200 === 0) setTick((t) => t + 1);
-	}), [client]);
+	useEffect(
+		() =>
+			client.onEvent((e) => {
+				if (e.type !== "search_index") return;
+				setProgress(e.phase === "done" ? null : { done: e.filesDone, total: e.filesTotal });
+				if (e.phase === "done" || e.filesDone % 200 === 0) setTick((t) => t + 1);
+			}),
+		[client],
+	);
 
 	useEffect(() => {
 		let live = true;
@@ -67,7 +71,10 @@ export function ContentSearch({ query }: { query: string }) {
 					<li key={s.path} data-testid="content-search-session">
 						<button type="button" title={s.path} onClick={() => void open(s.path, s.matches[0]?.entryId ?? null)}>
 							<span className="library-title">{s.title || s.path.split(/[\\/]/).pop()}</span>
-							<span className="muted">{s.matchingBlocks > s.matchCount ? `${s.matchCount}+` : s.matchCount} matching entr{s.matchCount === 1 ? "y" : "ies"} · <span className="mono">{s.path}</span></span>
+							<span className="muted">
+								{s.matchingBlocks > s.matchCount ? `${s.matchCount}+` : s.matchCount} matching entr{s.matchCount === 1 ? "y" : "ies"} ·{" "}
+								<span className="mono">{s.path}</span>
+							</span>
 						</button>
 						<ul className="content-search-matches">
 							{s.matches.map((m, i) => (

@@ -31,7 +31,12 @@ export function ContextMenu({ menu }: { menu: ContextMenuState }) {
 	const y = Math.min(menu.y, window.innerHeight - 32 * items.length - 16);
 
 	return (
-		<div ref={ref} className="context-menu" role="menu" data-testid="context-menu" style={{ left: Math.max(0, x), top: Math.max(0, y) }}
+		<div
+			ref={ref}
+			className="context-menu"
+			role="menu"
+			data-testid="context-menu"
+			style={{ left: Math.max(0, x), top: Math.max(0, y) }}
 			onKeyDown={(e) => {
 				if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
 				// Arrows move within the menu (the registry's arrow keys are off while a menu is open).

@@ -51,10 +51,20 @@ export function FamilyDialog({ path }: { path: string }) {
 
 	return (
 		<Modal title="Session family" testId="family" wide onClose={() => close("family")}>
-			<p className="muted">Files linked by <span className="mono">parentSession</span>: who branched from whom, at which entry, when.</p>
+			<p className="muted">
+				Files linked by <span className="mono">parentSession</span>: who branched from whom, at which entry, when.
+			</p>
 			{error && <p className="error-text">{error}</p>}
-			{!family && !error && <p className="muted"><span className="spinner" /> Reading headers…</p>}
-			{family && family.members.length === 1 && <p className="muted" data-testid="family-alone">No other file branched from or into this one.</p>}
+			{!family && !error && (
+				<p className="muted">
+					<span className="spinner" /> Reading headers…
+				</p>
+			)}
+			{family && family.members.length === 1 && (
+				<p className="muted" data-testid="family-alone">
+					No other file branched from or into this one.
+				</p>
+			)}
 			{/* A small tree graph: one card per file, an elbow edge from its parent labelled with the parent's entry it branched at and when. */}
 			<ul className="family-graph" aria-label="Files of this session family">
 				{family?.members.map((m) => {
@@ -67,17 +77,39 @@ export function FamilyDialog({ path }: { path: string }) {
 								<div className="family-edge muted family-branch-point">
 									<span aria-hidden="true">↳ </span>
 									{m.branchedAtEntryId ? (
-										<>branched from {parentTitle} at{" "}
-											<button type="button" className="link mono" data-testid="family-branch-point" title="Open the parent at this entry" onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}>{m.branchedAtEntryId}</button>
+										<>
+											branched from {parentTitle} at{" "}
+											<button
+												type="button"
+												className="link mono"
+												data-testid="family-branch-point"
+												title="Open the parent at this entry"
+												onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}
+											>
+												{m.branchedAtEntryId}
+											</button>
 										</>
-									) : <>started empty from {parentTitle} (no entries copied)</>}
+									) : (
+										<>started empty from {parentTitle} (no entries copied)</>
+									)}
 									{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""}
 								</div>
 							)}
-							<button type="button" className={`family-card${current ? " current" : ""}`} data-testid="family-open" aria-current={current ? "true" : undefined} title={m.path} onClick={() => void open(m.path, null)}>
-								<span className="library-title">{m.title || fileName(m.path)}{current ? " (this file)" : ""}</span>
+							<button
+								type="button"
+								className={`family-card${current ? " current" : ""}`}
+								data-testid="family-open"
+								aria-current={current ? "true" : undefined}
+								title={m.path}
+								onClick={() => void open(m.path, null)}
+							>
+								<span className="library-title">
+									{m.title || fileName(m.path)}
+									{current ? " (this file)" : ""}
+								</span>
 								<span className="muted">
-									{m.entries.toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} · <span className="mono">{fileName(m.path)}</span>
+									{m.entries.toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} ·{" "}
+									<span className="mono">{fileName(m.path)}</span>
 								</span>
 							</button>
 						</li>

@@ -44,7 +44,9 @@ export function LabelEditor({ entryId, initial }: { entryId: string; initial: st
 					onChange={(e) => setText(e.target.value)}
 					onFocus={(e) => e.target.select()}
 				/>
-				<button type="submit" data-testid="label-editor-save">Save</button>
+				<button type="submit" data-testid="label-editor-save">
+					Save
+				</button>
 			</form>
 		</div>
 	);

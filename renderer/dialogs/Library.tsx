@@ -105,7 +105,9 @@ export function Library() {
 	// Arrow keys move between the result buttons; ArrowUp on the first goes back to the search field.
 	const onListKey = (e: React.KeyboardEvent<HTMLDivElement>): void => {
 		if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
-		const buttons = Array.from(listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="library-recent-item"], [data-testid="library-item"]:not(:disabled)') ?? []);
+		const buttons = Array.from(
+			listRef.current?.querySelectorAll<HTMLButtonElement>('[data-testid="library-recent-item"], [data-testid="library-item"]:not(:disabled)') ?? [],
+		);
 		const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
 		if (i < 0) return;
 		e.preventDefault();
@@ -117,84 +119,101 @@ export function Library() {
 	return (
 		<Modal title="Session library" testId="library" wide onClose={() => hasSession && close("library")}>
 			<div ref={listRef} onKeyDown={onListKey}>
-			<div className="library-actions">
-				<input
-					autoFocus
-					data-testid="library-search"
-					aria-label="Search sessions"
-					value={query}
-					placeholder="Search sessions"
-					onChange={(e) => setQuery(e.target.value)}
-					onKeyDown={(e) => {
-						// ArrowDown enters the results (the first session, else the first recent file).
-						if (e.key !== "ArrowDown") return;
-						const first = listRef.current?.querySelector<HTMLButtonElement>('[data-testid="library-item"]:not(:disabled), [data-testid="library-recent-item"]');
-						if (first) {
-							e.preventDefault();
-							first.focus();
-						}
-					}}
-				/>
-				{client.host === "electron" && (
-					<button type="button" data-testid="library-open-file" onClick={() => void run("file.open", { source: "button" })}>Open file…</button>
+				<div className="library-actions">
+					<input
+						autoFocus
+						data-testid="library-search"
+						aria-label="Search sessions"
+						value={query}
+						placeholder="Search sessions"
+						onChange={(e) => setQuery(e.target.value)}
+						onKeyDown={(e) => {
+							// ArrowDown enters the results (the first session, else the first recent file).
+							if (e.key !== "ArrowDown") return;
+							const first = listRef.current?.querySelector<HTMLButtonElement>(
+								'[data-testid="library-item"]:not(:disabled), [data-testid="library-recent-item"]',
+							);
+							if (first) {
+								e.preventDefault();
+								first.focus();
+							}
+						}}
+					/>
+					{client.host === "electron" && (
+						<button type="button" data-testid="library-open-file" onClick={() => void run("file.open", { source: "button" })}>
+							Open file…
+						</button>
+					)}
+				</div>
+				<p className="muted">Drop a .jsonl session file anywhere in the window to open it.</p>
+				{opening && (
+					<p data-testid="library-opening">
+						<span className="spinner" /> Opening <span className="mono">{opening}</span>…
+					</p>
 				)}
-			</div>
-			<p className="muted">Drop a .jsonl session file anywhere in the window to open it.</p>
-			{opening && (
-				<p data-testid="library-opening"><span className="spinner" /> Opening <span className="mono">{opening}</span>…</p>
-			)}
-			{recent.length > 0 && query === "" && (
-				// A few recent files in a bounded box: they never push the folder's sessions out of view.
-				<section className="library-recent">
-					<h3>Recent</h3>
-					<ul className="pick-list">
-						{recent.slice(0, MAX_RECENT_SHOWN).map((p) => (
-							<li key={p}>
-								<button type="button" data-testid="library-recent-item" title={p} onClick={() => open(p)}>
-									<span className="library-title">{recentName(p, items)}</span>
-									<span className="muted mono">{p}</span>
-								</button>
-							</li>
-						))}
-					</ul>
-				</section>
-			)}
-			{error && <p className="error-text">{error}</p>}
-			{!items && !error && <p className="muted"><span className="spinner" /> Looking for sessions…</p>}
-			{items && groups.length === 0 && <p className="muted">No sessions found{query ? " by title or path" : " in pi's or omp's session folders"}.</p>}
-			<ContentSearch query={query} />
-			<div className="library-groups">
-				{groups.map((g) => (
-					<section key={g.project} data-testid="library-project">
-						<h3 className="mono">{g.project}</h3>
+				{recent.length > 0 && query === "" && (
+					// A few recent files in a bounded box: they never push the folder's sessions out of view.
+					<section className="library-recent">
+						<h3>Recent</h3>
 						<ul className="pick-list">
-							{g.items.map((it) => (
-								<li key={it.path}>
-									<button
-										type="button"
-										data-testid="library-item"
-										className={it.error ? "disabled" : ""}
-										disabled={!!it.error}
-										title={it.error ?? it.path}
-										onClick={() => open(it.path)}
-									>
-										<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
-										<span className="muted">
-											{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "≈ "}{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
-										</span>
-										{it.error && <span className="error-text">{it.error}</span>}
+							{recent.slice(0, MAX_RECENT_SHOWN).map((p) => (
+								<li key={p}>
+									<button type="button" data-testid="library-recent-item" title={p} onClick={() => open(p)}>
+										<span className="library-title">{recentName(p, items)}</span>
+										<span className="muted mono">{p}</span>
 									</button>
-									{!it.error && (
-										<button type="button" className="link library-family" data-testid="library-item-family" title="Files branched from or into this one" onClick={() => openDialog({ kind: "family", path: it.path })}>
-											family
-										</button>
-									)}
 								</li>
 							))}
 						</ul>
 					</section>
-				))}
-			</div>
+				)}
+				{error && <p className="error-text">{error}</p>}
+				{!items && !error && (
+					<p className="muted">
+						<span className="spinner" /> Looking for sessions…
+					</p>
+				)}
+				{items && groups.length === 0 && <p className="muted">No sessions found{query ? " by title or path" : " in pi's or omp's session folders"}.</p>}
+				<ContentSearch query={query} />
+				<div className="library-groups">
+					{groups.map((g) => (
+						<section key={g.project} data-testid="library-project">
+							<h3 className="mono">{g.project}</h3>
+							<ul className="pick-list">
+								{g.items.map((it) => (
+									<li key={it.path}>
+										<button
+											type="button"
+											data-testid="library-item"
+											className={it.error ? "disabled" : ""}
+											disabled={!!it.error}
+											title={it.error ?? it.path}
+											onClick={() => open(it.path)}
+										>
+											<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
+											<span className="muted">
+												{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "≈ "}
+												{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
+											</span>
+											{it.error && <span className="error-text">{it.error}</span>}
+										</button>
+										{!it.error && (
+											<button
+												type="button"
+												className="link library-family"
+												data-testid="library-item-family"
+												title="Files branched from or into this one"
+												onClick={() => openDialog({ kind: "family", path: it.path })}
+											>
+												family
+											</button>
+										)}
+									</li>
+								))}
+							</ul>
+						</section>
+					))}
+				</div>
 			</div>
 		</Modal>
 	);

@@ -5,7 +5,13 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { useApp } from "../store";
 
-export function Modal({ title, testId, children, wide, onClose }: {
+export function Modal({
+	title,
+	testId,
+	children,
+	wide,
+	onClose,
+}: {
 	title: string;
 	testId: string;
 	children: ReactNode;

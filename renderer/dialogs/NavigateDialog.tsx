@@ -39,24 +39,39 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 
 	return (
 		<Modal title="Navigate here" testId="navigate-dialog" onClose={() => void cancel()} wide={dialog.stage === "summarizing" || dialog.stage === "done"}>
-			{dialog.stage === "loading" && <p className="muted"><span className="spinner" /> Working…</p>}
+			{dialog.stage === "loading" && (
+				<p className="muted">
+					<span className="spinner" /> Working…
+				</p>
+			)}
 
 			{p && dialog.stage === "choose" && (
 				<>
 					<p data-testid="navigate-preview">
-						{count > 0
-							? <>Leaving a branch of <strong>{count}</strong> entr{count === 1 ? "y" : "ies"} (≈{p.estimatedTokens.toLocaleString()} tokens), highlighted on the graph.</>
-							: <>Nothing would be summarized: the target is on the current path.</>}
+						{count > 0 ? (
+							<>
+								Leaving a branch of <strong>{count}</strong> entr{count === 1 ? "y" : "ies"} (≈{p.estimatedTokens.toLocaleString()} tokens), highlighted on the
+								graph.
+							</>
+						) : (
+							<>Nothing would be summarized: the target is on the current path.</>
+						)}
 					</p>
-					{p.editorText !== undefined && (
-						<p className="muted">The leaf moves to the message's parent and its text goes to the composer.</p>
-					)}
+					{p.editorText !== undefined && <p className="muted">The leaf moves to the message's parent and its text goes to the composer.</p>}
 					{!model && count > 0 && <p className="muted">No model is configured: summarizing will fail. Set one in Arbor or pi settings.</p>}
 					<div className="button-row">
-						<button ref={noSummaryRef} type="button" data-testid="navigate-no-summary" onClick={() => void confirm("none")}>No summary</button>
-						<button ref={summarizeRef} type="button" data-testid="navigate-summarize" disabled={count === 0} onClick={() => void confirm("summarize")}>Summarize</button>
-						<button type="button" data-testid="navigate-custom" disabled={count === 0} onClick={() => void confirm("custom")}>Summarize with custom prompt…</button>
-						<button type="button" data-testid="navigate-cancel" onClick={() => void cancel()}>Cancel</button>
+						<button ref={noSummaryRef} type="button" data-testid="navigate-no-summary" onClick={() => void confirm("none")}>
+							No summary
+						</button>
+						<button ref={summarizeRef} type="button" data-testid="navigate-summarize" disabled={count === 0} onClick={() => void confirm("summarize")}>
+							Summarize
+						</button>
+						<button type="button" data-testid="navigate-custom" disabled={count === 0} onClick={() => void confirm("custom")}>
+							Summarize with custom prompt…
+						</button>
+						<button type="button" data-testid="navigate-cancel" onClick={() => void cancel()}>
+							Cancel
+						</button>
 					</div>
 				</>
 			)}
@@ -81,8 +96,12 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 						Replace the default summary prompt instead of adding to it
 					</label>
 					<div className="button-row">
-						<button type="submit" data-testid="navigate-custom-submit" disabled={prompt.trim() === ""}>Summarize</button>
-						<button type="button" onClick={() => void cancel()}>Back</button>
+						<button type="submit" data-testid="navigate-custom-submit" disabled={prompt.trim() === ""}>
+							Summarize
+						</button>
+						<button type="button" onClick={() => void cancel()}>
+							Back
+						</button>
 					</div>
 				</form>
 			)}
@@ -92,9 +111,13 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 					<p className="muted">
 						<span className="spinner" /> {dialog.cancelling ? "Cancelling…" : "Summarizing the abandoned branch… (Escape cancels; nothing changes)"}
 					</p>
-					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">{dialog.summaryText}</pre>
+					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">
+						{dialog.summaryText}
+					</pre>
 					<div className="button-row">
-						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>Cancel</button>
+						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>
+							Cancel
+						</button>
 					</div>
 				</div>
 			)}
@@ -103,11 +126,24 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 				<div data-testid="navigate-done">
 					<p role="status">
 						Summary saved as a <strong>branch summary</strong> entry
-						{dialog.result.file ? <> in <span className="mono" title={dialog.result.file}>{dialog.result.file.split(/[\\/]/).pop()}</span></> : null}; the leaf is now on it.
+						{dialog.result.file ? (
+							<>
+								{" "}
+								in{" "}
+								<span className="mono" title={dialog.result.file}>
+									{dialog.result.file.split(/[\\/]/).pop()}
+								</span>
+							</>
+						) : null}
+						; the leaf is now on it.
 					</p>
-					<pre className="summary-stream" data-testid="navigate-summary-text">{dialog.summaryText}</pre>
+					<pre className="summary-stream" data-testid="navigate-summary-text">
+						{dialog.summaryText}
+					</pre>
 					<div className="button-row">
-						<button ref={doneRef} type="button" data-testid="navigate-done-close" onClick={() => closeDialog("navigate")}>Done</button>
+						<button ref={doneRef} type="button" data-testid="navigate-done-close" onClick={() => closeDialog("navigate")}>
+							Done
+						</button>
 						<button type="button" data-testid="navigate-undo" disabled={dialog.stage === "undoing" || !dialog.result.oldLeafId} onClick={() => void undo()}>
 							{dialog.stage === "undoing" ? "Moving back…" : "Undo: move the leaf back"}
 						</button>
@@ -117,10 +153,14 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 
 			{dialog.stage === "error" && (
 				<>
-					<p className="error-text" role="alert" data-testid="navigate-error">{dialog.error}</p>
+					<p className="error-text" role="alert" data-testid="navigate-error">
+						{dialog.error}
+					</p>
 					<p className="muted">Nothing was changed.</p>
 					<div className="button-row">
-						<button type="button" data-testid="navigate-close" onClick={() => void cancel()}>Close</button>
+						<button type="button" data-testid="navigate-close" onClick={() => void cancel()}>
+							Close
+						</button>
 					</div>
 				</>
 			)}

@@ -38,7 +38,6 @@ const SOURCE_TEXT: Record<ActiveModelInfo["source"], string> = {
 	"pi-session": "the session's own model (pi restores it on resume)",
 };
 
-
 export interface SettingsForm {
 	provider: string;
 	modelId: string;
@@ -122,8 +121,16 @@ function ActiveModel({ model, settings }: { model: ActiveModelInfo | null; setti
 		return (
 			<div className="settings-active" data-testid="settings-active-model" data-source={model.source}>
 				<div>
-					Summaries use <strong className="mono">{model.provider}/{model.modelId}</strong>
-					{model.baseUrl && <> at <span className="mono">{model.baseUrl}</span></>}
+					Summaries use{" "}
+					<strong className="mono">
+						{model.provider}/{model.modelId}
+					</strong>
+					{model.baseUrl && (
+						<>
+							{" "}
+							at <span className="mono">{model.baseUrl}</span>
+						</>
+					)}
 				</div>
 				<div className="muted">from {SOURCE_TEXT[model.source]}</div>
 			</div>
@@ -131,18 +138,19 @@ function ActiveModel({ model, settings }: { model: ActiveModelInfo | null; setti
 	}
 	return (
 		<div className="settings-active none" data-testid="settings-active-model" data-source="none">
-			<div><strong>No model is active</strong>, so "Summarize" fails when you navigate. Nothing else needs one.</div>
+			<div>
+				<strong>No model is active</strong>, so "Summarize" fails when you navigate. Nothing else needs one.
+			</div>
 			{hasArborModel(settings) ? (
 				<div className="warn" data-testid="settings-model-problem">
-					The model saved below cannot be used. A model pi-ai does not know needs a base URL; a hosted provider needs an
-					API key (here, in pi's auth.json, or in its environment variable).
+					The model saved below cannot be used. A model pi-ai does not know needs a base URL; a hosted provider needs an API key (here, in pi's auth.json, or in
+					its environment variable).
 				</div>
 			) : (
 				<div className="muted">
-					Arbor uses the first of: a model set below; pi's default model (defaultProvider and defaultModel in
-					~/.pi/agent/settings.json, with its key from auth.json); a key in the environment (ANTHROPIC_API_KEY,
-					OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY…). For a local server such as Ollama or llama.cpp, set
-					its base URL and model id below; no key is needed.
+					Arbor uses the first of: a model set below; pi's default model (defaultProvider and defaultModel in ~/.pi/agent/settings.json, with its key from
+					auth.json); a key in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY…). For a local server such as Ollama or
+					llama.cpp, set its base URL and model id below; no key is needed.
 				</div>
 			)}
 		</div>
@@ -226,7 +234,9 @@ export function SettingsDialog() {
 		<Modal title="Settings" testId="settings-dialog" wide>
 			<ActiveModel model={activeModel} settings={settings} />
 			{!form ? (
-				<p className="muted"><span className="spinner" /> Reading settings…</p>
+				<p className="muted">
+					<span className="spinner" /> Reading settings…
+				</p>
 			) : (
 				<form
 					className="settings-form"
@@ -261,7 +271,9 @@ export function SettingsDialog() {
 							/>
 						</Row>
 						<datalist id="settings-providers">
-							{PROVIDERS.map((p) => <option key={p} value={p} />)}
+							{PROVIDERS.map((p) => (
+								<option key={p} value={p} />
+							))}
 						</datalist>
 						<Row label="Model id">
 							<input
@@ -273,7 +285,11 @@ export function SettingsDialog() {
 						</Row>
 						<Row label="API">
 							<select data-testid="settings-api" value={form.api} onChange={(e) => edit({ api: e.target.value })}>
-								{MODEL_APIS.map((a) => <option key={a.id} value={a.id}>{a.label}</option>)}
+								{MODEL_APIS.map((a) => (
+									<option key={a.id} value={a.id}>
+										{a.label}
+									</option>
+								))}
 								{!apiKnown && <option value={form.api}>{form.api}</option>}
 							</select>
 						</Row>
@@ -304,8 +320,8 @@ export function SettingsDialog() {
 						</div>
 						<p className="muted settings-note" data-testid="settings-key-state">
 							{keySet ? "A key is stored in ~/.arbor/settings.json (readable only by you). " : ""}
-							Without a key here, Arbor uses pi's credentials for the provider (auth.json, OAuth login, environment), except
-							at a custom base URL: that server only ever receives the key set here.
+							Without a key here, Arbor uses pi's credentials for the provider (auth.json, OAuth login, environment), except at a custom base URL: that server
+							only ever receives the key set here.
 						</p>
 					</fieldset>
 
@@ -327,7 +343,11 @@ export function SettingsDialog() {
 								value={form.treeFilterMode}
 								onChange={(e) => edit({ treeFilterMode: FILTER_MODES.find((m) => m === e.target.value) ?? "default" })}
 							>
-								{FILTER_MODES.map((m) => <option key={m} value={m}>{FILTERS[m].name}</option>)}
+								{FILTER_MODES.map((m) => (
+									<option key={m} value={m}>
+										{FILTERS[m].name}
+									</option>
+								))}
 							</select>
 						</Row>
 						<label className="checkbox settings-check">
@@ -353,11 +373,23 @@ export function SettingsDialog() {
 
 					<ExtensionsSection />
 
-					{error && <p className="error-text" role="alert" data-testid="settings-error">{error}</p>}
-					{status && <p className="ok-text" role="status" data-testid="settings-status">{status}</p>}
+					{error && (
+						<p className="error-text" role="alert" data-testid="settings-error">
+							{error}
+						</p>
+					)}
+					{status && (
+						<p className="ok-text" role="status" data-testid="settings-status">
+							{status}
+						</p>
+					)}
 					<div className="button-row">
-						<button type="submit" data-testid="settings-save" disabled={busy}>{busy ? "Saving…" : "Save"}</button>
-						<button type="button" data-testid="settings-close" onClick={() => close("settings")}>Close</button>
+						<button type="submit" data-testid="settings-save" disabled={busy}>
+							{busy ? "Saving…" : "Save"}
+						</button>
+						<button type="button" data-testid="settings-close" onClick={() => close("settings")}>
+							Close
+						</button>
 					</div>
 				</form>
 			)}

@@ -49,10 +49,12 @@ export function ExtensionsSection() {
 	return (
 		<fieldset data-testid="settings-extensions">
 			<legend>Extensions</legend>
-			{!listing && !error && <p className="muted"><span className="spinner" /> Looking for extensions…</p>}
-			{listing && listing.extensions.length === 0 && (
-				<p className="muted settings-ext-none">No extensions found in ~/.arbor/extensions or pi's folders.</p>
+			{!listing && !error && (
+				<p className="muted">
+					<span className="spinner" /> Looking for extensions…
+				</p>
 			)}
+			{listing && listing.extensions.length === 0 && <p className="muted settings-ext-none">No extensions found in ~/.arbor/extensions or pi's folders.</p>}
 			{listing && listing.extensions.length > 0 && (
 				<ul className="settings-ext-list">
 					{listing.extensions.map((e) => {
@@ -75,7 +77,15 @@ export function ExtensionsSection() {
 									{e.piEnabled === false ? " · off in pi's settings" : ""}
 								</span>
 								<span className={`settings-ext-state ${state}`}>
-									{busy === e.path ? "…" : state === "off" ? "not running" : state === "loaded" ? (e.commands.length > 0 ? e.commands.map((c) => `/${c}`).join(" ") : "running") : "failed"}
+									{busy === e.path
+										? "…"
+										: state === "off"
+											? "not running"
+											: state === "loaded"
+												? e.commands.length > 0
+													? e.commands.map((c) => `/${c}`).join(" ")
+													: "running"
+												: "failed"}
 								</span>
 								{e.error && <div className="error-text settings-ext-error">{e.error}</div>}
 							</li>
@@ -84,13 +94,21 @@ export function ExtensionsSection() {
 				</ul>
 			)}
 			{listing?.untrustedProject && (
-				<p className="muted settings-ext-missing">{listing.untrustedProject}/.pi: pi does not trust this project, so its extensions are not listed (trust it in pi).</p>
+				<p className="muted settings-ext-missing">
+					{listing.untrustedProject}/.pi: pi does not trust this project, so its extensions are not listed (trust it in pi).
+				</p>
 			)}
 			{listing?.missing.map((m) => (
-				<p key={m.source} className="muted settings-ext-missing">{m.source}: {m.reason}</p>
+				<p key={m.source} className="muted settings-ext-missing">
+					{m.source}: {m.reason}
+				</p>
 			))}
 			<p className="muted settings-ext-none">pi's extensions run inside Arbor only when ticked; they see the session, not your terminal.</p>
-			{error && <p className="error-text" role="alert">{error}</p>}
+			{error && (
+				<p className="error-text" role="alert">
+					{error}
+				</p>
+			)}
 		</fieldset>
 	);
 }

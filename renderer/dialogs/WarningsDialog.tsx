@@ -21,7 +21,9 @@ export function WarningsDialog() {
 			</ul>
 			{warningCount > warnings.length && <p className="muted">…and {warningCount - warnings.length} more.</p>}
 			<div className="button-row">
-				<button type="button" onClick={() => close("warnings")}>Close</button>
+				<button type="button" onClick={() => close("warnings")}>
+					Close
+				</button>
 			</div>
 		</Modal>
 	);

@@ -80,7 +80,13 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 		ctx.drawImage(t.canvas, (t.fx * zoom + vx) * dpr, (t.fy * zoom + vy) * dpr, t.fw * zoom * dpr, t.fh * zoom * dpr);
 	};
 
-	function drawTile(target: HTMLCanvasElement, view: { x: number; y: number; w: number; h: number }, zoom: number, dpr: number, inputs: unknown[]): Tile | null {
+	function drawTile(
+		target: HTMLCanvasElement,
+		view: { x: number; y: number; w: number; h: number },
+		zoom: number,
+		dpr: number,
+		inputs: unknown[],
+	): Tile | null {
 		const sk = skeleton;
 		const tctx = target.getContext("2d");
 		if (!sk || !tctx) return null;
@@ -95,9 +101,20 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 		tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 		const nodeOf = (e: number): number => (e >= 0 && e < model.nodeOfEntry.length ? model.nodeOfEntry[e] : -1);
 		const drawn = drawGraph(tctx, {
-			model, layout, kind: sk.kind, activePath, matches,
-			selectedNode: nodeOf(selected), leafNode: nodeOf(sk.leaf),
-			tx: -fx * zoom, ty: -fy * zoom, zoom, width: pw, height: ph, index, colors: readColors(ref.current ?? target),
+			model,
+			layout,
+			kind: sk.kind,
+			activePath,
+			matches,
+			selectedNode: nodeOf(selected),
+			leafNode: nodeOf(sk.leaf),
+			tx: -fx * zoom,
+			ty: -fy * zoom,
+			zoom,
+			width: pw,
+			height: ph,
+			index,
+			colors: readColors(ref.current ?? target),
 			text: { labelOf, preview },
 		});
 		setTexts(drawn.texts);
@@ -115,8 +132,11 @@ export const CanvasOverview = memo(function CanvasOverview({ model, layout, inde
 	}
 
 	useEffect(() => redrawRef.current(false));
-	useEffect(() => () => {
-		if (settleTimer.current) clearTimeout(settleTimer.current);
-	}, []);
+	useEffect(
+		() => () => {
+			if (settleTimer.current) clearTimeout(settleTimer.current);
+		},
+		[],
+	);
 	return <canvas ref={ref} className="arbor-overview" data-testid="arbor-overview" data-texts={texts} style={{ width, height }} />;
 });

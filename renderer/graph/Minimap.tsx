@@ -22,7 +22,12 @@ export interface MinimapProps {
 	leafRect?: Rect | null;
 }
 
-export interface Rect { x: number; y: number; w: number; h: number }
+export interface Rect {
+	x: number;
+	y: number;
+	w: number;
+	h: number;
+}
 export type Corner = "bottom-right" | "bottom-left" | "top-left" | "top-right";
 const CORNERS: Corner[] = ["bottom-right", "bottom-left", "top-left", "top-right"];
 const EDGE = 10;
@@ -82,8 +87,19 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 			const leafNode = skeleton.leaf >= 0 && skeleton.leaf < model.nodeOfEntry.length ? model.nodeOfEntry[skeleton.leaf] : -1;
 			colors.current = readColors(canvas);
 			drawGraph(ctx, {
-				model, layout, kind: skeleton.kind, activePath, matches: null, selectedNode: -1, leafNode,
-				tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width, height, colors: colors.current,
+				model,
+				layout,
+				kind: skeleton.kind,
+				activePath,
+				matches: null,
+				selectedNode: -1,
+				leafNode,
+				tx: fit.tx,
+				ty: fit.ty,
+				zoom: fit.zoom,
+				width,
+				height,
+				colors: colors.current,
 			});
 			// What the picture shows, for tests: its node count (the graph's is on data-nodes too).
 			root.current?.setAttribute("data-nodes", String(model.n));

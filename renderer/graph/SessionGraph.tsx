@@ -111,9 +111,26 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
 	}, [laid, skeleton, overrides]);
 
-	const { nodes, edges } = useFlowElements({ laid, mounted, overrides, direction, activePath, previews: props.previews, requestPreviews: props.requestPreviews });
+	const { nodes, edges } = useFlowElements({
+		laid,
+		mounted,
+		overrides,
+		direction,
+		activePath,
+		previews: props.previews,
+		requestPreviews: props.requestPreviews,
+	});
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
-		graph, rf, props, laid, overview, camera, paneWidth, paneHeight, containerRef, treeRef,
+		graph,
+		rf,
+		props,
+		laid,
+		overview,
+		camera,
+		paneWidth,
+		paneHeight,
+		containerRef,
+		treeRef,
 	});
 
 	// Closed "+N" segments in the whole graph, not just the mounted ones: e2e specs wait on this number,
@@ -126,10 +143,15 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	}, [laid]);
 	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
 	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
-	const activeDescendant = selectedIndex >= 0 && selectedIndex < skeleton.count && laid && laid.model.nodeOfEntry[selectedIndex] >= 0
-		&& laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry && mounted.includes(laid.model.nodeOfEntry[selectedIndex])
-		? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
-		: undefined;
+	const activeDescendant =
+		selectedIndex >= 0 &&
+		selectedIndex < skeleton.count &&
+		laid &&
+		laid.model.nodeOfEntry[selectedIndex] >= 0 &&
+		laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry &&
+		mounted.includes(laid.model.nodeOfEntry[selectedIndex])
+			? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
+			: undefined;
 	// React Flow marks its wrapper role="application", which would sit between the tree and its items.
 	useEffect(() => {
 		treeRef.current?.querySelector(".react-flow")?.removeAttribute("role");
@@ -185,13 +207,24 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 				/>
 			</div>
 			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
-			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">React Flow</a>
+			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">
+				React Flow
+			</a>
 			{overview && laid && paneWidth > 0 && (
-				<CanvasOverview model={laid.model} layout={laid.layout} index={laid.index} width={paneWidth} height={paneHeight} requestPreviews={props.requestPreviews} />
+				<CanvasOverview
+					model={laid.model}
+					layout={laid.layout}
+					index={laid.index}
+					width={paneWidth}
+					height={paneHeight}
+					requestPreviews={props.requestPreviews}
+				/>
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
 				<>
-					{minimapOpen && <Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} leafRect={leafRect} />}
+					{minimapOpen && (
+						<Minimap model={laid.model} layout={laid.layout} paneWidth={paneWidth} paneHeight={paneHeight} onCenter={onMinimapCenter} leafRect={leafRect} />
+					)}
 					<button
 						type="button"
 						className={`arbor-minimap-toggle${minimapOpen ? " is-open" : ""}`}

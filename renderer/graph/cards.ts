@@ -199,7 +199,10 @@ export function fitWords(text: string, lines: number, width: number, measure: (s
 		for (let w = 0; w < words.length; w++) {
 			let word = words[w];
 			const next = line === "" ? word : `${line} ${word}`;
-			if (measure(next) <= width) { line = next; continue; }
+			if (measure(next) <= width) {
+				line = next;
+				continue;
+			}
 			// The word goes on a new line (cut by characters when it is wider than a line).
 			if (line !== "") {
 				if (out.length + 1 >= lines) return finish(true);
@@ -209,7 +212,10 @@ export function fitWords(text: string, lines: number, width: number, measure: (s
 			while (measure(word) > width) {
 				let k = word.length - 1;
 				while (k > 1 && measure(word.slice(0, k)) > width) k--;
-				if (out.length + 1 >= lines) { line = word.slice(0, k); return finish(true); }
+				if (out.length + 1 >= lines) {
+					line = word.slice(0, k);
+					return finish(true);
+				}
 				out.push(word.slice(0, k));
 				word = word.slice(k);
 			}

@@ -92,7 +92,10 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 	for (let i = 0; i < m; i++) {
 		if (hiddenUnder[i] >= 0) continue;
 		const e = entryAt[i];
-		keep[i] = !compress || e === leafCard || e === resumeCard || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected) ? 1 : 0;
+		keep[i] =
+			!compress || e === leafCard || e === resumeCard || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected)
+				? 1
+				: 0;
 	}
 
 	// Emit in pre-order. A non-kept entry has exactly one live child, which pre-order puts right after it,
@@ -254,7 +257,20 @@ export function expandSegments(s: Skeleton, model: GraphModel, firstIds: Readonl
 	}
 	const childCount = new Int32Array(n);
 	for (let g = 0; g < n; g++) if (parent[g] >= 0) childCount[parent[g]]++;
-	return { n, kind, entry, count, parent, ids, segStart, segMembers: model.segMembers, nodeOfEntry, childCount, leafCard: model.leafCard, resumeCard: model.resumeCard };
+	return {
+		n,
+		kind,
+		entry,
+		count,
+		parent,
+		ids,
+		segStart,
+		segMembers: model.segMembers,
+		nodeOfEntry,
+		childCount,
+		leafCard: model.leafCard,
+		resumeCard: model.resumeCard,
+	};
 }
 
 const idIndexes = new WeakMap<readonly string[], Map<string, number[]>>();
@@ -289,8 +305,14 @@ function openedSegments(s: Skeleton, model: GraphModel, firstIds: ReadonlySet<st
  * branch summaries (context boundaries), search matches and the selection.
  */
 export function mustStayVisible(
-	s: Skeleton, e: number, isRoot: boolean, liveChildren: number, isFolded: boolean, labelled: Uint8Array,
-	matches: ReadonlySet<number> | null, selected: number,
+	s: Skeleton,
+	e: number,
+	isRoot: boolean,
+	liveChildren: number,
+	isFolded: boolean,
+	labelled: Uint8Array,
+	matches: ReadonlySet<number> | null,
+	selected: number,
 ): boolean {
 	if (isRoot || liveChildren !== 1 || isFolded) return true;
 	if (e === s.leaf || e === s.resumeLeaf || e === selected || labelled[e]) return true;

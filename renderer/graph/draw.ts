@@ -123,11 +123,15 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		const e = model.entry[g];
 		const kind = model.kind[g];
 		const bucket =
-			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e) ? buckets.match
-			: onPath(g) ? buckets.active
-			: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub ? buckets.segment
-			: d.kind[e] === 0 ? buckets.user
-			: buckets.node;
+			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e)
+				? buckets.match
+				: onPath(g)
+					? buckets.active
+					: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub
+						? buckets.segment
+						: d.kind[e] === 0
+							? buckets.user
+							: buckets.node;
 		if (boxes) bucket.rect(layout.x[g] * zoom + tx, layout.y[g] * zoom + ty, Math.max(1, layout.w[g] * zoom), Math.max(1, layout.h[g] * zoom));
 		else bucket.rect(cx(g) - r / 2, cy(g) - r / 2, r, r);
 	}
@@ -135,7 +139,10 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		ctx.fillStyle = d.colors[name];
 		ctx.fill(path);
 	}
-	for (const [g, color] of [[d.leafNode, d.colors.leaf], [d.selectedNode, d.colors.selected]] as const) {
+	for (const [g, color] of [
+		[d.leafNode, d.colors.leaf],
+		[d.selectedNode, d.colors.selected],
+	] as const) {
 		if (g < 0 || g >= layout.n) continue;
 		ctx.strokeStyle = color;
 		ctx.lineWidth = 2;
@@ -150,7 +157,11 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 export function landmarkText(preview: string | undefined, label: string | undefined, user: boolean): string {
 	let body = "";
 	if (user) {
-		const words = (preview ?? "user").replace(/^user:\s*/, "").replace(/\s+/g, " ").trim() || "user";
+		const words =
+			(preview ?? "user")
+				.replace(/^user:\s*/, "")
+				.replace(/\s+/g, " ")
+				.trim() || "user";
 		body = words.length > MAX_CHARS ? `${words.slice(0, MAX_CHARS - 1).trimEnd()}…` : words;
 	}
 	return label !== undefined ? `[${label}]${body ? ` ${body}` : ""}` : body;

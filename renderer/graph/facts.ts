@@ -75,7 +75,10 @@ export function useCardFacts(client: ArborClient | null, sessionId: string | nul
 	return factsBySession.get(sessionId!)?.facts.get(index);
 }
 
-interface RollupCache { count: number; byAnchor: Map<number, UsageRollup> }
+interface RollupCache {
+	count: number;
+	byAnchor: Map<number, UsageRollup>;
+}
 const rollupBySession = new Map<string, RollupCache>();
 const rollupPending = new Map<string, Promise<void>>();
 

@@ -124,9 +124,7 @@ export function layoutTree(input: LayoutInput): GraphLayout {
  * deep chains sessions produce (7k levels: ~150 ms at 25k nodes). We build the same node objects, on
  * d3's own prototype, in linear time; `tree()` then runs unchanged.
  */
-function buildHierarchy(
-	n: number, lparent: Int32Array, childStart: Int32Array, childList: Int32Array, skip: (i: number) => boolean,
-): HierarchyNode<number> {
+function buildHierarchy(n: number, lparent: Int32Array, childStart: Int32Array, childList: Int32Array, skip: (i: number) => boolean): HierarchyNode<number> {
 	const proto: object = Object.getPrototypeOf(hierarchy<number>(0));
 	const nodes = new Array<HierarchyNode<number> | undefined>(n + 1);
 	const make = (data: number): HierarchyNode<number> => {

@@ -5,7 +5,18 @@ import { memo, useContext } from "react";
 import { ServicesContext } from "../commands/services";
 import { useRollupText } from "../compare/rollups";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
-import { cardText, factsText, fitWords, flagMarkers, formatLabelTime, formatTokens, kindStyle, segmentHasError, segmentSummary, usageRollupText } from "./cards";
+import {
+	cardText,
+	factsText,
+	fitWords,
+	flagMarkers,
+	formatLabelTime,
+	formatTokens,
+	kindStyle,
+	segmentHasError,
+	segmentSummary,
+	usageRollupText,
+} from "./cards";
 import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
@@ -189,22 +200,23 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const tokens = formatTokens(sk.tokens[e]);
 	const text = (facts ? factsText(facts, targetPreview) : undefined) ?? cardText(sk, e, preview === "" && needsCardFacts(sk.kind[e]) ? undefined : preview);
 	const usage = usageRollup ? usageRollupText(usageRollup) : null;
-	const jump = facts?.contextEdit && facts.contextEdit.targetId !== "" ? (
-				<button
-					type="button"
-					className="arbor-card__jump nodrag nopan"
-					data-testid="context-edit-jump"
-					title={`Show the edited entry ${facts.contextEdit.targetId}`}
-					disabled={editTarget < 0 || !services}
-					onPointerDown={(ev) => ev.stopPropagation()}
-					onClick={(ev) => {
-						ev.stopPropagation();
-						if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
-					}}
-				>
-					→ {editTarget < 0 ? "target not in file" : "target"}
-				</button>
-			) : null;
+	const jump =
+		facts?.contextEdit && facts.contextEdit.targetId !== "" ? (
+			<button
+				type="button"
+				className="arbor-card__jump nodrag nopan"
+				data-testid="context-edit-jump"
+				title={`Show the edited entry ${facts.contextEdit.targetId}`}
+				disabled={editTarget < 0 || !services}
+				onPointerDown={(ev) => ev.stopPropagation()}
+				onClick={(ev) => {
+					ev.stopPropagation();
+					if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
+				}}
+			>
+				→ {editTarget < 0 ? "target not in file" : "target"}
+			</button>
+		) : null;
 	const hasFoot = markers.length > 0 || tokens !== "" || data.count >= 2 || !!usage || !!jump;
 	const cls = [
 		"arbor-card",
@@ -215,7 +227,9 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 		match === "hit" ? "is-match" : match === "miss" ? "is-dimmed" : "",
 		abandoned ? "is-abandoned" : "",
 		data.count >= 2 ? "is-branch" : "",
-	].filter(Boolean).join(" ");
+	]
+		.filter(Boolean)
+		.join(" ");
 	return (
 		<div
 			className={cls}
@@ -232,41 +246,66 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 		>
 			<Handles />
 			<div className="arbor-card__head">
-				<span className="arbor-card__icon" aria-hidden="true">{style.icon}</span>
+				<span className="arbor-card__icon" aria-hidden="true">
+					{style.icon}
+				</span>
 				<span className="arbor-card__kind">{style.title}</span>
 				{isLeaf && (
 					<span
 						className="arbor-badge arbor-badge--leaf nodrag nopan"
 						data-testid="leaf-badge"
-						title={leafHidden ? "The leaf is below this card, hidden by the filter. Drag the badge onto another card to move the leaf there." : "The leaf: where the next message goes. Drag the badge onto another card to move the leaf there."}
+						title={
+							leafHidden
+								? "The leaf is below this card, hidden by the filter. Drag the badge onto another card to move the leaf there."
+								: "The leaf: where the next message goes. Drag the badge onto another card to move the leaf there."
+						}
 						onPointerDown={(ev) => startLeafDrag(ev, graphStore)}
 					>
 						{leafHidden ? "leaf ↓" : "leaf"}
 					</span>
 				)}
 				{resumesHere && (
-					<span className="arbor-badge arbor-badge--resume" data-testid="resume-badge" title={resumeHidden ? "pi resumes below this card (hidden by the filter)" : "pi resumes here on reload"}>
+					<span
+						className="arbor-badge arbor-badge--resume"
+						data-testid="resume-badge"
+						title={resumeHidden ? "pi resumes below this card (hidden by the filter)" : "pi resumes here on reload"}
+					>
 						{resumeHidden ? "pi resumes ↓" : "pi resumes here"}
 					</span>
 				)}
 				{label && (
-					<span className="arbor-badge arbor-badge--label" title={`${label.label}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}>
+					<span
+						className="arbor-badge arbor-badge--label"
+						title={`${label.label}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}
+					>
 						{label.label}
 					</span>
 				)}
 				<FamilyBranchBadge entry={e} />
 			</div>
-			<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}</div>
+			<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>
+				{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}
+			</div>
 			{data.count >= 2 && <BranchRollup entry={e} />}
 			{hasFoot && (
 				<div className="arbor-card__foot">
 					{jump}
 					{markers.map((m) => (
-						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>{m.text}</span>
+						<span key={m.cls} className={`arbor-marker arbor-marker--${m.cls}`} title={m.title}>
+							{m.text}
+						</span>
 					))}
-					{data.count >= 2 && <span className="arbor-marker arbor-marker--branch" title="Branch point">⎇ {data.count}</span>}
+					{data.count >= 2 && (
+						<span className="arbor-marker arbor-marker--branch" title="Branch point">
+							⎇ {data.count}
+						</span>
+					)}
 					{tokens !== "" && <span className="arbor-card__tokens">{tokens}</span>}
-					{usage && <span className="arbor-card__usage" data-testid="card-usage-rollup" title={usage.title}>{usage.text}</span>}
+					{usage && (
+						<span className="arbor-card__usage" data-testid="card-usage-rollup" title={usage.title}>
+							{usage.text}
+						</span>
+					)}
 				</div>
 			)}
 		</div>
@@ -334,9 +373,12 @@ export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<Graph
 			aria-label={`${data.count} hidden entries (folded${rollup ? `: ${rollup}` : ""}). Enter or Space unfolds.`}
 			title={rollup ? `Folded: ${rollup} — click, Enter or Space to unfold` : "Folded: click, Enter or Space to unfold"}
 		>
-			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />
-			⊞ +{data.count} hidden
-			{rollup && <span className="arbor-stub__rollup" data-testid="arbor-fold-rollup">{rollup}</span>}
+			<Handle type="target" position={tb ? Position.Top : Position.Left} isConnectable={false} className="arbor-handle" />⊞ +{data.count} hidden
+			{rollup && (
+				<span className="arbor-stub__rollup" data-testid="arbor-fold-rollup">
+					{rollup}
+				</span>
+			)}
 		</div>
 	);
 });
@@ -352,7 +394,11 @@ function useFoldRollup(entry: number): string | null {
 /** Under a branch point's card: the roll-up of everything below it. */
 function BranchRollup({ entry }: { entry: number }) {
 	const rollup = useFoldRollup(entry);
-	return rollup ? <span className="arbor-branch-rollup" data-testid="arbor-branch-rollup" title={`Below this branch point: ${rollup}`}>{rollup}</span> : null;
+	return rollup ? (
+		<span className="arbor-branch-rollup" data-testid="arbor-branch-rollup" title={`Below this branch point: ${rollup}`}>
+			{rollup}
+		</span>
+	) : null;
 }
 
 /** Declared once at module level: a new object per render would remount every node. */

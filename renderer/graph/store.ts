@@ -242,7 +242,7 @@ function graphActionsOf(graphStore: GraphStore) {
 		/** Forget everything kept for a closed session. */
 		forgetSession(sessionKey: string): void {
 			const s = graphStore.getState();
-			const drop = <T,>(r: Record<string, T>): Record<string, T> => {
+			const drop = <T>(r: Record<string, T>): Record<string, T> => {
 				const out = { ...r };
 				delete out[sessionKey];
 				return out;

@@ -24,7 +24,14 @@ export interface CullingResult {
 	onMoveEnd(ev: unknown, next: Viewport): void;
 }
 
-export function useCulling(graph: Graph, rf: ReactFlowInstance<GraphFlowNode>, laid: Laid | null, sessionKey: string, paneWidth: number, paneHeight: number): CullingResult {
+export function useCulling(
+	graph: Graph,
+	rf: ReactFlowInstance<GraphFlowNode>,
+	laid: Laid | null,
+	sessionKey: string,
+	paneWidth: number,
+	paneHeight: number,
+): CullingResult {
 	const [initialViewport] = useState<Viewport>(() => graph.store.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
 	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom, Infinity));
 	const [mounted, setMounted] = useState<number[]>([]);

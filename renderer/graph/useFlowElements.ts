@@ -25,7 +25,10 @@ export interface FlowElementsInput {
 	requestPreviews?: (indices: number[]) => void;
 }
 
-export function useFlowElements({ laid, mounted, overrides, direction, activePath, previews, requestPreviews }: FlowElementsInput): { nodes: GraphFlowNode[]; edges: Edge[] } {
+export function useFlowElements({ laid, mounted, overrides, direction, activePath, previews, requestPreviews }: FlowElementsInput): {
+	nodes: GraphFlowNode[];
+	edges: Edge[];
+} {
 	const nodeCache = useRef<Map<string, GraphFlowNode>>(new Map());
 	const nodes = useMemo(() => {
 		if (!laid) return [];
@@ -51,7 +54,16 @@ export function useFlowElements({ laid, mounted, overrides, direction, activePat
 			const p = m.parent[g];
 			if (p < 0 || !inSet.has(p)) continue;
 			const active = activePath[m.entry[g]] === 1 && activePath[m.entry[p]] === 1 && m.kind[g] !== GraphNodeKind.foldStub;
-			out.push({ id: `e:${m.ids[g]}`, source: m.ids[p], target: m.ids[g], className: active ? "arbor-edge is-active" : "arbor-edge", selectable: false, focusable: false, ariaRole: "none", domAttributes: NO_EDGE_LABEL });
+			out.push({
+				id: `e:${m.ids[g]}`,
+				source: m.ids[p],
+				target: m.ids[g],
+				className: active ? "arbor-edge is-active" : "arbor-edge",
+				selectable: false,
+				focusable: false,
+				ariaRole: "none",
+				domAttributes: NO_EDGE_LABEL,
+			});
 		}
 		return out;
 	}, [laid, mounted, activePath]);
@@ -71,8 +83,16 @@ export function useFlowElements({ laid, mounted, overrides, direction, activePat
 }
 
 function sameNode(a: GraphFlowNode, b: GraphFlowNode): boolean {
-	return a.type === b.type && a.position.x === b.position.x && a.position.y === b.position.y && a.width === b.width && a.height === b.height
-		&& a.data.entry === b.data.entry && a.data.count === b.data.count && a.handles?.[0]?.position === b.handles?.[0]?.position;
+	return (
+		a.type === b.type &&
+		a.position.x === b.position.x &&
+		a.position.y === b.position.y &&
+		a.width === b.width &&
+		a.height === b.height &&
+		a.data.entry === b.data.entry &&
+		a.data.count === b.data.count &&
+		a.handles?.[0]?.position === b.handles?.[0]?.position
+	);
 }
 
 function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direction): GraphFlowNode {
@@ -83,10 +103,16 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 	const tb = direction === "TB";
 	// Handles given up front: edges draw without waiting for DOM measurement of each card.
 	const handles: NodeHandle[] = [
-		tb ? { type: "target", position: Position.Top, x: w / 2, y: 0, width: 1, height: 1 } : { type: "target", position: Position.Left, x: 0, y: h / 2, width: 1, height: 1 },
+		tb
+			? { type: "target", position: Position.Top, x: w / 2, y: 0, width: 1, height: 1 }
+			: { type: "target", position: Position.Left, x: 0, y: h / 2, width: 1, height: 1 },
 	];
 	if (kind !== GraphNodeKind.foldStub) {
-		handles.push(tb ? { type: "source", position: Position.Bottom, x: w / 2, y: h - 1, width: 1, height: 1 } : { type: "source", position: Position.Right, x: w - 1, y: h / 2, width: 1, height: 1 });
+		handles.push(
+			tb
+				? { type: "source", position: Position.Bottom, x: w / 2, y: h - 1, width: 1, height: 1 }
+				: { type: "source", position: Position.Right, x: w - 1, y: h / 2, width: 1, height: 1 },
+		);
 	}
 	return {
 		id: m.ids[g],

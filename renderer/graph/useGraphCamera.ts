@@ -159,7 +159,8 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
 		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
-		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM) centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
+		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM)
+			centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 

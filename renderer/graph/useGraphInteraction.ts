@@ -92,7 +92,17 @@ export function useGraphInteraction({ graph, rf, props, laid, overview, camera, 
 					return;
 				}
 			}
-			if (ev.key === "Enter" && !ev.ctrlKey && !ev.altKey && !ev.metaKey && !ev.shiftKey && !inText && selectedIndex >= 0 && onActivate && containerRef.current?.contains(t)) {
+			if (
+				ev.key === "Enter" &&
+				!ev.ctrlKey &&
+				!ev.altKey &&
+				!ev.metaKey &&
+				!ev.shiftKey &&
+				!inText &&
+				selectedIndex >= 0 &&
+				onActivate &&
+				containerRef.current?.contains(t)
+			) {
 				ev.preventDefault();
 				onActivate(selectedIndex);
 			}

@@ -34,8 +34,15 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 	// Render inputs for the node cards (they select narrowly from the graph store).
 	useLayoutEffect(() => {
 		graphStore.setState({
-			skeleton, activePath, labelOf, selected: selectedIndex, matches,
-			abandoned: props.abandonedPreview ?? null, preview: props.previews, direction, sessionKey,
+			skeleton,
+			activePath,
+			labelOf,
+			selected: selectedIndex,
+			matches,
+			abandoned: props.abandonedPreview ?? null,
+			preview: props.previews,
+			direction,
+			sessionKey,
 		});
 	}, [graphStore, skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
 
@@ -52,11 +59,25 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 	const compress = props.compress ?? true;
 	// Opening segments (a click, or the selection walking into one) patches the previous model; only a
 	// new skeleton, view, search or a collapse re-runs compression over the whole visible tree.
-	const modelMemo = useRef<{ skeleton: Skeleton; view: GraphTreeInput; matches: ReadonlySet<number> | null; compress: boolean; expanded: ReadonlySet<string>; model: GraphModel } | null>(null);
+	const modelMemo = useRef<{
+		skeleton: Skeleton;
+		view: GraphTreeInput;
+		matches: ReadonlySet<number> | null;
+		compress: boolean;
+		expanded: ReadonlySet<string>;
+		model: GraphModel;
+	} | null>(null);
 	const model = useMemo(() => {
 		const prev = modelMemo.current;
 		let next: GraphModel;
-		if (prev && prev.skeleton === skeleton && prev.view === view && prev.matches === matches && prev.compress === compress && containsAll(expanded, prev.expanded)) {
+		if (
+			prev &&
+			prev.skeleton === skeleton &&
+			prev.view === view &&
+			prev.matches === matches &&
+			prev.compress === compress &&
+			containsAll(expanded, prev.expanded)
+		) {
 			const added = new Set<string>();
 			for (const id of expanded) if (!prev.expanded.has(id)) added.add(id);
 			next = added.size > 0 ? expandSegments(skeleton, prev.model, added) : prev.model;

@@ -17,8 +17,7 @@ export const JUMP_MIN_ZOOM = 0.35;
  * segment open only fits the pane below the overview zoom).
  */
 export const SMALL_GRAPH = MOUNT_BUDGET / 2;
-export const lodOf = (zoom: number, nodes: number): Lod =>
-	zoom < OVERVIEW_ZOOM && nodes > SMALL_GRAPH ? "overview" : zoom < FAR_ZOOM ? "far" : "near";
+export const lodOf = (zoom: number, nodes: number): Lod => (zoom < OVERVIEW_ZOOM && nodes > SMALL_GRAPH ? "overview" : zoom < FAR_ZOOM ? "far" : "near");
 export const MAX_ZOOM = 2;
 /** Lowest zoom at which card text is comfortably readable: jumps (search, Go to leaf) never land below it. */
 export const READABLE_ZOOM = 0.75;

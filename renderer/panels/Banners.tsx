@@ -12,8 +12,8 @@ export function UpgradeBanner() {
 	if (!session?.summary.needsUpgrade) return null;
 	return (
 		<div className="banner warn" data-testid="upgrade-banner">
-			This file uses session format v{session.summary.fileVersion}. Arbor shows it migrated in memory; writing to it
-			(navigate, label, send) needs an upgrade to the current format first.
+			This file uses session format v{session.summary.fileVersion}. Arbor shows it migrated in memory; writing to it (navigate, label, send) needs an upgrade to
+			the current format first.
 			<button type="button" data-testid="upgrade-button" onClick={() => void run("session.upgrade", { source: "button" })}>
 				Upgrade file (keeps a .bak)
 			</button>
@@ -29,7 +29,12 @@ export function Toasts() {
 	return (
 		<div className="toasts" aria-live="polite" data-testid="toasts">
 			{toasts.map((t) => (
-				<div key={t.id} className={`toast ${t.level}`} data-testid={t.level === "error" ? "toast-error" : "toast-info"} role={t.level === "error" ? "alert" : "status"}>
+				<div
+					key={t.id}
+					className={`toast ${t.level}`}
+					data-testid={t.level === "error" ? "toast-error" : "toast-info"}
+					role={t.level === "error" ? "alert" : "status"}
+				>
 					<span className="toast-message">{t.message}</span>
 					{t.action && (
 						<button
@@ -50,7 +55,9 @@ export function Toasts() {
 							{t.line ? `:${t.line}` : ""}
 						</span>
 					)}
-					<button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>×</button>
+					<button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+						×
+					</button>
 				</div>
 			))}
 		</div>
@@ -80,8 +87,12 @@ function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active:
 	const name = useSessionName(id, 28);
 	return (
 		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
-			<button type="button" onClick={onOpen} title={path ?? "in memory"} aria-current={active ? "true" : undefined}>{name}</button>
-			<button type="button" aria-label={`Close ${name}`} title="Close" onClick={onClose}>×</button>
+			<button type="button" onClick={onOpen} title={path ?? "in memory"} aria-current={active ? "true" : undefined}>
+				{name}
+			</button>
+			<button type="button" aria-label={`Close ${name}`} title="Close" onClick={onClose}>
+				×
+			</button>
 		</div>
 	);
 }

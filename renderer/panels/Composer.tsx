@@ -49,8 +49,16 @@ export function Composer() {
 					}
 				}}
 			/>
-			<button type="submit" data-testid="composer-send" disabled={text.trim() === ""} title={`Appends the message at the leaf of ${path ?? "this in-memory session"}`}>
-				Send to <span className="composer-target" data-testid="composer-target">{file}</span>
+			<button
+				type="submit"
+				data-testid="composer-send"
+				disabled={text.trim() === ""}
+				title={`Appends the message at the leaf of ${path ?? "this in-memory session"}`}
+			>
+				Send to{" "}
+				<span className="composer-target" data-testid="composer-target">
+					{file}
+				</span>
 			</button>
 		</form>
 	);

@@ -31,7 +31,9 @@ function messageSummary(message: unknown): { role: string; text: string } {
 		// pi 1.6: the system checkpoint / messages the model starts from (prompt, sections, tools).
 		const sections = isRecord(message.sections) ? Object.keys(message.sections).length : 0;
 		const tools = Array.isArray(message.toolsAdded) ? message.toolsAdded.length : 0;
-		const extra = [sections > 0 ? `${sections} section${sections === 1 ? "" : "s"}` : "", tools > 0 ? `${tools} tool${tools === 1 ? "" : "s"}` : ""].filter(Boolean).join(", ");
+		const extra = [sections > 0 ? `${sections} section${sections === 1 ? "" : "s"}` : "", tools > 0 ? `${tools} tool${tools === 1 ? "" : "s"}` : ""]
+			.filter(Boolean)
+			.join(", ");
 		text = `${extra ? `[${extra}] ` : ""}${typeof message.content === "string" ? message.content : text}`;
 	}
 	return { role, text: text.replace(/\s+/g, " ").slice(0, 240) };
@@ -61,7 +63,9 @@ function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: strin
 				<span className="kind-badge">omitted</span>
 				<span className="context-text muted">{target} is not sent to the model</span>
 			</button>
-			<button type="button" className="context-edited-tag" title="Show the context edit" onClick={() => reveal(editId)}>omitted by {editId}</button>
+			<button type="button" className="context-edited-tag" title="Show the context edit" onClick={() => reveal(editId)}>
+				omitted by {editId}
+			</button>
 		</li>
 	);
 }
@@ -77,8 +81,7 @@ function RulesHead({ ctx, onSwitch }: { ctx: ContextView; onSwitch: (rules: Cont
 	return (
 		<div className="context-rules" data-testid="context-rules" data-rules={ctx.rules}>
 			<div>
-				<span data-testid="context-rules-name">As {RULES_NAME[ctx.rules]} sends it</span>
-				{" "}
+				<span data-testid="context-rules-name">As {RULES_NAME[ctx.rules]} sends it</span>{" "}
 				<button type="button" className="linkish context-rules-switch" data-testid="context-rules-switch" onClick={() => onSwitch(other)}>
 					show as {RULES_NAME[other]} sends it
 				</button>
@@ -87,10 +90,23 @@ function RulesHead({ ctx, onSwitch }: { ctx: ContextView; onSwitch: (rules: Cont
 				<dl className="context-omp-facts muted" data-testid="context-omp-facts">
 					<dt>models</dt>
 					<dd>{roles.length ? roles.map(([role, model]) => `${role}: ${model}`).join(" · ") : "none"}</dd>
-					{o.serviceTier !== undefined && (<><dt>service tier</dt><dd>{o.serviceTier}</dd></>)}
+					{o.serviceTier !== undefined && (
+						<>
+							<dt>service tier</dt>
+							<dd>{o.serviceTier}</dd>
+						</>
+					)}
 					<dt>thinking</dt>
-					<dd>{o.thinkingLevel ?? "off"}{o.configuredThinkingLevel && o.configuredThinkingLevel !== o.thinkingLevel ? ` (configured ${o.configuredThinkingLevel})` : ""}</dd>
-					{o.injectedTtsrRules.length > 0 && (<><dt>TTSR rules</dt><dd>{o.injectedTtsrRules.join(", ")}</dd></>)}
+					<dd>
+						{o.thinkingLevel ?? "off"}
+						{o.configuredThinkingLevel && o.configuredThinkingLevel !== o.thinkingLevel ? ` (configured ${o.configuredThinkingLevel})` : ""}
+					</dd>
+					{o.injectedTtsrRules.length > 0 && (
+						<>
+							<dt>TTSR rules</dt>
+							<dd>{o.injectedTtsrRules.join(", ")}</dd>
+						</>
+					)}
 					<dt>mode</dt>
 					<dd>{o.mode}</dd>
 				</dl>
@@ -128,8 +144,18 @@ export function ContextPanel() {
 		};
 	}, [client, sessionId, selectedId, count, as, at]);
 
-	if (!view || view.at !== at) return <div className="panel-empty" data-testid="context-panel">Loading…</div>;
-	if ("error" in view) return <div className="panel-empty error-text" data-testid="context-panel">{view.error}</div>;
+	if (!view || view.at !== at)
+		return (
+			<div className="panel-empty" data-testid="context-panel">
+				Loading…
+			</div>
+		);
+	if ("error" in view)
+		return (
+			<div className="panel-empty error-text" data-testid="context-panel">
+				{view.error}
+			</div>
+		);
 	const { ctx } = view;
 	const editCount = ctx.messages.filter((m) => m.contextEditId).length;
 	const leafIndex = sk ? (ctx.leafId === null ? sk.leaf : indexOfId(sk, ctx.leafId)) : -1;
@@ -141,15 +167,28 @@ export function ContextPanel() {
 				<RulesHead ctx={ctx} onSwitch={(rules) => sessionId && setRulesBy((r) => ({ ...r, [sessionId]: rules }))} />
 				<strong data-testid="context-total">≈{ctx.totalEstimatedTokens.toLocaleString()} tokens</strong>
 				<span className="muted"> in {ctx.messages.length} messages</span>
-				{ctx.model && <div className="muted">{ctx.model.provider} / {ctx.model.modelId} · thinking {ctx.thinkingLevel}</div>}
+				{ctx.model && (
+					<div className="muted">
+						{ctx.model.provider} / {ctx.model.modelId} · thinking {ctx.thinkingLevel}
+					</div>
+				)}
 				{ctx.compactionId && <div className="muted">Starts with the summary of compaction {ctx.compactionId}</div>}
-				{editCount > 0 && <div className="muted" data-testid="context-edits-note">{editCount} message{editCount === 1 ? "" : "s"} replaced by context edits</div>}
+				{editCount > 0 && (
+					<div className="muted" data-testid="context-edits-note">
+						{editCount} message{editCount === 1 ? "" : "s"} replaced by context edits
+					</div>
+				)}
 			</div>
 			<ol className="context-list">
 				{ctx.messages.map((m, i) => {
 					const { role, text } = messageSummary(m.message);
 					return (
-						<li key={i} className={`context-item role-${role}${m.contextEditId ? " is-edited" : ""}`} data-testid="context-message" data-edited-by={m.contextEditId}>
+						<li
+							key={i}
+							className={`context-item role-${role}${m.contextEditId ? " is-edited" : ""}`}
+							data-testid="context-message"
+							data-edited-by={m.contextEditId}
+						>
 							<button type="button" className="linkish" disabled={!m.entryId} onClick={() => m.entryId && reveal(m.entryId)}>
 								<span className="kind-badge">{role}</span>
 								<span className="context-text">{text || "(no text)"}</span>
@@ -169,7 +208,9 @@ export function ContextPanel() {
 						</li>
 					);
 				})}
-				{edits.map((i) => <OmittedNote key={i} index={i} sessionId={sessionId!} sk={sk!} />)}
+				{edits.map((i) => (
+					<OmittedNote key={i} index={i} sessionId={sessionId!} sk={sk!} />
+				))}
 			</ol>
 		</div>
 	);

@@ -35,7 +35,11 @@ export function SystemMessageView({ message }: { message: Record<string, unknown
 	const removed = toolNames(message.toolsRemoved);
 	return (
 		<div className="system-message" data-testid="inspector-system">
-			{text !== "" && <pre className="plain" data-testid="system-content">{text}</pre>}
+			{text !== "" && (
+				<pre className="plain" data-testid="system-content">
+					{text}
+				</pre>
+			)}
 			{sections.length > 0 && (
 				<div className="system-sections">
 					<div className="field-name">Sections</div>
@@ -44,7 +48,10 @@ export function SystemMessageView({ message }: { message: Record<string, unknown
 							<li key={name} data-testid="system-section" className={value === null ? "is-removed" : ""}>
 								<strong className="mono">{name}</strong>
 								{value === null ? (
-									<span className="badge removed" data-testid="system-section-removed"> removed</span>
+									<span className="badge removed" data-testid="system-section-removed">
+										{" "}
+										removed
+									</span>
 								) : (
 									<pre className="plain">{typeof value === "string" ? value : JSON.stringify(value)}</pre>
 								)}
@@ -53,8 +60,16 @@ export function SystemMessageView({ message }: { message: Record<string, unknown
 					</ul>
 				</div>
 			)}
-			{added.length > 0 && <Field name="tools added"><span data-testid="system-tools-added">{added.join(", ")}</span></Field>}
-			{removed.length > 0 && <Field name="tools removed"><span data-testid="system-tools-removed">{removed.join(", ")}</span></Field>}
+			{added.length > 0 && (
+				<Field name="tools added">
+					<span data-testid="system-tools-added">{added.join(", ")}</span>
+				</Field>
+			)}
+			{removed.length > 0 && (
+				<Field name="tools removed">
+					<span data-testid="system-tools-removed">{removed.join(", ")}</span>
+				</Field>
+			)}
 			{text === "" && sections.length === 0 && added.length === 0 && removed.length === 0 && <div className="muted">(changes nothing)</div>}
 		</div>
 	);
@@ -89,19 +104,42 @@ export function ContextEditView({ entry }: { entry: Record<string, unknown> }) {
 		};
 	}, [services, sessionId, targetId, inFile]);
 	const omit = entry.replacement === null;
-	const original = target && target.id === targetId ? ("error" in target ? target.error : entryPlainText(target.entry)) : inFile ? "Loading…" : "(the target is not in this file)";
+	const original =
+		target && target.id === targetId
+			? "error" in target
+				? target.error
+				: entryPlainText(target.entry)
+			: inFile
+				? "Loading…"
+				: "(the target is not in this file)";
 	return (
 		<div className="context-edit" data-testid="inspector-context-edit">
 			<Field name="changes">
-				<button type="button" className="linkish mono" data-testid="context-edit-target" disabled={!inFile || !services} onClick={() => services?.reveal(targetId)}>
+				<button
+					type="button"
+					className="linkish mono"
+					data-testid="context-edit-target"
+					disabled={!inFile || !services}
+					onClick={() => services?.reveal(targetId)}
+				>
 					{targetId || "(no target)"}
 				</button>
 			</Field>
 			<Field name="mode">{omit ? "omit (the model no longer sees it)" : "replace"}</Field>
 			<div className="field-name">Original</div>
-			<pre className="plain" data-testid="context-edit-original">{original}</pre>
+			<pre className="plain" data-testid="context-edit-original">
+				{original}
+			</pre>
 			<div className="field-name">Edited</div>
-			{omit ? <div className="muted" data-testid="context-edit-new">omitted</div> : <pre className="plain" data-testid="context-edit-new">{editedText(entry.replacement) || "(no text)"}</pre>}
+			{omit ? (
+				<div className="muted" data-testid="context-edit-new">
+					omitted
+				</div>
+			) : (
+				<pre className="plain" data-testid="context-edit-new">
+					{editedText(entry.replacement) || "(no text)"}
+				</pre>
+			)}
 		</div>
 	);
 }
@@ -122,7 +160,11 @@ export function UsageLineView({ entry }: { entry: Record<string, unknown> }) {
 			<Field name="model">{[str(entry.provider), str(entry.model)].filter(Boolean).join(" / ") || "unknown"}</Field>
 			{(["input", "output", "cacheRead", "cacheWrite", "totalTokens"] as const).map((k) => {
 				const v = num(u[k]);
-				return v === null ? null : <Field key={k} name={`${k} tokens`}>{v.toLocaleString()}</Field>;
+				return v === null ? null : (
+					<Field key={k} name={`${k} tokens`}>
+						{v.toLocaleString()}
+					</Field>
+				);
 			})}
 			{cost !== null && <Field name="cost">${cost.toFixed(4)}</Field>}
 			{str(entry.note) && <Field name="note">{str(entry.note)}</Field>}
@@ -133,11 +175,27 @@ export function UsageLineView({ entry }: { entry: Record<string, unknown> }) {
 const OMP_FIELDS: Record<string, [string, string][]> = {
 	service_tier_change: [["serviceTier", "service tier"]],
 	reset_boundary: [],
-	title_change: [["title", "title"], ["previousTitle", "was"], ["source", "source"]],
+	title_change: [
+		["title", "title"],
+		["previousTitle", "was"],
+		["source", "source"],
+	],
 	ttsr_injection: [["injectedRules", "rules"]],
-	session_init: [["agent", "agent"], ["resolvedModel", "model"], ["tools", "tools"], ["task", "task"], ["systemPrompt", "system prompt"]],
-	mode_change: [["mode", "mode"], ["data", "data"]],
-	credential_pin: [["provider", "provider"], ["hash", "account (hashed)"]],
+	session_init: [
+		["agent", "agent"],
+		["resolvedModel", "model"],
+		["tools", "tools"],
+		["task", "task"],
+		["systemPrompt", "system prompt"],
+	],
+	mode_change: [
+		["mode", "mode"],
+		["data", "data"],
+	],
+	credential_pin: [
+		["provider", "provider"],
+		["hash", "account (hashed)"],
+	],
 };
 
 export function isOmpRecordType(type: string): boolean {
@@ -148,13 +206,18 @@ export function isOmpRecordType(type: string): boolean {
 export function OmpRecordView({ entry }: { entry: Record<string, unknown> }) {
 	const type = str(entry.type);
 	const fields = OMP_FIELDS[type] ?? [];
-	const show = (v: unknown): string => (v === null ? "default" : typeof v === "string" ? v : Array.isArray(v) && v.every((x) => typeof x === "string") ? v.join(", ") : JSON.stringify(v) ?? "");
+	const show = (v: unknown): string =>
+		v === null ? "default" : typeof v === "string" ? v : Array.isArray(v) && v.every((x) => typeof x === "string") ? v.join(", ") : (JSON.stringify(v) ?? "");
 	return (
 		<div className="omp-record" data-testid="inspector-omp">
 			<div className="muted">oh-my-pi record{type === "reset_boundary" ? ": the context starts again after this point (/clear)" : ""}</div>
-			{fields.filter(([k]) => entry[k] !== undefined).map(([k, name]) => (
-				<Field key={k} name={name}>{k === "task" || k === "systemPrompt" ? <pre className="plain">{show(entry[k])}</pre> : show(entry[k])}</Field>
-			))}
+			{fields
+				.filter(([k]) => entry[k] !== undefined)
+				.map(([k, name]) => (
+					<Field key={k} name={name}>
+						{k === "task" || k === "systemPrompt" ? <pre className="plain">{show(entry[k])}</pre> : show(entry[k])}
+					</Field>
+				))}
 		</div>
 	);
 }

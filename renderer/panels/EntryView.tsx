@@ -27,7 +27,6 @@ export function CodeBlock({ code, lang }: { code: string; lang?: string }) {
 	);
 }
 
-
 function ImageBlockView({ block }: { block: ContentBlock }) {
 	const b = block as Record<string, unknown>;
 	const mime = str(b.mimeType);
@@ -46,7 +45,13 @@ export function Blocks({ content, plainText }: { content: unknown; plainText?: b
 				const b = block as Record<string, unknown>;
 				switch (block.type) {
 					case "text":
-						return plainText ? <pre key={i} className="plain">{str(b.text)}</pre> : <Markdown key={i} text={str(b.text)} />;
+						return plainText ? (
+							<pre key={i} className="plain">
+								{str(b.text)}
+							</pre>
+						) : (
+							<Markdown key={i} text={str(b.text)} />
+						);
 					case "thinking":
 						return (
 							<details key={i} className="thinking" data-testid="inspector-thinking">
@@ -58,8 +63,7 @@ export function Blocks({ content, plainText }: { content: unknown; plainText?: b
 						return (
 							<div key={i} className="tool-call" data-testid="inspector-tool-call">
 								<div className="tool-call-head">
-									<span className="badge">tool call</span> <strong>{str(b.name) || "(unnamed)"}</strong>{" "}
-									<span className="muted mono">{str(b.id)}</span>
+									<span className="badge">tool call</span> <strong>{str(b.name) || "(unnamed)"}</strong> <span className="muted mono">{str(b.id)}</span>
 								</div>
 								<CodeBlock code={prettyJson(b.arguments)} lang="json" />
 							</div>
@@ -105,9 +109,13 @@ export function UsageView({ usage }: { usage: unknown }) {
 	const total = num(cost.total);
 	return (
 		<div className="usage" data-testid="inspector-usage">
-			{parts.filter(([, v]) => v !== null).map(([k, v]) => (
-				<Field key={k} name={`${k} tokens`}>{v!.toLocaleString()}</Field>
-			))}
+			{parts
+				.filter(([, v]) => v !== null)
+				.map(([k, v]) => (
+					<Field key={k} name={`${k} tokens`}>
+						{v!.toLocaleString()}
+					</Field>
+				))}
 			{total !== null && <Field name="cost">${total.toFixed(4)}</Field>}
 		</div>
 	);
@@ -142,8 +150,13 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 		case "toolResult":
 			return (
 				<>
-					<Field name="tool">{str(message.toolName) || "(unknown)"}{message.isError === true ? " — error" : ""}</Field>
-					<Field name="call id"><span className="mono">{str(message.toolCallId)}</span></Field>
+					<Field name="tool">
+						{str(message.toolName) || "(unknown)"}
+						{message.isError === true ? " — error" : ""}
+					</Field>
+					<Field name="call id">
+						<span className="mono">{str(message.toolCallId)}</span>
+					</Field>
 					<Blocks content={message.content} plainText />
 					{message.details !== undefined && (
 						<details>
@@ -158,7 +171,10 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 				<>
 					<CodeBlock code={`$ ${str(message.command)}`} lang="bash" />
 					<pre className="plain">{str(message.output)}</pre>
-					<Field name="exit code">{num(message.exitCode) ?? "—"}{message.cancelled === true ? " (cancelled)" : ""}</Field>
+					<Field name="exit code">
+						{num(message.exitCode) ?? "—"}
+						{message.cancelled === true ? " (cancelled)" : ""}
+					</Field>
 				</>
 			);
 		case "system":
@@ -189,21 +205,28 @@ export function EntryBody({ entry }: { entry: SessionEntry }) {
 			return (
 				<>
 					<Field name="tokens before">{num(e.tokensBefore)?.toLocaleString() ?? "—"}</Field>
-					<Field name="first kept entry"><span className="mono">{str(e.firstKeptEntryId) || "—"}</span></Field>
+					<Field name="first kept entry">
+						<span className="mono">{str(e.firstKeptEntryId) || "—"}</span>
+					</Field>
 					<Markdown text={str(e.summary)} />
 				</>
 			);
 		case "branch_summary":
 			return (
 				<>
-					<Field name="from"><span className="mono">{str(e.fromId)}</span></Field>
+					<Field name="from">
+						<span className="mono">{str(e.fromId)}</span>
+					</Field>
 					<Markdown text={str(e.summary)} />
 				</>
 			);
 		case "custom_message":
 			return (
 				<>
-					<Field name="custom type">{str(e.customType)}{e.display === false ? " (hidden from the UI)" : ""}</Field>
+					<Field name="custom type">
+						{str(e.customType)}
+						{e.display === false ? " (hidden from the UI)" : ""}
+					</Field>
 					<Blocks content={e.content} />
 				</>
 			);
@@ -214,7 +237,9 @@ export function EntryBody({ entry }: { entry: SessionEntry }) {
 		case "label":
 			return (
 				<>
-					<Field name="target"><span className="mono">{str(e.targetId)}</span></Field>
+					<Field name="target">
+						<span className="mono">{str(e.targetId)}</span>
+					</Field>
 					<Field name="label">{str(e.label) || "(cleared)"}</Field>
 				</>
 			);

@@ -34,7 +34,11 @@ function GraphAnnouncer() {
 		if (prev.session === sessionId && prev.leaf !== leaf && leaf >= 0) setText(`Leaf moved to ${say(leaf)}`);
 		else if (sel >= 0) setText(`${say(sel)}${sel === leaf ? " (leaf)" : ""}`);
 	}, [sk, sel, leaf, map, sessionId]);
-	return <div className="sr-only" aria-live="polite" role="status" data-testid="graph-announcer">{text}</div>;
+	return (
+		<div className="sr-only" aria-live="polite" role="status" data-testid="graph-announcer">
+			{text}
+		</div>
+	);
 }
 
 const NO_MATCHES = null;
@@ -115,7 +119,11 @@ export function GraphPane() {
 	);
 
 	if (!sessionId || !skeleton || !tree) {
-		return <div className="graph-empty" data-testid="graph-loading">{sessionId ? "Loading session…" : ""}</div>;
+		return (
+			<div className="graph-empty" data-testid="graph-loading">
+				{sessionId ? "Loading session…" : ""}
+			</div>
+		);
 	}
 	if (tree.rows.length === 0) {
 		return (

@@ -63,15 +63,32 @@ export function Inspector() {
 		if ((e.target as HTMLElement).closest?.("a")) e.preventDefault();
 	};
 
-	if (!selectedId) return <div className="panel-empty" data-testid="inspector">Select an entry to see it in full.</div>;
-	if (!loaded || loaded.id !== selectedId) return <div className="panel-empty" data-testid="inspector">Loading…</div>;
-	if ("error" in loaded) return <div className="panel-empty error-text" data-testid="inspector">{loaded.error}</div>;
+	if (!selectedId)
+		return (
+			<div className="panel-empty" data-testid="inspector">
+				Select an entry to see it in full.
+			</div>
+		);
+	if (!loaded || loaded.id !== selectedId)
+		return (
+			<div className="panel-empty" data-testid="inspector">
+				Loading…
+			</div>
+		);
+	if ("error" in loaded)
+		return (
+			<div className="panel-empty error-text" data-testid="inspector">
+				{loaded.error}
+			</div>
+		);
 	const { entry } = loaded;
 	const time = entryTimes(entry);
 	return (
 		<div className="inspector" data-testid="inspector" onClick={onClick}>
 			<div className="inspector-head">
-				<span className="kind-badge" data-testid="inspector-kind">{entryTitle(entry)}</span>
+				<span className="kind-badge" data-testid="inspector-kind">
+					{entryTitle(entry)}
+				</span>
 				{label && <span className="label-badge">{label}</span>}
 				{time && <span className="muted">{time}</span>}
 			</div>

@@ -18,9 +18,15 @@ export function LabelList() {
 	return (
 		<div className="label-list" data-testid="label-list">
 			<div className="label-list-head">
-				<span>{labels.length} label{labels.length === 1 ? "" : "s"}</span>
-				<button type="button" data-testid="label-prev" onClick={() => void run("label.prev", { source: "button" })} disabled={labels.length === 0}>↑ Previous</button>
-				<button type="button" data-testid="label-next" onClick={() => void run("label.next", { source: "button" })} disabled={labels.length === 0}>↓ Next</button>
+				<span>
+					{labels.length} label{labels.length === 1 ? "" : "s"}
+				</span>
+				<button type="button" data-testid="label-prev" onClick={() => void run("label.prev", { source: "button" })} disabled={labels.length === 0}>
+					↑ Previous
+				</button>
+				<button type="button" data-testid="label-next" onClick={() => void run("label.next", { source: "button" })} disabled={labels.length === 0}>
+					↓ Next
+				</button>
 			</div>
 			{labels.length === 0 && <div className="panel-empty">No labels. Select an entry and press Shift+L to add one.</div>}
 			<ul>
@@ -28,12 +34,7 @@ export function LabelList() {
 					const id = skeleton.ids[l.target];
 					return (
 						<li key={l.target}>
-							<button
-								type="button"
-								className={`linkish${id === selectedId ? " selected" : ""}`}
-								data-testid="label-item"
-								onClick={() => reveal(id)}
-							>
+							<button type="button" className={`linkish${id === selectedId ? " selected" : ""}`} data-testid="label-item" onClick={() => reveal(id)}>
 								<span className="label-badge">{l.label}</span>
 								<span className="muted">{labelTime(l.time)}</span>
 							</button>

@@ -96,12 +96,36 @@ export function SearchBar() {
 						<span className="search-pending" title={`searching “${query.trim()}”…`}>
 							<span className="spinner" aria-hidden /> searching “{shortQuery(query)}”…
 						</span>
-					) : error ? <span className="error-text" title={error}>error</span> : visible.length === 0 ? "No matches" : `${position > 0 ? position : "–"}/${visible.length}`}
+					) : error ? (
+						<span className="error-text" title={error}>
+							error
+						</span>
+					) : visible.length === 0 ? (
+						"No matches"
+					) : (
+						`${position > 0 ? position : "–"}/${visible.length}`
+					)}
 					{!pending && hidden > 0 && <span className="muted"> (+{hidden} hidden)</span>}
 				</span>
 			)}
-			<button type="button" data-testid="search-prev" title={buttonTitle("search.prev", "Shift+Enter")} disabled={visible.length === 0} onClick={() => void run("search.prev", { source: "button" })}>↑</button>
-			<button type="button" data-testid="search-next" title={buttonTitle("search.next", "Enter")} disabled={visible.length === 0} onClick={() => void run("search.next", { source: "button" })}>↓</button>
+			<button
+				type="button"
+				data-testid="search-prev"
+				title={buttonTitle("search.prev", "Shift+Enter")}
+				disabled={visible.length === 0}
+				onClick={() => void run("search.prev", { source: "button" })}
+			>
+				↑
+			</button>
+			<button
+				type="button"
+				data-testid="search-next"
+				title={buttonTitle("search.next", "Enter")}
+				disabled={visible.length === 0}
+				onClick={() => void run("search.next", { source: "button" })}
+			>
+				↓
+			</button>
 		</div>
 	);
 }

@@ -40,20 +40,37 @@ export function StatusBar() {
 						{session.summary.path ?? "(in memory)"}
 					</span>
 					{session.summary.path && (
-						<button type="button" data-testid="status-family" title="Files branched from or into this one" onClick={() => void run("session.family", { source: "button" })}>
+						<button
+							type="button"
+							data-testid="status-family"
+							title="Files branched from or into this one"
+							onClick={() => void run("session.family", { source: "button" })}
+						>
 							Family
 						</button>
 					)}
 					<span data-testid="status-entries">{sk ? `${sk.count.toLocaleString()} entries` : "loading…"}</span>
 					{sk && (
 						<span data-testid="status-leaf" className={`status-leaf${leafDiffers ? " warn" : ""}`}>
-							<button type="button" className="link" data-testid="status-go-leaf" title="Go to the leaf (where the next message goes)" onClick={() => void run("go.leaf", { source: "button" })}>
+							<button
+								type="button"
+								className="link"
+								data-testid="status-go-leaf"
+								title="Go to the leaf (where the next message goes)"
+								onClick={() => void run("go.leaf", { source: "button" })}
+							>
 								Leaf: {sk.leaf >= 0 ? leafText : "(none)"}
 							</button>
 							{leafDiffers ? (
 								<>
 									{" · "}
-									<button type="button" className="link" data-testid="status-go-resume" title="Go to where pi resumes when it opens this file (its last line)" onClick={() => void run("go.resume", { source: "button" })}>
+									<button
+										type="button"
+										className="link"
+										data-testid="status-go-resume"
+										title="Go to where pi resumes when it opens this file (its last line)"
+										onClick={() => void run("go.resume", { source: "button" })}
+									>
 										pi resumes at: {sk.resumeLeaf >= 0 ? resumeText : "(start)"}
 									</button>
 								</>
@@ -87,7 +104,11 @@ export function StatusBar() {
 				type="button"
 				className={`status-model${model ? " muted" : " warn"}`}
 				data-testid="status-model"
-				title={model ? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor-settings" ? "Arbor settings" : model.source === "env" ? "the environment" : "pi's configuration"}). Click to change.` : "No model for summaries: click to set one"}
+				title={
+					model
+						? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor-settings" ? "Arbor settings" : model.source === "env" ? "the environment" : "pi's configuration"}). Click to change.`
+						: "No model for summaries: click to set one"
+				}
 				onClick={() => void run("settings.open", { source: "button" })}
 			>
 				{model ? `${model.provider}/${model.modelId}` : "no model"}

@@ -6,7 +6,10 @@
 const OPENABLE = /^(?:https?:|mailto:)/i;
 
 /** Open `href` outside the app; false when it is not a link that may leave it. */
-export function openOutside(href: string | null | undefined, open: (url: string, target: string, features: string) => unknown = (u, t, f) => window.open(u, t, f)): boolean {
+export function openOutside(
+	href: string | null | undefined,
+	open: (url: string, target: string, features: string) => unknown = (u, t, f) => window.open(u, t, f),
+): boolean {
 	if (!href || !OPENABLE.test(href.trim())) return false;
 	open(href.trim(), "_blank", "noopener,noreferrer");
 	return true;

@@ -28,7 +28,10 @@ export function baseName(p: string): string {
 
 /** Short one-line form of a text (first words), for tabs and buttons. */
 export function shorten(text: string, max = 40): string {
-	const t = text.replace(/\s+/g, " ").trim().replace(/^(user|assistant): /, "");
+	const t = text
+		.replace(/\s+/g, " ")
+		.trim()
+		.replace(/^(user|assistant): /, "");
 	return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 

@@ -82,9 +82,7 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					sessionId,
 					targetId: dialog.targetId,
 					summarize,
-					...(choice === "custom" && custom
-						? { customInstructions: custom.instructions, replaceInstructions: custom.replace }
-						: {}),
+					...(choice === "custom" && custom ? { customInstructions: custom.instructions, replaceInstructions: custom.replace } : {}),
 				});
 				if (result.cancelled) {
 					get().closeDialog("navigate");
@@ -96,7 +94,12 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					get().setAbandoned(null);
 					get().updateDialog("navigate", {
 						stage: "done",
-						result: { summaryEntryId: result.summaryEntryId, oldLeafId: result.oldLeafId, newLeafId: result.newLeafId, file: activeSession(get())?.summary.path ?? null },
+						result: {
+							summaryEntryId: result.summaryEntryId,
+							oldLeafId: result.oldLeafId,
+							newLeafId: result.newLeafId,
+							file: activeSession(get())?.summary.path ?? null,
+						},
 					});
 				} else get().closeDialog("navigate");
 				if (result.noop) get().toast("info", "Already at this point");

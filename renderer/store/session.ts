@@ -50,9 +50,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			return {
 				sessions: {
 					...s.sessions,
-					[id]: existing
-						? { ...existing, summary }
-						: { summary, skeleton: null, lastSelectedId: null, canBack: null, canForward: null },
+					[id]: existing ? { ...existing, summary } : { summary, skeleton: null, lastSelectedId: null, canBack: null, canForward: null },
 				},
 				order: s.order.includes(id) ? s.order : [...s.order, id],
 			};

@@ -11,11 +11,40 @@ describe("command registry", () => {
 		const ids = h.rt.registry.all().map((c) => c.id);
 		expect(new Set(ids).size).toBe(ids.length);
 		for (const id of [
-			"navigate.here", "navigate.summary", "branch.toFile", "label.edit", "entry.copyText", "entry.copyId", "position.save",
-			"context.show", "fold.toggle", "segment.expand", "filter.default", "filter.noTools", "filter.userOnly", "filter.labeledOnly",
-			"filter.all", "filter.cycle", "filter.cycleBack", "search.focus", "search.next", "search.prev", "label.next", "label.prev",
-			"view.zoomToLeaf", "view.fit", "view.zoomIn", "view.zoomOut", "history.back", "history.forward", "file.open", "library.open",
-			"palette.open", "pi.tree", "pi.branch", "app.escape",
+			"navigate.here",
+			"navigate.summary",
+			"branch.toFile",
+			"label.edit",
+			"entry.copyText",
+			"entry.copyId",
+			"position.save",
+			"context.show",
+			"fold.toggle",
+			"segment.expand",
+			"filter.default",
+			"filter.noTools",
+			"filter.userOnly",
+			"filter.labeledOnly",
+			"filter.all",
+			"filter.cycle",
+			"filter.cycleBack",
+			"search.focus",
+			"search.next",
+			"search.prev",
+			"label.next",
+			"label.prev",
+			"view.zoomToLeaf",
+			"view.fit",
+			"view.zoomIn",
+			"view.zoomOut",
+			"history.back",
+			"history.forward",
+			"file.open",
+			"library.open",
+			"palette.open",
+			"pi.tree",
+			"pi.branch",
+			"app.escape",
 		]) {
 			expect(ids, id).toContain(id);
 		}
@@ -100,7 +129,12 @@ describe("acting on an entry", () => {
 
 	it("branch to new file opens the new session and prefills the composer", async () => {
 		const client = new FakeClient();
-		client.on("branchToFile", () => ({ cancelled: false, path: "/tmp/new.jsonl", editorText: "try the left way", session: makeSummary("s2", { path: "/tmp/new.jsonl" }) }));
+		client.on("branchToFile", () => ({
+			cancelled: false,
+			path: "/tmp/new.jsonl",
+			editorText: "try the left way",
+			session: makeSummary("s2", { path: "/tmp/new.jsonl" }),
+		}));
 		const h = await harness(client);
 		expect(await h.run("branch.toFile", { targetId: "u2" })).toBe(true);
 		await flush();
@@ -201,7 +235,11 @@ describe("acting on an entry", () => {
 
 	it("leaf history uses Ctrl+[ / Ctrl+] and selects the returned leaf", async () => {
 		const client = new FakeClient();
-		client.on("leafHistory", ({ direction }) => ({ leafId: direction === "back" ? "a2" : "a3", canBack: direction !== "back", canForward: direction === "back" }));
+		client.on("leafHistory", ({ direction }) => ({
+			leafId: direction === "back" ? "a2" : "a3",
+			canBack: direction !== "back",
+			canForward: direction === "back",
+		}));
 		const h = await harness(client);
 		h.press("Ctrl+[");
 		await flush();

@@ -12,23 +12,40 @@ import { harness } from "./harness";
 import { click, render, waitFor, type Rendered } from "./render";
 
 const T = "2026-06-01T09:00:00.000Z";
-const msg = (id: string, parentId: string | null, message: Record<string, unknown>): SessionEntry => ({ type: "message", id, parentId, timestamp: T, message }) as SessionEntry;
+const msg = (id: string, parentId: string | null, message: Record<string, unknown>): SessionEntry =>
+	({ type: "message", id, parentId, timestamp: T, message }) as SessionEntry;
 
 const ENTRIES: FakeEntry[] = [
 	{ id: "u1", parent: null, kind: "user", text: "user: one", entry: msg("u1", null, { role: "user", content: "one" }) },
-	{ id: "ce", parent: "u1", kind: "contextEdit", entry: { type: "context_edit", id: "ce", parentId: "u1", timestamp: T, targetId: "u1", replacement: null } as SessionEntry },
+	{
+		id: "ce",
+		parent: "u1",
+		kind: "contextEdit",
+		entry: { type: "context_edit", id: "ce", parentId: "u1", timestamp: T, targetId: "u1", replacement: null } as SessionEntry,
+	},
 	{ id: "rb", parent: "ce", kind: "resetBoundary", entry: { type: "reset_boundary", id: "rb", parentId: "ce", timestamp: T } as SessionEntry },
 	{ id: "u2", parent: "rb", kind: "user", text: "user: two", entry: msg("u2", "rb", { role: "user", content: "two" }) },
 ];
 
 const base = { leafId: "u2", thinkingLevel: "high", model: { provider: "anthropic", modelId: "claude-x" }, compactionId: null, writer: "omp" as const };
 const OMP: ContextView = {
-	...base, rules: "omp", totalEstimatedTokens: 1,
+	...base,
+	rules: "omp",
+	totalEstimatedTokens: 1,
 	messages: [{ entryId: "u2", message: { role: "user", content: "two" } as never, estimatedTokens: 1 }],
-	omp: { models: { default: "anthropic/claude-x", smol: "openai/mini" }, serviceTier: "priority", thinkingLevel: "high", configuredThinkingLevel: "auto", injectedTtsrRules: ["no-any"], mode: "plan" },
+	omp: {
+		models: { default: "anthropic/claude-x", smol: "openai/mini" },
+		serviceTier: "priority",
+		thinkingLevel: "high",
+		configuredThinkingLevel: "auto",
+		injectedTtsrRules: ["no-any"],
+		mode: "plan",
+	},
 };
 const PI: ContextView = {
-	...base, rules: "pi", totalEstimatedTokens: 2,
+	...base,
+	rules: "pi",
+	totalEstimatedTokens: 2,
 	messages: [{ entryId: "u2", message: { role: "user", content: "two" } as never, estimatedTokens: 1 }],
 };
 
@@ -41,7 +58,9 @@ afterEach(() => {
 
 function client(): FakeClient {
 	const c = new FakeClient(ENTRIES, { leaf: "u2" });
-	c.on("getCardFacts", ({ indices }) => indices.map((i) => (i === 1 ? { kind: 17, type: "context_edit", text: "", contextEdit: { targetId: "u1", mode: "omit", replacementText: "" } } : null)));
+	c.on("getCardFacts", ({ indices }) =>
+		indices.map((i) => (i === 1 ? { kind: 17, type: "context_edit", text: "", contextEdit: { targetId: "u1", mode: "omit", replacementText: "" } } : null)),
+	);
 	return c;
 }
 

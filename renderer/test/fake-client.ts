@@ -2,8 +2,14 @@
 // handlers (tests override them), and lets a test emit events as the main process would.
 
 import {
-	ArborRequestError, type ArborClient, type ArborEvent, type ArborSettings, type RequestName, type RequestParams,
-	type RequestResult, type SessionSummary,
+	ArborRequestError,
+	type ArborClient,
+	type ArborEvent,
+	type ArborSettings,
+	type RequestName,
+	type RequestParams,
+	type RequestResult,
+	type SessionSummary,
 } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { EntryKind, type EntryKindCode, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
@@ -19,7 +25,10 @@ export interface FakeEntry {
 	entry?: SessionEntry;
 }
 
-export function makeSkeleton(entries: readonly FakeEntry[], opts: { leaf?: string | null; resumeLeaf?: string | null; labels?: Record<string, string> } = {}): Skeleton {
+export function makeSkeleton(
+	entries: readonly FakeEntry[],
+	opts: { leaf?: string | null; resumeLeaf?: string | null; labels?: Record<string, string> } = {},
+): Skeleton {
 	const ids = entries.map((e) => e.id);
 	const index = new Map(ids.map((id, i) => [id, i]));
 	const n = entries.length;
@@ -127,7 +136,9 @@ export class FakeClient implements ArborClient {
 		this.on("getEntry", ({ id }) => {
 			const e = this.entries.find((x) => x.id === id);
 			if (!e) throw new ArborRequestError({ code: "not_found", message: `no entry ${id}` });
-			return e.entry ?? { type: "message", id: e.id, parentId: e.parent, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: e.text ?? "" } };
+			return (
+				e.entry ?? { type: "message", id: e.id, parentId: e.parent, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: e.text ?? "" } }
+			);
 		});
 		this.on("search", () => []);
 		this.on("closeSession", () => undefined);

@@ -14,9 +14,7 @@ afterEach(() => {
 
 /** The ids of the cards drawn as selected in one app. */
 function selectedCards(view: Rendered): string[] {
-	return [...view.container.querySelectorAll<HTMLElement>(".react-flow__node")]
-		.filter((n) => n.querySelector(".is-selected"))
-		.map((n) => n.dataset.id ?? "");
+	return [...view.container.querySelectorAll<HTMLElement>(".react-flow__node")].filter((n) => n.querySelector(".is-selected")).map((n) => n.dataset.id ?? "");
 }
 
 async function twoApps() {

@@ -150,7 +150,10 @@ describe("inspector", () => {
 		}
 		window.open = realOpen;
 		expect(window.location.href).toBe(before);
-		expect(opened).toEqual([["https://example.com/a", "_blank", "noopener,noreferrer"], ["mailto:a@example.com", "_blank", "noopener,noreferrer"]]);
+		expect(opened).toEqual([
+			["https://example.com/a", "_blank", "noopener,noreferrer"],
+			["mailto:a@example.com", "_blank", "noopener,noreferrer"],
+		]);
 		expect(h.copied).toEqual(["see [docs](https://example.com/a) or [mail](mailto:a@example.com)", "u1"]);
 	});
 

@@ -6,7 +6,17 @@ import { harness } from "./harness";
 import { click, render, settle, typeInto, type Rendered } from "./render";
 
 const item = (path: string, project: string, mtimeMs: number, extra: Partial<SessionListItem> = {}): SessionListItem => ({
-	path, project, source: "pi", sessionId: null, title: null, firstUserMessage: null, mtimeMs, size: 100, entryCount: 3, entryCountExact: true, ...extra,
+	path,
+	project,
+	source: "pi",
+	sessionId: null,
+	title: null,
+	firstUserMessage: null,
+	mtimeMs,
+	size: 100,
+	entryCount: 3,
+	entryCountExact: true,
+	...extra,
 });
 
 const LIST = [

@@ -188,7 +188,9 @@ describe("the rest of the app shell", () => {
 		await click(view.byTestId("palette-item-pi.branch"));
 		expect(view.byTestId("branch-list")).not.toBeNull();
 		expect(view.allByTestId("branch-list-item").map((b) => b.textContent)).toEqual([
-			"user: try the right way", "user: try the left way", "user: first question",
+			"user: try the right way",
+			"user: try the left way",
+			"user: first question",
 		]);
 	});
 
@@ -209,7 +211,21 @@ describe("the rest of the app shell", () => {
 
 	it("a legacy file shows the upgrade banner, which runs upgradeLegacy", async () => {
 		const client = new FakeClient();
-		client.on("getInitialSessions", () => [{ ...(/* v2 file */ { sessionId: "s1", path: "/tmp/old.jsonl", header: { type: "session", id: "s1" }, fileVersion: 2, needsUpgrade: true, title: null, warnings: [{ line: 3, kind: "malformed_line", message: "not JSON" }], warningCount: 1, fileSize: 9 }) }]);
+		client.on("getInitialSessions", () => [
+			{
+				.../* v2 file */ {
+					sessionId: "s1",
+					path: "/tmp/old.jsonl",
+					header: { type: "session", id: "s1" },
+					fileVersion: 2,
+					needsUpgrade: true,
+					title: null,
+					warnings: [{ line: 3, kind: "malformed_line", message: "not JSON" }],
+					warningCount: 1,
+					fileSize: 9,
+				},
+			},
+		]);
 		client.on("upgradeLegacy", () => ({ backupPath: "/tmp/old.jsonl.bak" }));
 		const { view } = await mountApp(client);
 		expect(view.byTestId("upgrade-banner")?.textContent).toContain("v2");

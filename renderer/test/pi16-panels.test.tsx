@@ -11,21 +11,72 @@ import { harness } from "./harness";
 import { click, render, settle, waitFor, type Rendered } from "./render";
 
 const T = "2026-06-01T09:00:00.000Z";
-const msg = (id: string, parentId: string | null, message: Record<string, unknown>): SessionEntry => ({ type: "message", id, parentId, timestamp: T, message }) as SessionEntry;
+const msg = (id: string, parentId: string | null, message: Record<string, unknown>): SessionEntry =>
+	({ type: "message", id, parentId, timestamp: T, message }) as SessionEntry;
 
 function entries(): FakeEntry[] {
 	return [
 		{ id: "u1", parent: null, kind: "user", text: "user: Find the flaky test", entry: msg("u1", null, { role: "user", content: "Find the flaky test" }) },
-		{ id: "a1", parent: "u1", kind: "assistant", text: "assistant: It sleeps", entry: msg("a1", "u1", { role: "assistant", content: [{ type: "text", text: "It sleeps" }] }) },
 		{
-			id: "sys2", parent: "a1", kind: "system", text: "[system]",
-			entry: msg("sys2", "a1", { role: "system", content: [], sections: { style: "Answer in full sentences.", tests: null }, toolsAdded: [{ name: "grep" }], toolsRemoved: [{ name: "ls" }] }),
+			id: "a1",
+			parent: "u1",
+			kind: "assistant",
+			text: "assistant: It sleeps",
+			entry: msg("a1", "u1", { role: "assistant", content: [{ type: "text", text: "It sleeps" }] }),
 		},
-		{ id: "w1", parent: "sys2", kind: "usage", entry: { type: "usage", id: "w1", parentId: "sys2", timestamp: T, kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 900, cost: { total: 0.0012 } } } as SessionEntry },
-		{ id: "ce1", parent: "w1", kind: "contextEdit", entry: { type: "context_edit", id: "ce1", parentId: "w1", timestamp: T, targetId: "u1", replacement: { content: "Find it (edited)" } } as SessionEntry },
-		{ id: "ce2", parent: "ce1", kind: "contextEdit", entry: { type: "context_edit", id: "ce2", parentId: "ce1", timestamp: T, targetId: "a1", replacement: null } as SessionEntry },
-		{ id: "o1", parent: "ce2", kind: "credentialPin", entry: { type: "credential_pin", id: "o1", parentId: "ce2", timestamp: T, provider: "anthropic", hash: "ab12" } as SessionEntry },
-		{ id: "a3", parent: "o1", kind: "assistant", text: "assistant: Two more in the live tests.", entry: msg("a3", "o1", { role: "assistant", content: [{ type: "text", text: "Two more in the live tests." }] }) },
+		{
+			id: "sys2",
+			parent: "a1",
+			kind: "system",
+			text: "[system]",
+			entry: msg("sys2", "a1", {
+				role: "system",
+				content: [],
+				sections: { style: "Answer in full sentences.", tests: null },
+				toolsAdded: [{ name: "grep" }],
+				toolsRemoved: [{ name: "ls" }],
+			}),
+		},
+		{
+			id: "w1",
+			parent: "sys2",
+			kind: "usage",
+			entry: {
+				type: "usage",
+				id: "w1",
+				parentId: "sys2",
+				timestamp: T,
+				kind: "cache_warm",
+				provider: "p",
+				model: "m",
+				usage: { totalTokens: 900, cost: { total: 0.0012 } },
+			} as SessionEntry,
+		},
+		{
+			id: "ce1",
+			parent: "w1",
+			kind: "contextEdit",
+			entry: { type: "context_edit", id: "ce1", parentId: "w1", timestamp: T, targetId: "u1", replacement: { content: "Find it (edited)" } } as SessionEntry,
+		},
+		{
+			id: "ce2",
+			parent: "ce1",
+			kind: "contextEdit",
+			entry: { type: "context_edit", id: "ce2", parentId: "ce1", timestamp: T, targetId: "a1", replacement: null } as SessionEntry,
+		},
+		{
+			id: "o1",
+			parent: "ce2",
+			kind: "credentialPin",
+			entry: { type: "credential_pin", id: "o1", parentId: "ce2", timestamp: T, provider: "anthropic", hash: "ab12" } as SessionEntry,
+		},
+		{
+			id: "a3",
+			parent: "o1",
+			kind: "assistant",
+			text: "assistant: Two more in the live tests.",
+			entry: msg("a3", "o1", { role: "assistant", content: [{ type: "text", text: "Two more in the live tests." }] }),
+		},
 		{ id: "l1", parent: "a1", kind: "label", text: "[label: diagnosis]" },
 	];
 }
@@ -41,7 +92,9 @@ afterEach(() => {
 function client(opts: { leaf?: string } = {}): FakeClient {
 	const c = new FakeClient(entries(), { leaf: opts.leaf ?? "a3" });
 	c.on("getUsageRollup", () => [{ anchor: 2, lines: 1, tokens: 900, cost: 0.0012 }]);
-	c.on("getCardFacts", ({ indices }) => indices.map((i) => (i === 5 ? { kind: 17, type: "context_edit", text: "", contextEdit: { targetId: "a1", mode: "omit", replacementText: "" } } : null)));
+	c.on("getCardFacts", ({ indices }) =>
+		indices.map((i) => (i === 5 ? { kind: 17, type: "context_edit", text: "", contextEdit: { targetId: "a1", mode: "omit", replacementText: "" } } : null)),
+	);
 	return c;
 }
 
@@ -92,7 +145,11 @@ describe("context panel with context edits", () => {
 	it("tags the replaced message with its edit and lists the omitted target", async () => {
 		const c = client();
 		const ctx: ContextView = {
-			leafId: "a3", thinkingLevel: "off", model: null, compactionId: null, totalEstimatedTokens: 10,
+			leafId: "a3",
+			thinkingLevel: "off",
+			model: null,
+			compactionId: null,
+			totalEstimatedTokens: 10,
 			messages: [
 				{ entryId: "u1", message: { role: "user", content: "Find it (edited)" } as never, estimatedTokens: 4, contextEditId: "ce1" },
 				{ entryId: "sys2", message: { role: "system", content: "", sections: { style: "x" } } as never, estimatedTokens: 1 },

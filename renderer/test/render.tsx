@@ -28,7 +28,9 @@ export async function render(ui: ReactElement, rt?: AppRuntime): Promise<Rendere
 				<GraphContext.Provider value={rt.graph}>{ui}</GraphContext.Provider>
 			</ServicesContext.Provider>
 		</StoreContext.Provider>
-	) : ui;
+	) : (
+		ui
+	);
 	await act(async () => {
 		root.render(wrapped);
 	});

@@ -16,7 +16,10 @@ afterEach(() => {
 class SettingsServer {
 	storedKey: string | undefined;
 	active: ActiveModelInfo | null = null;
-	constructor(readonly client: FakeClient, model: ModelSettings = {}) {
+	constructor(
+		readonly client: FakeClient,
+		model: ModelSettings = {},
+	) {
 		this.#store(model);
 		client.on("setSettings", ({ settings }) => {
 			const { model: patchModel, ...rest } = settings;
@@ -88,7 +91,13 @@ describe("settings dialog: opening it", () => {
 	it("does not replace a navigation in progress (a menu-bar click while summarizing)", async () => {
 		const client = new FakeClient();
 		client.on("previewNavigation", () => ({
-			targetId: "u2", oldLeafId: "a3", commonAncestorId: "a1", entriesToSummarize: ["u3", "a3"], newLeafId: "a1", isNoop: false, estimatedTokens: 10,
+			targetId: "u2",
+			oldLeafId: "a3",
+			commonAncestorId: "a1",
+			entriesToSummarize: ["u3", "a3"],
+			newLeafId: "a1",
+			isNoop: false,
+			estimatedTokens: 10,
 		}));
 		const { h, view } = await mountApp(client);
 		await settle(() => h.run("navigate.here", { targetId: "a2" }));
@@ -99,7 +108,7 @@ describe("settings dialog: opening it", () => {
 		expect(view.byTestId("navigate-dialog")).not.toBeNull();
 	});
 
-	it("the status bar's \"no model\" opens the settings dialog", async () => {
+	it('the status bar\'s "no model" opens the settings dialog', async () => {
 		const { view } = await mountApp(new FakeClient());
 		const status = view.byTestId("status-model");
 		expect(status?.textContent).toBe("no model");
@@ -183,7 +192,11 @@ describe("settings dialog: saving", () => {
 		await click(view.byTestId("settings-save"));
 
 		expect(client.callsOf("setSettings").at(-1)?.settings.model).toEqual({
-			provider: "ollama", modelId: "llama3.1:8b", api: "openai-completions", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "sk-secret",
+			provider: "ollama",
+			modelId: "llama3.1:8b",
+			api: "openai-completions",
+			baseUrl: "http://127.0.0.1:11434/v1",
+			apiKey: "sk-secret",
 		});
 		expect(server.storedKey).toBe("sk-secret");
 		expect(view.byTestId("settings-status")?.textContent).toBe("Saved.");
@@ -209,7 +222,7 @@ describe("settings dialog: saving", () => {
 		expect(server.storedKey).toBe("sk-old");
 	});
 
-	it("Clear key sends apiKey \"\" with the saved model (not unsaved edits) and the key is gone", async () => {
+	it('Clear key sends apiKey "" with the saved model (not unsaved edits) and the key is gone', async () => {
 		const client = new FakeClient();
 		const server = new SettingsServer(client, { provider: "openai", modelId: "gpt-4.1-mini", apiKey: "sk-old" });
 		const { h, view } = await mountApp(client);
@@ -276,14 +289,22 @@ describe("settings dialog: saving", () => {
 describe("settings form rules", () => {
 	const base: ArborSettings = {
 		model: { provider: "local", modelId: "m", baseUrl: "http://x/v1", api: "openai-completions", apiKeySet: true },
-		doubleEscapeAction: "branch", treeFilterMode: "all", skipSummaryPrompt: true, layoutDirection: "LR", recentFiles: ["/a.jsonl"], hiddenBranches: {},
+		doubleEscapeAction: "branch",
+		treeFilterMode: "all",
+		skipSummaryPrompt: true,
+		layoutDirection: "LR",
+		recentFiles: ["/a.jsonl"],
+		hiddenBranches: {},
 	};
 
 	it("round-trips the saved settings without a key, apiKeySet or recent files", () => {
 		const patch = settingsPatch(formOf(base));
 		expect(patch).toEqual({
 			model: { provider: "local", modelId: "m", baseUrl: "http://x/v1", api: "openai-completions" },
-			doubleEscapeAction: "branch", treeFilterMode: "all", skipSummaryPrompt: true, layoutDirection: "LR",
+			doubleEscapeAction: "branch",
+			treeFilterMode: "all",
+			skipSummaryPrompt: true,
+			layoutDirection: "LR",
 		});
 	});
 

@@ -34,8 +34,18 @@ if ("HTMLElement" in globalThis) {
 	// 1000x800 pane, large enough for a small graph to mount entirely.
 	const px = (v: string, fallback: number): number => (/^\d+(\.\d+)?px$/.test(v) ? Number.parseFloat(v) : fallback);
 	Object.defineProperties(HTMLElement.prototype, {
-		offsetHeight: { configurable: true, get(this: HTMLElement) { return px(this.style.height, 800); } },
-		offsetWidth: { configurable: true, get(this: HTMLElement) { return px(this.style.width, 1000); } },
+		offsetHeight: {
+			configurable: true,
+			get(this: HTMLElement) {
+				return px(this.style.height, 800);
+			},
+		},
+		offsetWidth: {
+			configurable: true,
+			get(this: HTMLElement) {
+				return px(this.style.width, 1000);
+			},
+		},
 	});
 	HTMLElement.prototype.getBoundingClientRect = function getBoundingClientRect(this: HTMLElement): DOMRect {
 		const w = this.offsetWidth;
@@ -44,8 +54,7 @@ if ("HTMLElement" in globalThis) {
 	};
 }
 if ("SVGElement" in globalThis) {
-	(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () =>
-		({ x: 0, y: 0, width: 100, height: 20 }) as DOMRect;
+	(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () => ({ x: 0, y: 0, width: 100, height: 20 }) as DOMRect;
 }
 if ("HTMLCanvasElement" in globalThis) {
 	// jsdom has no canvas backend; the overview and minimap draw nothing under test.

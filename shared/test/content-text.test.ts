@@ -39,7 +39,8 @@ const oracles = {
 	},
 	/** electron/services/summarizer.ts textOf and shared/compare.ts contentText. */
 	lines(content: unknown): string {
-		const blocks = typeof content === "string" ? [{ type: "text", text: content } as Loose] : Array.isArray(content) ? content.filter((b) => rec(b) !== undefined) : [];
+		const blocks =
+			typeof content === "string" ? [{ type: "text", text: content } as Loose] : Array.isArray(content) ? content.filter((b) => rec(b) !== undefined) : [];
 		return blocks
 			.filter((b) => b.type === "text" && typeof b.text === "string")
 			.map((b) => b.text as string)
@@ -47,7 +48,12 @@ const oracles = {
 	},
 	/** renderer/panels/entry-text.ts textOfBlocks and EntryFacts editedText. */
 	paragraphs(content: unknown): string {
-		const blocks: Loose[] = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content.filter((b) => rec(b) && typeof (b as Loose).type === "string") : [];
+		const blocks: Loose[] =
+			typeof content === "string"
+				? [{ type: "text", text: content }]
+				: Array.isArray(content)
+					? content.filter((b) => rec(b) && typeof (b as Loose).type === "string")
+					: [];
 		return blocks
 			.map((b) => (b.type === "text" ? str(b.text) : ""))
 			.filter((t) => t !== "")
@@ -70,7 +76,8 @@ const oracles = {
 	hasText(content: unknown): boolean {
 		if (typeof content === "string") return content.trim().length > 0;
 		if (Array.isArray(content)) {
-			for (const c of content) if (rec(c) && (c as Loose).type === "text" && typeof (c as Loose).text === "string" && ((c as Loose).text as string).trim().length > 0) return true;
+			for (const c of content)
+				if (rec(c) && (c as Loose).type === "text" && typeof (c as Loose).text === "string" && ((c as Loose).text as string).trim().length > 0) return true;
 		}
 		return false;
 	},

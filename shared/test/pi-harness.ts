@@ -18,9 +18,21 @@ export const PI_VERSIONS: PiVersion[] = ["0.73.1", "1.6.0"];
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 export const stripAnsi = (s: string): string => s.replace(ANSI, "");
 
-interface PiEntry { type: string; id: string; parentId: string | null; timestamp: string; [k: string]: unknown }
-interface PiNode { entry: PiEntry; children: PiNode[]; label?: string }
-interface PiFlatNode { node: PiNode }
+interface PiEntry {
+	type: string;
+	id: string;
+	parentId: string | null;
+	timestamp: string;
+	[k: string]: unknown;
+}
+interface PiNode {
+	entry: PiEntry;
+	children: PiNode[];
+	label?: string;
+}
+interface PiFlatNode {
+	node: PiNode;
+}
 /** The TreeList members the comparison reads (pi keeps them public at runtime). */
 export interface PiTreeList {
 	filterMode: string;
@@ -51,13 +63,21 @@ function kindOf(e: PiEntry): number {
 	if (e.type === "message") {
 		const role = (e.message as { role?: string }).role;
 		switch (role) {
-			case "user": return EntryKind.user;
-			case "assistant": return EntryKind.assistant;
-			case "toolResult": return EntryKind.toolResult;
-			case "bashExecution": return EntryKind.bashExecution;
-			case "custom": case "hookMessage": return EntryKind.customMessageRole;
-			case "system": return EntryKind.system;
-			default: return EntryKind.otherRole;
+			case "user":
+				return EntryKind.user;
+			case "assistant":
+				return EntryKind.assistant;
+			case "toolResult":
+				return EntryKind.toolResult;
+			case "bashExecution":
+				return EntryKind.bashExecution;
+			case "custom":
+			case "hookMessage":
+				return EntryKind.customMessageRole;
+			case "system":
+				return EntryKind.system;
+			default:
+				return EntryKind.otherRole;
 		}
 	}
 	return ENTRY_TYPE_KINDS.get(e.type) ?? EntryKind.unknown;
@@ -82,9 +102,10 @@ export function skeletonFromPi(sm: AnySessionManager): { skeleton: Skeleton; ent
 		time[i] = new Date(e.timestamp).getTime();
 		if (kind[i] === EntryKind.assistant) {
 			const m = e.message as { content?: unknown; stopReason?: string };
-			const hasText = typeof m.content === "string"
-				? m.content.trim().length > 0
-				: Array.isArray(m.content) && m.content.some((b) => b && b.type === "text" && typeof b.text === "string" && b.text.trim().length > 0);
+			const hasText =
+				typeof m.content === "string"
+					? m.content.trim().length > 0
+					: Array.isArray(m.content) && m.content.some((b) => b && b.type === "text" && typeof b.text === "string" && b.text.trim().length > 0);
 			const errorish = m.stopReason && m.stopReason !== "stop" && m.stopReason !== "toolUse";
 			if (!hasText && !errorish) flags[i] |= EntryFlag.toolOnly;
 		}
@@ -97,16 +118,37 @@ export function skeletonFromPi(sm: AnySessionManager): { skeleton: Skeleton; ent
 	const leafId = sm.getLeafId();
 	const leaf = leafId ? (indexById.get(leafId) ?? -1) : -1;
 	return {
-		skeleton: { count: n, ids: entries.map((e) => e.id), parent, kind, flags, time, tokens: new Float64Array(n), cost: new Float64Array(n), labels, leaf, resumeLeaf: n - 1 },
-		entries, indexById,
+		skeleton: {
+			count: n,
+			ids: entries.map((e) => e.id),
+			parent,
+			kind,
+			flags,
+			time,
+			tokens: new Float64Array(n),
+			cost: new Float64Array(n),
+			labels,
+			leaf,
+			resumeLeaf: n - 1,
+		},
+		entries,
+		indexById,
 	};
 }
 
 export function runPi(file: string, version: PiVersion = "0.73.1"): PiRun {
 	const Sm = version === "1.6.0" ? (pi16Sessions as unknown as { SessionManager: typeof SessionManager }).SessionManager : SessionManager;
-	const Sel = version === "1.6.0" ? (pi16Tree as unknown as { TreeSelectorComponent: typeof TreeSelectorComponent }).TreeSelectorComponent : TreeSelectorComponent;
+	const Sel =
+		version === "1.6.0" ? (pi16Tree as unknown as { TreeSelectorComponent: typeof TreeSelectorComponent }).TreeSelectorComponent : TreeSelectorComponent;
 	const sm = Sm.open(file);
-	const sel = new Sel(sm.getTree(), sm.getLeafId(), 100, () => {}, () => {}, () => {});
+	const sel = new Sel(
+		sm.getTree(),
+		sm.getLeafId(),
+		100,
+		() => {},
+		() => {},
+		() => {},
+	);
 	const list = (sel as unknown as { getTreeList(): PiTreeList }).getTreeList();
 	list.maxVisibleLines = 1_000_000;
 	return { sm, list, ...skeletonFromPi(sm) };

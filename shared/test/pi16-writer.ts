@@ -9,17 +9,30 @@ import { join } from "node:path";
 import * as pi16 from "../../node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js";
 
 type Pi16SessionManager = any;
-export const Pi16 = pi16 as unknown as { SessionManager: { open(path: string): Pi16SessionManager; create(cwd: string, dir: string): Pi16SessionManager; inMemory(): Pi16SessionManager } };
+export const Pi16 = pi16 as unknown as {
+	SessionManager: { open(path: string): Pi16SessionManager; create(cwd: string, dir: string): Pi16SessionManager; inMemory(): Pi16SessionManager };
+};
 
 function rng(seed: number): () => number {
 	let s = seed >>> 0 || 1;
 	return () => {
-		s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+		s ^= s << 13;
+		s >>>= 0;
+		s ^= s >>> 17;
+		s ^= s << 5;
+		s >>>= 0;
 		return s / 0x100000000;
 	};
 }
 
-const usage = (n: number) => ({ input: n, output: Math.round(n / 4), cacheRead: 0, cacheWrite: 0, totalTokens: n + Math.round(n / 4), cost: { input: n / 1e6, output: n / 4e6, cacheRead: 0, cacheWrite: 0, total: (n + n / 4) / 1e6 } });
+const usage = (n: number) => ({
+	input: n,
+	output: Math.round(n / 4),
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: n + Math.round(n / 4),
+	cost: { input: n / 1e6, output: n / 4e6, cacheRead: 0, cacheWrite: 0, total: (n + n / 4) / 1e6 },
+});
 const tool = (name: string) => ({ name, description: `${name} tool`, parameters: { type: "object", properties: {} } });
 
 export interface Pi16WriteOptions {
@@ -37,7 +50,13 @@ export function writePi16Session(dir: string, opts: Pi16WriteOptions): string {
 	const sm = Pi16.SessionManager.create("/work/project", dir);
 	let t = 1_800_000_000_000;
 	const ts = () => (t += 1000);
-	sm.appendMessage({ role: "system", content: "You are a coding agent.", sections: { env: "<env>linux</env>", skills: "<skills>a</skills>" }, toolsAdded: [tool("read"), tool("bash")], timestamp: 0 });
+	sm.appendMessage({
+		role: "system",
+		content: "You are a coding agent.",
+		sections: { env: "<env>linux</env>", skills: "<skills>a</skills>" },
+		toolsAdded: [tool("read"), tool("bash")],
+		timestamp: 0,
+	});
 	sm.appendModelChange("anthropic", "claude-x");
 	sm.appendThinkingLevelChange("medium");
 	const ids: string[] = [];
@@ -50,7 +69,13 @@ export function writePi16Session(dir: string, opts: Pi16WriteOptions): string {
 			if (r() < 0.5) sm.branchWithSummary(target, `Tried approach ${k}; abandoned.`, { files: [] }, false, usage(900));
 			else sm.branch(target);
 		} else if (x < 0.14) {
-			sm.appendMessage({ role: "system", content: "", sections: r() < 0.5 ? { skills: null, mcp: `<mcp>${k}</mcp>` } : { env: `<env>step ${k}</env>` }, ...(r() < 0.5 ? { toolsAdded: [tool(`t${k}`)] } : { toolsRemoved: [{ name: "bash" }] }), timestamp: ts() });
+			sm.appendMessage({
+				role: "system",
+				content: "",
+				sections: r() < 0.5 ? { skills: null, mcp: `<mcp>${k}</mcp>` } : { env: `<env>step ${k}</env>` },
+				...(r() < 0.5 ? { toolsAdded: [tool(`t${k}`)] } : { toolsRemoved: [{ name: "bash" }] }),
+				timestamp: ts(),
+			});
 		} else if (x < 0.2) {
 			const kept = ids.length > 2 && r() < 0.5 ? ids[ids.length - 2] : undefined;
 			try {
@@ -59,7 +84,12 @@ export function writePi16Session(dir: string, opts: Pi16WriteOptions): string {
 				sm.appendCompaction(`Summary at turn ${k}`, undefined, 40_000 + k);
 			}
 		} else if (x < 0.26 && ids.length > 0) {
-			const branch = sm.getBranch().filter((e: { type: string; message?: { role: string } }) => e.type === "custom_message" || (e.type === "message" && ["user", "assistant", "toolResult"].includes(e.message?.role ?? "")));
+			const branch = sm
+				.getBranch()
+				.filter(
+					(e: { type: string; message?: { role: string } }) =>
+						e.type === "custom_message" || (e.type === "message" && ["user", "assistant", "toolResult"].includes(e.message?.role ?? "")),
+				);
 			if (branch.length > 0) {
 				const target = branch[Math.floor(r() * branch.length)].id;
 				sm.appendContextEdit(target, r() < 0.4 ? null : { content: r() < 0.5 ? `edited ${k}` : [{ type: "text", text: `edited block ${k}` }] });
@@ -75,12 +105,45 @@ export function writePi16Session(dir: string, opts: Pi16WriteOptions): string {
 		} else if (x < 0.38) {
 			sm.appendSessionInfo(`Session ${k}`);
 		} else {
-			ids.push(sm.appendMessage({ role: "user", content: r() < 0.5 ? `please do step ${k}` : [{ type: "text", text: `step ${k} in blocks` }], timestamp: ts() }));
+			ids.push(
+				sm.appendMessage({ role: "user", content: r() < 0.5 ? `please do step ${k}` : [{ type: "text", text: `step ${k} in blocks` }], timestamp: ts() }),
+			);
 			const id = `call_${++call}`;
-			sm.appendMessage({ role: "assistant", content: [{ type: "text", text: r() < 0.5 ? "" : `I will read f${k}` }, { type: "toolCall", id, name: "read", arguments: { path: `/home/u/f${k}.ts`, offset: r() < 0.5 ? null : 3, limit: r() < 0.5 ? "10" : 5 } }], api: "anthropic-messages", provider: "anthropic", model: "claude-x", usage: usage(1000 + k), stopReason: "toolUse", timestamp: ts() });
-			sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text: `contents ${k}` }], isError: r() < 0.1, timestamp: ts() });
+			sm.appendMessage({
+				role: "assistant",
+				content: [
+					{ type: "text", text: r() < 0.5 ? "" : `I will read f${k}` },
+					{ type: "toolCall", id, name: "read", arguments: { path: `/home/u/f${k}.ts`, offset: r() < 0.5 ? null : 3, limit: r() < 0.5 ? "10" : 5 } },
+				],
+				api: "anthropic-messages",
+				provider: "anthropic",
+				model: "claude-x",
+				usage: usage(1000 + k),
+				stopReason: "toolUse",
+				timestamp: ts(),
+			});
+			sm.appendMessage({
+				role: "toolResult",
+				toolCallId: id,
+				toolName: "read",
+				content: [{ type: "text", text: `contents ${k}` }],
+				isError: r() < 0.1,
+				timestamp: ts(),
+			});
 			const stop = r() < 0.05 ? "deferred" : r() < 0.05 ? "error" : "stop";
-			ids.push(sm.appendMessage({ role: "assistant", content: stop === "deferred" ? [] : [{ type: "text", text: `done with step ${k}` }], api: "anthropic-messages", provider: "anthropic", model: "claude-x", responseModel: "claude-x-2026", usage: usage(1500 + k), stopReason: stop, timestamp: ts() }));
+			ids.push(
+				sm.appendMessage({
+					role: "assistant",
+					content: stop === "deferred" ? [] : [{ type: "text", text: `done with step ${k}` }],
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "claude-x",
+					responseModel: "claude-x-2026",
+					usage: usage(1500 + k),
+					stopReason: stop,
+					timestamp: ts(),
+				}),
+			);
 		}
 	}
 	if (opts.staleUsageTail && ids.length > 3) {

@@ -33,9 +33,17 @@ describe("roll-ups from the skeleton's cost column", () => {
 	it("a live delta carries the column: the roll-ups of the grown skeleton include the new costs", () => {
 		const sk = costed();
 		const d: SkeletonDelta = {
-			start: 5, ids: ["a2", "w2"], parent: Int32Array.of(4, 5), kind: Uint8Array.of(EntryKind.assistant, EntryKind.usage),
-			flags: new Uint16Array(2), time: Float64Array.of(Number.NaN, Number.NaN), tokens: new Float64Array(2), cost: Float64Array.of(1, 0.0625),
-			labels: [], leaf: 5, resumeLeaf: 5,
+			start: 5,
+			ids: ["a2", "w2"],
+			parent: Int32Array.of(4, 5),
+			kind: Uint8Array.of(EntryKind.assistant, EntryKind.usage),
+			flags: new Uint16Array(2),
+			time: Float64Array.of(Number.NaN, Number.NaN),
+			tokens: new Float64Array(2),
+			cost: Float64Array.of(1, 0.0625),
+			labels: [],
+			leaf: 5,
+			resumeLeaf: 5,
 		};
 		const grown = applySkeletonDelta(sk, d);
 		expect(Array.from(grown.cost)).toEqual([0, 0.5, 0.25, 0.125, 2, 1, 0.0625]);

@@ -40,7 +40,16 @@ export function chain(n: number): Skeleton {
 	const time = new Float64Array(n);
 	for (let i = 0; i < n; i++) time[i] = T0 + i;
 	return {
-		count: n, ids: Array.from({ length: n }, (_, i) => `e${i}`), parent, kind: new Uint8Array(n), flags: new Uint16Array(n),
-		time, tokens: new Float64Array(n), cost: new Float64Array(n), labels: [], leaf: n - 1, resumeLeaf: n - 1,
+		count: n,
+		ids: Array.from({ length: n }, (_, i) => `e${i}`),
+		parent,
+		kind: new Uint8Array(n),
+		flags: new Uint16Array(n),
+		time,
+		tokens: new Float64Array(n),
+		cost: new Float64Array(n),
+		labels: [],
+		leaf: n - 1,
+		resumeLeaf: n - 1,
 	};
 }

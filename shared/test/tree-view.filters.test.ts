@@ -116,18 +116,24 @@ describe("folds", () => {
 
 describe("hostile skeletons", () => {
 	it("a parent cycle that was not cut does not hang: its entries are not reachable from a root, so not shown", () => {
-		const s = skeleton([
-			{ id: "r", parent: null },
-			{ id: "x", parent: "y" },
-			{ id: "y", parent: "x" },
-			{ id: "z", parent: "r" },
-		], "x");
+		const s = skeleton(
+			[
+				{ id: "r", parent: null },
+				{ id: "x", parent: "y" },
+				{ id: "y", parent: "x" },
+				{ id: "z", parent: "r" },
+			],
+			"x",
+		);
 		const v = computeTreeView(s, { filter: "all" });
 		expect(ids(v)).toEqual(["r", "z"]);
 		expect(Array.from(v.activePath)).toEqual([0, 1, 1, 0]);
 	});
 	it("an out-of-range parent index makes the entry a root", () => {
-		const s = skeleton([{ id: "r", parent: null }, { id: "a", parent: "r" }]);
+		const s = skeleton([
+			{ id: "r", parent: null },
+			{ id: "a", parent: "r" },
+		]);
 		s.parent[1] = 99;
 		expect(Array.from(computeTreeView(s).roots)).toEqual([1, 0]); // the leaf's root first
 	});

@@ -8,51 +8,66 @@ const ids = (v: ReturnType<typeof computeTreeView>) => Array.from(v.rows, (i) =>
 
 describe("children order", () => {
 	it("sorts siblings by timestamp, oldest first, ties in file order", () => {
-		const s = skeleton([
-			{ id: "r", parent: null, t: 0 },
-			{ id: "late", parent: "r", t: 30 },
-			{ id: "early", parent: "r", t: 10 },
-			{ id: "tieA", parent: "r", t: 20 },
-			{ id: "tieB", parent: "r", t: 20 },
-		], null);
+		const s = skeleton(
+			[
+				{ id: "r", parent: null, t: 0 },
+				{ id: "late", parent: "r", t: 30 },
+				{ id: "early", parent: "r", t: 10 },
+				{ id: "tieA", parent: "r", t: 20 },
+				{ id: "tieB", parent: "r", t: 20 },
+			],
+			null,
+		);
 		const base = treeBase(s);
 		expect(Array.from(base.children.subarray(base.childStart[0], base.childStart[1]), (i) => s.ids[i])).toEqual(["early", "tieA", "tieB", "late"]);
 	});
 	it("an entry without a usable time stays right after the sibling before it in file order", () => {
-		const s = skeleton([
-			{ id: "r", parent: null, t: 0 },
-			{ id: "b", parent: "r", t: 20 },
-			{ id: "nan", parent: "r", t: Number.NaN },
-			{ id: "a", parent: "r", t: 10 },
-		], null);
+		const s = skeleton(
+			[
+				{ id: "r", parent: null, t: 0 },
+				{ id: "b", parent: "r", t: 20 },
+				{ id: "nan", parent: "r", t: Number.NaN },
+				{ id: "a", parent: "r", t: 10 },
+			],
+			null,
+		);
 		const base = treeBase(s);
 		expect(Array.from(base.children.subarray(base.childStart[0], base.childStart[1]), (i) => s.ids[i])).toEqual(["a", "b", "nan"]);
-		const allNaN = skeleton([
-			{ id: "r", parent: null, t: 0 },
-			{ id: "x", parent: "r", t: Number.NaN },
-			{ id: "y", parent: "r", t: Number.NaN },
-		], null);
+		const allNaN = skeleton(
+			[
+				{ id: "r", parent: null, t: 0 },
+				{ id: "x", parent: "r", t: Number.NaN },
+				{ id: "y", parent: "r", t: Number.NaN },
+			],
+			null,
+		);
 		expect(ids(computeTreeView(allNaN, { leaf: -1 }))).toEqual(["r", "x", "y"]);
 	});
 	it("keeps roots in file order, orphans included", () => {
-		const s = skeleton([
-			{ id: "r2", parent: null, t: 50 },
-			{ id: "orphan", parent: "missing", t: 1 },
-			{ id: "r1", parent: null, t: 0 },
-		], null);
+		const s = skeleton(
+			[
+				{ id: "r2", parent: null, t: 50 },
+				{ id: "orphan", parent: "missing", t: 1 },
+				{ id: "r1", parent: null, t: 0 },
+			],
+			null,
+		);
 		expect(Array.from(treeBase(s).roots, (i) => s.ids[i])).toEqual(["r2", "orphan", "r1"]);
 	});
 });
 
 describe("active branch first", () => {
-	const s = skeleton([
-		{ id: "r", parent: null },
-		{ id: "old", parent: "r" },
-		{ id: "mid", parent: "r" },
-		{ id: "new", parent: "r" },
-		{ id: "mid2", parent: "mid" },
-		{ id: "root2", parent: null },
-	], "mid2");
+	const s = skeleton(
+		[
+			{ id: "r", parent: null },
+			{ id: "old", parent: "r" },
+			{ id: "mid", parent: "r" },
+			{ id: "new", parent: "r" },
+			{ id: "mid2", parent: "mid" },
+			{ id: "root2", parent: null },
+		],
+		"mid2",
+	);
 	it("puts the child whose subtree holds the leaf first and keeps the others in time order", () => {
 		expect(ids(computeTreeView(s))).toEqual(["r", "mid", "mid2", "old", "new", "root2"]);
 	});

@@ -45,8 +45,15 @@ function compareLines(run: PiRun, v: TreeView): void {
 		expect(stripAnsi(run.list.render(200)[0]).trim()).toBe("No entries found");
 		return;
 	}
-	const pi = run.list.render(100_000).slice(0, -1).map((l) => stripAnsi(l).slice(2).trimEnd());
-	const ours = renderTreeLines(v, Array.from(v.rows, (i) => texts[i]), { leafMarker: "" }).map((l) => l.trimEnd());
+	const pi = run.list
+		.render(100_000)
+		.slice(0, -1)
+		.map((l) => stripAnsi(l).slice(2).trimEnd());
+	const ours = renderTreeLines(
+		v,
+		Array.from(v.rows, (i) => texts[i]),
+		{ leafMarker: "" },
+	).map((l) => l.trimEnd());
 	expect(ours).toEqual(pi);
 }
 
@@ -83,7 +90,18 @@ describe.each(cases)("pi conformance: %s", (_name, version, make) => {
 		compareLines(run, v);
 	});
 
-	it.each([["user"], ["assistant error"], ["branch summary"], ["the"], ["zzz-no-match"], ["[read"], ["system"], ["context edit omit"], ["replace"], ["step 1"]])("search %j gives pi's rows", (query) => {
+	it.each([
+		["user"],
+		["assistant error"],
+		["branch summary"],
+		["the"],
+		["zzz-no-match"],
+		["[read"],
+		["system"],
+		["context edit omit"],
+		["replace"],
+		["step 1"],
+	])("search %j gives pi's rows", (query) => {
 		for (const mode of ["default", "all"] as const) {
 			run.list.filterMode = mode;
 			run.list.searchQuery = query;

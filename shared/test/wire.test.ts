@@ -82,7 +82,7 @@ describe("wire codec", () => {
 	});
 
 	it("passes session content with marker-like keys through unchanged", () => {
-		const hostile = { $t: "Int32Array", o: 0, n: 999999, $$x: 1, "$": 2, __proto__x: 3, nested: [{ $t: "num", v: "NaN" }] };
+		const hostile = { $t: "Int32Array", o: 0, n: 999999, $$x: 1, $: 2, __proto__x: 3, nested: [{ $t: "num", v: "NaN" }] };
 		const out = roundTrip({ t: "res", id: 2, ok: true, result: hostile });
 		if (out.t !== "res" || !out.ok) throw new Error("wrong message");
 		expect(out.result).toEqual(hostile);
@@ -104,8 +104,21 @@ describe("wire codec", () => {
 		const err: WireMessage = { t: "res", id: 1, ok: false, error: { code: "forbidden", message: "no", file: "/a", line: 3 } };
 		expect(roundTrip(err)).toEqual(err);
 		const event: ArborEvent = {
-			type: "session_appended", sessionId: "s",
-			delta: { start: 3, ids: ["a"], parent: Int32Array.of(2), kind: Uint8Array.of(1), flags: Uint16Array.of(0), time: Float64Array.of(5), tokens: Float64Array.of(9), cost: Float64Array.of(0.5), labels: [], leaf: 3, resumeLeaf: 3 },
+			type: "session_appended",
+			sessionId: "s",
+			delta: {
+				start: 3,
+				ids: ["a"],
+				parent: Int32Array.of(2),
+				kind: Uint8Array.of(1),
+				flags: Uint16Array.of(0),
+				time: Float64Array.of(5),
+				tokens: Float64Array.of(9),
+				cost: Float64Array.of(0.5),
+				labels: [],
+				leaf: 3,
+				resumeLeaf: 3,
+			},
 		};
 		const out = roundTrip({ t: "evt", event });
 		if (out.t !== "evt" || out.event.type !== "session_appended") throw new Error("wrong message");

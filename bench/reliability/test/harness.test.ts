@@ -41,7 +41,11 @@ describe("fuzz corpus", () => {
 		generateCorpus({ seed: "t", count: 12, outDir: a, tinyLines: 100, hugeMiB: 1 });
 		generateCorpus({ seed: "t", count: 12, outDir: b, tinyLines: 100, hugeMiB: 1 });
 		generateCorpus({ seed: "u", count: 12, outDir: c, tinyLines: 100, hugeMiB: 1 });
-		const bytes = (d: string) => readdirSync(d).sort().map((f) => readFileSync(join(d, f)).toString("base64")).join("|");
+		const bytes = (d: string) =>
+			readdirSync(d)
+				.sort()
+				.map((f) => readFileSync(join(d, f)).toString("base64"))
+				.join("|");
 		expect(bytes(a)).toBe(bytes(b));
 		expect(bytes(a)).not.toBe(bytes(c));
 	});
@@ -52,7 +56,11 @@ describe("fuzz corpus", () => {
 		expect(MUTATIONS.bom(src).subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
 		const glued = MUTATIONS.glueLines(src, makeRng("g"));
 		expect(glued.toString().split("\n").length).toBeLessThan(src.toString().split("\n").length);
-		const cyc = MUTATIONS.cycles(src, makeRng("c")).toString().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+		const cyc = MUTATIONS.cycles(src, makeRng("c"))
+			.toString()
+			.split("\n")
+			.filter(Boolean)
+			.map((l) => JSON.parse(l));
 		const byId = new Map(cyc.filter((o) => o.type !== "session").map((o) => [o.id, o]));
 		const loops = [...byId.values()].some((e) => {
 			const seen = new Set();
@@ -67,7 +75,13 @@ describe("fuzz corpus", () => {
 });
 
 describe("describeViewDiff (what the concurrency figure prints when the live view drifts)", () => {
-	const view = (ids: string[], parents: (string | null)[], labels: [string, string][] = [], leaf = ids.at(-1) ?? null) => ({ ids, parents, labels, leaf, resumeLeaf: ids.at(-1) ?? null });
+	const view = (ids: string[], parents: (string | null)[], labels: [string, string][] = [], leaf = ids.at(-1) ?? null) => ({
+		ids,
+		parents,
+		labels,
+		leaf,
+		resumeLeaf: ids.at(-1) ?? null,
+	});
 	it("names the first differing entry with its parent in each view, and both leaves", () => {
 		const live = view(["a", "b", "c"], [null, "a", null]);
 		const reload = view(["a", "b", "c"], [null, "a", "b"]);

@@ -8,7 +8,15 @@
 import { type CatchUpTrace, SessionManager } from "../../../electron/session/index";
 import { canonicalTree, describeError, isTypedError, rng } from "./common";
 
-interface WriteJob { mode: "write"; file: string; count: number; seed: string; tag: string; startAt?: number; intervalMs?: number }
+interface WriteJob {
+	mode: "write";
+	file: string;
+	count: number;
+	seed: string;
+	tag: string;
+	startAt?: number;
+	intervalMs?: number;
+}
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** Both writers append on the same clock (start time + k × interval) so their lines really interleave. */
@@ -17,7 +25,10 @@ function pace(j: WriteJob, k: number): void {
 	const wait = target - Date.now();
 	if (wait > 0) Atomics.wait(sleeper, 0, 0, wait);
 }
-interface ReloadJob { mode: "reload"; file: string }
+interface ReloadJob {
+	mode: "reload";
+	file: string;
+}
 
 let sm: SessionManager | undefined;
 let job: WriteJob | undefined;
@@ -27,9 +38,10 @@ const probe = { trace: (t: CatchUpTrace) => void traces.push(t) };
 
 /** The traces worth reading in a failure report: the last few, plus every reload, race and partial tail. */
 function traceSummary(): { counts: Record<string, number>; reloadReasons: Record<string, number>; notable: string[]; last: string[] } {
-	const fmt = (t: CatchUpTrace): string => (t.op === "append"
-		? `append ${t.id} at ${t.offset} (size ${t.before} → ${t.after}${t.raced ? ", raced" : ""})`
-		: `${t.op} ${t.result}${t.reason ? ` (${t.reason})` : ""}: read ${t.from}..${t.statSize} (known size ${t.knownSize}), indexed to ${t.to}${t.to < t.statSize ? " (partial last line waits)" : ""}, ${t.entries} entries`);
+	const fmt = (t: CatchUpTrace): string =>
+		t.op === "append"
+			? `append ${t.id} at ${t.offset} (size ${t.before} → ${t.after}${t.raced ? ", raced" : ""})`
+			: `${t.op} ${t.result}${t.reason ? ` (${t.reason})` : ""}: read ${t.from}..${t.statSize} (known size ${t.knownSize}), indexed to ${t.to}${t.to < t.statSize ? " (partial last line waits)" : ""}, ${t.entries} entries`;
 	const counts: Record<string, number> = { catchUps: 0, partialTails: 0, reloads: 0, appends: 0, racedAppends: 0 };
 	const notable: string[] = [];
 	const reloadReasons: Record<string, number> = {};
@@ -70,9 +82,14 @@ function write(j: WriteJob): void {
 				messages.push(id);
 			} else {
 				const id = s.appendMessage({
-					role: "assistant", content: [{ type: "text", text: `${j.tag} assistant ${k}` }], api: "openai-completions",
-					provider: "reliability", model: "writer", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-					stopReason: "stop", timestamp: Date.now(),
+					role: "assistant",
+					content: [{ type: "text", text: `${j.tag} assistant ${k}` }],
+					api: "openai-completions",
+					provider: "reliability",
+					model: "writer",
+					usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+					stopReason: "stop",
+					timestamp: Date.now(),
 				});
 				written.push(id);
 				messages.push(id);
@@ -111,7 +128,15 @@ function view(s: SessionManager): { ids: string[]; parents: (string | null)[]; l
 function reload(j: ReloadJob): void {
 	const t = SessionManager.open(j.file);
 	const ctx = t.buildSessionContext();
-	process.send?.({ done: true, tree: canonicalTree(t.getTree()), count: t.getEntries().length, leaf: t.getLeafId(), contextMessages: ctx.messages.length, warnings: t.getWarningCount(), view: view(t) });
+	process.send?.({
+		done: true,
+		tree: canonicalTree(t.getTree()),
+		count: t.getEntries().length,
+		leaf: t.getLeafId(),
+		contextMessages: ctx.messages.length,
+		warnings: t.getWarningCount(),
+		view: view(t),
+	});
 }
 
 process.on("message", (m: WriteJob | ReloadJob | { mode: "live" } | { go: true; startAt: number; intervalMs: number }) => {

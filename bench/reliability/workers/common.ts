@@ -24,7 +24,11 @@ export function isTypedError(err: unknown): boolean {
 
 export function describeError(err: unknown): string {
 	if (!(err instanceof Error)) return `non-Error thrown: ${String(err).slice(0, 200)}`;
-	const where = (err.stack ?? "").split("\n").slice(1, 4).map((s) => s.trim()).join(" | ");
+	const where = (err.stack ?? "")
+		.split("\n")
+		.slice(1, 4)
+		.map((s) => s.trim())
+		.join(" | ");
 	return `${err.name}: ${err.message.slice(0, 300)} @ ${where}`;
 }
 
@@ -92,7 +96,11 @@ export function rng(seed: string): { rnd(): number; int(lo: number, hi: number):
 	return { rnd, int, pick: <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)] as T };
 }
 
-interface TreeNodeLike { entry: { id?: unknown; parentId?: unknown }; children: TreeNodeLike[]; label?: unknown }
+interface TreeNodeLike {
+	entry: { id?: unknown; parentId?: unknown };
+	children: TreeNodeLike[];
+	label?: unknown;
+}
 
 /**
  * One string per tree (pre-order; each node: id, parentId, label, child ids in order), iterative so a
@@ -106,7 +114,9 @@ export function canonicalTree(roots: TreeNodeLike[]): { hash: string; nodes: num
 	while (stack.length) {
 		const n = stack.pop()!;
 		nodes++;
-		h.update(`${String(n.entry.id)}|${String(n.entry.parentId)}|${n.label === undefined ? "" : String(n.label)}|${n.children.map((c) => String(c.entry.id)).join(",")}\n`);
+		h.update(
+			`${String(n.entry.id)}|${String(n.entry.parentId)}|${n.label === undefined ? "" : String(n.label)}|${n.children.map((c) => String(c.entry.id)).join(",")}\n`,
+		);
 		for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
 	}
 	return { hash: h.digest("hex"), nodes };

@@ -10,7 +10,12 @@ import { EntryKind } from "../../../shared/skeleton";
 import { SessionManager } from "../../../electron/session/index";
 import { rng } from "./common";
 
-interface Job { op: "append" | "label" | "branch" | "upgrade" | "reopen" | "read"; file: string; seed: string; log: string }
+interface Job {
+	op: "append" | "label" | "branch" | "upgrade" | "reopen" | "read";
+	file: string;
+	seed: string;
+	log: string;
+}
 
 function loop(job: Job): void {
 	const r = rng(job.seed);

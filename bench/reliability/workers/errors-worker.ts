@@ -12,8 +12,14 @@ import { errorText } from "../../../shared/guards";
 let services: ArborServices | undefined;
 let sessionId = "";
 
-interface Open { open: { file: string; home: string } }
-interface Act { act: "setLabel" | "appendUserMessage" | "branchToFile" | "savePosition"; entryId?: string; text?: string }
+interface Open {
+	open: { file: string; home: string };
+}
+interface Act {
+	act: "setLabel" | "appendUserMessage" | "branchToFile" | "savePosition";
+	entryId?: string;
+	text?: string;
+}
 
 async function handle(m: Open | Act): Promise<unknown> {
 	if ("open" in m) {

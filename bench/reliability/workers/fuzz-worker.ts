@@ -12,7 +12,11 @@ import { encodeWire } from "../../../shared/wire";
 import { SessionManager } from "../../../electron/session/index";
 import { checkAppendOnly, describeError, entryKey, isTypedError, rng, sha256 } from "./common";
 
-export interface FuzzJob { file: string; workDir: string; seed: string }
+export interface FuzzJob {
+	file: string;
+	workDir: string;
+	seed: string;
+}
 export interface FuzzResult {
 	file: string;
 	calls: number;
@@ -32,7 +36,18 @@ type Rng = ReturnType<typeof rng>;
 
 function runJob(job: FuzzJob): FuzzResult {
 	const t0 = performance.now();
-	const res: FuzzResult = { file: job.file, calls: 0, typedErrors: 0, crashes: [], violations: [], unsendable: [], slowest: {}, opened: false, entries: 0, ms: 0 };
+	const res: FuzzResult = {
+		file: job.file,
+		calls: 0,
+		typedErrors: 0,
+		crashes: [],
+		violations: [],
+		unsendable: [],
+		slowest: {},
+		opened: false,
+		entries: 0,
+		ms: 0,
+	};
 	const r = rng(`${job.seed}:${basename(job.file)}`);
 	/** Runs one API call: a result or a typed error is fine, anything else is a crash. */
 	const call = <T>(name: string, fn: () => T): T | undefined => {
@@ -173,11 +188,21 @@ type Call = <T>(name: string, fn: () => T) => T | undefined;
 /** Every read-only call of the core, the tree view and the wire codec on one open session. */
 function readAll(sm: SessionManager, r: Rng, call: Call): Skeleton | undefined {
 	const reads: Record<string, () => unknown> = {
-		getHeader: () => sm.getHeader(), getLeafId: () => sm.getLeafId(), getLeafEntry: () => sm.getLeafEntry(),
-		getTree: () => sm.getTree(), getWarnings: () => sm.getWarnings(), getWarningCount: () => sm.getWarningCount(),
-		getResumeLeafId: () => sm.getResumeLeafId(), getFileVersion: () => sm.getFileVersion(), needsUpgrade: () => sm.needsUpgrade(),
-		getSessionId: () => sm.getSessionId(), getCwd: () => sm.getCwd(), getSessionFile: () => sm.getSessionFile(),
-		getBranch: () => sm.getBranch(), context: () => sm.buildSessionContext(), contextNull: () => sm.buildSessionContext(null),
+		getHeader: () => sm.getHeader(),
+		getLeafId: () => sm.getLeafId(),
+		getLeafEntry: () => sm.getLeafEntry(),
+		getTree: () => sm.getTree(),
+		getWarnings: () => sm.getWarnings(),
+		getWarningCount: () => sm.getWarningCount(),
+		getResumeLeafId: () => sm.getResumeLeafId(),
+		getFileVersion: () => sm.getFileVersion(),
+		needsUpgrade: () => sm.needsUpgrade(),
+		getSessionId: () => sm.getSessionId(),
+		getCwd: () => sm.getCwd(),
+		getSessionFile: () => sm.getSessionFile(),
+		getBranch: () => sm.getBranch(),
+		context: () => sm.buildSessionContext(),
+		contextNull: () => sm.buildSessionContext(null),
 		catchUp: () => sm.catchUp(),
 	};
 	for (const [name, fn] of Object.entries(reads)) call(name, fn);
@@ -259,7 +284,18 @@ process.on("message", (job: FuzzJob) => {
 	try {
 		result = runJob(job);
 	} catch (err) {
-		result = { file: job.file, calls: 0, typedErrors: 0, crashes: [`harness: ${describeError(err)}`], violations: [], unsendable: [], slowest: {}, opened: false, entries: 0, ms: 0 };
+		result = {
+			file: job.file,
+			calls: 0,
+			typedErrors: 0,
+			crashes: [`harness: ${describeError(err)}`],
+			violations: [],
+			unsendable: [],
+			slowest: {},
+			opened: false,
+			entries: 0,
+			ms: 0,
+		};
 	}
 	process.send?.(result);
 });

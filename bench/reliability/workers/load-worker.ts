@@ -73,9 +73,14 @@ async function live(ms: number): Promise<unknown> {
 	// to an entry (tens of thousands of messages deep in a big session): reported on its own.
 	const interactive = stats([...byName.getPreviews!, ...byName.getEntry!, ...byName.previewNavigation!]);
 	return {
-		liveDone: true, ...interactive, requests: interactive.n, context: stats(byName.getContext!),
+		liveDone: true,
+		...interactive,
+		requests: interactive.n,
+		context: stats(byName.getContext!),
 		perRequest: Object.fromEntries(names.map((n) => [n, stats(byName[n]!)])),
-		events: eventCounts, seenAt: Object.fromEntries(seenAt), rss: rssPeak(),
+		events: eventCounts,
+		seenAt: Object.fromEntries(seenAt),
+		rss: rssPeak(),
 	};
 }
 
@@ -103,7 +108,13 @@ function library(agentDir: string, home: string): unknown {
 }
 
 process.on("message", (m: { mode?: string; live?: boolean; ms?: number; file?: string; home?: string; agentDir?: string; settle?: string[] }) => {
-	const p = m.settle ? settle(m.settle) : m.live ? live(m.ms ?? 10_000) : m.mode === "open" ? open(m.file!, m.home!) : Promise.resolve(library(m.agentDir!, m.home!));
+	const p = m.settle
+		? settle(m.settle)
+		: m.live
+			? live(m.ms ?? 10_000)
+			: m.mode === "open"
+				? open(m.file!, m.home!)
+				: Promise.resolve(library(m.agentDir!, m.home!));
 	p.then(
 		(r) => process.send?.(r),
 		(err: unknown) => process.send?.({ opened: true, liveDone: true, listed: true, settled: true, fatal: describeError(err) }),

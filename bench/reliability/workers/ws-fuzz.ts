@@ -11,11 +11,31 @@ import { REQUEST_NAMES, type ArborErrorCode } from "../../../shared/api";
 import { decodeWire, encodeWire } from "../../../shared/wire";
 import { describeError, rng } from "./common";
 
-interface Job { port: number; token: string; count: number; seed: string; allowedFiles: string[]; allowedDirs: string[]; canaryPaths: string[]; secret: string }
+interface Job {
+	port: number;
+	token: string;
+	count: number;
+	seed: string;
+	allowedFiles: string[];
+	allowedDirs: string[];
+	canaryPaths: string[];
+	secret: string;
+}
 
 const ERROR_CODES: ReadonlySet<ArborErrorCode> = new Set([
-	"bad_request", "forbidden", "not_found", "bad_file", "conflict", "legacy_needs_upgrade", "io", "no_model", "llm_error",
-	"cancelled", "extension_error", "unsupported", "internal",
+	"bad_request",
+	"forbidden",
+	"not_found",
+	"bad_file",
+	"conflict",
+	"legacy_needs_upgrade",
+	"io",
+	"no_model",
+	"llm_error",
+	"cancelled",
+	"extension_error",
+	"unsupported",
+	"internal",
 ]);
 
 type Answer = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } } | { timeout: true } | { closed: string };
@@ -24,7 +44,10 @@ class Client {
 	ws!: WebSocket;
 	pending = new Map<number, (a: Answer) => void>();
 	nextId = 1;
-	constructor(readonly port: number, readonly token: string) {}
+	constructor(
+		readonly port: number,
+		readonly token: string,
+	) {}
 	connect(): Promise<void> {
 		this.ws = new WebSocket(`ws://127.0.0.1:${this.port}/api?token=${encodeURIComponent(this.token)}`, { maxPayload: 512 * 1024 * 1024 });
 		this.ws.binaryType = "arraybuffer";
@@ -71,7 +94,10 @@ async function main(job: Job): Promise<void> {
 	const r = rng(job.seed);
 	const violations: string[] = [];
 	const codes: Record<string, number> = {};
-	let requests = 0, oks = 0, frames = 0, reconnects = 0;
+	let requests = 0,
+		oks = 0,
+		frames = 0,
+		reconnects = 0;
 	const c = new Client(job.port, job.token);
 	await c.connect();
 
@@ -96,13 +122,14 @@ async function main(job: Job): Promise<void> {
 	};
 	// The canary's access times after every answer, so a read is pinned on the request that made it (the
 	// parent's before/after comparison only says that one happened).
-	const atimes = (): number[] => job.canaryPaths.map((p) => {
-		try {
-			return statSync(p).atimeMs;
-		} catch {
-			return Number.NaN;
-		}
-	});
+	const atimes = (): number[] =>
+		job.canaryPaths.map((p) => {
+			try {
+				return statSync(p).atimeMs;
+			} catch {
+				return Number.NaN;
+			}
+		});
 	let lastAtimes = atimes();
 	const ask = async (name: string, params: unknown): Promise<Answer> => {
 		if (!c.open) {
@@ -136,26 +163,63 @@ async function main(job: Job): Promise<void> {
 	sessionIds.push("", "0", "-1", "__proto__", "s".repeat(300), "constructor");
 
 	const hostilePaths = [
-		...job.canaryPaths, ...job.canaryPaths.map((p) => `${p}/`), ...job.canaryPaths.map((p) => p.replace(/^\//, "//")),
-		...job.allowedDirs.flatMap((d) => [`${d}/../${job.canaryPaths[0]!.split("/").slice(-2).join("/")}`, `${d}/link-to-canary.jsonl`, `${d}/linkdir/canary.jsonl`, `${d}/..`, d]),
-		"/etc/passwd", "/proc/self/environ", "/proc/self/cmdline", "/dev/zero", "/dev/urandom", "/", "~/.ssh/id_rsa", "relative.jsonl",
-		"../../etc/passwd", "file:///etc/passwd", "\\\\server\\share\\x.jsonl", "C:\\Windows\\win.ini", "/tmp", "%2e%2e/etc/passwd",
-		`${job.allowedFiles[0]}\u0000/etc/passwd`, `${job.allowedFiles[0]}/../../../etc/passwd`, "x".repeat(5000),
+		...job.canaryPaths,
+		...job.canaryPaths.map((p) => `${p}/`),
+		...job.canaryPaths.map((p) => p.replace(/^\//, "//")),
+		...job.allowedDirs.flatMap((d) => [
+			`${d}/../${job.canaryPaths[0]!.split("/").slice(-2).join("/")}`,
+			`${d}/link-to-canary.jsonl`,
+			`${d}/linkdir/canary.jsonl`,
+			`${d}/..`,
+			d,
+		]),
+		"/etc/passwd",
+		"/proc/self/environ",
+		"/proc/self/cmdline",
+		"/dev/zero",
+		"/dev/urandom",
+		"/",
+		"~/.ssh/id_rsa",
+		"relative.jsonl",
+		"../../etc/passwd",
+		"file:///etc/passwd",
+		"\\\\server\\share\\x.jsonl",
+		"C:\\Windows\\win.ini",
+		"/tmp",
+		"%2e%2e/etc/passwd",
+		`${job.allowedFiles[0]}\u0000/etc/passwd`,
+		`${job.allowedFiles[0]}/../../../etc/passwd`,
+		"x".repeat(5000),
 	];
 	const strings = ["", " ", "\u0000", "\ud800", "<script>alert(1)</script>", "${7*7}", "../", "%s%n", "a".repeat(100_001), "é", "null", "__proto__"];
 	const value = (depth = 0): unknown => {
 		const k = r.int(0, depth > 2 ? 6 : 9);
 		switch (k) {
-			case 0: return r.pick([null, true, false, 0, -1, 1.5, 1e308, -0, 2 ** 53 + 1, Number.NaN, Number.POSITIVE_INFINITY]);
-			case 1: return r.pick(strings);
-			case 2: return r.pick(hostilePaths);
-			case 3: return r.pick(sessionIds);
-			case 4: return r.pick(entryIds);
-			case 5: return r.int(-5, 5);
-			case 6: return r.pick(["pi", "full", "back", "forward", "tree", "branch", "TB", "LR", "default", "all"]);
-			case 7: return Array.from({ length: r.int(0, 5) }, () => value(depth + 1));
-			case 8: return Object.fromEntries(Array.from({ length: r.int(0, 4) }, () => [r.pick(["path", "sessionId", "id", "__proto__", "constructor", "dirs", "settings", "x"]), value(depth + 1)]));
-			default: return r.pick([[], {}, new Uint8Array(4), new Float64Array([Number.NaN])]);
+			case 0:
+				return r.pick([null, true, false, 0, -1, 1.5, 1e308, -0, 2 ** 53 + 1, Number.NaN, Number.POSITIVE_INFINITY]);
+			case 1:
+				return r.pick(strings);
+			case 2:
+				return r.pick(hostilePaths);
+			case 3:
+				return r.pick(sessionIds);
+			case 4:
+				return r.pick(entryIds);
+			case 5:
+				return r.int(-5, 5);
+			case 6:
+				return r.pick(["pi", "full", "back", "forward", "tree", "branch", "TB", "LR", "default", "all"]);
+			case 7:
+				return Array.from({ length: r.int(0, 5) }, () => value(depth + 1));
+			case 8:
+				return Object.fromEntries(
+					Array.from({ length: r.int(0, 4) }, () => [
+						r.pick(["path", "sessionId", "id", "__proto__", "constructor", "dirs", "settings", "x"]),
+						value(depth + 1),
+					]),
+				);
+			default:
+				return r.pick([[], {}, new Uint8Array(4), new Float64Array([Number.NaN])]);
 		}
 	};
 	/** Valid-looking params for a request, with hostile values in the fields. */
@@ -163,22 +227,51 @@ async function main(job: Job): Promise<void> {
 		const sid = r.pick(sessionIds);
 		const eid = r.pick(entryIds);
 		switch (name) {
-			case "openSession": return { path: r.pick(hostilePaths) };
-			case "listSessions": return r.int(0, 1) ? { dirs: [r.pick(hostilePaths)] } : {};
-			case "getPreviews": return { sessionId: sid, indices: r.int(0, 3) === 0 ? Array.from({ length: 2000 }, (_, i) => i * 7919) : [r.pick(indices.length ? indices : [0]), r.int(-2, 1e6), 2 ** 31 - 1] };
-			case "getEntry": return { sessionId: sid, id: eid };
-			case "getContext": return { sessionId: sid, leafId: r.int(0, 3) ? eid : null };
-			case "search": return { sessionId: sid, query: r.pick(strings).slice(0, 10_000), scope: r.pick(["pi", "full"]) };
-			case "previewNavigation": return { sessionId: sid, targetId: eid };
-			case "navigate": return { sessionId: sid, targetId: eid, summarize: false, label: r.pick(["", "<img src=x onerror=alert(1)>", "l"]) };
-			case "branchToFile": return { sessionId: sid, entryId: eid };
-			case "setLabel": return { sessionId: sid, entryId: eid, label: r.pick([null, "", "label", "<b>x</b>", "x".repeat(10_000)]) };
-			case "appendUserMessage": return { sessionId: sid, text: r.pick(strings).slice(0, 1000) };
-			case "leafHistory": return { sessionId: sid, direction: r.pick(["back", "forward"]) };
-			case "setSettings": return { settings: r.pick([{ recentFiles: [r.pick(hostilePaths)] }, { model: { baseUrl: r.pick(["file:///etc/passwd", "http://127.0.0.1:1/", "javascript:alert(1)"]) } }, { treeFilterMode: "all" }]) };
-			case "runExtensionCommand": return { sessionId: sid, name: r.pick(["", "x", "../../etc/passwd", "__proto__"]), args: r.pick(strings).slice(0, 100) };
-			case "getSettings": case "getActiveModel": case "listCommands": case "getInitialSessions": case "showOpenDialog": return {};
-			default: return { sessionId: sid };
+			case "openSession":
+				return { path: r.pick(hostilePaths) };
+			case "listSessions":
+				return r.int(0, 1) ? { dirs: [r.pick(hostilePaths)] } : {};
+			case "getPreviews":
+				return {
+					sessionId: sid,
+					indices: r.int(0, 3) === 0 ? Array.from({ length: 2000 }, (_, i) => i * 7919) : [r.pick(indices.length ? indices : [0]), r.int(-2, 1e6), 2 ** 31 - 1],
+				};
+			case "getEntry":
+				return { sessionId: sid, id: eid };
+			case "getContext":
+				return { sessionId: sid, leafId: r.int(0, 3) ? eid : null };
+			case "search":
+				return { sessionId: sid, query: r.pick(strings).slice(0, 10_000), scope: r.pick(["pi", "full"]) };
+			case "previewNavigation":
+				return { sessionId: sid, targetId: eid };
+			case "navigate":
+				return { sessionId: sid, targetId: eid, summarize: false, label: r.pick(["", "<img src=x onerror=alert(1)>", "l"]) };
+			case "branchToFile":
+				return { sessionId: sid, entryId: eid };
+			case "setLabel":
+				return { sessionId: sid, entryId: eid, label: r.pick([null, "", "label", "<b>x</b>", "x".repeat(10_000)]) };
+			case "appendUserMessage":
+				return { sessionId: sid, text: r.pick(strings).slice(0, 1000) };
+			case "leafHistory":
+				return { sessionId: sid, direction: r.pick(["back", "forward"]) };
+			case "setSettings":
+				return {
+					settings: r.pick([
+						{ recentFiles: [r.pick(hostilePaths)] },
+						{ model: { baseUrl: r.pick(["file:///etc/passwd", "http://127.0.0.1:1/", "javascript:alert(1)"]) } },
+						{ treeFilterMode: "all" },
+					]),
+				};
+			case "runExtensionCommand":
+				return { sessionId: sid, name: r.pick(["", "x", "../../etc/passwd", "__proto__"]), args: r.pick(strings).slice(0, 100) };
+			case "getSettings":
+			case "getActiveModel":
+			case "listCommands":
+			case "getInitialSessions":
+			case "showOpenDialog":
+				return {};
+			default:
+				return { sessionId: sid };
 		}
 	};
 	const names = [...REQUEST_NAMES, "__proto__", "constructor", "toString", "hasOwnProperty", "", "x".repeat(2000), "openSession "];

@@ -37,7 +37,14 @@ export function fakeServices(answers: Record<string, (params: never) => unknown>
 
 export function summary(sessionId: string, path: string | null): SessionSummary {
 	return {
-		sessionId, path, header: { type: "session", id: sessionId }, fileVersion: 3, needsUpgrade: false, title: null,
-		warnings: [], warningCount: 0, fileSize: 0,
+		sessionId,
+		path,
+		header: { type: "session", id: sessionId },
+		fileVersion: 3,
+		needsUpgrade: false,
+		title: null,
+		warnings: [],
+		warningCount: 0,
+		fileSize: 0,
 	};
 }

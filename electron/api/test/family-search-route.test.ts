@@ -22,7 +22,13 @@ function setup() {
 	const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
 	const at = (JSON.parse(lines[40]) as { id: string }).id;
 	const child = join(proj, "child.jsonl");
-	writeFileSync(child, [JSON.stringify({ type: "session", version: 3, id: "child-1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/home/me/app", parentSession: parent }), ...lines.slice(1, 41)].join("\n") + "\n");
+	writeFileSync(
+		child,
+		[
+			JSON.stringify({ type: "session", version: 3, id: "child-1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/home/me/app", parentSession: parent }),
+			...lines.slice(1, 41),
+		].join("\n") + "\n",
+	);
 	const services = new ArborServices({ settingsDir: join(dir, "arbor"), piAgentDir: pi, env: {}, watch: false });
 	const router = createRouter({ services, log: () => {} });
 	const events: ArborEvent[] = [];
@@ -48,7 +54,10 @@ describe("getFamily / searchAllSessions requests", () => {
 		const r = await router.handle("getFamily", { path: child });
 		expect(r.ok).toBe(true);
 		const family = (r as { result: SessionFamily }).result;
-		expect(family.members.map((m) => [m.path, m.parentPath, m.branchedAtEntryId])).toEqual([[parent, null, null], [child, parent, at]]);
+		expect(family.members.map((m) => [m.path, m.parentPath, m.branchedAtEntryId])).toEqual([
+			[parent, null, null],
+			[child, parent, at],
+		]);
 		// A member is offered by the family view: opening it is allowed now.
 		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });
 		expect(await router.handle("getFamily", { path: 42 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
@@ -61,7 +70,10 @@ describe("getFamily / searchAllSessions requests", () => {
 		expect(first.sessions).toEqual([]);
 		expect(first.indexedFiles).toBe(2);
 		expect(events.some((e) => e.type === "search_index" && e.phase === "done" && e.filesTotal === 2)).toBe(true);
-		appendFileSync(parent, `${JSON.stringify({ type: "message", id: "zz1", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "a zebraquartz appears", timestamp: 1 } })}\n`);
+		appendFileSync(
+			parent,
+			`${JSON.stringify({ type: "message", id: "zz1", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "a zebraquartz appears", timestamp: 1 } })}\n`,
+		);
 		const second = await searchUntilComplete(router, "zebraquartz");
 		expect(second.sessions.map((s) => [s.path, s.matches[0].entryId])).toEqual([[parent, "zz1"]]);
 		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });

@@ -28,15 +28,54 @@ describe("router under random requests", () => {
 		const sid = opened[0].sessionId;
 
 		const values: unknown[] = [
-			undefined, null, 0, -1, 2 ** 40, 1.5, Number.NaN, "", "x", sid, "user-first", "unknown-active", "../../etc/passwd",
-			outside, join(dir, "secret.txt"), `${dir}/../${dir.split("/").pop()}/outside.jsonl`, [], [0, 1, 99_999], {}, { $t: "x" }, true, "é".repeat(300),
+			undefined,
+			null,
+			0,
+			-1,
+			2 ** 40,
+			1.5,
+			Number.NaN,
+			"",
+			"x",
+			sid,
+			"user-first",
+			"unknown-active",
+			"../../etc/passwd",
+			outside,
+			join(dir, "secret.txt"),
+			`${dir}/../${dir.split("/").pop()}/outside.jsonl`,
+			[],
+			[0, 1, 99_999],
+			{},
+			{ $t: "x" },
+			true,
+			"é".repeat(300),
 		];
 		const shape: Record<string, string[]> = {
-			openSession: ["path"], getEntry: ["id"], getContext: ["leafId"], previewNavigation: ["targetId"], navigate: ["targetId", "label", "summarize"],
-			branchToFile: ["entryId"], setLabel: ["entryId", "label"], appendUserMessage: ["text"], leafHistory: ["direction"],
-			runExtensionCommand: ["name", "entryId", "args"], getPreviews: ["indices"], search: ["query", "scope"], listSessions: ["dirs"],
+			openSession: ["path"],
+			getEntry: ["id"],
+			getContext: ["leafId"],
+			previewNavigation: ["targetId"],
+			navigate: ["targetId", "label", "summarize"],
+			branchToFile: ["entryId"],
+			setLabel: ["entryId", "label"],
+			appendUserMessage: ["text"],
+			leafHistory: ["direction"],
+			runExtensionCommand: ["name", "entryId", "args"],
+			getPreviews: ["indices"],
+			search: ["query", "scope"],
+			listSessions: ["dirs"],
 		};
-		const noSession = new Set(["openSession", "getInitialSessions", "getSettings", "getActiveModel", "listCommands", "showOpenDialog", "listSessions", "setSettings"]);
+		const noSession = new Set([
+			"openSession",
+			"getInitialSessions",
+			"getSettings",
+			"getActiveModel",
+			"listCommands",
+			"showOpenDialog",
+			"listSessions",
+			"setSettings",
+		]);
 		let seed = 7;
 		const rnd = (n: number) => {
 			seed = (seed * 1103515245 + 12345) % 2147483648;

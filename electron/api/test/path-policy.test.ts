@@ -38,8 +38,16 @@ let listedFiles: string[] = [];
 function listed(dirs: string[] | undefined): SessionListItem[] {
 	void dirs;
 	return listedFiles.map((path) => ({
-		path, project: root, source: "pi", sessionId: null, title: null, firstUserMessage: null, mtimeMs: 0, size: 0,
-		entryCount: 0, entryCountExact: true,
+		path,
+		project: root,
+		source: "pi",
+		sessionId: null,
+		title: null,
+		firstUserMessage: null,
+		mtimeMs: 0,
+		size: 0,
+		entryCount: 0,
+		entryCountExact: true,
 	}));
 }
 

@@ -66,7 +66,10 @@ describe("router validation", () => {
 
 	it("rejects settings with a non-http baseUrl or unknown fields", async () => {
 		const router = createRouter({ services: fakeServices().services, log: quiet });
-		expect(await router.handle("setSettings", { settings: { model: { baseUrl: "file:///etc/passwd" } } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setSettings", { settings: { model: { baseUrl: "file:///etc/passwd" } } })).toMatchObject({
+			ok: false,
+			error: { code: "bad_request" },
+		});
 		expect(await router.handle("setSettings", { settings: { evil: true } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
 		expect(await router.handle("setSettings", { settings: { treeFilterMode: "bogus" } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
 	});
@@ -76,8 +79,14 @@ describe("router validation", () => {
 		const router = createRouter({ services: fake.services, log: quiet });
 		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: "yes" })).toMatchObject({ ok: false, error: { code: "bad_request" } });
 		expect(await router.handle("setExtensionEnabled", { path: "/x/a\0.ts", enabled: true })).toMatchObject({ ok: false, error: { code: "bad_request" } });
-		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: true, extra: 1 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
-		expect(await router.handle("setSettings", { settings: { enabledExtensions: ["/x/evil.ts"] } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: true, extra: 1 })).toMatchObject({
+			ok: false,
+			error: { code: "bad_request" },
+		});
+		expect(await router.handle("setSettings", { settings: { enabledExtensions: ["/x/evil.ts"] } })).toMatchObject({
+			ok: false,
+			error: { code: "bad_request" },
+		});
 		expect(await router.handle("setExtensionEnabled", { path: "/x/a.ts", enabled: true })).toEqual({ ok: true, result: { extensions: [], missing: [] } });
 		expect(fake.calls.map((c) => c.name)).toEqual(["setExtensionEnabled"]);
 	});

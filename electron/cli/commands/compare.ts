@@ -33,7 +33,9 @@ function oneLine(s: string, max: number): string {
 
 function printSide(out: Output, name: string, s: CompareSide, aborts: number): void {
 	out.line(`${name}: leaf ${s.leafId}, ${s.entries.length} entries after the ancestor`);
-	out.line(`  tokens   ${s.tokens.total} (input ${s.tokens.input}, output ${s.tokens.output}, cache read ${s.tokens.cacheRead}, cache write ${s.tokens.cacheWrite})`);
+	out.line(
+		`  tokens   ${s.tokens.total} (input ${s.tokens.input}, output ${s.tokens.output}, cache read ${s.tokens.cacheRead}, cache write ${s.tokens.cacheWrite})`,
+	);
 	out.line(`  cost     $${s.cost.toFixed(4)}`);
 	out.line(`  errors   ${s.errors}${aborts > 0 ? `, aborted ${aborts}` : ""}`);
 	out.line(`  duration ${fmtDuration(s.durationMs)}`);

@@ -55,7 +55,10 @@ function messageText(m: AgentMessage): { title: string; body: string[] } {
 		case "toolResult":
 			return { title: `toolResult ${text(x.toolName ?? "")}${x.isError ? " [error]" : ""}`, body: blocksText(x.content) };
 		case "bashExecution":
-			return { title: `bashExecution${typeof x.exitCode === "number" && x.exitCode !== 0 ? ` [exit ${x.exitCode}]` : ""}`, body: [`$ ${text(x.command ?? "")}`, text(x.output ?? "")] };
+			return {
+				title: `bashExecution${typeof x.exitCode === "number" && x.exitCode !== 0 ? ` [exit ${x.exitCode}]` : ""}`,
+				body: [`$ ${text(x.command ?? "")}`, text(x.output ?? "")],
+			};
 		case "branchSummary":
 			return { title: "branchSummary", body: [text(x.summary ?? "")] };
 		case "compactionSummary":
@@ -108,17 +111,32 @@ export async function contextCommand(argv: string[]): Promise<number> {
 /** omp's JSON: `rules` first, then buildOmpContext's fields in its order (undefined ones left out). */
 function ompJson(ctx: OmpSessionContext): Loose {
 	return {
-		rules: "omp", messages: ctx.messages, entryIds: ctx.entryIds, thinkingLevel: ctx.thinkingLevel, configuredThinkingLevel: ctx.configuredThinkingLevel,
-		serviceTier: ctx.serviceTier, models: ctx.models, injectedTtsrRules: ctx.injectedTtsrRules, mode: ctx.mode, modeData: ctx.modeData,
+		rules: "omp",
+		messages: ctx.messages,
+		entryIds: ctx.entryIds,
+		thinkingLevel: ctx.thinkingLevel,
+		configuredThinkingLevel: ctx.configuredThinkingLevel,
+		serviceTier: ctx.serviceTier,
+		models: ctx.models,
+		injectedTtsrRules: ctx.injectedTtsrRules,
+		mode: ctx.mode,
+		modeData: ctx.modeData,
 	};
 }
 
 async function printOmpContext(ctx: OmpSessionContext, leafShown: string, json: boolean): Promise<void> {
 	if (json) return writeContextJson(ompJson(ctx));
 	const out = new Output();
-	const roles = Object.entries(ctx.models).map(([role, model]) => `${role}=${text(model)}`).join(" ");
-	out.line(`leaf: ${leafShown}  thinking: ${text(ctx.thinkingLevel ?? "off")}  model: ${text(ctx.models.default ?? "none")}  messages: ${ctx.messages.length}  (as omp 18.3 sends it)`);
-	const tier = ctx.serviceTier === undefined || ctx.serviceTier === null ? "" : `  service tier: ${typeof ctx.serviceTier === "string" ? ctx.serviceTier : JSON.stringify(ctx.serviceTier)}`;
+	const roles = Object.entries(ctx.models)
+		.map(([role, model]) => `${role}=${text(model)}`)
+		.join(" ");
+	out.line(
+		`leaf: ${leafShown}  thinking: ${text(ctx.thinkingLevel ?? "off")}  model: ${text(ctx.models.default ?? "none")}  messages: ${ctx.messages.length}  (as omp 18.3 sends it)`,
+	);
+	const tier =
+		ctx.serviceTier === undefined || ctx.serviceTier === null
+			? ""
+			: `  service tier: ${typeof ctx.serviceTier === "string" ? ctx.serviceTier : JSON.stringify(ctx.serviceTier)}`;
 	const ttsr = ctx.injectedTtsrRules.length > 0 ? `  ttsr: ${ctx.injectedTtsrRules.map((r) => text(r)).join(", ")}` : "";
 	out.line(`models: ${roles || "none"}  mode: ${text(ctx.mode)}${tier}${ttsr}`);
 	printMessages(out, ctx.messages);
@@ -162,8 +180,7 @@ async function printContext(ctx: SessionContext, leafShown: string, json: boolea
 			out.line();
 		}
 		if (text !== null) out.line(text);
-	}
-	else {
+	} else {
 		const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
 		out.line(`leaf: ${leafShown}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
 		ctx.messages.forEach((m, k) => {

@@ -33,13 +33,15 @@ export async function exportCommand(argv: string[]): Promise<number> {
 	if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (md, html or jsonl)`, exportUsage);
 	const out = stringOption(args, "out");
 	// Refuse before doing any work; the write itself refuses again (no-clobber link) if one appears meanwhile.
-	if (out !== undefined && existsSync(resolve(out))) throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);
+	if (out !== undefined && existsSync(resolve(out)))
+		throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);
 	const sm = openSession(file, exportUsage);
 	try {
 		reportWarnings(sm);
 		const leaf = stringOption(args, "leaf");
 		if (leaf !== undefined && sm.indexOf(leaf) < 0) throw new UsageError(`no entry "${leaf}" in ${sm.getSessionFile()}`, exportUsage);
-		if (leaf === undefined && sm.getLeafId() === null && format === "jsonl") throw new BadFileError(`${sm.getSessionFile()}: the session has no entries to export`);
+		if (leaf === undefined && sm.getLeafId() === null && format === "jsonl")
+			throw new BadFileError(`${sm.getSessionFile()}: the session has no entries to export`);
 		let data: Buffer;
 		try {
 			data = exportBranch(sm, format, leaf);
@@ -54,7 +56,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
 		try {
 			process.stdout.write(`${writeExport(out, data)}\n`);
 		} catch (err) {
-			if ((err as { code?: unknown }).code === "conflict") throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);
+			if ((err as { code?: unknown }).code === "conflict")
+				throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);
 			if (err instanceof ArborServiceError) throw new BadFileError(err.message);
 			asBadFile(err);
 		}

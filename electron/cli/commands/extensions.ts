@@ -51,7 +51,8 @@ export async function extensionsCommand(argv: string[]): Promise<number> {
 	}
 	const out = listing.extensions.map(line);
 	for (const m of listing.missing) out.push(`${"missing".padEnd(19)} ${m.source}: ${m.reason}`);
-	if (listing.untrustedProject) out.push(`${"not trusted".padEnd(19)} ${listing.untrustedProject}/.pi: pi does not trust this project (trust it in pi), so its extensions are not listed`);
+	if (listing.untrustedProject)
+		out.push(`${"not trusted".padEnd(19)} ${listing.untrustedProject}/.pi: pi does not trust this project (trust it in pi), so its extensions are not listed`);
 	const loaded = listing.extensions.filter((e) => e.loaded).length;
 	const off = listing.extensions.filter((e) => !e.enabled).length;
 	out.push("", `${loaded} loaded, ${listing.extensions.filter((e) => e.enabled && !e.loaded).length} failed, ${off} found but not enabled.`);

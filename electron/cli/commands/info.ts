@@ -19,7 +19,10 @@ Options:
 
 const KIND_TYPE: Partial<Record<number, string>> = KIND_ENTRY_TYPES;
 const KIND_ROLE: Partial<Record<number, string>> = {
-	[EntryKind.user]: "user", [EntryKind.assistant]: "assistant", [EntryKind.toolResult]: "toolResult", [EntryKind.bashExecution]: "bashExecution",
+	[EntryKind.user]: "user",
+	[EntryKind.assistant]: "assistant",
+	[EntryKind.toolResult]: "toolResult",
+	[EntryKind.bashExecution]: "bashExecution",
 	[EntryKind.system]: "system",
 };
 
@@ -77,7 +80,7 @@ export function sessionInfo(sm: SessionManager): SessionInfo {
 			bump(types, "message");
 			const m = e.message as Record<string, unknown> | undefined;
 			bump(roles, typeof m?.role === "string" ? m.role : "(none)");
-		} else bump(types, typeof e?.type === "string" ? e.type : ENTRY_KIND_NAMES[k] ?? "unknown");
+		} else bump(types, typeof e?.type === "string" ? e.type : (ENTRY_KIND_NAMES[k] ?? "unknown"));
 	}
 	const header = sm.getHeader();
 	const slot = sm.getTitleSlot();
@@ -86,13 +89,33 @@ export function sessionInfo(sm: SessionManager): SessionInfo {
 	const shape = treeShape(s);
 	const file = sm.getSessionFile() ?? "";
 	let size = 0;
-	try { size = statSync(file).size; } catch { /* reported by the caller's open already */ }
+	try {
+		size = statSync(file).size;
+	} catch {
+		/* reported by the caller's open already */
+	}
 	const parent = typeof header.parentSession === "string" ? header.parentSession : typeof header.branchedFrom === "string" ? header.branchedFrom : null;
 	return {
-		file, sessionId: sm.getSessionId(), fileVersion: sm.getFileVersion(), needsUpgrade: sm.needsUpgrade(),
-		cwd: typeof header.cwd === "string" ? header.cwd : null, title, parentSession: parent, size, entries: s.count, types, roles,
-		branchPoints: countBranchPoints(s), maxDepth: shape.maxDepth, leaves: shape.leaves, roots: shape.roots,
-		leafId: sm.getLeafId(), resumePoint: resumeOf(sm), labels: s.labels.length, warningCount: sm.getWarningCount(), warnings: sm.getWarnings(),
+		file,
+		sessionId: sm.getSessionId(),
+		fileVersion: sm.getFileVersion(),
+		needsUpgrade: sm.needsUpgrade(),
+		cwd: typeof header.cwd === "string" ? header.cwd : null,
+		title,
+		parentSession: parent,
+		size,
+		entries: s.count,
+		types,
+		roles,
+		branchPoints: countBranchPoints(s),
+		maxDepth: shape.maxDepth,
+		leaves: shape.leaves,
+		roots: shape.roots,
+		leafId: sm.getLeafId(),
+		resumePoint: resumeOf(sm),
+		labels: s.labels.length,
+		warningCount: sm.getWarningCount(),
+		warnings: sm.getWarnings(),
 	};
 }
 
@@ -102,7 +125,10 @@ function resumeOf(sm: SessionManager): SessionInfo["resumePoint"] {
 }
 
 const counts = (m: Record<string, number>): string =>
-	Object.entries(m).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+	Object.entries(m)
+		.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+		.map(([k, v]) => `${k} ${v}`)
+		.join(", ") || "none";
 
 export async function infoCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, infoUsage);
@@ -133,7 +159,9 @@ export async function infoCommand(argv: string[]): Promise<number> {
 			out.line(`roots:         ${info.roots}`);
 			out.line(`leaf:          ${info.leafId ?? "(none)"}`);
 			if (info.resumePoint.stale) {
-				out.line(`resume point:  ${info.resumePoint.leafId} is on another branch than the newest conversation (${info.resumePoint.suggestedId}); pi resumes there`);
+				out.line(
+					`resume point:  ${info.resumePoint.leafId} is on another branch than the newest conversation (${info.resumePoint.suggestedId}); pi resumes there`,
+				);
 			}
 			out.line(`labels:        ${info.labels}`);
 			out.line(`warnings:      ${info.warningCount}`);

@@ -34,7 +34,9 @@ export async function modelCommand(argv: string[]): Promise<number> {
 		}
 		const i = r.info;
 		if (flag(args, "json")) {
-			process.stdout.write(`${JSON.stringify({ provider: i.provider, modelId: i.modelId, source: i.source, auth: i.auth, ...(i.baseUrl ? { baseUrl: i.baseUrl } : {}), ...(i.note ? { note: i.note } : {}) })}\n`);
+			process.stdout.write(
+				`${JSON.stringify({ provider: i.provider, modelId: i.modelId, source: i.source, auth: i.auth, ...(i.baseUrl ? { baseUrl: i.baseUrl } : {}), ...(i.note ? { note: i.note } : {}) })}\n`,
+			);
 		} else {
 			const lines = [`${i.provider}/${i.modelId}`, `source: ${i.source}`, `auth: ${i.auth ?? "none"}`];
 			if (i.baseUrl) lines.push(`base URL: ${i.baseUrl}`);

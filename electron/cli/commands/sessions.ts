@@ -28,7 +28,11 @@ function when(ms: number): string {
 function summary(item: SessionListItem): string {
 	if (item.error) return `(unreadable: ${item.error})`;
 	const count = `${item.entryCountExact ? "" : "~"}${item.entryCount} entries`;
-	const text = item.title ? item.title : item.firstUserMessage ? `"${item.firstUserMessage.length > 100 ? `${item.firstUserMessage.slice(0, 100)}…` : item.firstUserMessage}"` : "(no user message)";
+	const text = item.title
+		? item.title
+		: item.firstUserMessage
+			? `"${item.firstUserMessage.length > 100 ? `${item.firstUserMessage.slice(0, 100)}…` : item.firstUserMessage}"`
+			: "(no user message)";
 	return `${count.padEnd(15)} ${text}`;
 }
 

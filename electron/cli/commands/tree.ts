@@ -40,9 +40,16 @@ function describer(sm: SessionManager, skeleton: Skeleton): EntryDescriber {
 }
 
 export async function treeCommand(argv: string[]): Promise<number> {
-	const args = parseCommandArgs(argv, {
-		filter: { type: "string" }, search: { type: "string" }, scope: { type: "string" }, json: { type: "boolean" },
-	}, treeUsage);
+	const args = parseCommandArgs(
+		argv,
+		{
+			filter: { type: "string" },
+			search: { type: "string" },
+			scope: { type: "string" },
+			json: { type: "boolean" },
+		},
+		treeUsage,
+	);
 	if (flag(args, "help")) {
 		process.stdout.write(`${treeUsage}\n`);
 		return 0;

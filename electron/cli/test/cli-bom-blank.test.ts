@@ -43,7 +43,12 @@ describe("a file that starts with a UTF-8 BOM", () => {
 		const f = join(tempDir(), "bom.jsonl");
 		const bytes = Buffer.concat([BOM, Buffer.from(header + entry)]);
 		writeFileSync(f, bytes);
-		for (const args of [["info", f], ["tree", f], ["context", f], ["label", f, "a", "x"]]) {
+		for (const args of [
+			["info", f],
+			["tree", f],
+			["context", f],
+			["label", f, "a", "x"],
+		]) {
 			const r = arbor(args);
 			expect(r.status, args.join(" ")).toBe(2);
 			expect(r.stderr, args.join(" ")).toMatch(/byte-order mark/);

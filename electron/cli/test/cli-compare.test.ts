@@ -10,7 +10,11 @@ beforeAll(buildCli);
 type Raw = Record<string, unknown> & { id: string; parentId: string | null; type: string; timestamp?: string };
 
 function load(file: string): Raw[] {
-	return readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).slice(1).map((l) => JSON.parse(l) as Raw);
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter((l) => l.trim())
+		.slice(1)
+		.map((l) => JSON.parse(l) as Raw);
 }
 
 function pathTo(byId: Map<string, Raw>, id: string): string[] {
@@ -26,17 +30,32 @@ function leaves(entries: Raw[]): string[] {
 
 /** The expected side, computed the simple way from raw entries. */
 function expectedSide(byId: Map<string, Raw>, ids: string[]) {
-	let input = 0, output = 0, cacheRead = 0, cacheWrite = 0, total = 0, cost = 0, errors = 0;
-	const read = new Set<string>(), edited = new Set<string>(), written = new Set<string>();
+	let input = 0,
+		output = 0,
+		cacheRead = 0,
+		cacheWrite = 0,
+		total = 0,
+		cost = 0,
+		errors = 0;
+	const read = new Set<string>(),
+		edited = new Set<string>(),
+		written = new Set<string>();
 	// A call whose result on the side failed did not read or change its file.
-	const failed = new Set(ids.map((id) => byId.get(id)!).filter((e) => (e.message as any)?.role === "toolResult" && (e.message as any).isError === true)
-		.map((e) => (e.message as any).toolCallId));
+	const failed = new Set(
+		ids
+			.map((id) => byId.get(id)!)
+			.filter((e) => (e.message as any)?.role === "toolResult" && (e.message as any).isError === true)
+			.map((e) => (e.message as any).toolCallId),
+	);
 	for (const id of ids) {
 		const e = byId.get(id)!;
 		const m = e.message as Record<string, any> | undefined;
 		if (e.type === "message" && m?.role === "assistant") {
 			const u = m.usage ?? {};
-			input += u.input ?? 0; output += u.output ?? 0; cacheRead += u.cacheRead ?? 0; cacheWrite += u.cacheWrite ?? 0;
+			input += u.input ?? 0;
+			output += u.output ?? 0;
+			cacheRead += u.cacheRead ?? 0;
+			cacheWrite += u.cacheWrite ?? 0;
 			total += u.totalTokens ?? 0;
 			cost += u.cost?.total ?? 0;
 			if (m.stopReason === "error") errors++;
@@ -50,7 +69,12 @@ function expectedSide(byId: Map<string, Raw>, ids: string[]) {
 		if (e.type === "message" && m?.role === "toolResult" && m.isError === true) errors++;
 		if (e.type === "message" && m?.role === "bashExecution" && typeof m.exitCode === "number" && m.exitCode !== 0) errors++;
 	}
-	return { tokens: { input, output, cacheRead, cacheWrite, total }, cost, errors, files: { read: [...read].sort(), edited: [...edited].sort(), written: [...written].sort() } };
+	return {
+		tokens: { input, output, cacheRead, cacheWrite, total },
+		cost,
+		errors,
+		files: { read: [...read].sort(), edited: [...edited].sort(), written: [...written].sort() },
+	};
 }
 
 describe("arbor compare", () => {
@@ -63,16 +87,24 @@ describe("arbor compare", () => {
 		const ls = leaves(entries);
 		expect(ls.length).toBeGreaterThan(3);
 		let checked = 0;
-		for (const [idA, idB] of [[ls[0], ls[1]], [ls[1], ls[ls.length - 1]], [ls[2], ls[3]]]) {
+		for (const [idA, idB] of [
+			[ls[0], ls[1]],
+			[ls[1], ls[ls.length - 1]],
+			[ls[2], ls[3]],
+		]) {
 			const r = arbor(["compare", file, idA, idB, "--json"]);
 			expect(r.status, r.stderr).toBe(0);
 			const got = JSON.parse(r.stdout);
 			expect(Object.keys(got)).toEqual(["commonAncestorId", "a", "b"]);
-			const pa = pathTo(byId, idA), pb = pathTo(byId, idB);
+			const pa = pathTo(byId, idA),
+				pb = pathTo(byId, idB);
 			let k = 0;
 			while (k < pa.length && k < pb.length && pa[k] === pb[k]) k++;
 			expect(got.commonAncestorId).toBe(k > 0 ? pa[k - 1] : null);
-			for (const [side, p, leaf] of [[got.a, pa, idA], [got.b, pb, idB]] as const) {
+			for (const [side, p, leaf] of [
+				[got.a, pa, idA],
+				[got.b, pb, idB],
+			] as const) {
 				expect(Object.keys(side)).toEqual(["leafId", "entries", "tokens", "cost", "files", "errors", "durationMs"]);
 				expect(side.leafId).toBe(leaf);
 				expect(side.entries).toEqual(p.slice(k));
@@ -116,14 +148,38 @@ describe("arbor compare", () => {
 		const lines = [
 			{ type: "session", version: 3, id: "s1", timestamp: t(0), cwd: "/p" },
 			{ type: "message", id: "u0", parentId: null, timestamp: t(1), message: { role: "user", content: "go" } },
-			{ type: "message", id: "a1", parentId: "u0", timestamp: t(2), message: { role: "assistant", content: [
-				{ type: "toolCall", id: "c1", name: "edit", arguments: { path: "a.ts", edits: [] } },
-				{ type: "toolCall", id: "c2", name: "write", arguments: { path: "b.ts", content: "x" } }], stopReason: "toolUse", usage: usage(0.5) } },
-			{ type: "message", id: "r1", parentId: "a1", timestamp: t(3), message: { role: "toolResult", toolCallId: "c1", toolName: "edit", content: [], isError: true } },
+			{
+				type: "message",
+				id: "a1",
+				parentId: "u0",
+				timestamp: t(2),
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "toolCall", id: "c1", name: "edit", arguments: { path: "a.ts", edits: [] } },
+						{ type: "toolCall", id: "c2", name: "write", arguments: { path: "b.ts", content: "x" } },
+					],
+					stopReason: "toolUse",
+					usage: usage(0.5),
+				},
+			},
+			{
+				type: "message",
+				id: "r1",
+				parentId: "a1",
+				timestamp: t(3),
+				message: { role: "toolResult", toolCallId: "c1", toolName: "edit", content: [], isError: true },
+			},
 			{ type: "message", id: "r2", parentId: "r1", timestamp: t(4), message: { role: "toolResult", toolCallId: "c2", toolName: "write", content: [] } },
 			{ type: "usage", id: "w1", parentId: "r2", timestamp: t(5), kind: "cache_warm", provider: "anthropic", model: "m", usage: usage(0.25) },
 			{ type: "message", id: "a2", parentId: "w1", timestamp: t(9), message: { role: "assistant", content: [], stopReason: "aborted", usage: usage(0) } },
-			{ type: "message", id: "b1", parentId: "u0", timestamp: t(20), message: { role: "assistant", content: [{ type: "text", text: "other" }], stopReason: "stop", usage: usage(1) } },
+			{
+				type: "message",
+				id: "b1",
+				parentId: "u0",
+				timestamp: t(20),
+				message: { role: "assistant", content: [{ type: "text", text: "other" }], stopReason: "stop", usage: usage(1) },
+			},
 		];
 		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 		const got = JSON.parse(arbor(["compare", file, "a2", "b1", "--json"]).stdout);

@@ -11,8 +11,15 @@ import { arbor, buildCli, copyFixture, sha256, tempDir } from "./helpers";
 beforeAll(buildCli);
 
 const T = (s: number) => new Date(Date.UTC(2026, 5, 1) + s * 1000).toISOString();
-const m = (id: string, parentId: string | null, s: number, message: Record<string, unknown>) => ({ type: "message", id, parentId, timestamp: T(s), message: { timestamp: s, ...message } });
-const asst = (id: string, parentId: string, s: number, content: unknown[], stopReason = "stop") => m(id, parentId, s, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason });
+const m = (id: string, parentId: string | null, s: number, message: Record<string, unknown>) => ({
+	type: "message",
+	id,
+	parentId,
+	timestamp: T(s),
+	message: { timestamp: s, ...message },
+});
+const asst = (id: string, parentId: string, s: number, content: unknown[], stopReason = "stop") =>
+	m(id, parentId, s, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason });
 
 /** An omp session without a title line or header marks: its only omp record is a model_usage off the path. */
 function ompByEntryOnly(dir: string): string {
@@ -20,8 +27,28 @@ function ompByEntryOnly(dir: string): string {
 		{ type: "session", version: 3, id: "s1", timestamp: T(0), cwd: "/w" },
 		{ type: "model_change", id: "mc", parentId: null, timestamp: T(1), model: "anthropic/claude-x", role: "default" },
 		m("u1", "mc", 2, { role: "user", content: "one" }),
-		{ type: "model_usage", id: "mu", parentId: "u1", timestamp: T(3), purpose: "title", api: "x", provider: "p", model: "tiny", usage: { totalTokens: 3 }, stopReason: "stop" },
-		asst("a1", "u1", 4, [{ type: "text", text: "partial" }, { type: "toolCall", id: "lost", name: "read", arguments: {} }], "toolUse"),
+		{
+			type: "model_usage",
+			id: "mu",
+			parentId: "u1",
+			timestamp: T(3),
+			purpose: "title",
+			api: "x",
+			provider: "p",
+			model: "tiny",
+			usage: { totalTokens: 3 },
+			stopReason: "stop",
+		},
+		asst(
+			"a1",
+			"u1",
+			4,
+			[
+				{ type: "text", text: "partial" },
+				{ type: "toolCall", id: "lost", name: "read", arguments: {} },
+			],
+			"toolUse",
+		),
 	];
 	const file = join(dir, "omp-entry.jsonl");
 	writeFileSync(file, lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
@@ -33,8 +60,16 @@ function ompJson(file: string, leaf?: string): string {
 	try {
 		const c = buildOmpContext(sm, leaf ?? sm.getLeafId());
 		return JSON.stringify({
-			rules: "omp", messages: c.messages, entryIds: c.entryIds, thinkingLevel: c.thinkingLevel, configuredThinkingLevel: c.configuredThinkingLevel,
-			serviceTier: c.serviceTier, models: c.models, injectedTtsrRules: c.injectedTtsrRules, mode: c.mode, modeData: c.modeData,
+			rules: "omp",
+			messages: c.messages,
+			entryIds: c.entryIds,
+			thinkingLevel: c.thinkingLevel,
+			configuredThinkingLevel: c.configuredThinkingLevel,
+			serviceTier: c.serviceTier,
+			models: c.models,
+			injectedTtsrRules: c.injectedTtsrRules,
+			mode: c.mode,
+			modeData: c.modeData,
 		});
 	} finally {
 		sm.close();
@@ -80,7 +115,12 @@ describe.each(files)("arbor context on %s", (_name, file) => {
 describe("arbor context --as", () => {
 	it("omp's rules differ where they should: the dangling tool call is stripped, pi keeps it", () => {
 		const file = ompByEntryOnly(tempDir());
-		const omp = JSON.parse(arbor(["context", file, "--json"]).stdout) as { rules: string; entryIds: string[]; models: Record<string, string>; messages: { content: unknown }[] };
+		const omp = JSON.parse(arbor(["context", file, "--json"]).stdout) as {
+			rules: string;
+			entryIds: string[];
+			models: Record<string, string>;
+			messages: { content: unknown }[];
+		};
 		expect(omp.rules).toBe("omp");
 		expect(omp.entryIds).toEqual(["u1", "a1"]);
 		expect(omp.models).toEqual({ default: "anthropic/claude-x" });
@@ -98,7 +138,9 @@ describe("arbor context --as", () => {
 		expect(arbor(["context", file, "--as", "pi", "--json"]).stdout).toBe(def.stdout);
 		expect(def.stdout).toBe(`${piJson(file)}\n`);
 		expect(arbor(["context", file, "--as", "omp", "--json"]).stdout).toBe(`${ompJson(file)}\n`);
-		expect(readFileSync(file, "utf8")).toBe(readFileSync(join(import.meta.dirname, "../../../../shared/fixtures/sessions/formic__pi-v3-branch-compaction.jsonl"), "utf8"));
+		expect(readFileSync(file, "utf8")).toBe(
+			readFileSync(join(import.meta.dirname, "../../../../shared/fixtures/sessions/formic__pi-v3-branch-compaction.jsonl"), "utf8"),
+		);
 	});
 
 	it("a bad --as value is a usage error", () => {

@@ -28,7 +28,18 @@ describe("arbor context: path reader = SessionManager, whole command", () => {
 	});
 
 	it("a generated file above SessionManager's 16 MiB skim threshold, its leaf and another leaf", () => {
-		const file = generate(dir, "big.jsonl", ["--n", "6000", "--seed", "reader-big", "--branch-every", "12", "--compaction-every", "200", "--custom-messages", "0.2"]);
+		const file = generate(dir, "big.jsonl", [
+			"--n",
+			"6000",
+			"--seed",
+			"reader-big",
+			"--branch-every",
+			"12",
+			"--compaction-every",
+			"200",
+			"--custom-messages",
+			"0.2",
+		]);
 		const ls = readFileSync(file, "utf8").split("\n");
 		expect(readFileSync(file).length).toBeGreaterThan(16 * 1024 * 1024);
 		both(["context", file, "--json"]);

@@ -25,7 +25,10 @@ const readable: Array<[string, string]> = [
 	["kuato__pi-session-orphan-no-eol.jsonl", copyFixture("kuato__pi-session-orphan-no-eol.jsonl", dir)],
 	["formic__pi-v2-hook-message.jsonl", copyFixture("formic__pi-v2-hook-message.jsonl", dir)],
 	["pi-mono__large-session.v1.jsonl", copyFixture("pi-mono__large-session.v1.jsonl", dir)],
-	["generated with compactions and branch summaries", generate(dir, "gen.jsonl", ["--n", "1500", "--seed", "ctx", "--branch-every", "10", "--compaction-every", "120", "--custom-messages", "0.3"])],
+	[
+		"generated with compactions and branch summaries",
+		generate(dir, "gen.jsonl", ["--n", "1500", "--seed", "ctx", "--branch-every", "10", "--compaction-every", "120", "--custom-messages", "0.3"]),
+	],
 ];
 
 describe.each(readable)("arbor context %s", (_name, file) => {
@@ -41,7 +44,7 @@ describe.each(readable)("arbor context %s", (_name, file) => {
 describe("context --leaf", () => {
 	it("equals pi's context for every leaf of a branchy file", () => {
 		const file = readable[0][1];
-		const ids = (JSON.parse(arbor(["tree", file, "--filter", "all", "--json"]).stdout) as { roots: { id: string; children: unknown[] }[] });
+		const ids = JSON.parse(arbor(["tree", file, "--filter", "all", "--json"]).stdout) as { roots: { id: string; children: unknown[] }[] };
 		const all: string[] = [];
 		const stack: { id: string; children: unknown[] }[] = [...ids.roots];
 		while (stack.length) {
@@ -77,7 +80,10 @@ describe("context text form", () => {
 		expect(r.status).toBe(0);
 		const ctx = JSON.parse(piContext(file)) as { messages: { role: string }[]; thinkingLevel: string };
 		expect(r.stdout.split("\n")[0]).toMatch(new RegExp(`^leaf: \\S+  thinking: ${ctx.thinkingLevel}  model: .+  messages: ${ctx.messages.length}$`));
-		const titles = r.stdout.split("\n").filter((l) => /^\[\d+\] /.test(l)).map((l) => l.replace(/^\[\d+\] (\S+).*$/, "$1"));
+		const titles = r.stdout
+			.split("\n")
+			.filter((l) => /^\[\d+\] /.test(l))
+			.map((l) => l.replace(/^\[\d+\] (\S+).*$/, "$1"));
 		expect(titles).toEqual(ctx.messages.map((m) => m.role));
 		expect(r.stderr).toContain("kuato__pi-session-orphan-no-eol.jsonl:3"); // the orphan warning names file and line
 	});
@@ -90,11 +96,18 @@ describe("context on a large file (over 16 MiB: indexed by the byte skimmer, one
 		const lines = readFileSync(big, "utf8").split("\n");
 		const torn = lines[3000].slice(0, 50);
 		const badUtf8 = Buffer.from(lines[3002]);
-		const at = badUtf8.indexOf("\"timestamp\"");
+		const at = badUtf8.indexOf('"timestamp"');
 		const orphan = JSON.stringify({ type: "custom", customType: "x", data: 1, id: "orphan01", parentId: "nowhere", timestamp: "2026-01-01T00:00:00.000Z" });
-		const parts = [lines.slice(0, 3001).join("\n"), "not json at all", torn, lines[3001],
-			Buffer.concat([badUtf8.subarray(0, at), Buffer.from([0xff, 0xfe, 0x20]), badUtf8.subarray(at)]), orphan, lines[3003].replace("{", "{\t"),
-			lines.slice(3004).join("\n")];
+		const parts = [
+			lines.slice(0, 3001).join("\n"),
+			"not json at all",
+			torn,
+			lines[3001],
+			Buffer.concat([badUtf8.subarray(0, at), Buffer.from([0xff, 0xfe, 0x20]), badUtf8.subarray(at)]),
+			orphan,
+			lines[3003].replace("{", "{\t"),
+			lines.slice(3004).join("\n"),
+		];
 		writeFileSync(big, Buffer.concat(parts.flatMap((p, k) => [k > 0 ? Buffer.from("\n") : Buffer.alloc(0), Buffer.isBuffer(p) ? p : Buffer.from(p)])));
 		expect(statSync(big).size).toBeGreaterThan(16 * 1024 * 1024);
 		const full = SessionManager.open(big);
@@ -103,8 +116,11 @@ describe("context on a large file (over 16 MiB: indexed by the byte skimmer, one
 		// Lines 3002-3007 hold the damage; only the one with the bad bytes is reported as not UTF-8.
 		expect(warnings.filter((w) => w.kind === "invalid_utf8").map((w) => w.line)).toEqual([3005]);
 		expect(warnings.find((w) => w.kind === "orphan")?.line).toBe(3006);
-		const expectedErr = warnings.slice(0, 5).map((w) => `arbor: ${big}:${w.line}: ${w.message}\n`).join("") +
-			(full.getWarningCount() > 5 ? `arbor: ${big}: ${full.getWarningCount() - 5} more warning(s); \`arbor info\` lists them\n` : "");
+		const expectedErr =
+			warnings
+				.slice(0, 5)
+				.map((w) => `arbor: ${big}:${w.line}: ${w.message}\n`)
+				.join("") + (full.getWarningCount() > 5 ? `arbor: ${big}: ${full.getWarningCount() - 5} more warning(s); \`arbor info\` lists them\n` : "");
 		const r = arbor(["context", big, "--json"]);
 		expect(r.status, r.stderr).toBe(0);
 		expect(r.stderr).toBe(expectedErr);

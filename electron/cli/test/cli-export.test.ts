@@ -10,7 +10,11 @@ import { arbor, buildCli, copyFixture, generate, sha256, tempDir } from "./helpe
 beforeAll(buildCli);
 
 type Raw = Record<string, any> & { id: string; parentId: string | null; type: string };
-const load = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Raw);
+const load = (f: string) =>
+	readFileSync(f, "utf8")
+		.split("\n")
+		.filter((l) => l.trim())
+		.map((l) => JSON.parse(l) as Raw);
 
 describe("arbor export", () => {
 	it("md: every user prompt on the leaf's path, in order, and none from abandoned branches", () => {
@@ -20,12 +24,21 @@ describe("arbor export", () => {
 		const r = arbor(["export", file]);
 		expect(r.status, r.stderr).toBe(0);
 		const pi = PiSessionManager.open(file);
-		const onPath = pi.getBranch().filter((e: any) => e.type === "message" && e.message.role === "user").map((e: any) => e.message.content[0].text as string);
-		const all = load(file).slice(1).filter((e) => e.type === "message" && e.message.role === "user").map((e) => e.message.content[0].text as string);
+		const onPath = pi
+			.getBranch()
+			.filter((e: any) => e.type === "message" && e.message.role === "user")
+			.map((e: any) => e.message.content[0].text as string);
+		const all = load(file)
+			.slice(1)
+			.filter((e) => e.type === "message" && e.message.role === "user")
+			.map((e) => e.message.content[0].text as string);
 		const off = all.filter((t) => !onPath.includes(t) && t.length > 40);
 		expect(off.length).toBeGreaterThan(0);
 		// The User sections of the Markdown are exactly the path's prompts, in order.
-		const users = r.stdout.split(/\n(?=## )/).filter((sec) => sec.startsWith("## User")).map((sec) => sec.replace(/^## User[^\n]*\n\n/, "").trimEnd());
+		const users = r.stdout
+			.split(/\n(?=## )/)
+			.filter((sec) => sec.startsWith("## User"))
+			.map((sec) => sec.replace(/^## User[^\n]*\n\n/, "").trimEnd());
 		expect(users).toEqual(onPath.map((t) => t.trimEnd()));
 		for (const t of off.slice(0, 20)) expect(users).not.toContain(t);
 		expect(sha256(file)).toBe(before);
@@ -38,7 +51,13 @@ describe("arbor export", () => {
 		const lines = [
 			{ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" },
 			{ type: "message", id: "u", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: evil } },
-			{ type: "message", id: "a", parentId: "u", timestamp: "2026-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: `answer ${evil}` }], stopReason: "stop" } },
+			{
+				type: "message",
+				id: "a",
+				parentId: "u",
+				timestamp: "2026-01-01T00:00:02.000Z",
+				message: { role: "assistant", content: [{ type: "text", text: `answer ${evil}` }], stopReason: "stop" },
+			},
 		];
 		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 		const out = join(dir, "page.html");
@@ -68,7 +87,12 @@ describe("arbor export", () => {
 		const src = readFileSync(file, "utf8").split("\n");
 		for (const line of readFileSync(out, "utf8").split("\n").slice(1).filter(Boolean)) expect(src).toContain(line);
 		const pi = PiSessionManager.open(out);
-		expect(pi.getBranch().map((e) => e.id).at(-1)).toBe("inactive-tool");
+		expect(
+			pi
+				.getBranch()
+				.map((e) => e.id)
+				.at(-1),
+		).toBe("inactive-tool");
 		// Stdout gives the same entries.
 		const s = arbor(["export", file, "--leaf", "inactive-tool", "--format", "jsonl"]);
 		expect(s.stdout.split("\n").slice(1)).toEqual(readFileSync(out, "utf8").split("\n").slice(1));
@@ -117,7 +141,11 @@ describe("arbor prune", () => {
 		const dropRoot = point[1][0];
 		const dropped = new Set<string>();
 		const stack = [dropRoot];
-		while (stack.length) { const id = stack.pop()!; dropped.add(id); stack.push(...(kids.get(id) ?? [])); }
+		while (stack.length) {
+			const id = stack.pop()!;
+			dropped.add(id);
+			stack.push(...(kids.get(id) ?? []));
+		}
 		const r = arbor(["prune", file, dropRoot]);
 		expect(r.status, r.stderr).toBe(0);
 		const got = load(r.stdout.trim()).slice(1);

@@ -18,12 +18,18 @@ interface PiStatic {
 }
 async function pi(): Promise<PiStatic> {
 	// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
-	const m = (await import(pathToFileURL(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js")).href)) as { SessionManager: PiStatic };
+	const m = (await import(pathToFileURL(join(repo, "node_modules/@earendil-works/pi-coding-agent/dist/core/session-manager.js")).href)) as {
+		SessionManager: PiStatic;
+	};
 	return m.SessionManager;
 }
 
 function ids(file: string): string[] {
-	return readFileSync(file, "utf8").split("\n").filter(Boolean).slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter(Boolean)
+		.slice(1)
+		.map((l) => (JSON.parse(l) as { id: string }).id);
 }
 /** The root -> id path of a generated file, without label entries (pi re-writes those with new ids). */
 function pathTo(file: string, id: string): string[] {
@@ -37,7 +43,14 @@ function pathTo(file: string, id: string): string[] {
 	return out;
 }
 
-interface Member { path: string; parentPath: string | null; branchedAtEntryId: string | null; sessionId: string; title: string | null; entries: number }
+interface Member {
+	path: string;
+	parentPath: string | null;
+	branchedAtEntryId: string | null;
+	sessionId: string;
+	title: string | null;
+	entries: number;
+}
 
 function family(file: string, home: string): Member[] {
 	const r = arbor(["family", file, "--json"], { HOME: home, PI_CODING_AGENT_DIR: join(home, "nopi"), XDG_DATA_HOME: join(home, "xdg") });
@@ -73,11 +86,19 @@ describe("arbor family", () => {
 		expect(byPath.get(arborChild)).toMatchObject({ parentPath: parent, branchedAtEntryId: at2 });
 		expect(byPath.get(grand)?.parentPath).toBe(forked);
 		// forkFrom copies every entry of the fork: it branched at the fork's last copied entry.
-		expect(byPath.get(grand)?.branchedAtEntryId).toBe(ids(forked).filter((i) => ids(grand).includes(i)).at(-1));
+		expect(byPath.get(grand)?.branchedAtEntryId).toBe(
+			ids(forked)
+				.filter((i) => ids(grand).includes(i))
+				.at(-1),
+		);
 		// The fork copied root -> at1 with the parent's ids, ending at at1.
 		expect(ids(forked).slice(0, pathTo(parent, at1).length)).toEqual(pathTo(parent, at1));
 		// Same family from any member; files untouched.
-		expect(family(grand, home).map((m) => m.path).sort()).toEqual(members.map((m) => m.path).sort());
+		expect(
+			family(grand, home)
+				.map((m) => m.path)
+				.sort(),
+		).toEqual(members.map((m) => m.path).sort());
 		expect([parent, forked, arborChild, grand].map(sha256)).toEqual(before);
 		const text = arbor(["family", parent], { HOME: home });
 		expect(text.stdout).toContain(`branched at ${at1}`);
@@ -92,13 +113,22 @@ describe("arbor family", () => {
 		const header = JSON.parse(lines[0]) as Record<string, unknown>;
 		// omp fork(): same entries, header parentSession = the parent's session id.
 		const fork = join(dir, "fork.jsonl");
-		writeFileSync(fork, [JSON.stringify({ type: "session", version: 3, id: "omp-fork-1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x", parentSession: header.id }), ...lines.slice(1)].join("\n") + "\n");
+		writeFileSync(
+			fork,
+			[
+				JSON.stringify({ type: "session", version: 3, id: "omp-fork-1", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x", parentSession: header.id }),
+				...lines.slice(1),
+			].join("\n") + "\n",
+		);
 		// The parent is moved by omp: its new header lists the old path; a child still names the old path.
 		const moved = join(dir, "moved.jsonl");
 		renameSync(parent, moved);
 		writeFileSync(moved, [JSON.stringify({ ...header, previousSessionFiles: [parent] }), ...lines.slice(1)].join("\n") + "\n");
 		const empty = join(dir, "empty-fork.jsonl");
-		writeFileSync(empty, `${JSON.stringify({ type: "session", version: 3, id: "pi-new", timestamp: "2026-12-01T00:00:01.000Z", cwd: "/x", parentSession: parent })}\n`);
+		writeFileSync(
+			empty,
+			`${JSON.stringify({ type: "session", version: 3, id: "pi-new", timestamp: "2026-12-01T00:00:01.000Z", cwd: "/x", parentSession: parent })}\n`,
+		);
 		const members = family(fork, home);
 		const byPath = new Map(members.map((m) => [m.path, m]));
 		expect(members[0].path).toBe(moved);
@@ -114,7 +144,14 @@ describe("arbor family", () => {
 		const lines = readFileSync(parent, "utf8").split("\n").filter(Boolean);
 		const slot = JSON.stringify({ type: "title", v: 1, title: "Slot title", pad: "" });
 		const child = join(dir, "child.jsonl");
-		writeFileSync(child, [slot.padEnd(255, " "), JSON.stringify({ type: "session", version: 3, id: "slot-child", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x", parentSession: parent }), ...lines.slice(1)].join("\n") + "\n");
+		writeFileSync(
+			child,
+			[
+				slot.padEnd(255, " "),
+				JSON.stringify({ type: "session", version: 3, id: "slot-child", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x", parentSession: parent }),
+				...lines.slice(1),
+			].join("\n") + "\n",
+		);
 		const byPath = new Map(family(child, home).map((m) => [m.path, m]));
 		expect(byPath.get(child)).toMatchObject({ parentPath: parent, sessionId: "slot-child", branchedAtEntryId: ids(parent).at(-1) });
 	});
@@ -132,7 +169,11 @@ describe("arbor family", () => {
 	});
 });
 
-interface SearchOut { query: string; indexedFiles: number; sessions: { path: string; title: string | null; matchCount: number; matches: { entryId: string | null; kind: string; snippet: string }[] }[] }
+interface SearchOut {
+	query: string;
+	indexedFiles: number;
+	sessions: { path: string; title: string | null; matchCount: number; matches: { entryId: string | null; kind: string; snippet: string }[] }[];
+}
 
 function search(query: string, dirs: string[], indexDir: string): SearchOut {
 	const r = arbor(["search", query, ...dirs, "--json", "--index-dir", indexDir]);
@@ -175,7 +216,11 @@ describe("arbor search", () => {
 		appendFileSync(b, entry("zz000002", ids(b).at(-1) as string, "zebraquartz in b").slice(0, 40));
 		expect(search("zebraquartz", [root], idx).sessions.map((s) => s.path)).toEqual([a]);
 		writeFileSync(b, readFileSync(b, "utf8") + entry("zz000002", null, "zebraquartz in b").slice(40));
-		expect(search("zebraquartz", [root], idx).sessions.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(
+			search("zebraquartz", [root], idx)
+				.sessions.map((s) => s.path)
+				.sort(),
+		).toEqual([a, b].sort());
 
 		// a replaced by a shorter file without the word: re-indexed from scratch.
 		generate(join(root, "a"), "a.jsonl", ["--n", "50", "--seed", "s3"]);

@@ -15,8 +15,17 @@ describe("arbor info", () => {
 		expect(r.status).toBe(0);
 		const info = JSON.parse(r.stdout) as Record<string, unknown>;
 		expect(info).toMatchObject({
-			file, fileVersion: 3, needsUpgrade: false, entries: 18, branchPoints: 1, maxDepth: 14, leaves: 2, roots: 1,
-			leafId: "unknown-active", labels: 1, title: "Pinned Pi authored title",
+			file,
+			fileVersion: 3,
+			needsUpgrade: false,
+			entries: 18,
+			branchPoints: 1,
+			maxDepth: 14,
+			leaves: 2,
+			roots: 1,
+			leafId: "unknown-active",
+			labels: 1,
+			title: "Pinned Pi authored title",
 			types: { message: 7, model_change: 3, thinking_level_change: 3, compaction: 1, custom: 1, label: 1, session_info: 1, future_extension_shape: 1 },
 			roles: { user: 3, assistant: 2, toolResult: 2 },
 		});
@@ -40,13 +49,29 @@ describe("arbor info: pi's resume point", () => {
 	it("says when the last line (a usage line from an old leaf) sits on another branch than the newest conversation", () => {
 		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 		const file = join(tempDir(), "stale.jsonl");
-		const m = (id: string, parentId: string | null, s: number, role: string, text: string) =>
-			({ type: "message", id, parentId, timestamp: t(s), message: role === "user" ? { role, content: text, timestamp: s } : { role, content: [{ type: "text", text }], provider: "p", model: "m", stopReason: "stop", timestamp: s } });
-		writeFileSync(file, [
-			{ type: "session", version: 3, id: "s", timestamp: t(0), cwd: "/p" },
-			m("u1", null, 1, "user", "a"), m("a1", "u1", 2, "assistant", "b"), m("u2", "u1", 3, "user", "c"), m("a2", "u2", 4, "assistant", "d"),
-			{ type: "usage", id: "w", parentId: "a1", timestamp: t(5), kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3 } },
-		].map((l) => `${JSON.stringify(l)}\n`).join(""));
+		const m = (id: string, parentId: string | null, s: number, role: string, text: string) => ({
+			type: "message",
+			id,
+			parentId,
+			timestamp: t(s),
+			message:
+				role === "user"
+					? { role, content: text, timestamp: s }
+					: { role, content: [{ type: "text", text }], provider: "p", model: "m", stopReason: "stop", timestamp: s },
+		});
+		writeFileSync(
+			file,
+			[
+				{ type: "session", version: 3, id: "s", timestamp: t(0), cwd: "/p" },
+				m("u1", null, 1, "user", "a"),
+				m("a1", "u1", 2, "assistant", "b"),
+				m("u2", "u1", 3, "user", "c"),
+				m("a2", "u2", 4, "assistant", "d"),
+				{ type: "usage", id: "w", parentId: "a1", timestamp: t(5), kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3 } },
+			]
+				.map((l) => `${JSON.stringify(l)}\n`)
+				.join(""),
+		);
 		const info = JSON.parse(arbor(["info", file, "--json"]).stdout) as { resumePoint: unknown };
 		expect(info.resumePoint).toEqual({ leafId: "w", stale: true, suggestedId: "a2" });
 		expect(arbor(["info", file]).stdout).toContain("resume point:  w is on another branch than the newest conversation (a2)");

@@ -48,7 +48,9 @@ function piHome(files: Record<string, unknown>, arborSettings?: unknown): { HOME
 	return { HOME, agent };
 }
 
-const labProvider = () => ({ providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "$LAB_KEY", headers: { "x-lab-team": "arbor" }, models: [{ id: "lab-1" }] } } });
+const labProvider = () => ({
+	providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "$LAB_KEY", headers: { "x-lab-team": "arbor" }, models: [{ id: "lab-1" }] } },
+});
 
 describe("arbor model", () => {
 	it("prints pi 1.6's automatic choice for a /login'd provider, never the key", async () => {
@@ -69,7 +71,10 @@ describe("arbor model", () => {
 	});
 
 	it("Arbor's settings override pi's", async () => {
-		const { HOME } = piHome({ "settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" } }, { model: { provider: "local", modelId: "m", baseUrl: server.baseUrl } });
+		const { HOME } = piHome(
+			{ "settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" } },
+			{ model: { provider: "local", modelId: "m", baseUrl: server.baseUrl } },
+		);
 		const r = await arbor(["model", "--json"], { HOME, OPENAI_API_KEY: "sk-o" });
 		expect(JSON.parse(r.stdout)).toEqual({ provider: "local", modelId: "m", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
 	});
@@ -90,9 +95,17 @@ describe("arbor model", () => {
 
 describe("arbor navigate", () => {
 	it("--summarize writes pi 1.6's branch_summary (fromId = leaf left behind, usage kept) with the custom provider's own key and headers", async () => {
-		const { HOME } = piHome({ "settings.json": { defaultProvider: "lab", defaultModel: "lab-1" }, "models.json": labProvider(), "auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } } });
+		const { HOME } = piHome({
+			"settings.json": { defaultProvider: "lab", defaultModel: "lab-1" },
+			"models.json": labProvider(),
+			"auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } },
+		});
 		const file = writeSession(tempDir(), branchySession());
-		const r = await arbor(["navigate", file, "a4", "--summarize", "--prompt", "Mention the tokenizer.", "--json"], { HOME, LAB_KEY: "lab-key-1", ANTHROPIC_API_KEY: "sk-ant-ENV" });
+		const r = await arbor(["navigate", file, "a4", "--summarize", "--prompt", "Mention the tokenizer.", "--json"], {
+			HOME,
+			LAB_KEY: "lab-key-1",
+			ANTHROPIC_API_KEY: "sk-ant-ENV",
+		});
 		expect(r.stderr).toBe("");
 		expect(r.status).toBe(0);
 		const out = JSON.parse(r.stdout) as { newLeafId: string; oldLeafId: string; summaryEntryId: string; cancelled: boolean };
@@ -106,7 +119,14 @@ describe("arbor navigate", () => {
 		expect(JSON.stringify(req?.body)).toContain("Mention the tokenizer.");
 		const last = JSON.parse(readFileSync(file, "utf8").trim().split("\n").at(-1) as string) as Record<string, unknown>;
 		expect(Object.keys(last)).toEqual(["type", "id", "parentId", "timestamp", "fromId", "summary", "details", "usage", "fromHook"]);
-		expect(last).toMatchObject({ type: "branch_summary", id: out.summaryEntryId, parentId: "a4", fromId: "a3", fromHook: false, usage: { input: 11, output: 7, totalTokens: 18 } });
+		expect(last).toMatchObject({
+			type: "branch_summary",
+			id: out.summaryEntryId,
+			parentId: "a4",
+			fromId: "a3",
+			fromHook: false,
+			usage: { input: 11, output: 7, totalTokens: 18 },
+		});
 		expect(last.summary).toMatch(/^## Goal\nHeadless summary\./);
 		// pi 1.6's own SessionManager resumes at the summary, and its branch walks through it to a4.
 		// eslint-disable-next-line arbor/layers -- pi 1.6's dist/core by path (its exports map hides it)
@@ -119,7 +139,11 @@ describe("arbor navigate", () => {
 	});
 
 	it("a resumed session's own model (its branch's model_change) writes the summary, as pi restores it, before pi's saved default", async () => {
-		const { HOME } = piHome({ "settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" }, "models.json": labProvider(), "auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } } });
+		const { HOME } = piHome({
+			"settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" },
+			"models.json": labProvider(),
+			"auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } },
+		});
 		const change = { type: "model_change", id: "mc", parentId: "a3", timestamp: "2026-01-01T00:00:09.000Z", provider: "lab", modelId: "lab-1" };
 		const file = writeSession(tempDir(), [...branchySession(), change as never]);
 		const r = await arbor(["navigate", file, "a4", "--summarize", "--json"], { HOME, LAB_KEY: "lab-key-session" });
@@ -130,12 +154,22 @@ describe("arbor navigate", () => {
 	});
 
 	it("the session header's cwd: a trusted project's .pi/settings.json default writes the summary", async () => {
-		const { HOME, agent } = piHome({ "settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" }, "models.json": labProvider(), "auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } } });
+		const { HOME, agent } = piHome({
+			"settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-5-5" },
+			"models.json": labProvider(),
+			"auth.json": { anthropic: { type: "api_key", key: "sk-ant-OTHER" } },
+		});
 		const project = realpathSync(tempDir());
 		mkdirSync(join(project, ".pi"));
 		writeFileSync(join(project, ".pi", "settings.json"), JSON.stringify({ defaultProvider: "lab", defaultModel: "lab-1" }));
 		// branchySession's assistant messages name a model pi does not know, so pi falls back to its settings.
-		const file = writeSession(tempDir(), branchySession(), "s.jsonl", { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: project });
+		const file = writeSession(tempDir(), branchySession(), "s.jsonl", {
+			type: "session",
+			version: 3,
+			id: "s",
+			timestamp: "2026-01-01T00:00:00.000Z",
+			cwd: project,
+		});
 		// Not trusted yet (pi's default "ask", and no terminal to ask in): the global default.
 		const before = await arbor(["model", "--json"], { HOME, LAB_KEY: "x" }, project);
 		expect(JSON.parse(before.stdout)).toMatchObject({ provider: "anthropic", source: "pi-settings" });

@@ -25,13 +25,21 @@ function piLines(file: string, mode: string, query: string): string[] {
 	run.list.searchQuery = query;
 	run.list.applyFilter();
 	if (run.list.filteredNodes.length === 0) return [];
-	return run.list.render(1_000_000).slice(0, -1).map((l) => stripAnsi(l).slice(2).trimEnd());
+	return run.list
+		.render(1_000_000)
+		.slice(0, -1)
+		.map((l) => stripAnsi(l).slice(2).trimEnd());
 }
 
 function ourLines(file: string, mode: string, query: string): string[] {
 	const r = arbor(["tree", file, "--filter", mode, ...(query ? ["--search", query] : [])]);
 	expect(r.status).toBe(0);
-	return r.stdout === "" ? [] : r.stdout.replace(/\n$/, "").split("\n").map((l) => l.replace(/ ← active$/, "").trimEnd());
+	return r.stdout === ""
+		? []
+		: r.stdout
+				.replace(/\n$/, "")
+				.split("\n")
+				.map((l) => l.replace(/ ← active$/, "").trimEnd());
 }
 
 describe.each(files)("arbor tree = pi /tree on %s", (_name, file) => {

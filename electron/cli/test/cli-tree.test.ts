@@ -65,11 +65,14 @@ describe("arbor tree --search with a quoted phrase", () => {
 		const line = (o: object): string => JSON.stringify(o);
 		const msg = (id: string, parentId: string | null, text: string) =>
 			line({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: text, timestamp: 1 } });
-		writeFileSync(file, `${[
-			line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp" }),
-			msg("m1", null, "add a null check here"),
-			msg("m2", "m1", "check for null there"),
-		].join("\n")}\n`);
+		writeFileSync(
+			file,
+			`${[
+				line({ type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/tmp" }),
+				msg("m1", null, "add a null check here"),
+				msg("m2", "m1", "check for null there"),
+			].join("\n")}\n`,
+		);
 		const ids = (q: string): string[] => {
 			const r = arbor(["tree", file, "--search", q, "--json"]);
 			expect(r.status).toBe(0);
@@ -115,7 +118,15 @@ describe("arbor tree output details", () => {
 		const file = join(dir, "chain.jsonl");
 		const lines = [JSON.stringify({ type: "session", version: 3, id: "chain", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/x" })];
 		for (let i = 0; i < 100_000; i++) {
-			lines.push(JSON.stringify({ type: "message", id: `e${i}`, parentId: i ? `e${i - 1}` : null, timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: `m${i}`, timestamp: 0 } }));
+			lines.push(
+				JSON.stringify({
+					type: "message",
+					id: `e${i}`,
+					parentId: i ? `e${i - 1}` : null,
+					timestamp: "2026-01-01T00:00:00.000Z",
+					message: { role: "user", content: `m${i}`, timestamp: 0 },
+				}),
+			);
 		}
 		writeFileSync(file, `${lines.join("\n")}\n`);
 		const json = arbor(["tree", file, "--json"]);

@@ -26,7 +26,16 @@ describe("usage", () => {
 	});
 	it("rejects an unknown command, an unknown option, a bad filter and missing arguments with exit 1", () => {
 		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
-		const cases = [["frobnicate"], ["tree", file, "--bogus"], ["tree", file, "--filter", "nope"], ["tree"], ["branch", file], ["label"], ["context", file, "--leaf", "no-such-id"], ["tree", file, "extra"]];
+		const cases = [
+			["frobnicate"],
+			["tree", file, "--bogus"],
+			["tree", file, "--filter", "nope"],
+			["tree"],
+			["branch", file],
+			["label"],
+			["context", file, "--leaf", "no-such-id"],
+			["tree", file, "extra"],
+		];
 		for (const args of cases) {
 			const r = arbor(args);
 			expect(r.status, args.join(" ")).toBe(1);

@@ -8,7 +8,10 @@ import { arbor, buildCli, copyFixture, sha256, tempDir } from "./helpers";
 
 beforeAll(buildCli);
 
-const lines = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "");
+const lines = (f: string) =>
+	readFileSync(f, "utf8")
+		.split("\n")
+		.filter((l) => l.trim() !== "");
 
 describe("arbor branch", () => {
 	it("writes the root -> entry path to a new file next to the source and prints its path", () => {
@@ -32,7 +35,9 @@ describe("arbor branch", () => {
 	});
 	it("--dir puts the new file in another folder", () => {
 		const file = copyFixture("kimchi-dev__statsuline.v3.jsonl");
-		const ids = lines(file).slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+		const ids = lines(file)
+			.slice(1)
+			.map((l) => (JSON.parse(l) as { id: string }).id);
 		const out = join(tempDir(), "nested", "branches");
 		const r = arbor(["branch", file, ids[20], "--dir", out]);
 		expect(r.status).toBe(0);

@@ -24,7 +24,10 @@ export interface RunResult {
 
 export function arbor(args: string[], env: Record<string, string> = {}, cwd?: string): RunResult {
 	const r = spawnSync(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], {
-		encoding: "utf8", maxBuffer: 1 << 30, env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}),
+		encoding: "utf8",
+		maxBuffer: 1 << 30,
+		env: { ...process.env, ...env },
+		...(cwd ? { cwd } : {}),
 	});
 	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -15,12 +15,15 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		const dir = tempDir();
 		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl", dir);
 		const ext = join(dir, "careless.js");
-		writeFileSync(ext, [
-			"export default function (pi) {",
-			"  setTimeout(() => { throw new Error('careless extension timer'); }, 50);",
-			"  setTimeout(() => { Promise.reject(new Error('careless extension promise')); }, 80);",
-			"}",
-		].join("\n"));
+		writeFileSync(
+			ext,
+			[
+				"export default function (pi) {",
+				"  setTimeout(() => { throw new Error('careless extension timer'); }, 50);",
+				"  setTimeout(() => { Promise.reject(new Error('careless extension promise')); }, 80);",
+				"}",
+			].join("\n"),
+		);
 		const proc = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open", "--extension", ext], {
 			env: { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "pi") },
 			stdio: ["ignore", "pipe", "pipe"],
@@ -33,14 +36,26 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		const url = await new Promise<string>((ok, fail) => {
 			const t = setInterval(() => {
 				const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
-				if (m) { clearInterval(t); ok(m[0]); }
-				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve exited: ${err}`)); }
+				if (m) {
+					clearInterval(t);
+					ok(m[0]);
+				}
+				if (proc.exitCode !== null) {
+					clearInterval(t);
+					fail(new Error(`serve exited: ${err}`));
+				}
 			}, 20);
 		});
 		await new Promise<void>((ok, fail) => {
 			const t = setInterval(() => {
-				if (/careless extension timer/.test(err) && /careless extension promise/.test(err)) { clearInterval(t); ok(); }
-				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve died: ${err}`)); }
+				if (/careless extension timer/.test(err) && /careless extension promise/.test(err)) {
+					clearInterval(t);
+					ok();
+				}
+				if (proc.exitCode !== null) {
+					clearInterval(t);
+					fail(new Error(`serve died: ${err}`));
+				}
 			}, 20);
 		});
 		expect(err).toMatch(/uncaughtException .*still serving/);
@@ -70,8 +85,14 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		proc.stderr.on("data", (d: Buffer) => (err += d.toString()));
 		await new Promise<void>((ok, fail) => {
 			const t = setInterval(() => {
-				if (/http:\/\/127\.0\.0\.1:\d+\//.test(out) && /careless pi extension timer/.test(err)) { clearInterval(t); ok(); }
-				if (proc.exitCode !== null) { clearInterval(t); fail(new Error(`serve died: ${err}`)); }
+				if (/http:\/\/127\.0\.0\.1:\d+\//.test(out) && /careless pi extension timer/.test(err)) {
+					clearInterval(t);
+					ok();
+				}
+				if (proc.exitCode !== null) {
+					clearInterval(t);
+					fail(new Error(`serve died: ${err}`));
+				}
 			}, 20);
 		});
 		expect(err).toMatch(/uncaughtException .*still serving/);
@@ -84,14 +105,17 @@ describe("arbor serve survives an extension that throws outside any handler", ()
 		// Code of the serving process itself (preloaded, outside every extension root) throws later on.
 		const bug = join(dir, "arbor-bug.cjs");
 		// It fires once the server is up (its URL printed), however slow the machine is.
-		writeFileSync(bug, [
-			"const write = process.stdout.write.bind(process.stdout);",
-			"let armed = false;",
-			"process.stdout.write = (chunk, ...rest) => {",
-			"  if (!armed && String(chunk).includes('#token=')) { armed = true; setTimeout(() => { throw new Error('a bug in arbor itself'); }, 200); }",
-			"  return write(chunk, ...rest);",
-			"};",
-		].join("\n"));
+		writeFileSync(
+			bug,
+			[
+				"const write = process.stdout.write.bind(process.stdout);",
+				"let armed = false;",
+				"process.stdout.write = (chunk, ...rest) => {",
+				"  if (!armed && String(chunk).includes('#token=')) { armed = true; setTimeout(() => { throw new Error('a bug in arbor itself'); }, 200); }",
+				"  return write(chunk, ...rest);",
+				"};",
+			].join("\n"),
+		);
 		const proc = spawn(process.execPath, ["--require", bug, join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
 			env: { ...process.env, HOME: dir, PI_CODING_AGENT_DIR: join(dir, "pi") },
 			stdio: ["ignore", "pipe", "pipe"],

@@ -18,7 +18,11 @@ describe("arbor serve arguments", () => {
 		const file = join(dir, "a.jsonl");
 		copyFileSync(join(fixtures, "formic__pi-v2-hook-message.jsonl"), file);
 		expect(parseServeArgs([file, dir, "--port", "8123", "--extension", "x.ts", "--no-open"])).toEqual({
-			files: [file], dirs: [dir], port: 8123, extensions: [resolve("x.ts")], open: false,
+			files: [file],
+			dirs: [dir],
+			port: 8123,
+			extensions: [resolve("x.ts")],
+			open: false,
 		});
 		expect(parseServeArgs(["--port=0"])).toMatchObject({ port: 0, open: true });
 	});
@@ -75,7 +79,9 @@ describe("runServe", () => {
 		let err = "";
 		vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
 		try {
-			const code = await runServe(["--port", String(busy.port), "--no-open"], (options) => startBrowserHost({ ...options, services: fakeServices().services, rendererDir: dir, log: () => {} }));
+			const code = await runServe(["--port", String(busy.port), "--no-open"], (options) =>
+				startBrowserHost({ ...options, services: fakeServices().services, rendererDir: dir, log: () => {} }),
+			);
 			expect(code).toBe(1);
 			expect(err).toMatch(/already in use/);
 		} finally {
@@ -111,7 +117,11 @@ describe("opening the browser", () => {
 		mkdirSync(bin);
 		const log = join(home, "opener.log");
 		// A stand-in for xdg-open that records what it was given and stays alive, as a browser would.
-		writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.args"\nstat -c %a "$1" > "${log}.mode"\nstat -c %a "$(dirname "$1")" >> "${log}.mode"\ncat "$1" > "${log}.page"\nsleep 8\n`, { mode: 0o755 });
+		writeFileSync(
+			join(bin, "xdg-open"),
+			`#!/bin/sh\nprintf '%s\\n' "$@" > "${log}.args"\nstat -c %a "$1" > "${log}.mode"\nstat -c %a "$(dirname "$1")" >> "${log}.mode"\ncat "$1" > "${log}.page"\nsleep 8\n`,
+			{ mode: 0o755 },
+		);
 		const file = join(home, "s.jsonl");
 		copyFileSync(join(fixtures, "formic__pi-v3-branch-compaction.jsonl"), file);
 		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), "serve", file, "--port", "0"], {
@@ -121,16 +131,25 @@ describe("opening the browser", () => {
 		let out = "";
 		child.stdout.on("data", (d: Buffer) => (out += d.toString()));
 		try {
-			await vi.waitFor(() => {
-				expect(out).toMatch(/#token=/);
-				expect(existsSync(`${log}.page`) && readFileSync(`${log}.page`, "utf8").includes("</html>")).toBe(true);
-			}, { timeout: 20_000 });
+			await vi.waitFor(
+				() => {
+					expect(out).toMatch(/#token=/);
+					expect(existsSync(`${log}.page`) && readFileSync(`${log}.page`, "utf8").includes("</html>")).toBe(true);
+				},
+				{ timeout: 20_000 },
+			);
 			const token = /#token=([A-Za-z0-9_-]+)/.exec(out)?.[1] ?? "";
 			expect(token.length).toBeGreaterThan(40);
 			// Every command line on the machine, while the opener (the "browser") is still running.
-			const cmdlines = readdirSync("/proc").filter((d) => /^\d+$/.test(d)).map((d) => {
-				try { return readFileSync(`/proc/${d}/cmdline`, "utf8"); } catch { return ""; }
-			});
+			const cmdlines = readdirSync("/proc")
+				.filter((d) => /^\d+$/.test(d))
+				.map((d) => {
+					try {
+						return readFileSync(`/proc/${d}/cmdline`, "utf8");
+					} catch {
+						return "";
+					}
+				});
 			expect(cmdlines.some((c) => c.includes(join(bin, "xdg-open")) || c.includes("open.html"))).toBe(true);
 			expect(cmdlines.filter((c) => c.includes(token))).toEqual([]);
 			const args = readFileSync(`${log}.args`, "utf8").trim();

@@ -59,10 +59,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 	const log = options.log ?? ((m: string) => console.error(m));
 	const token = newToken();
 	const dirs = options.dirs ?? [];
-	const services = options.services ?? new ArborServices({
-		...options.servicesOptions,
-		extensionPaths: [...(options.servicesOptions?.extensionPaths ?? []), ...(options.extensions ?? [])],
-	});
+	const services =
+		options.services ??
+		new ArborServices({
+			...options.servicesOptions,
+			extensionPaths: [...(options.servicesOptions?.extensionPaths ?? []), ...(options.extensions ?? [])],
+		});
 	const rendererDir = options.rendererDir ?? defaultRendererDir();
 	const router = createRouter({ services, libraryDirs: dirs.length > 0 ? dirs : undefined, log });
 	for (const d of dirs) await router.allowDir(d);

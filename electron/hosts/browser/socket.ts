@@ -57,11 +57,14 @@ export function serveConnection(ws: WebSocket, router: ArborRouter, log: (m: str
 			return;
 		}
 		inFlight++;
-		router.handle(name, params).then(
-			(response) => send({ t: "res", id, ...response }),
-			// handle() never rejects by contract; this is a last guard so one request cannot kill the host.
-			() => send({ t: "res", id, ok: false, error: { code: "internal", message: "internal error" } }),
-		).finally(() => inFlight--);
+		router
+			.handle(name, params)
+			.then(
+				(response) => send({ t: "res", id, ...response }),
+				// handle() never rejects by contract; this is a last guard so one request cannot kill the host.
+				() => send({ t: "res", id, ok: false, error: { code: "internal", message: "internal error" } }),
+			)
+			.finally(() => inFlight--);
 	});
 
 	ws.on("close", unsubscribe);

@@ -39,13 +39,27 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <p>Run <code>npm run build</code> in the Arbor folder, then start <code>arbor serve</code> again.</p>
 </body></html>`;
 
-export function send(res: ServerResponse, port: number, status: number, body: string | Buffer, type = "text/plain; charset=utf-8", extra: Record<string, string> = {}): void {
+export function send(
+	res: ServerResponse,
+	port: number,
+	status: number,
+	body: string | Buffer,
+	type = "text/plain; charset=utf-8",
+	extra: Record<string, string> = {},
+): void {
 	res.writeHead(status, { ...securityHeaders(port), "Content-Type": type, "Content-Length": String(Buffer.byteLength(body)), ...extra });
 	res.end(body);
 }
 
 /** Answer a GET for `pathname` from `rootDir`; never outside it. */
-export async function serveStatic(res: ServerResponse, port: number, rootDir: string, pathname: string, head: boolean, extra: Record<string, string>): Promise<void> {
+export async function serveStatic(
+	res: ServerResponse,
+	port: number,
+	rootDir: string,
+	pathname: string,
+	head: boolean,
+	extra: Record<string, string>,
+): Promise<void> {
 	const root = resolve(rootDir);
 	const index = resolve(root, "index.html");
 	if (!existsSync(index)) {

@@ -119,14 +119,20 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	const logError = (what: string, err?: unknown): void => {
 		const line = `${new Date().toISOString()} ${what}${err === undefined ? "" : `: ${describeError(err)}`}\n`;
 		console.error(`Arbor: ${line.trimEnd()}`);
-		void mkdirP(join(userData, "logs")).then(() => appendFile(logFile, line)).catch(() => undefined);
+		void mkdirP(join(userData, "logs"))
+			.then(() => appendFile(logFile, line))
+			.catch(() => undefined);
 	};
 	let errorShown = false;
 	const reportError = (what: string, err: unknown): void => {
 		logError(what, err);
 		if (errorShown || !app.isReady()) return;
 		errorShown = true; // one dialog per launch; the log has every error
-		void dialog.showMessageBox({ type: "warning", message: "Arbor hit an unexpected error and keeps running.", detail: `${errorText(err)}\n\nDetails are in ${logFile}` });
+		void dialog.showMessageBox({
+			type: "warning",
+			message: "Arbor hit an unexpected error and keeps running.",
+			detail: `${errorText(err)}\n\nDetails are in ${logFile}`,
+		});
 	};
 
 	const launchFiles = sessionFilesFromArgs(userArgs(argv, app.isPackaged), cwd);
@@ -159,7 +165,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	});
 	app.on("second-instance", (_event, secondArgv, secondCwd, data) => {
 		const files = Array.isArray((data as { files?: unknown } | null)?.files)
-			? ((data as { files: unknown[] }).files.filter((f): f is string => typeof f === "string"))
+			? (data as { files: unknown[] }).files.filter((f): f is string => typeof f === "string")
 			: sessionFilesFromArgs(userArgs(secondArgv, app.isPackaged), secondCwd);
 		for (const f of files) hostOpen(f);
 		focusWindow();
@@ -201,7 +207,14 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		services,
 		host: {
 			async showOpenDialog() {
-				const opts = { title: "Open a pi session", properties: ["openFile" as const], filters: [{ name: "pi / omp sessions", extensions: ["jsonl"] }, { name: "All files", extensions: ["*"] }] };
+				const opts = {
+					title: "Open a pi session",
+					properties: ["openFile" as const],
+					filters: [
+						{ name: "pi / omp sessions", extensions: ["jsonl"] },
+						{ name: "All files", extensions: ["*"] },
+					],
+				};
 				const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
 				return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
 			},
@@ -235,26 +248,35 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	const refreshMenu = async (): Promise<void> => {
 		const settings = await activeRouter.handle("getSettings", {});
 		const recent = settings.ok ? (settings.result as { recentFiles: string[] }).recentFiles.filter((p) => p !== sample) : [];
-		Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({
-			command: (command) => activeRouter.emit({ type: "menu_command", command }),
-			openRecent: (path) => hostOpen(path),
-			clearRecent: () => {
-				app.clearRecentDocuments();
-				void activeRouter.handle("setSettings", { settings: { recentFiles: [] } }).then(refreshMenu);
-			},
-			setAppearance: (next) => {
-				appearance = next;
-				nativeTheme.themeSource = next;
-				try {
-					mkdirSync(userData, { recursive: true });
-					writeFileSync(appearanceFile, `${JSON.stringify({ theme: next })}\n`);
-				} catch (err) {
-					logError("could not save the appearance", err);
-				}
-				void refreshMenu();
-			},
-			quit: () => app.quit(),
-		}, recent, process.platform, appearance)));
+		Menu.setApplicationMenu(
+			Menu.buildFromTemplate(
+				buildMenuTemplate(
+					{
+						command: (command) => activeRouter.emit({ type: "menu_command", command }),
+						openRecent: (path) => hostOpen(path),
+						clearRecent: () => {
+							app.clearRecentDocuments();
+							void activeRouter.handle("setSettings", { settings: { recentFiles: [] } }).then(refreshMenu);
+						},
+						setAppearance: (next) => {
+							appearance = next;
+							nativeTheme.themeSource = next;
+							try {
+								mkdirSync(userData, { recursive: true });
+								writeFileSync(appearanceFile, `${JSON.stringify({ theme: next })}\n`);
+							} catch (err) {
+								logError("could not save the appearance", err);
+							}
+							void refreshMenu();
+						},
+						quit: () => app.quit(),
+					},
+					recent,
+					process.platform,
+					appearance,
+				),
+			),
+		);
 	};
 	/** Keep the sample out of Open Recent: it is not a file the user chose. */
 	const forgetSample = async (): Promise<void> => {
@@ -265,13 +287,14 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	};
 
 	registerIpc(ipcMain, activeRouter, {
-		around: (name, run) => (name === "getInitialSessions"
-			? serial(async () => {
-				const r = await run();
-				pageSubscribed = true;
-				return r;
-			})
-			: run()),
+		around: (name, run) =>
+			name === "getInitialSessions"
+				? serial(async () => {
+						const r = await run();
+						pageSubscribed = true;
+						return r;
+					})
+				: run(),
 		afterRequest: (name, response) => {
 			if (name === "setSettings") void refreshMenu();
 			if (response.ok && (name === "openSession" || name === "showOpenDialog" || name === "host:openDroppedFile")) {
@@ -283,7 +306,10 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 
 	void refreshMenu();
 
-	const state = fitToDisplays(loadWindowState(stateFile), screen.getAllDisplays().map((d) => d.workArea));
+	const state = fitToDisplays(
+		loadWindowState(stateFile),
+		screen.getAllDisplays().map((d) => d.workArea),
+	);
 	win = new BrowserWindow({
 		...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : {}),
 		width: state.width,
@@ -324,7 +350,8 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	// Links in session content: the user confirms, then the system browser opens them (http/https/mailto).
 	current.webContents.setWindowOpenHandler(({ url }) => {
 		void confirmAndOpenExternal(url, {
-			confirm: async (message, detail) => (await dialog.showMessageBox(current, { type: "question", buttons: ["Open", "Cancel"], defaultId: 0, cancelId: 1, message, detail })).response === 0,
+			confirm: async (message, detail) =>
+				(await dialog.showMessageBox(current, { type: "question", buttons: ["Open", "Cancel"], defaultId: 0, cancelId: 1, message, detail })).response === 0,
 			openExternal: (u) => shell.openExternal(u), // eng-disable OPEN_EXTERNAL_JS_CHECK -- only http/https/mailto (externalLink), after the user confirmed
 		});
 		return { action: "deny" };
@@ -332,7 +359,15 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	current.webContents.on("render-process-gone", (_event, details) => {
 		pageSubscribed = false;
 		if (details.reason === "clean-exit" || current.isDestroyed()) return;
-		void dialog.showMessageBox(current, { type: "error", buttons: ["Reload", "Quit"], defaultId: 0, cancelId: 1, message: "Arbor's window stopped working.", detail: `Reason: ${details.reason}. Your session files are not affected. Details are in ${logFile}` })
+		void dialog
+			.showMessageBox(current, {
+				type: "error",
+				buttons: ["Reload", "Quit"],
+				defaultId: 0,
+				cancelId: 1,
+				message: "Arbor's window stopped working.",
+				detail: `Reason: ${details.reason}. Your session files are not affected. Details are in ${logFile}`,
+			})
 			.then(({ response }) => (response === 0 && !current.isDestroyed() ? current.webContents.reload() : app.quit()));
 	});
 	current.on("close", () => {
@@ -365,23 +400,24 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 		if (sample) await forgetSample();
 		return failed;
 	});
-	openFromHost = (path) => serial(async () => {
-		if (!pageSubscribed) {
-			// Not subscribed yet: the page's getInitialSessions (queued behind this) will include it.
-			const { opened, failed } = await activeRouter.openInitial([path]);
-			for (const s of opened) recordRecent(s);
-			for (const f of failed) showOpenError(f.path, f.error.message);
-		} else {
-			await activeRouter.allowPath(path);
-			const r: RouterResponse = await activeRouter.handle("openSession", { path });
-			if (r.ok) {
-				recordRecent(r.result as SessionSummary);
-				send({ type: "session_loaded", session: r.result as never });
-			} else send({ type: "error", sessionId: null, error: r.error });
-		}
-		void refreshMenu();
-		focusWindow();
-	});
+	openFromHost = (path) =>
+		serial(async () => {
+			if (!pageSubscribed) {
+				// Not subscribed yet: the page's getInitialSessions (queued behind this) will include it.
+				const { opened, failed } = await activeRouter.openInitial([path]);
+				for (const s of opened) recordRecent(s);
+				for (const f of failed) showOpenError(f.path, f.error.message);
+			} else {
+				await activeRouter.allowPath(path);
+				const r: RouterResponse = await activeRouter.handle("openSession", { path });
+				if (r.ok) {
+					recordRecent(r.result as SessionSummary);
+					send({ type: "session_loaded", session: r.result as never });
+				} else send({ type: "error", sessionId: null, error: r.error });
+			}
+			void refreshMenu();
+			focusWindow();
+		});
 	const showOpenError = (path: string, message: string): void => {
 		logError(`could not open ${path}: ${message}`);
 		if (win && !win.isDestroyed()) void dialog.showMessageBox(win, { type: "error", message: `Arbor could not open ${path}`, detail: message });

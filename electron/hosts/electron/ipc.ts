@@ -23,7 +23,8 @@ export function registerIpc(ipcMain: IpcMain, router: ArborRouter, options: IpcO
 		if (!isTrustedSender(event)) return { ok: false, error: { code: "forbidden", message: "request from a frame that is not Arbor's page" } };
 		if (name === DROP_REQUEST) {
 			const path = (params as { path?: unknown } | null)?.path;
-			if (typeof path !== "string" || path.length === 0 || path.length > 4096) return { ok: false, error: { code: "bad_request", message: "dropped file has no path" } };
+			if (typeof path !== "string" || path.length === 0 || path.length > 4096)
+				return { ok: false, error: { code: "bad_request", message: "dropped file has no path" } };
 			await router.allowPath(path);
 			const opened = await router.handle("openSession", { path });
 			if (opened.ok) options.afterRequest?.(DROP_REQUEST, opened);

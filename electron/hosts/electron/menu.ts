@@ -44,22 +44,29 @@ const menuLabel = (id: SharedCommandId): string => {
 	return info.menu ?? info.label;
 };
 
-export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly string[], platform: NodeJS.Platform = process.platform, appearance: Appearance = "system"): MenuItemConstructorOptions[] {
+export function buildMenuTemplate(
+	actions: MenuActions,
+	recentFiles: readonly string[],
+	platform: NodeJS.Platform = process.platform,
+	appearance: Appearance = "system",
+): MenuItemConstructorOptions[] {
 	const run = (id: string) => () => actions.command(id);
 	const item = (id: SharedCommandId): MenuItemConstructorOptions => ({ label: menuLabel(id), click: run(id) });
 	// No accelerators on renderer commands: the page's keyboard handler owns those keys (pi's bindings),
 	// and a menu accelerator would swallow the key before the page sees it.
 	// macOS keeps the list itself (app.addRecentDocument; a pick arrives as open-file); elsewhere Arbor's own.
-	const recentItem: MenuItemConstructorOptions = platform === "darwin"
-		? { label: "Open Recent", role: "recentDocuments", submenu: [{ role: "clearRecentDocuments" }] }
-		: { label: "Open Recent", submenu: [] };
-	const recent: MenuItemConstructorOptions[] = recentFiles.length === 0
-		? [{ label: "No Recent Files", enabled: false }]
-		: [
-			...recentFiles.slice(0, 15).map((p): MenuItemConstructorOptions => ({ label: basename(p), toolTip: p, click: () => actions.openRecent(p) })),
-			{ type: "separator" },
-			{ label: "Clear Recent", click: () => actions.clearRecent() },
-		];
+	const recentItem: MenuItemConstructorOptions =
+		platform === "darwin"
+			? { label: "Open Recent", role: "recentDocuments", submenu: [{ role: "clearRecentDocuments" }] }
+			: { label: "Open Recent", submenu: [] };
+	const recent: MenuItemConstructorOptions[] =
+		recentFiles.length === 0
+			? [{ label: "No Recent Files", enabled: false }]
+			: [
+					...recentFiles.slice(0, 15).map((p): MenuItemConstructorOptions => ({ label: basename(p), toolTip: p, click: () => actions.openRecent(p) })),
+					{ type: "separator" },
+					{ label: "Clear Recent", click: () => actions.clearRecent() },
+				];
 	const template: MenuItemConstructorOptions[] = [
 		{
 			label: "&File",
@@ -71,7 +78,11 @@ export function buildMenuTemplate(actions: MenuActions, recentFiles: readonly st
 				item(MENU_COMMANDS.reveal),
 				item(MENU_COMMANDS.savePosition),
 				{ type: "separator" },
-				{ label: platform === "darwin" ? "Preferences…" : menuLabel(MENU_COMMANDS.settings), accelerator: acceleratorOf(COMMAND_INFO[MENU_COMMANDS.settings].keys[0]), click: run(MENU_COMMANDS.settings) },
+				{
+					label: platform === "darwin" ? "Preferences…" : menuLabel(MENU_COMMANDS.settings),
+					accelerator: acceleratorOf(COMMAND_INFO[MENU_COMMANDS.settings].keys[0]),
+					click: run(MENU_COMMANDS.settings),
+				},
 				{ type: "separator" },
 				item(MENU_COMMANDS.close),
 				...(platform === "darwin" ? [] : [{ type: "separator" } as const, { label: "Quit", click: () => actions.quit() }]),

@@ -6,7 +6,8 @@ import type { Session, WebContents } from "electron";
 import { APP_ORIGIN, APP_SCHEME } from "./channels";
 
 // One literal (not built with join) so electronegativity's CSP_GLOBAL_CHECK can parse and grade it.
-export const ELECTRON_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+export const ELECTRON_CSP =
+	"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 /** The only permission the page gets: writing text to the clipboard (Copy text / Copy id). */
 const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(["clipboard-sanitized-write"]);

@@ -8,10 +8,12 @@ import { join } from "node:path";
 export function startAutoUpdate(packaged: boolean, log: (what: string, err?: unknown) => void): void {
 	const resources = (process as { resourcesPath?: string }).resourcesPath;
 	if (!packaged || !resources || !existsSync(join(resources, "app-update.yml"))) return;
-	void import("electron-updater").then(({ autoUpdater }) => {
-		autoUpdater.autoDownload = true;
-		autoUpdater.autoInstallOnAppQuit = true;
-		autoUpdater.on("error", (err) => log("update check failed", err));
-		return autoUpdater.checkForUpdatesAndNotify();
-	}).catch((err: unknown) => log("update check failed", err));
+	void import("electron-updater")
+		.then(({ autoUpdater }) => {
+			autoUpdater.autoDownload = true;
+			autoUpdater.autoInstallOnAppQuit = true;
+			autoUpdater.on("error", (err) => log("update check failed", err));
+			return autoUpdater.checkForUpdatesAndNotify();
+		})
+		.catch((err: unknown) => log("update check failed", err));
 }

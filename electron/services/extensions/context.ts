@@ -23,7 +23,10 @@ export interface ContextDeps {
 
 export interface CommandDeps extends ContextDeps {
 	entryId?: string;
-	navigateTree(targetId: string, options: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string }): Promise<{ cancelled: boolean }>;
+	navigateTree(
+		targetId: string,
+		options: { summarize?: boolean; customInstructions?: string; replaceInstructions?: boolean; label?: string },
+	): Promise<{ cancelled: boolean }>;
 	branch(entryId: string): Promise<{ cancelled: boolean }>;
 	reload(): Promise<void>;
 }
@@ -79,7 +82,14 @@ function projectionOf(m: SessionManager): Loose {
 		const e = sourceEntry as Loose;
 		let messages: AgentMessage[] = [];
 		if (e.type === "compaction" && i === 0) {
-			messages = [{ role: "compactionSummary", summary: e.summary, tokensBefore: e.tokensBefore, timestamp: new Date(e.timestamp as string).getTime() } as unknown as AgentMessage];
+			messages = [
+				{
+					role: "compactionSummary",
+					summary: e.summary,
+					tokensBefore: e.tokensBefore,
+					timestamp: new Date(e.timestamp as string).getTime(),
+				} as unknown as AgentMessage,
+			];
 		} else if (e.type !== "compaction") {
 			const msg = toContextMessage(sourceEntry);
 			if (msg !== undefined) messages = [msg];
@@ -150,16 +160,19 @@ function readonlySession(m: SessionManager): Record<string, unknown> {
 }
 
 /** pi's theme, without colours: every styling call gives its text back unchanged. */
-const plainTheme: unknown = new Proxy({}, {
-	get(_t, prop) {
-		if (typeof prop === "symbol" || prop === "then") return undefined;
-		if (prop === "name") return "arbor-plain";
-		return (...args: unknown[]) => {
-			for (let i = args.length - 1; i >= 0; i--) if (typeof args[i] === "string") return args[i];
-			return "";
-		};
+const plainTheme: unknown = new Proxy(
+	{},
+	{
+		get(_t, prop) {
+			if (typeof prop === "symbol" || prop === "then") return undefined;
+			if (prop === "name") return "arbor-plain";
+			return (...args: unknown[]) => {
+				for (let i = args.length - 1; i >= 0; i--) if (typeof args[i] === "string") return args[i];
+				return "";
+			};
+		},
 	},
-});
+);
 
 /** pi's UI calls: dialogs answer "no"/nothing (hasUI is false), decorations are ignored, notifications reach Arbor's UI. */
 function uiStub(notify: ContextDeps["notify"]): unknown {
@@ -226,14 +239,21 @@ interface ModelBridge {
 function modelRegistry(resolvedModel: ResolvedModel | undefined): Record<string, unknown> {
 	const resolved = resolvedModel as unknown as ModelBridge | undefined;
 	const isActive = (m: unknown): boolean =>
-		resolved !== undefined && typeof m === "object" && m !== null && (m as Model<Api>).provider === resolved.model.provider && (m as Model<Api>).id === resolved.model.id;
+		resolved !== undefined &&
+		typeof m === "object" &&
+		m !== null &&
+		(m as Model<Api>).provider === resolved.model.provider &&
+		(m as Model<Api>).id === resolved.model.id;
 	const same = (provider: string, modelId: string): Model<Api> | undefined =>
 		resolved && resolved.model.provider === provider && resolved.model.id === modelId ? resolved.model : undefined;
 	const requireActive = (m: unknown, what: string): ModelBridge => {
 		if (!resolved) throw new NotAvailableInArborError(`ctx.modelRegistry.${what}`, "no model is set up for Arbor (see `arbor model`)");
 		if (!isActive(m)) {
 			const name = typeof m === "object" && m !== null ? `${String((m as Loose).provider)}/${String((m as Loose).id)}` : String(m);
-			throw new NotAvailableInArborError(`ctx.modelRegistry.${what} for ${name}`, `Arbor only has credentials for its own model ${resolved.model.provider}/${resolved.model.id}`);
+			throw new NotAvailableInArborError(
+				`ctx.modelRegistry.${what} for ${name}`,
+				`Arbor only has credentials for its own model ${resolved.model.provider}/${resolved.model.id}`,
+			);
 		}
 		return resolved;
 	};
@@ -241,7 +261,11 @@ function modelRegistry(resolvedModel: ResolvedModel | undefined): Record<string,
 	const auth = async (): Promise<{ apiKey?: string; headers?: Record<string, string>; baseUrl?: string } | undefined> => {
 		if (!resolved) return undefined;
 		if (resolved.models?.getAuth) return (await resolved.models.getAuth(resolved.model))?.auth;
-		return { apiKey: resolved.apiKey, ...(resolved.headers ? { headers: resolved.headers } : {}), ...(resolved.model.baseUrl ? { baseUrl: resolved.model.baseUrl } : {}) };
+		return {
+			apiKey: resolved.apiKey,
+			...(resolved.headers ? { headers: resolved.headers } : {}),
+			...(resolved.model.baseUrl ? { baseUrl: resolved.model.baseUrl } : {}),
+		};
 	};
 	/** Options for a direct pi-ai call: the caller's, with Arbor's key and headers. */
 	const withAuth = (r: ModelBridge, options: unknown): Loose => ({
@@ -304,7 +328,9 @@ function modelRegistry(resolvedModel: ResolvedModel | undefined): Record<string,
  * lazily here, so the stream is relayed: iterate it, or await `result()` for the final message.
  */
 function relayStream(fn: "stream" | "streamSimple", r: ModelBridge, context: unknown, options: Loose): Stream {
-	const inner: Promise<Stream> = loadPiAi().then((ai) => (ai as unknown as Record<string, (m: unknown, c: unknown, o: unknown) => Stream>)[fn](r.model, context, options));
+	const inner: Promise<Stream> = loadPiAi().then((ai) =>
+		(ai as unknown as Record<string, (m: unknown, c: unknown, o: unknown) => Stream>)[fn](r.model, context, options),
+	);
 	return {
 		async *[Symbol.asyncIterator]() {
 			yield* await inner;

@@ -108,7 +108,10 @@ export function globRegExp(glob: string): RegExp {
 			const end = glob.indexOf("]", i + 2);
 			if (end < 0) re += "\\[";
 			else {
-				const body = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
+				const body = glob
+					.slice(i + 1, end)
+					.replace(/^!/, "^")
+					.replace(/\\/g, "\\\\");
 				re += `[${body}]`;
 				i = end;
 			}
@@ -177,7 +180,7 @@ function ignoreRules(dir: string): (name: string, isDir: boolean) => boolean {
 		}
 		for (const raw of text.split(/\r?\n/)) {
 			let line = raw.replace(/(?<!\\)\s+$/, "");
-			if (!line.trim() || (line.startsWith("#"))) continue;
+			if (!line.trim() || line.startsWith("#")) continue;
 			let negated = false;
 			if (line.startsWith("!")) {
 				negated = true;
@@ -231,7 +234,6 @@ function filesOf(paths: string[]): string[] {
 	return out;
 }
 
-
 /** An npm spec's package name: `npm:@scope/name@1.2.3` → `@scope/name`. */
 function npmName(spec: string): string {
 	const s = spec.trim();
@@ -241,9 +243,15 @@ function npmName(spec: string): string {
 
 /** A git source's install folder under `<agentDir>/git/<host>/<path>`. */
 function gitInstallPath(agentDir: string, source: string): string | undefined {
-	let s = source.trim().replace(/^git:/, "").replace(/^git\+/, "");
+	let s = source
+		.trim()
+		.replace(/^git:/, "")
+		.replace(/^git\+/, "");
 	s = s.replace(/^[a-z]+:\/\//, "").replace(/^git@([^:]+):/, "$1/");
-	s = s.replace(/[#@][^/]*$/, "").replace(/\.git$/, "").replace(/\/+$/, "");
+	s = s
+		.replace(/[#@][^/]*$/, "")
+		.replace(/\.git$/, "")
+		.replace(/\/+$/, "");
 	const parts = s.split("/").filter(Boolean);
 	if (parts.length < 2 || parts.some((x) => x === "..")) return undefined;
 	return path.join(agentDir, "git", ...parts);
@@ -322,14 +330,18 @@ export function discoverPiExtensions(agentDir: string, cwd?: string): PiDiscover
 			else root = gitInstallPath(sc.base, source);
 			const st = root ? stat(root) : undefined;
 			if (!root || !st) {
-				missing.push({ source, reason: source.startsWith("npm:") || !looksLocal(source) ? "not installed (run `pi install` or start pi once)" : "no such file or folder" });
+				missing.push({
+					source,
+					reason: source.startsWith("npm:") || !looksLocal(source) ? "not installed (run `pi install` or start pi once)" : "no such file or folder",
+				});
 				continue;
 			}
 			const found = st.isFile() ? [root] : packageEntries(root);
 			// A filter object's `extensions` list narrows the package's extensions with pi's list rule
 			// (`[]` turns them all off).
 			const filter = isRecord(pkg) && Array.isArray(pkg.extensions) ? stringList(pkg.extensions) : undefined;
-			const kept = filter === undefined ? new Set(found) : filter.length === 0 ? new Set<string>() : applyPatterns(found, filter, st.isFile() ? path.dirname(root) : root);
+			const kept =
+				filter === undefined ? new Set(found) : filter.length === 0 ? new Set<string>() : applyPatterns(found, filter, st.isFile() ? path.dirname(root) : root);
 			for (const f of found) if (kept.has(f)) add(f, sc.scope === "project" ? "pi-project" : "pi-package", true, source);
 		}
 	}

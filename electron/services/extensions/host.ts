@@ -209,9 +209,7 @@ export class ExtensionHost {
 		const records: LoadRecord[] = [];
 		this.#loadErrors.length = 0;
 		// One event bus per load, shared by the extensions (pi.events is how they talk to each other).
-		const bus = createEventBus((channel, err) =>
-			this.#opts.onFailure({ extension: "(event bus)", event: `events:${channel}`, message: errorText(err) }),
-		);
+		const bus = createEventBus((channel, err) => this.#opts.onFailure({ extension: "(event bus)", event: `events:${channel}`, message: errorText(err) }));
 		for (const entry of entries) {
 			const ext = await this.#loadOne(entry.path, bus, loaded);
 			records.push({
@@ -231,29 +229,44 @@ export class ExtensionHost {
 	async #loadOne(file: string, bus: ReturnType<typeof createEventBus>, loaded: LoadedExtension[]): Promise<LoadedExtension | undefined> {
 		const name = extensionName(file);
 		const ext: LoadedExtension = {
-			path: file, name, handlers: new Map(), commands: new Map(), tools: new Map(), flags: new Map(), providers: new Map(), mcpServers: new Map(),
+			path: file,
+			name,
+			handlers: new Map(),
+			commands: new Map(),
+			tools: new Map(),
+			flags: new Map(),
+			providers: new Map(),
+			mcpServers: new Map(),
 		};
 		try {
 			const { createJiti } = await import("jiti");
 			// moduleCache off: a reload must see the edited file, not the first version. virtualModules: pi's
 			// own packages resolve to Arbor's copies, wherever the extension lives (modules.ts).
 			const jiti = createJiti(file, { interopDefault: true, moduleCache: false, fsCache: false, virtualModules: await extensionModules() });
-			const mod: unknown = await withTimeout(jiti.import(file, { default: true }), this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `loading ${name}`);
+			const mod: unknown = await withTimeout(
+				jiti.import(file, { default: true }),
+				this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS,
+				`loading ${name}`,
+			);
 			const factory = typeof mod === "function" ? mod : isObjectLike(mod) && typeof mod.default === "function" ? mod.default : undefined;
 			if (typeof factory !== "function") throw new Error("the module has no default export function (export default function (pi) { ... })");
 			const b = this.#opts.bindings;
-			const api = createExtensionApi(ext, {
-				appendEntry: b.appendEntry,
-				setLabel: b.setLabel,
-				setSessionName: b.setSessionName,
-				getSessionName: b.getSessionName,
-				getSettings: () => structuredClone(b.getPiSettings?.() ?? {}),
-				getCommands: () => this.listCommands(),
-				getAllTools: () =>
-					[...new Set([...loaded, ext])].flatMap((e) =>
-						[...e.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, sourceInfo: { path: e.path } })),
-					),
-			}, bus);
+			const api = createExtensionApi(
+				ext,
+				{
+					appendEntry: b.appendEntry,
+					setLabel: b.setLabel,
+					setSessionName: b.setSessionName,
+					getSessionName: b.getSessionName,
+					getSettings: () => structuredClone(b.getPiSettings?.() ?? {}),
+					getCommands: () => this.listCommands(),
+					getAllTools: () =>
+						[...new Set([...loaded, ext])].flatMap((e) =>
+							[...e.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters, sourceInfo: { path: e.path } })),
+						),
+				},
+				bus,
+			);
 			const result: unknown = factory(api);
 			if (result instanceof Promise) await withTimeout(result, this.#opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS, `setting up ${name}`);
 			return ext;

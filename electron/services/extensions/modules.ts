@@ -69,8 +69,12 @@ export function extensionModules(): Promise<Record<string, unknown>> {
 		const core = agentCore ?? missingModule("@earendil-works/pi-agent-core");
 		const agent = piCodingAgentShim();
 		const map: Record<string, unknown> = {
-			typebox, "typebox/compile": typeboxCompile, "typebox/value": typeboxValue,
-			"@sinclair/typebox": typebox, "@sinclair/typebox/compile": typeboxCompile, "@sinclair/typebox/value": typeboxValue,
+			typebox,
+			"typebox/compile": typeboxCompile,
+			"typebox/value": typeboxValue,
+			"@sinclair/typebox": typebox,
+			"@sinclair/typebox/compile": typeboxCompile,
+			"@sinclair/typebox/value": typeboxValue,
 		};
 		for (const scope of ["@earendil-works", "@mariozechner"]) {
 			map[`${scope}/pi-ai`] = piAi;
@@ -86,4 +90,3 @@ export function extensionModules(): Promise<Record<string, unknown>> {
 	})();
 	return loading;
 }
-

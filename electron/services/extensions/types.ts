@@ -4,12 +4,18 @@
 import type { SessionEntry } from "../../../shared/entries";
 
 export type HostedEventName =
-	| "session_start" | "session_info_changed" | "session_shutdown"
-	| "session_before_tree" | "session_tree"
-	| "session_before_branch" | "session_branch"
-	| "session_before_fork" | "session_fork"
-	| "session_before_compact" | "session_compact" | "session_compact_failed";
-
+	| "session_start"
+	| "session_info_changed"
+	| "session_shutdown"
+	| "session_before_tree"
+	| "session_tree"
+	| "session_before_branch"
+	| "session_branch"
+	| "session_before_fork"
+	| "session_fork"
+	| "session_before_compact"
+	| "session_compact"
+	| "session_compact_failed";
 
 export interface TreePreparation {
 	targetId: string;
@@ -22,24 +28,64 @@ export interface TreePreparation {
 	label?: string;
 }
 
-export interface SessionBeforeTreeEvent { type: "session_before_tree"; preparation: TreePreparation; signal: AbortSignal }
+export interface SessionBeforeTreeEvent {
+	type: "session_before_tree";
+	preparation: TreePreparation;
+	signal: AbortSignal;
+}
 export interface SessionTreeEvent {
-	type: "session_tree"; newLeafId: string | null; oldLeafId: string | null; summaryEntry?: SessionEntry; fromExtension?: boolean;
+	type: "session_tree";
+	newLeafId: string | null;
+	oldLeafId: string | null;
+	summaryEntry?: SessionEntry;
+	fromExtension?: boolean;
 }
 /** pi 1.6: why a session started. Arbor opens files: "startup" for the files it starts with, "resume" later, "fork" for /branch. */
-export interface SessionStartEvent { type: "session_start"; reason: "startup" | "reload" | "new" | "resume" | "fork"; previousSessionFile?: string }
-export interface SessionInfoChangedEvent { type: "session_info_changed"; name: string | undefined }
-export interface SessionShutdownEvent { type: "session_shutdown"; reason: "quit" | "reload" | "new" | "resume" | "fork"; targetSessionFile?: string }
-export interface SessionBeforeBranchEvent { type: "session_before_branch"; entryId: string }
-export interface SessionBranchEvent { type: "session_branch"; previousSessionFile?: string; newSessionFile?: string }
+export interface SessionStartEvent {
+	type: "session_start";
+	reason: "startup" | "reload" | "new" | "resume" | "fork";
+	previousSessionFile?: string;
+}
+export interface SessionInfoChangedEvent {
+	type: "session_info_changed";
+	name: string | undefined;
+}
+export interface SessionShutdownEvent {
+	type: "session_shutdown";
+	reason: "quit" | "reload" | "new" | "resume" | "fork";
+	targetSessionFile?: string;
+}
+export interface SessionBeforeBranchEvent {
+	type: "session_before_branch";
+	entryId: string;
+}
+export interface SessionBranchEvent {
+	type: "session_branch";
+	previousSessionFile?: string;
+	newSessionFile?: string;
+}
 /** pi ≥ 0.50 names /branch "fork"; both names are emitted so either kind of extension sees it. */
-export interface SessionBeforeForkEvent { type: "session_before_fork"; entryId: string; position: "before" | "at" }
-export interface SessionForkEvent { type: "session_fork"; previousSessionFile?: string; newSessionFile?: string }
+export interface SessionBeforeForkEvent {
+	type: "session_before_fork";
+	entryId: string;
+	position: "before" | "at";
+}
+export interface SessionForkEvent {
+	type: "session_fork";
+	previousSessionFile?: string;
+	newSessionFile?: string;
+}
 
 export type HostedEvent =
-	| SessionStartEvent | SessionInfoChangedEvent | SessionShutdownEvent
-	| SessionBeforeTreeEvent | SessionTreeEvent | SessionBeforeBranchEvent | SessionBranchEvent
-	| SessionBeforeForkEvent | SessionForkEvent
+	| SessionStartEvent
+	| SessionInfoChangedEvent
+	| SessionShutdownEvent
+	| SessionBeforeTreeEvent
+	| SessionTreeEvent
+	| SessionBeforeBranchEvent
+	| SessionBranchEvent
+	| SessionBeforeForkEvent
+	| SessionForkEvent
 	| { type: "session_before_compact"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown }
 	| { type: "session_compact"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown }
 	| { type: "session_compact_failed"; reason: "manual" | "threshold" | "overflow"; willRetry: boolean; [k: string]: unknown };

@@ -85,7 +85,10 @@ describe("pi resumes where Arbor saved the position", () => {
 		const base = tempDir("arbor-ext-home-");
 		const fs = await import("node:fs");
 		fs.mkdirSync(path.join(base, "extensions"), { recursive: true });
-		fs.writeFileSync(path.join(base, "extensions", "s.js"), `export default (pi) => pi.on("session_before_tree", () => ({ summary: { summary: "SUMMARY", details: { readFiles: [], modifiedFiles: [] } } }));`);
+		fs.writeFileSync(
+			path.join(base, "extensions", "s.js"),
+			`export default (pi) => pi.on("session_before_tree", () => ({ summary: { summary: "SUMMARY", details: { readFiles: [], modifiedFiles: [] } } }));`,
+		);
 		t.services.dispose();
 		t = makeServices({ settingsDir: base });
 		const file = writeSession(tempDir(), branchySession());

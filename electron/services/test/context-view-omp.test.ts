@@ -11,9 +11,16 @@ let t: TestServices;
 afterEach(() => t?.services.dispose());
 
 const T = (s: number) => new Date(Date.UTC(2026, 5, 1) + s * 1000).toISOString();
-const m = (id: string, parentId: string | null, s: number, message: Record<string, unknown>) => ({ type: "message", id, parentId, timestamp: T(s), message: { timestamp: s, ...message } });
+const m = (id: string, parentId: string | null, s: number, message: Record<string, unknown>) => ({
+	type: "message",
+	id,
+	parentId,
+	timestamp: T(s),
+	message: { timestamp: s, ...message },
+});
 const u = (id: string, parentId: string | null, s: number, text: string) => m(id, parentId, s, { role: "user", content: text });
-const a = (id: string, parentId: string | null, s: number, content: unknown[], stopReason = "stop") => m(id, parentId, s, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason, usage: { input: 1, output: 1, totalTokens: 2 } });
+const a = (id: string, parentId: string | null, s: number, content: unknown[], stopReason = "stop") =>
+	m(id, parentId, s, { role: "assistant", content, provider: "anthropic", model: "claude-x", stopReason, usage: { input: 1, output: 1, totalTokens: 2 } });
 const text = (s: string) => ({ type: "text", text: s });
 const call = (id: string) => ({ type: "toolCall", id, name: "read", arguments: { path: "/a" } });
 
@@ -37,7 +44,18 @@ function ompFile(): string {
 		u("u3", "md", 15, "three"),
 		// A turn whose tool call never got a result: omp strips the call and keeps the text.
 		a("a3", "u3", 16, [text("trying"), call("lost")], "toolUse"),
-		{ type: "model_usage", id: "mu", parentId: "a3", timestamp: T(17), purpose: "title", api: "x", provider: "openai", model: "gpt-small", usage: { totalTokens: 5 }, stopReason: "stop" },
+		{
+			type: "model_usage",
+			id: "mu",
+			parentId: "a3",
+			timestamp: T(17),
+			purpose: "title",
+			api: "x",
+			provider: "openai",
+			model: "gpt-small",
+			usage: { totalTokens: 5 },
+			stopReason: "stop",
+		},
 		{ type: "reset_boundary", id: "rb", parentId: "mu", timestamp: T(18) },
 		u("u4", "rb", 19, "after clear"),
 		a("a4", "u4", 20, [text("fresh")]),
@@ -65,18 +83,29 @@ describe("getContext on an omp 18.3 file", () => {
 		sm.close();
 		// After the /clear only its tail is sent.
 		const leaf = await t.services.getContext({ sessionId: s.sessionId, leafId: "a4" });
-		expect(leaf.messages.map((v) => [v.entryId, v.message.role])).toEqual([["u4", "user"], ["a4", "assistant"]]);
+		expect(leaf.messages.map((v) => [v.entryId, v.message.role])).toEqual([
+			["u4", "user"],
+			["a4", "assistant"],
+		]);
 		expect(leaf.compactionId).toBeNull();
 		expect(leaf.omp).toEqual({
-			models: { default: "anthropic/claude-x", smol: "openai/gpt-small" }, serviceTier: "priority", thinkingLevel: "high",
-			configuredThinkingLevel: "auto", injectedTtsrRules: ["no-any"], mode: "plan",
+			models: { default: "anthropic/claude-x", smol: "openai/gpt-small" },
+			serviceTier: "priority",
+			thinkingLevel: "high",
+			configuredThinkingLevel: "auto",
+			injectedTtsrRules: ["no-any"],
+			mode: "plan",
 		});
 		expect(leaf.model).toEqual({ provider: "anthropic", modelId: "claude-x" });
 		expect(leaf.thinkingLevel).toBe("high");
 		// Before it: the compaction's summary, its kept range, then a3 without the call that has no result.
 		const a3 = await t.services.getContext({ sessionId: s.sessionId, leafId: "a3" });
 		expect(a3.messages.map((v) => [v.entryId, v.message.role])).toEqual([
-			["c", "compactionSummary"], ["u2", "user"], ["a2", "assistant"], ["u3", "user"], ["a3", "assistant"],
+			["c", "compactionSummary"],
+			["u2", "user"],
+			["a2", "assistant"],
+			["u3", "user"],
+			["a3", "assistant"],
 		]);
 		expect((a3.messages[4].message as { content: unknown }).content).toEqual([text("trying")]);
 		expect(a3.compactionId).toBe("c");
@@ -86,7 +115,7 @@ describe("getContext on an omp 18.3 file", () => {
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
 	});
 
-	it("as: \"pi\" shows pi 1.6's context of the same file (the dangling call kept, no /clear), as: \"omp\" again omp's", async () => {
+	it('as: "pi" shows pi 1.6\'s context of the same file (the dangling call kept, no /clear), as: "omp" again omp\'s', async () => {
 		t = makeServices();
 		const s = await t.services.openSession({ path: ompFile() });
 		const pi = await t.services.getContext({ sessionId: s.sessionId, leafId: "a4", as: "pi" });

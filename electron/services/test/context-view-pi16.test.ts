@@ -19,8 +19,23 @@ describe("getContext on pi 1.6 entries", () => {
 			header(),
 			{ type: "message", id: "sys", parentId: null, timestamp: T(1), message: { role: "system", content: "prompt", timestamp: 0 } },
 			{ type: "message", id: "u1", parentId: "sys", timestamp: T(2), message: { role: "user", content: "one", timestamp: 2 } },
-			{ type: "message", id: "a1", parentId: "u1", timestamp: T(3), message: { role: "assistant", content: [{ type: "text", text: "reply" }], provider: "p", model: "m", stopReason: "stop", timestamp: 3 } },
-			{ type: "compaction", id: "c", parentId: "a1", timestamp: T(4), summary: "S", firstKeptEntryId: "sys", tokensBefore: 10, systemMessage: { role: "system", content: "prompt", timestamp: 4 } },
+			{
+				type: "message",
+				id: "a1",
+				parentId: "u1",
+				timestamp: T(3),
+				message: { role: "assistant", content: [{ type: "text", text: "reply" }], provider: "p", model: "m", stopReason: "stop", timestamp: 3 },
+			},
+			{
+				type: "compaction",
+				id: "c",
+				parentId: "a1",
+				timestamp: T(4),
+				summary: "S",
+				firstKeptEntryId: "sys",
+				tokensBefore: 10,
+				systemMessage: { role: "system", content: "prompt", timestamp: 4 },
+			},
 			{ type: "message", id: "u2", parentId: "c", timestamp: T(5), message: { role: "user", content: "two", timestamp: 5 } },
 			{ type: "context_edit", id: "e1", parentId: "u2", timestamp: T(6), targetId: "u1", replacement: { content: "one (edited)" } },
 			{ type: "context_edit", id: "e2", parentId: "e1", timestamp: T(7), targetId: "a1", replacement: null },
@@ -32,7 +47,10 @@ describe("getContext on pi 1.6 entries", () => {
 		const pi = Pi16SessionManager.open(file);
 		expect(JSON.stringify(view.messages.map((v) => v.message))).toBe(JSON.stringify(pi.buildSessionContext().messages));
 		expect(view.messages.map((v) => [v.entryId, v.message.role, v.contextEditId ?? null])).toEqual([
-			["c", "system", null], ["c", "compactionSummary", null], ["u1", "user", "e1"], ["u2", "user", null],
+			["c", "system", null],
+			["c", "compactionSummary", null],
+			["u1", "user", "e1"],
+			["u2", "user", null],
 		]);
 		expect(view.compactionId).toBe("c");
 	});

@@ -50,7 +50,10 @@ describe("extension loading", () => {
 		const { host: h, failures } = host(dir);
 		await h.ready();
 		expect(h.extensions.map((e) => e.name)).toEqual(["good.js"]);
-		expect(failures.map((f) => [path.basename(f.extension), f.event])).toEqual([["bad.js", "load"], ["nodefault.js", "load"]]);
+		expect(failures.map((f) => [path.basename(f.extension), f.event])).toEqual([
+			["bad.js", "load"],
+			["nodefault.js", "load"],
+		]);
 		expect(failures[0]?.message).toContain("kaput at import");
 	});
 
@@ -78,7 +81,10 @@ describe("extension events", () => {
 		const dir = tempDir("arbor-ext-");
 		fs.writeFileSync(path.join(dir, "1-throws.js"), `export default (pi) => pi.on("session_before_tree", () => { throw new Error("handler exploded"); });`);
 		fs.writeFileSync(path.join(dir, "2-hangs.js"), `export default (pi) => pi.on("session_before_tree", () => new Promise(() => {}));`);
-		fs.writeFileSync(path.join(dir, "3-good.ts"), `export default (pi: any) => pi.on("session_before_tree", async (event: any) => ({ summary: { summary: "from " + event.preparation.targetId } }));`);
+		fs.writeFileSync(
+			path.join(dir, "3-good.ts"),
+			`export default (pi: any) => pi.on("session_before_tree", async (event: any) => ({ summary: { summary: "from " + event.preparation.targetId } }));`,
+		);
 		const { host: h, failures } = host(dir, { handlerTimeoutMs: 200 });
 		await h.ready();
 		const res = await h.emit({ type: "session_before_tree", preparation: prep, signal: new AbortController().signal }, {});
@@ -90,7 +96,10 @@ describe("extension events", () => {
 
 	it("passes the event and the context to handlers, like pi", async () => {
 		const dir = tempDir("arbor-ext-");
-		fs.writeFileSync(path.join(dir, "spy.js"), `export default (pi) => pi.on("session_tree", (event, ctx) => { globalThis.__arborSpy = { event, cwd: ctx.cwd }; });`);
+		fs.writeFileSync(
+			path.join(dir, "spy.js"),
+			`export default (pi) => pi.on("session_tree", (event, ctx) => { globalThis.__arborSpy = { event, cwd: ctx.cwd }; });`,
+		);
 		const { host: h } = host(dir);
 		await h.ready();
 		await h.emit({ type: "session_tree", newLeafId: "n", oldLeafId: "o" }, { cwd: "/p" });

@@ -37,7 +37,11 @@ function readonlySessionMembers(): string[] {
 
 const bindings: HostBindings = { appendEntry: () => {}, setLabel: () => {}, setSessionName: () => {}, getSessionName: () => undefined, notify: () => {} };
 
-async function loadOne(src: string, name = "probe.ts", dir = tempDir("arbor-surface-")): Promise<{ host: ExtensionHost; failures: ExtensionFailure[]; dir: string }> {
+async function loadOne(
+	src: string,
+	name = "probe.ts",
+	dir = tempDir("arbor-surface-"),
+): Promise<{ host: ExtensionHost; failures: ExtensionFailure[]; dir: string }> {
 	fs.writeFileSync(path.join(dir, name), src);
 	const failures: ExtensionFailure[] = [];
 	const host = new ExtensionHost({ dirs: [dir], paths: [], onFailure: (f) => failures.push(f), bindings });
@@ -52,7 +56,9 @@ describe("pi 1.6's ExtensionAPI (`pi`)", () => {
 	it("has every member pi 1.6 declares, and on() returns a working unsubscribe", async () => {
 		const expected = members("extensions/types.d.ts", "export interface ExtensionAPI {");
 		expect(expected.length).toBeGreaterThan(30);
-		expect(expected).toEqual(expect.arrayContaining(["getSettings", "registerEntryRenderer", "registerVirtualModel", "registerMarkdownTransformer", "registerMcpServer"]));
+		expect(expected).toEqual(
+			expect.arrayContaining(["getSettings", "registerEntryRenderer", "registerVirtualModel", "registerMarkdownTransformer", "registerMcpServer"]),
+		);
 		const g = globalThis as { __arborProbe?: Record<string, unknown> };
 		const { host, failures } = await loadOne(`export default function (pi) {
 			globalThis.__arborProbe = pi;
@@ -112,10 +118,18 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 		const m = SessionManager.inMemory("/work/p");
 		const notify = (): void => {};
 		const ctx = createCommandContext({
-			manager: m, sessionId: "s1", abort: () => {}, notify,
-			navigateTree: async () => ({ cancelled: false }), branch: async () => ({ cancelled: false }), reload: async () => {},
+			manager: m,
+			sessionId: "s1",
+			abort: () => {},
+			notify,
+			navigateTree: async () => ({ cancelled: false }),
+			branch: async () => ({ cancelled: false }),
+			reload: async () => {},
 		}) as Record<string, unknown>;
-		const want = [...members("extensions/types.d.ts", "export interface ExtensionContext {"), ...members("extensions/types.d.ts", "export interface ExtensionCommandContext extends")];
+		const want = [
+			...members("extensions/types.d.ts", "export interface ExtensionContext {"),
+			...members("extensions/types.d.ts", "export interface ExtensionCommandContext extends"),
+		];
 		expect(want).toEqual(expect.arrayContaining(["mode", "thinkingLevel", "isProjectTrusted", "modelRegistry", "fork", "getSystemPromptOptions"]));
 		// Optional members that have no value in Arbor (signal outside a flow, model without settings) are present as keys.
 		expect(want.filter((k) => !(k in ctx))).toEqual([]);
@@ -147,11 +161,18 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 			{ type: "session_info", id: "n1", parentId: "a3", timestamp: "2026-01-01T00:00:09.000Z", name: "  Tokenizer work " } as never,
 		]);
 		const m = SessionManager.open(file);
-		const sm = createEventContext({ manager: m, sessionId: "s1", abort: () => {}, notify: () => {} }).sessionManager as Record<string, (...a: unknown[]) => unknown>;
+		const sm = createEventContext({ manager: m, sessionId: "s1", abort: () => {}, notify: () => {} }).sessionManager as Record<
+			string,
+			(...a: unknown[]) => unknown
+		>;
 		expect(sm.getSessionName?.()).toBe("Tokenizer work");
 		const entries = sm.buildContextEntries?.() as { id: string }[];
 		expect(entries.map((e) => e.id)).toEqual((m.getBranch() as { id: string }[]).map((e) => e.id));
-		const projection = sm.buildSessionProjection?.() as { entries: { sourceEntry: { id: string }; messages: unknown[] }[]; messages: unknown[]; thinkingLevel: string };
+		const projection = sm.buildSessionProjection?.() as {
+			entries: { sourceEntry: { id: string }; messages: unknown[] }[];
+			messages: unknown[];
+			thinkingLevel: string;
+		};
 		expect(projection.entries.map((e) => e.sourceEntry.id)).toEqual(entries.map((e) => e.id));
 		expect(projection.messages).toEqual(m.buildSessionContext().messages);
 		expect(projection.entries.flatMap((e) => e.messages)).toEqual(projection.messages);
@@ -163,7 +184,12 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 		const first = m.getEntryAt(0) as { id: string };
 		// What the session core's own buildSessionProjection answers (file indices, not entries).
 		Object.defineProperty(m, "buildSessionProjection", {
-			value: () => ({ entries: [{ index: 0, messages: [{ role: "user", content: "x", timestamp: 0 }], editIndex: -1 }], messages: [], thinkingLevel: "off", model: null }),
+			value: () => ({
+				entries: [{ index: 0, messages: [{ role: "user", content: "x", timestamp: 0 }], editIndex: -1 }],
+				messages: [],
+				thinkingLevel: "off",
+				model: null,
+			}),
 		});
 		const sm = createEventContext({ manager: m, sessionId: "s1", abort: () => {}, notify: () => {} }).sessionManager as Record<string, () => unknown>;
 		const p = sm.buildSessionProjection?.() as { entries: { sourceEntry: { id: string }; messages: unknown[] }[] };
@@ -178,7 +204,9 @@ describe("pi 1.6's ExtensionContext and ExtensionCommandContext (`ctx`)", () => 
 			const base = tempDir("arbor-ext-home-");
 			const extDir = path.join(base, "arbor", "extensions");
 			fs.mkdirSync(extDir, { recursive: true });
-			fs.writeFileSync(path.join(extDir, "ask.ts"), `
+			fs.writeFileSync(
+				path.join(extDir, "ask.ts"),
+				`
 export default function (pi) {
 	pi.registerCommand("ask", { handler: async (_a, ctx) => {
 		const msg = await ctx.modelRegistry.complete(ctx.model, { messages: [{ role: "user", content: "ping", timestamp: 0 }] });
@@ -190,9 +218,12 @@ export default function (pi) {
 		pi.appendEntry("streamed", { text: final.content.map((b) => b.text ?? "").join(""), deltas });
 		try { await ctx.modelRegistry.complete({ provider: "other", id: "x" }, { messages: [] }); } catch (e) { pi.appendEntry("refused", { name: e.name }); }
 	} });
-}`);
+}`,
+			);
 			t = makeServices({ settingsDir: path.join(base, "arbor") });
-			await t.services.setSettings({ settings: { model: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "sk-ext-test" } } });
+			await t.services.setSettings({
+				settings: { model: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "sk-ext-test" } },
+			});
 			const file = writeSession(tempDir(), branchySession());
 			const s = await t.services.openSession({ path: file });
 			await t.services.runExtensionCommand({ sessionId: s.sessionId, name: "ask" });
@@ -239,8 +270,18 @@ export default function (pi) {
 }`);
 		expect(failures).toEqual([]);
 		expect((globalThis as Record<string, unknown>).__arborMap).toEqual({
-			enumSchema: { type: "string", enum: ["a", "b"] }, t3: "function", old: "function", complete: "function",
-			text: "function", dir: ".pi", version: "1.6.0", agentDir: "string", guard: true, tool: "x", bash: "bash", border: "function",
+			enumSchema: { type: "string", enum: ["a", "b"] },
+			t3: "function",
+			old: "function",
+			complete: "function",
+			text: "function",
+			dir: ".pi",
+			version: "1.6.0",
+			agentDir: "string",
+			guard: true,
+			tool: "x",
+			bash: "bash",
+			border: "function",
 		});
 		const cmd = host.getCommand("use");
 		await host.runCommand(cmd as NonNullable<typeof cmd>, "", {});
@@ -251,7 +292,10 @@ export default function (pi) {
 		const dir = tempDir("arbor-dep-");
 		const pkg = path.join(dir, "needs-dep");
 		fs.mkdirSync(pkg);
-		fs.writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "needs-dep", dependencies: { "left-pad-arbor-test": "1.0.0" }, pi: { extensions: ["./main.ts"] } }));
+		fs.writeFileSync(
+			path.join(pkg, "package.json"),
+			JSON.stringify({ name: "needs-dep", dependencies: { "left-pad-arbor-test": "1.0.0" }, pi: { extensions: ["./main.ts"] } }),
+		);
 		fs.writeFileSync(path.join(pkg, "main.ts"), `import pad from "left-pad-arbor-test";\nexport default function (pi) { pad; }`);
 		const failures: ExtensionFailure[] = [];
 		const host = new ExtensionHost({ dirs: [], paths: [pkg], onFailure: (f) => failures.push(f), bindings });

@@ -22,7 +22,9 @@ async function withExtensions(files: Record<string, string>, opts: { extensionTi
 
 describe("extensions in the navigation flow", () => {
 	it("a session_before_tree handler can cancel: nothing changes", async () => {
-		const { sessionId, file } = await withExtensions({ "guard.js": `export default function (pi) { pi.on("session_before_tree", async () => ({ cancel: true })); }` });
+		const { sessionId, file } = await withExtensions({
+			"guard.js": `export default function (pi) { pi.on("session_before_tree", async () => ({ cancel: true })); }`,
+		});
 		const before = fs.readFileSync(file);
 		const r = await t.services.navigate({ sessionId, targetId: "a4" });
 		expect(r).toMatchObject({ cancelled: true, reason: "cancelled by an extension", newLeafId: "a3" });
@@ -55,7 +57,9 @@ export default function (pi: { on(e: string, h: (event: { preparation: Prep; sig
 	});
 
 	it("a session_before_tree handler can override the label", async () => {
-		const { sessionId, file } = await withExtensions({ "labeller.js": `export default (pi) => pi.on("session_before_tree", (e) => ({ label: "via-" + e.preparation.label }));` });
+		const { sessionId, file } = await withExtensions({
+			"labeller.js": `export default (pi) => pi.on("session_before_tree", (e) => ({ label: "via-" + e.preparation.label }));`,
+		});
 		await t.services.navigate({ sessionId, targetId: "a4", label: "user" });
 		expect(readLines(file).at(-1)).toMatchObject({ type: "label", targetId: "a4", label: "via-user" });
 	});
@@ -66,7 +70,12 @@ export default function (pi: { on(e: string, h: (event: { preparation: Prep; sig
 			"b.js": `export default (pi) => pi.on("session_tree", (e) => { globalThis.__arborTree = { newLeafId: e.newLeafId, oldLeafId: e.oldLeafId, type: e.summaryEntry && e.summaryEntry.type, fromExtension: e.fromExtension }; });`,
 		});
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true });
-		expect((globalThis as { __arborTree?: unknown }).__arborTree).toEqual({ newLeafId: r.newLeafId, oldLeafId: "a3", type: "branch_summary", fromExtension: true });
+		expect((globalThis as { __arborTree?: unknown }).__arborTree).toEqual({
+			newLeafId: r.newLeafId,
+			oldLeafId: "a3",
+			type: "branch_summary",
+			fromExtension: true,
+		});
 	});
 
 	it("a throwing handler and a hanging handler are reported as errors and the navigation goes on", async () => {
@@ -86,14 +95,18 @@ export default function (pi: { on(e: string, h: (event: { preparation: Prep; sig
 	});
 
 	it("a session_before_branch handler can cancel /branch", async () => {
-		const { sessionId, file } = await withExtensions({ "nobranch.js": `export default (pi) => pi.on("session_before_branch", (e) => e.entryId === "u2" ? { cancel: true } : undefined);` });
+		const { sessionId, file } = await withExtensions({
+			"nobranch.js": `export default (pi) => pi.on("session_before_branch", (e) => e.entryId === "u2" ? { cancel: true } : undefined);`,
+		});
 		const r = await t.services.branchToFile({ sessionId, entryId: "u2" });
 		expect(r).toEqual({ cancelled: true, path: null, editorText: "Fix the tokenizer", session: null });
 		expect(fs.readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
 	});
 
 	it("pi 0.5x+ extensions listening to session_before_fork are asked too", async () => {
-		const { sessionId } = await withExtensions({ "nofork.js": `export default (pi) => pi.on("session_before_fork", (e) => ({ cancel: e.position === "before" }));` });
+		const { sessionId } = await withExtensions({
+			"nofork.js": `export default (pi) => pi.on("session_before_fork", (e) => ({ cancel: e.position === "before" }));`,
+		});
 		expect((await t.services.branchToFile({ sessionId, entryId: "u2" })).cancelled).toBe(true);
 	});
 });
@@ -126,7 +139,10 @@ export default function (pi: any) {
 		expect(lines.at(-1)).toMatchObject({ type: "custom", customType: "jumped", data: { to: "a4", cancelled: false } });
 		await t.services.runExtensionCommand({ sessionId, name: "/fork-here", entryId: "u2" });
 		expect(t.of("session_branch")).toHaveLength(1);
-		await expect(t.services.runExtensionCommand({ sessionId, name: "fail" })).rejects.toMatchObject({ code: "extension_error", message: expect.stringContaining("nope") });
+		await expect(t.services.runExtensionCommand({ sessionId, name: "fail" })).rejects.toMatchObject({
+			code: "extension_error",
+			message: expect.stringContaining("nope"),
+		});
 		await expect(t.services.runExtensionCommand({ sessionId, name: "missing" })).rejects.toMatchObject({ code: "not_found" });
 	});
 });
@@ -170,7 +186,10 @@ describe("extensions cannot damage the session through what they are given", () 
 		const before = fs.readFileSync(file);
 		await t.services.navigate({ sessionId, targetId: "a4" });
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
-		expect(await t.services.getEntry({ sessionId, id: "u2" })).toMatchObject({ parentId: "a1", message: { content: [{ type: "text", text: "Fix the tokenizer" }] } });
+		expect(await t.services.getEntry({ sessionId, id: "u2" })).toMatchObject({
+			parentId: "a1",
+			message: { content: [{ type: "text", text: "Fix the tokenizer" }] },
+		});
 		expect(await t.services.getEntry({ sessionId, id: "u1" })).toMatchObject({ type: "message", id: "u1" });
 		expect((await t.services.getContext({ sessionId, leafId: "a3" })).messages.map((m) => m.entryId)).toEqual(["u1", "a1", "u2", "a2", "t2", "a3"]);
 	});
@@ -180,7 +199,10 @@ describe("extension failures outside handlers", () => {
 	it("a module that fails to load is reported as an extension_error event naming the file", async () => {
 		const base = tempDir("arbor-ext-home-");
 		fs.mkdirSync(path.join(base, "extensions"), { recursive: true });
-		fs.writeFileSync(path.join(base, "extensions", "broken.ts"), `export default function (pi: any) { pi.on("session_tree", () => {}); }\nthis is not typescript(`);
+		fs.writeFileSync(
+			path.join(base, "extensions", "broken.ts"),
+			`export default function (pi: any) { pi.on("session_tree", () => {}); }\nthis is not typescript(`,
+		);
 		t = makeServices({ settingsDir: base });
 		await t.services.listCommands({});
 		const errors = t.of("error");
@@ -194,6 +216,9 @@ describe("extension failures outside handlers", () => {
 		fs.writeFileSync(path.join(base, "extensions", "slow.js"), `export default (pi) => pi.registerCommand("slow", { handler: () => new Promise(() => {}) });`);
 		t = makeServices({ settingsDir: base, commandTimeoutMs: 150 });
 		const s = t.services.openInMemory("/tmp");
-		await expect(t.services.runExtensionCommand({ sessionId: s.sessionId, name: "slow" })).rejects.toMatchObject({ code: "extension_error", message: expect.stringContaining("150 ms") });
+		await expect(t.services.runExtensionCommand({ sessionId: s.sessionId, name: "slow" })).rejects.toMatchObject({
+			code: "extension_error",
+			message: expect.stringContaining("150 ms"),
+		});
 	});
 });

@@ -38,7 +38,9 @@ describe("library counts", () => {
 		await t.services.getEntry({ sessionId: small.sessionId, id: "u1" }).then(() => order.push("getEntry"));
 		await counted;
 		expect(order).toEqual(["getEntry", "counts"]);
-		expect(t.of("library_counts")).toEqual([{ type: "library_counts", counts: [{ path: file, entryCount: 9000, size: first!.size, mtimeMs: first!.mtimeMs }] }]);
+		expect(t.of("library_counts")).toEqual([
+			{ type: "library_counts", counts: [{ path: file, entryCount: 9000, size: first!.size, mtimeMs: first!.mtimeMs }] },
+		]);
 		// The next listing says it exactly, without counting again.
 		const [again] = await t.services.listSessions({ dirs: [dir] });
 		expect(again).toMatchObject({ entryCount: 9000, entryCountExact: true });

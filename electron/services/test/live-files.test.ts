@@ -83,7 +83,11 @@ describe("live files", () => {
 
 	it("a truncated file is reloaded", async () => {
 		const { sessionId, file } = await openWatched();
-		const keep = readLines(file).slice(0, 3).map((o) => JSON.stringify(o)).join("\n") + "\n";
+		const keep =
+			readLines(file)
+				.slice(0, 3)
+				.map((o) => JSON.stringify(o))
+				.join("\n") + "\n";
 		otherProcess(`require("fs").writeFileSync(process.argv[1], ${JSON.stringify(keep)})`, file);
 		await expect.poll(() => t.of("session_reloaded").length, { timeout: 20_000 }).toBeGreaterThan(0);
 		expect((await t.services.getSkeleton({ sessionId })).count).toBe(2);
@@ -99,7 +103,8 @@ describe("live files", () => {
 		let copy: Skeleton = await t.services.getSkeleton({ sessionId });
 		const apply = async (e: ArborEvent): Promise<void> => {
 			if (e.type === "session_appended" && e.delta.start === copy.count) copy = applySkeletonDelta(copy, e.delta);
-			else if (e.type === "session_appended" || e.type === "session_reloaded" || e.type === "labels_changed") copy = await t.services.getSkeleton({ sessionId });
+			else if (e.type === "session_appended" || e.type === "session_reloaded" || e.type === "labels_changed")
+				copy = await t.services.getSkeleton({ sessionId });
 			else if (e.type === "leaf_changed") copy = { ...copy, leaf: copy.ids.indexOf(e.leafId ?? ""), resumeLeaf: copy.ids.indexOf(e.resumeLeafId ?? "") };
 		};
 		let reloads = 0;

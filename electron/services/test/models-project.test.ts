@@ -129,14 +129,28 @@ describe("a resumed session's own model (pi 1.6 restores it)", () => {
 		expect(r.info).toMatchObject({ provider: "anthropic", modelId: "claude-opus-5-5", source: "pi-settings" });
 		const u = ok(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env: {}, sessionModel: { provider: "anthropic", modelId: "no-such-model" } }));
 		expect(u.info.source).toBe("pi-settings");
-		const none = ok(await resolveActiveModel({ arbor: {}, piAgentDir: setup({ "auth.json": { anthropic: AUTH.anthropic } }).agent, env: {}, sessionModel: { provider: "openai", modelId: "gpt-6.2-sol" } }));
+		const none = ok(
+			await resolveActiveModel({
+				arbor: {},
+				piAgentDir: setup({ "auth.json": { anthropic: AUTH.anthropic } }).agent,
+				env: {},
+				sessionModel: { provider: "openai", modelId: "gpt-6.2-sol" },
+			}),
+		);
 		expect(none.info).toMatchObject({ provider: "anthropic", source: "pi-automatic" });
 		expect(none.info.note).toContain("openai/gpt-6.2-sol");
 	});
 
 	it("Arbor's settings still win over the session's model", async () => {
 		const { agent } = setup({ "auth.json": AUTH });
-		const r = ok(await resolveActiveModel({ arbor: { provider: "anthropic", modelId: "claude-opus-5-5" }, piAgentDir: agent, env: {}, sessionModel: { provider: "openai", modelId: "gpt-6.2-sol" } }));
+		const r = ok(
+			await resolveActiveModel({
+				arbor: { provider: "anthropic", modelId: "claude-opus-5-5" },
+				piAgentDir: agent,
+				env: {},
+				sessionModel: { provider: "openai", modelId: "gpt-6.2-sol" },
+			}),
+		);
 		expect(r.info.source).toBe("arbor-settings");
 	});
 });

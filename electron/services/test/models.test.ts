@@ -90,7 +90,10 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	});
 
 	it("a saved default without credentials falls to automatic, as pi does", async () => {
-		const { agent } = home({ "settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" }, "auth.json": { anthropic: { type: "api_key", key: "k" } } });
+		const { agent } = home({
+			"settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" },
+			"auth.json": { anthropic: { type: "api_key", key: "k" } },
+		});
 		const r = ok(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env: {} }));
 		expect(r.info).toMatchObject({ provider: "anthropic", modelId: "claude-opus-5-5", source: "pi-automatic" });
 		expect(r.info.note).toContain("openai/gpt-6.2-sol has no credentials");
@@ -157,7 +160,17 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	it("models.json headers use the same templates and are sent", async () => {
 		const { agent } = home({
 			"settings.json": { defaultProvider: "lab", defaultModel: "m1" },
-			"models.json": { providers: { lab: { baseUrl: server.baseUrl, api: "openai-completions", apiKey: "k", headers: { "x-team": "$TEAM" }, models: [{ id: "m1", headers: { "x-model": "m-${TEAM}" } }] } } },
+			"models.json": {
+				providers: {
+					lab: {
+						baseUrl: server.baseUrl,
+						api: "openai-completions",
+						apiKey: "k",
+						headers: { "x-team": "$TEAM" },
+						models: [{ id: "m1", headers: { "x-model": "m-${TEAM}" } }],
+					},
+				},
+			},
 		});
 		await summarize(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env: { TEAM: "blue" } }));
 		const h = server.requests.at(-1)?.headers ?? {};
@@ -168,7 +181,12 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	it("provider azure (renamed from azure-openai-responses): the new id resolves; the old id is passed over with a note", async () => {
 		const { agent } = home({ "settings.json": { defaultProvider: "azure", defaultModel: "gpt-6.2-sol" } });
 		const env = { AZURE_OPENAI_API_KEY: "az", AZURE_OPENAI_BASE_URL: "https://lab.openai.azure.com" };
-		expect(ok(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env })).info).toEqual({ provider: "azure", modelId: "gpt-6.2-sol", source: "pi-settings", auth: "env" });
+		expect(ok(await resolveActiveModel({ arbor: {}, piAgentDir: agent, env })).info).toEqual({
+			provider: "azure",
+			modelId: "gpt-6.2-sol",
+			source: "pi-settings",
+			auth: "env",
+		});
 		const old = home({ "settings.json": { defaultProvider: "azure-openai-responses", defaultModel: "gpt-6.2-sol" } });
 		const r = ok(await resolveActiveModel({ arbor: {}, piAgentDir: old.agent, env }));
 		expect(r.info).toMatchObject({ provider: "azure", source: "env" });
@@ -176,8 +194,22 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	});
 
 	it("a refreshed catalog in models-store.json makes a model pi knows only from it resolvable", async () => {
-		const fresh: Partial<Model<Api>> = { id: "claude-opus-6", name: "Claude Opus 6", api: "anthropic-messages", provider: "anthropic", baseUrl: "https://api.anthropic.com", reasoning: true, input: ["text"], cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }, contextWindow: 400_000, maxTokens: 64_000 };
-		const files = { "settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-6" }, "auth.json": { anthropic: { type: "api_key", key: "k" } } };
+		const fresh: Partial<Model<Api>> = {
+			id: "claude-opus-6",
+			name: "Claude Opus 6",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			baseUrl: "https://api.anthropic.com",
+			reasoning: true,
+			input: ["text"],
+			cost: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 400_000,
+			maxTokens: 64_000,
+		};
+		const files = {
+			"settings.json": { defaultProvider: "anthropic", defaultModel: "claude-opus-6" },
+			"auth.json": { anthropic: { type: "api_key", key: "k" } },
+		};
 		const stale = home({ ...files, "models-store.json": { anthropic: { models: [fresh], lastModified: 1, checkedAt: 1 } } });
 		expect(ok(await resolveActiveModel({ arbor: {}, piAgentDir: stale.agent, env: {} })).info.modelId).toBe("claude-opus-5-5");
 		const newer = home({ ...files, "models-store.json": { anthropic: { models: [fresh], lastModified: Date.now() + 1000, checkedAt: Date.now() } } });
@@ -200,7 +232,18 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	});
 
 	it("OAuth with refresh, end to end: a Radius gateway in models.json, its expired token refreshed at the gateway (loopback) and saved", async () => {
-		const gatewayModel = { id: "balanced", name: "Balanced", api: "pi-messages", provider: "lab-radius", baseUrl: server.baseUrl, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 200_000, maxTokens: 32_000 };
+		const gatewayModel = {
+			id: "balanced",
+			name: "Balanced",
+			api: "pi-messages",
+			provider: "lab-radius",
+			baseUrl: server.baseUrl,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 200_000,
+			maxTokens: 32_000,
+		};
 		const { agent } = home({
 			"settings.json": { defaultProvider: "lab-radius", defaultModel: "balanced" },
 			"models.json": { providers: { "lab-radius": { oauth: "radius", baseUrl: server.baseUrl } } },
@@ -222,13 +265,26 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 	});
 
 	it("an expired OAuth token is refreshed through the provider, written back to auth.json under pi's lock, and the new token sent", async () => {
-		const { agent } = home({ "auth.json": { anthropic: { type: "api_key", key: "unrelated" }, lab: { type: "oauth", access: "old-access", refresh: "old-refresh", expires: 1 } } });
+		const { agent } = home({
+			"auth.json": { anthropic: { type: "api_key", key: "unrelated" }, lab: { type: "oauth", access: "old-access", refresh: "old-refresh", expires: 1 } },
+		});
 		const { buildPiCatalog } = await import("../models");
 		const cat = await buildPiCatalog(agent, {});
 		const { createProvider } = await import("@earendil-works/pi-ai");
 		const { openAICompletionsApi } = await import("@earendil-works/pi-ai/api/openai-completions.lazy");
 		const tokenUrl = `${server.baseUrl}/oauth/token`;
-		const model = { id: "m1", name: "m1", api: "openai-completions", provider: "lab", baseUrl: server.baseUrl, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 8000, maxTokens: 1000 } as Model<Api>;
+		const model = {
+			id: "m1",
+			name: "m1",
+			api: "openai-completions",
+			provider: "lab",
+			baseUrl: server.baseUrl,
+			reasoning: false,
+			input: ["text"],
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+			contextWindow: 8000,
+			maxTokens: 1000,
+		} as Model<Api>;
 		cat.models.setProvider(
 			createProvider({
 				id: "lab",
@@ -255,7 +311,11 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 		const tokenReq = server.requests.find((q) => q.path.endsWith("/oauth/token"));
 		expect(tokenReq?.body).toEqual({ refresh_token: "old-refresh" });
 		const saved = JSON.parse(fs.readFileSync(path.join(agent, "auth.json"), "utf8")) as Record<string, Record<string, unknown>>;
-		expect(saved.lab).toMatchObject({ type: "oauth", access: expect.stringMatching(/^fresh-access-\d+$/), refresh: expect.stringMatching(/^fresh-refresh-\d+$/) });
+		expect(saved.lab).toMatchObject({
+			type: "oauth",
+			access: expect.stringMatching(/^fresh-access-\d+$/),
+			refresh: expect.stringMatching(/^fresh-refresh-\d+$/),
+		});
 		expect(server.requests.at(-1)?.authorization).toBe(`Bearer ${String(saved.lab?.access)}`);
 		expect(saved.anthropic).toEqual({ type: "api_key", key: "unrelated" });
 		expect(fs.existsSync(path.join(agent, "auth.json.lock"))).toBe(false);
@@ -264,8 +324,13 @@ describe("pi 1.6 model resolution (issue #14 table)", () => {
 
 describe("Arbor's settings override pi", () => {
 	it("a built-in model from Arbor's settings with pi's stored key", async () => {
-		const { agent } = home({ "auth.json": { openai: { type: "api_key", key: "sk-o" } }, "settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" } });
-		const r = ok(await resolveActiveModel({ arbor: { provider: "anthropic", modelId: "claude-opus-5-5" }, piAgentDir: agent, env: { ANTHROPIC_API_KEY: "sk-a" } }));
+		const { agent } = home({
+			"auth.json": { openai: { type: "api_key", key: "sk-o" } },
+			"settings.json": { defaultProvider: "openai", defaultModel: "gpt-6.2-sol" },
+		});
+		const r = ok(
+			await resolveActiveModel({ arbor: { provider: "anthropic", modelId: "claude-opus-5-5" }, piAgentDir: agent, env: { ANTHROPIC_API_KEY: "sk-a" } }),
+		);
 		expect(r.info).toEqual({ provider: "anthropic", modelId: "claude-opus-5-5", source: "arbor-settings", auth: "env" });
 	});
 
@@ -277,7 +342,11 @@ describe("Arbor's settings override pi", () => {
 	});
 
 	it("reports an unknown model without a base URL", async () => {
-		const r = await resolveActiveModel({ arbor: { provider: "anthropic", modelId: "claude-nope" }, piAgentDir: home({}).agent, env: { ANTHROPIC_API_KEY: "k" } });
+		const r = await resolveActiveModel({
+			arbor: { provider: "anthropic", modelId: "claude-nope" },
+			piAgentDir: home({}).agent,
+			env: { ANTHROPIC_API_KEY: "k" },
+		});
 		expect(r.ok).toBe(false);
 	});
 });
@@ -289,7 +358,9 @@ describe("custom base URL credential rule (#9)", () => {
 			openai: { type: "oauth", access: "oauth-OPENAI-ACCESS", refresh: "r", expires: Date.now() + 3_600_000 },
 			local: { type: "api_key", key: "sk-local-STORED" },
 		},
-		"models.json": { providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "sk-local-MODELSJSON", models: [{ id: "test-model" }] } } },
+		"models.json": {
+			providers: { local: { baseUrl: "http://127.0.0.1:1/v1", api: "openai-completions", apiKey: "sk-local-MODELSJSON", models: [{ id: "test-model" }] } },
+		},
 	};
 	const env = { ANTHROPIC_API_KEY: "sk-ant-ENV", OPENAI_API_KEY: "sk-openai-ENV", LAB_KEY: "sk-LAB-ENV" };
 	const secrets = ["sk-ant-STORED", "oauth-OPENAI-ACCESS", "sk-local-STORED", "sk-local-MODELSJSON", "sk-ant-ENV", "sk-openai-ENV"];
@@ -305,7 +376,11 @@ describe("custom base URL credential rule (#9)", () => {
 		it(`Arbor settings ${provider} + a base URL of another server: no key stored for ${provider} is sent there`, async () => {
 			const { agent } = home(stored);
 			const api = provider === "local" ? undefined : "openai-completions";
-			const r = await resolveActiveModel({ arbor: { provider, modelId: provider === "local" ? "test-model" : "gpt-6.2-sol", baseUrl: server.baseUrl, ...(api ? { api } : {}) }, piAgentDir: agent, env });
+			const r = await resolveActiveModel({
+				arbor: { provider, modelId: provider === "local" ? "test-model" : "gpt-6.2-sol", baseUrl: server.baseUrl, ...(api ? { api } : {}) },
+				piAgentDir: agent,
+				env,
+			});
 			expect(ok(r).info).toMatchObject({ source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
 			await summarize(r);
 			assertNoForeignSecret();
@@ -316,7 +391,11 @@ describe("custom base URL credential rule (#9)", () => {
 
 	it("a custom endpoint carries its own key from Arbor's settings, and only that", async () => {
 		const { agent } = home(stored);
-		const r = await resolveActiveModel({ arbor: { provider: "openai", modelId: "gpt-6.2-sol", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "sk-CUSTOM-OWN" }, piAgentDir: agent, env });
+		const r = await resolveActiveModel({
+			arbor: { provider: "openai", modelId: "gpt-6.2-sol", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "sk-CUSTOM-OWN" },
+			piAgentDir: agent,
+			env,
+		});
 		expect(ok(r).info.auth).toBe("api_key");
 		await summarize(r);
 		assertNoForeignSecret();

@@ -29,7 +29,8 @@ const line = (e: SessionEntry) => `${JSON.stringify(e)}\n`;
 async function open(withModel = false): Promise<{ sessionId: string; file: string }> {
 	// watch: false — catch-ups happen only where the services make them, so each race is deterministic.
 	t = makeServices();
-	if (withModel) await t.services.setSettings({ settings: { model: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions" } } });
+	if (withModel)
+		await t.services.setSettings({ settings: { model: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions" } } });
 	const file = writeSession(tempDir(), branchySession());
 	const s = await t.services.openSession({ path: file });
 	t.events.length = 0;
@@ -78,12 +79,17 @@ describe("navigate with nothing to wait for", () => {
 		const dir = tempDir();
 		const file = `${dir}/legacy.jsonl`;
 		// Version 1: no ids; the core gives them synthetic ones in memory.
-		fs.writeFileSync(file, `${JSON.stringify({ type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "yo" }] } })}\n`);
+		fs.writeFileSync(
+			file,
+			`${JSON.stringify({ type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/w" })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "hi", timestamp: 1 } })}\n${JSON.stringify({ type: "message", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "yo" }] } })}\n`,
+		);
 		const before = fs.readFileSync(file);
 		const s = await t.services.openSession({ path: file });
 		expect(s.needsUpgrade).toBe(true);
 		const ids = (await t.services.getSkeleton({ sessionId: s.sessionId })).ids as string[];
-		await expect(t.services.navigate({ sessionId: s.sessionId, targetId: ids[0] as string, label: "x" })).rejects.toMatchObject({ code: "legacy_needs_upgrade" });
+		await expect(t.services.navigate({ sessionId: s.sessionId, targetId: ids[0] as string, label: "x" })).rejects.toMatchObject({
+			code: "legacy_needs_upgrade",
+		});
 		expect(await t.services.navigate({ sessionId: s.sessionId, targetId: ids[0] as string })).toMatchObject({ cancelled: false, newLeafId: null });
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
 	});

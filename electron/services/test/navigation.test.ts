@@ -19,7 +19,14 @@ describe("navigation preview", () => {
 	it("lists the abandoned path from the old leaf back to the common ancestor, oldest first", async () => {
 		const { sessionId } = await open();
 		const p = await t.services.previewNavigation({ sessionId, targetId: "a4" });
-		expect(p).toMatchObject({ targetId: "a4", oldLeafId: "a3", commonAncestorId: "a1", entriesToSummarize: ["u2", "a2", "t2", "a3"], newLeafId: "a4", isNoop: false });
+		expect(p).toMatchObject({
+			targetId: "a4",
+			oldLeafId: "a3",
+			commonAncestorId: "a1",
+			entriesToSummarize: ["u2", "a2", "t2", "a3"],
+			newLeafId: "a4",
+			isNoop: false,
+		});
 		expect(p.estimatedTokens).toBeGreaterThan(0);
 	});
 
@@ -31,7 +38,10 @@ describe("navigation preview", () => {
 	});
 
 	it("treats a custom_message like a user message, and a root one leaves no leaf", async () => {
-		const { sessionId } = await open([customMessage("c1", null, "injected note"), ...branchySession().map((e) => (e.id === "u1" ? { ...e, parentId: "c1" } : e))]);
+		const { sessionId } = await open([
+			customMessage("c1", null, "injected note"),
+			...branchySession().map((e) => (e.id === "u1" ? { ...e, parentId: "c1" } : e)),
+		]);
 		const p = await t.services.previewNavigation({ sessionId, targetId: "c1" });
 		expect(p.newLeafId).toBeNull();
 		expect(p.editorText).toBe("injected note");
@@ -104,7 +114,10 @@ describe("navigate without a summary", () => {
 	it("fails with no_model at once when a summary is asked for and no model is configured; nothing changes", async () => {
 		const { sessionId, file } = await open();
 		const before = fs.readFileSync(file);
-		await expect(t.services.navigate({ sessionId, targetId: "a4", summarize: true })).rejects.toMatchObject({ code: "no_model", message: expect.stringContaining("No model") });
+		await expect(t.services.navigate({ sessionId, targetId: "a4", summarize: true })).rejects.toMatchObject({
+			code: "no_model",
+			message: expect.stringContaining("No model"),
+		});
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
 		expect((await t.services.leafHistory({ sessionId, direction: "back" })).leafId).toBe("a3");
 		expect(t.events.filter((e) => e.type !== "error")).toEqual([]);
@@ -123,8 +136,12 @@ describe("context view", () => {
 
 	it("starts with the compaction summary and names the compaction", async () => {
 		const entries = [
-			user("u1", null, "start"), assistant("a1", "u1", "ok"), user("u2", "a1", "more"), assistant("a2", "u2", "done"),
-			compaction("c1", "a2", "Summary", "u2"), user("u4", "c1", "after"),
+			user("u1", null, "start"),
+			assistant("a1", "u1", "ok"),
+			user("u2", "a1", "more"),
+			assistant("a2", "u2", "done"),
+			compaction("c1", "a2", "Summary", "u2"),
+			user("u4", "c1", "after"),
 		];
 		const { sessionId } = await open(entries);
 		const v = await t.services.getContext({ sessionId, leafId: "u4" });
@@ -177,7 +194,10 @@ describe("searching a big session", () => {
 	it("keeps answering other requests while a first query runs, and a newer query supersedes an older one", async () => {
 		t = makeServices({ sliceMs: 0 });
 		const entries = [user("u0", null, "start")];
-		for (let i = 1; i < 3000; i++) entries.push(i % 2 ? assistant(`a${i}`, entries[i - 1]!.id as string, `answer ${i} about the parser`) : user(`u${i}`, entries[i - 1]!.id as string, `question ${i}`));
+		for (let i = 1; i < 3000; i++)
+			entries.push(
+				i % 2 ? assistant(`a${i}`, entries[i - 1]!.id as string, `answer ${i} about the parser`) : user(`u${i}`, entries[i - 1]!.id as string, `question ${i}`),
+			);
 		const file = writeSession(tempDir(), entries);
 		const { sessionId } = await t.services.openSession({ path: file });
 		const order: string[] = [];

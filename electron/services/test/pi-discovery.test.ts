@@ -34,7 +34,10 @@ function piAgentDir(): string {
 	write(path.join(ext, "e-empty", "readme.md"), "no entry");
 	// settings.json: an `extensions` path list and `packages` (npm installed, npm missing, git installed, local)
 	write(path.join(dir, "extra", "listed.ts"), cmd("listed"));
-	write(path.join(dir, "npm", "node_modules", "@acme", "pi-tools", "package.json"), JSON.stringify({ name: "@acme/pi-tools", pi: { extensions: ["./ext.ts"] } }));
+	write(
+		path.join(dir, "npm", "node_modules", "@acme", "pi-tools", "package.json"),
+		JSON.stringify({ name: "@acme/pi-tools", pi: { extensions: ["./ext.ts"] } }),
+	);
 	write(path.join(dir, "npm", "node_modules", "@acme", "pi-tools", "ext.ts"), cmd("npm-tool"));
 	write(path.join(dir, "git", "github.com", "acme", "pi-git", "extensions", "g.ts"), cmd("git-tool"));
 	write(path.join(dir, "local-pkg", "extensions", "l.js"), cmd("local-tool"));
@@ -124,21 +127,48 @@ describe("pi 1.6 session events", () => {
 		const two = writeSession(tempDir(), branchySession(), "two.jsonl");
 		const s1 = await t.services.openSession({ path: one });
 		const s2 = await t.services.openSession({ path: two });
-		await expect.poll(() => readLines(one).filter((l) => l.customType === "started").map((l) => l.data)).toEqual([{ reason: "startup", name: null }]);
-		await expect.poll(() => readLines(two).filter((l) => l.customType === "started").map((l) => l.data)).toEqual([{ reason: "resume", name: null }]);
+		await expect
+			.poll(() =>
+				readLines(one)
+					.filter((l) => l.customType === "started")
+					.map((l) => l.data),
+			)
+			.toEqual([{ reason: "startup", name: null }]);
+		await expect
+			.poll(() =>
+				readLines(two)
+					.filter((l) => l.customType === "started")
+					.map((l) => l.data),
+			)
+			.toEqual([{ reason: "resume", name: null }]);
 
 		await t.services.runExtensionCommand({ sessionId: s1.sessionId, name: "rename", args: "Tokenizer" });
-		await expect.poll(() => readLines(one).filter((l) => l.customType === "renamed").map((l) => l.data)).toEqual([{ name: "Tokenizer" }]);
+		await expect
+			.poll(() =>
+				readLines(one)
+					.filter((l) => l.customType === "renamed")
+					.map((l) => l.data),
+			)
+			.toEqual([{ name: "Tokenizer" }]);
 
 		// Another process (pi in a terminal) renames the second session: extensions hear it too.
 		const last = readLines(two).at(-1) as { id: string };
-		fs.appendFileSync(two, `${JSON.stringify({ type: "session_info", id: "zz99", parentId: last.id, timestamp: new Date().toISOString(), name: "From pi" })}\n`);
+		fs.appendFileSync(
+			two,
+			`${JSON.stringify({ type: "session_info", id: "zz99", parentId: last.id, timestamp: new Date().toISOString(), name: "From pi" })}\n`,
+		);
 		await t.services.getSkeleton({ sessionId: s2.sessionId });
 		await t.services.appendUserMessage({ sessionId: s2.sessionId, text: "hello" });
-		await expect.poll(() => readLines(two).filter((l) => l.customType === "renamed").map((l) => l.data)).toEqual([{ name: "From pi" }]);
+		await expect
+			.poll(() =>
+				readLines(two)
+					.filter((l) => l.customType === "renamed")
+					.map((l) => l.data),
+			)
+			.toEqual([{ name: "From pi" }]);
 	});
 
-	it("an extension enabled while a session is open hears session_start with reason \"reload\"", async () => {
+	it('an extension enabled while a session is open hears session_start with reason "reload"', async () => {
 		const dir = tempDir("arbor-pi-agent-");
 		const ext = path.join(dir, "extensions", "setup.ts");
 		write(ext, `export default function (pi) { pi.on("session_start", (e) => pi.appendEntry("setup", { reason: e.reason })); }`);
@@ -146,6 +176,12 @@ describe("pi 1.6 session events", () => {
 		const file = writeSession(tempDir(), branchySession());
 		await t.services.openSession({ path: file });
 		await t.services.setExtensionEnabled({ path: ext, enabled: true });
-		await expect.poll(() => readLines(file).filter((l) => l.customType === "setup").map((l) => l.data)).toEqual([{ reason: "reload" }]);
+		await expect
+			.poll(() =>
+				readLines(file)
+					.filter((l) => l.customType === "setup")
+					.map((l) => l.data),
+			)
+			.toEqual([{ reason: "reload" }]);
 	});
 });

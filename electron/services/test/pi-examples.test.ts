@@ -15,7 +15,10 @@ const noBindings: HostBindings = { appendEntry: () => {}, setLabel: () => {}, se
 
 /** Each example as pi's README counts them: a top-level module file, or a folder. */
 function examples(): string[] {
-	return fs.readdirSync(EXAMPLES).filter((n) => n.endsWith(".ts") || fs.statSync(path.join(EXAMPLES, n)).isDirectory()).sort();
+	return fs
+		.readdirSync(EXAMPLES)
+		.filter((n) => n.endsWith(".ts") || fs.statSync(path.join(EXAMPLES, n)).isDirectory())
+		.sort();
 }
 
 /** The npm dependencies three examples declare in their package.json, as `npm install` in their folder gives them. */
@@ -44,7 +47,12 @@ describe("pi 1.6.0's 78 example extensions", () => {
 
 	it("load from the installed package; the one whose npm dependency is not installed says so", async () => {
 		const failures: ExtensionFailure[] = [];
-		const host = new ExtensionHost({ dirs: [], paths: examples().map((n) => path.join(EXAMPLES, n)), onFailure: (f) => failures.push(f), bindings: noBindings });
+		const host = new ExtensionHost({
+			dirs: [],
+			paths: examples().map((n) => path.join(EXAMPLES, n)),
+			onFailure: (f) => failures.push(f),
+			bindings: noBindings,
+		});
 		await host.ready();
 		expect(failures.map((f) => `${path.relative(EXAMPLES, f.extension)}: ${f.message}`)).toEqual([
 			`gondolin/index.ts: its dependency @earendil-works/gondolin is not installed: run \`npm install\` in ${path.join(EXAMPLES, "gondolin")} (pi needs it too)`,

@@ -13,8 +13,14 @@ let t: TestServices;
 afterEach(() => t?.services.dispose());
 
 const usageLine = (id: string, parentId: string) => ({
-	type: "usage", id, parentId, timestamp: new Date(Date.UTC(2026, 0, 2)).toISOString(), kind: "cache_warm",
-	provider: "anthropic", model: "claude-x", usage: { input: 10, output: 0, cacheRead: 900, cacheWrite: 0, totalTokens: 910, cost: { total: 0.0004 } },
+	type: "usage",
+	id,
+	parentId,
+	timestamp: new Date(Date.UTC(2026, 0, 2)).toISOString(),
+	kind: "cache_warm",
+	provider: "anthropic",
+	model: "claude-x",
+	usage: { input: 10, output: 0, cacheRead: 900, cacheWrite: 0, totalTokens: 910, cost: { total: 0.0004 } },
 });
 
 function appendLines(file: string, lines: unknown[]): void {
@@ -90,7 +96,13 @@ describe("a resume point left on another branch is reported", () => {
 		const file = writeSession(tempDir(), branchySession());
 		appendLines(file, [usageLine("w1", "a3"), usageLine("w2", "w1")]);
 		const { sessionId } = await t.services.openSession({ path: file });
-		expect(await t.services.getResumePoint({ sessionId })).toEqual({ resumeLeafId: "w2", anchorId: "a3", newestConversationId: "a3", stale: false, suggestedId: null });
+		expect(await t.services.getResumePoint({ sessionId })).toEqual({
+			resumeLeafId: "w2",
+			anchorId: "a3",
+			newestConversationId: "a3",
+			stale: false,
+			suggestedId: null,
+		});
 		const sk = await t.services.getSkeleton({ sessionId });
 		// Both drawn on the last visible entry: the in-app leaf and the resume point agree (no "Save position" nag).
 		expect([sk.ids[sk.leaf], sk.ids[sk.resumeLeaf]]).toEqual(["a3", "a3"]);
@@ -111,7 +123,15 @@ describe("live tail: pi's cache warmer appending usage lines stays quiet", () =>
 		const deltas = t.of("session_appended").map((e) => e.delta);
 		for (const d of deltas) expect([d.ids[d.leaf - d.start] ?? "old", d.leaf, d.resumeLeaf]).toEqual(["old", 7, 7]);
 		// The next real message from pi is followed as before.
-		appendLines(file, [{ type: "message", id: "n1", parentId: "w2", timestamp: new Date(Date.UTC(2026, 0, 4)).toISOString(), message: { role: "user", content: "go on", timestamp: 1 } }]);
+		appendLines(file, [
+			{
+				type: "message",
+				id: "n1",
+				parentId: "w2",
+				timestamp: new Date(Date.UTC(2026, 0, 4)).toISOString(),
+				message: { role: "user", content: "go on", timestamp: 1 },
+			},
+		]);
 		await expect.poll(() => t.of("leaf_changed").at(-1)?.leafId, { timeout: 5_000 }).toBe("n1");
 		expect(t.of("leaf_changed").at(-1)).toMatchObject({ resumeLeafId: "n1" });
 	});

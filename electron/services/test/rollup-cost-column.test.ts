@@ -69,11 +69,29 @@ function ompSession(n: number, seed: string): string {
 		const e = JSON.parse(l) as { id: string; timestamp: string; message?: { role?: string } };
 		if (e.message?.role !== "assistant" || k++ % 3 !== 0) continue;
 		const total = (k % 7) * 0.00137;
-		out.push(JSON.stringify({
-			type: "model_usage", id: `mu${k}`, parentId: e.id, timestamp: e.timestamp, purpose: k % 2 ? "title" : "memory", role: "smol",
-			api: "anthropic-messages", provider: "anthropic", model: "claude-haiku", stopReason: "stop",
-			usage: { input: 200 + k, output: 40, cacheRead: 0, cacheWrite: 0, totalTokens: 240 + k, premiumRequests: 0, cost: { input: total / 2, output: total / 2, cacheRead: 0, cacheWrite: 0, total } },
-		}));
+		out.push(
+			JSON.stringify({
+				type: "model_usage",
+				id: `mu${k}`,
+				parentId: e.id,
+				timestamp: e.timestamp,
+				purpose: k % 2 ? "title" : "memory",
+				role: "smol",
+				api: "anthropic-messages",
+				provider: "anthropic",
+				model: "claude-haiku",
+				stopReason: "stop",
+				usage: {
+					input: 200 + k,
+					output: 40,
+					cacheRead: 0,
+					cacheWrite: 0,
+					totalTokens: 240 + k,
+					premiumRequests: 0,
+					cost: { input: total / 2, output: total / 2, cacheRead: 0, cacheWrite: 0, total },
+				},
+			}),
+		);
 	}
 	const file = join(tempDir(), "omp.jsonl");
 	writeFileSync(file, `${out.join("\n")}\n`);
@@ -117,11 +135,58 @@ describe("the skeleton's cost column equals the entry-reading path", () => {
 		const sk0 = sm.getSkeleton();
 		const last = sk0.ids[sk0.count - 1];
 		const t = new Date(Date.UTC(2026, 5, 1)).toISOString();
-		appendFileSync(file, [
-			{ type: "message", id: "live-a", parentId: last, timestamp: t, message: { role: "assistant", content: [{ type: "text", text: "ok" }], api: "x", provider: "p", model: "m", stopReason: "stop", timestamp: 1, usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 12, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.125 } } } },
-			{ type: "model_usage", id: "live-mu", parentId: "live-a", timestamp: t, purpose: "title", api: "x", provider: "p", model: "m", stopReason: "stop", usage: { input: 1, output: 1, totalTokens: 2, cost: { total: 0.0625 } } },
-			{ type: "usage", id: "live-u", parentId: "live-a", timestamp: t, kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 1, cost: { total: 0.03125 } } },
-		].map((o) => `${JSON.stringify(o)}\n`).join(""));
+		appendFileSync(
+			file,
+			[
+				{
+					type: "message",
+					id: "live-a",
+					parentId: last,
+					timestamp: t,
+					message: {
+						role: "assistant",
+						content: [{ type: "text", text: "ok" }],
+						api: "x",
+						provider: "p",
+						model: "m",
+						stopReason: "stop",
+						timestamp: 1,
+						usage: {
+							input: 10,
+							output: 2,
+							cacheRead: 0,
+							cacheWrite: 0,
+							totalTokens: 12,
+							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.125 },
+						},
+					},
+				},
+				{
+					type: "model_usage",
+					id: "live-mu",
+					parentId: "live-a",
+					timestamp: t,
+					purpose: "title",
+					api: "x",
+					provider: "p",
+					model: "m",
+					stopReason: "stop",
+					usage: { input: 1, output: 1, totalTokens: 2, cost: { total: 0.0625 } },
+				},
+				{
+					type: "usage",
+					id: "live-u",
+					parentId: "live-a",
+					timestamp: t,
+					kind: "cache_warm",
+					provider: "p",
+					model: "m",
+					usage: { totalTokens: 1, cost: { total: 0.03125 } },
+				},
+			]
+				.map((o) => `${JSON.stringify(o)}\n`)
+				.join(""),
+		);
 		expect(sm.catchUp()).toMatchObject({ kind: "appended", count: 3 });
 		sm.appendCompaction("summary", "live-a", 1000, undefined, false, { totalTokens: 5, cost: { total: 0.5 } });
 		const sk1 = sm.getSkeleton();

@@ -18,7 +18,11 @@ describe("subtree roll-ups", () => {
 		const dir = mkdtempSync(join(tmpdir(), "arbor-rollup-"));
 		const file = join(dir, "s.jsonl");
 		execFileSync(process.execPath, [gen, "--n", "3000", "--seed", "21", "--branch-every", "25", "--out", file]);
-		const raw = readFileSync(file, "utf8").split("\n").filter(Boolean).slice(1).map((l) => JSON.parse(l) as Raw);
+		const raw = readFileSync(file, "utf8")
+			.split("\n")
+			.filter(Boolean)
+			.slice(1)
+			.map((l) => JSON.parse(l) as Raw);
 		const sm = SessionManager.open(file);
 		const sk = sm.getSkeleton();
 		const { costs, usage } = rollupCosts(sm);
@@ -29,7 +33,12 @@ describe("subtree roll-ups", () => {
 		let checked = 0;
 		for (let i = 0; i < raw.length; i += 7) {
 			const e = raw[i];
-			let n = 0, tokens = 0, cost = 0, errors = 0, first = Infinity, last = -Infinity;
+			let n = 0,
+				tokens = 0,
+				cost = 0,
+				errors = 0,
+				first = Infinity,
+				last = -Infinity;
 			const stack = [e];
 			while (stack.length) {
 				const x = stack.pop()!;
@@ -67,8 +76,28 @@ describe("subtree roll-ups", () => {
 		const lines = [
 			{ type: "session", version: 3, id: "s", timestamp: t(0), cwd: "/p" },
 			{ type: "message", id: "u", parentId: null, timestamp: t(1), message: { role: "user", content: "hi" } },
-			{ type: "message", id: "a", parentId: "u", timestamp: t(2), message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "read", arguments: { path: "x.md" } }], stopReason: "toolUse", usage: { totalTokens: 10, cost: { total: 0.5 } } } },
-			{ type: "usage", id: "w", parentId: "a", timestamp: t(3), kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3, cost: { total: 0.25 } } },
+			{
+				type: "message",
+				id: "a",
+				parentId: "u",
+				timestamp: t(2),
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: "c", name: "read", arguments: { path: "x.md" } }],
+					stopReason: "toolUse",
+					usage: { totalTokens: 10, cost: { total: 0.5 } },
+				},
+			},
+			{
+				type: "usage",
+				id: "w",
+				parentId: "a",
+				timestamp: t(3),
+				kind: "cache_warm",
+				provider: "p",
+				model: "m",
+				usage: { totalTokens: 3, cost: { total: 0.25 } },
+			},
 			{ type: "message", id: "r", parentId: "a", timestamp: t(4), message: { role: "toolResult", toolCallId: "c", toolName: "read", content: [] } },
 		];
 		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);

@@ -22,7 +22,15 @@ function session(id: string, texts: string[]): string {
 	let parent: string | null = null;
 	texts.forEach((text, i) => {
 		const eid = `${id}-e${i}`;
-		lines.push(JSON.stringify({ type: "message", id: eid, parentId: parent, timestamp: "2026-12-01T00:00:01.000Z", message: { role: "user", content: [{ type: "text", text }], timestamp: 1 } }));
+		lines.push(
+			JSON.stringify({
+				type: "message",
+				id: eid,
+				parentId: parent,
+				timestamp: "2026-12-01T00:00:01.000Z",
+				message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
+			}),
+		);
 		parent = eid;
 	});
 	return `${lines.join("\n")}\n`;
@@ -45,10 +53,20 @@ describe("search index layout", () => {
 		expect(readdirSync(idx).filter((n) => n.startsWith("d-")).length).toBe(2);
 		const fresh = new SearchIndex({ indexDir: idx });
 		expect(fresh.search("walrus").sessions.map((s) => s.path)).toEqual([a]);
-		expect(fresh.search("wal banana").sessions.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(
+			fresh
+				.search("wal banana")
+				.sessions.map((s) => s.path)
+				.sort(),
+		).toEqual([a, b].sort());
 		expect(fresh.search("walrus banana").sessions[0].matches.map((m) => m.entryId)).toEqual(["sa-e0"]);
 		// A one-letter term reads every dictionary file of that first letter.
-		expect(fresh.search("w ba").sessions.map((s) => s.path).sort()).toEqual([a, b].sort());
+		expect(
+			fresh
+				.search("w ba")
+				.sessions.map((s) => s.path)
+				.sort(),
+		).toEqual([a, b].sort());
 		expect(fresh.search("w").sessions).toHaveLength(2);
 	});
 
@@ -102,7 +120,10 @@ describe("search index layout", () => {
 		writeFileSync(a, session("sa", ["oldword here"]));
 		const index = new SearchIndex({ indexDir: tmp() });
 		index.update([a]);
-		appendFileSync(a, `${JSON.stringify({ type: "message", id: "tail1", parentId: "sa-e0", timestamp: "2026-12-01T00:00:02.000Z", message: { role: "user", content: [{ type: "text", text: "tailword" }], timestamp: 2 } })}\n`);
+		appendFileSync(
+			a,
+			`${JSON.stringify({ type: "message", id: "tail1", parentId: "sa-e0", timestamp: "2026-12-01T00:00:02.000Z", message: { role: "user", content: [{ type: "text", text: "tailword" }], timestamp: 2 } })}\n`,
+		);
 		index.update([a]);
 		expect(index.search("tailword").sessions[0].matches[0].entryId).toBe("tail1");
 		expect(index.search("oldword").sessions).toHaveLength(1);
@@ -118,7 +139,13 @@ describe("progress", () => {
 	it("counts the bytes read: a new tail reports its own length, not its end offset", () => {
 		const root = tmp();
 		const a = join(root, "a.jsonl");
-		writeFileSync(a, session("sa", Array.from({ length: 200 }, (_, i) => `line ${i} of text`)));
+		writeFileSync(
+			a,
+			session(
+				"sa",
+				Array.from({ length: 200 }, (_, i) => `line ${i} of text`),
+			),
+		);
 		const index = new SearchIndex({ indexDir: tmp() });
 		const full: { bytesDone: number; bytesTotal: number }[] = [];
 		index.update([a], (p) => full.push(p));
@@ -157,7 +184,13 @@ describe("a cancelled build", () => {
 		const a = join(root, "a.jsonl");
 		const b = join(root, "b.jsonl");
 		// 120 entries: the build yields every 50 lines, so it stops inside a's first (unfinished) block.
-		writeFileSync(a, session("sa", Array.from({ length: 120 }, (_, i) => `stopword${i} in a`)));
+		writeFileSync(
+			a,
+			session(
+				"sa",
+				Array.from({ length: 120 }, (_, i) => `stopword${i} in a`),
+			),
+		);
 		writeFileSync(b, session("sb", ["bravo only in b"]));
 		const index = new SearchIndex({ indexDir: tmp() });
 		const steps = index.updateSteps([a, b]);
@@ -165,7 +198,11 @@ describe("a cancelled build", () => {
 		steps.next();
 		steps.return(undefined as never);
 		index.update([a, b]);
-		for (const i of [0, 49, 119]) expect(index.search(`stopword${i}`).sessions.map((s) => s.matches.map((m) => m.entryId)), `stopword${i}`).toEqual([[`sa-e${i}`]]);
+		for (const i of [0, 49, 119])
+			expect(
+				index.search(`stopword${i}`).sessions.map((s) => s.matches.map((m) => m.entryId)),
+				`stopword${i}`,
+			).toEqual([[`sa-e${i}`]]);
 		expect(index.search("bravo").sessions.map((s) => s.path)).toEqual([b]);
 		expect(index.search("bravo stopword0").sessions).toEqual([]);
 	});
@@ -178,7 +215,13 @@ describe("an index an older Arbor wrote", () => {
 		const a = join(root, "a.jsonl");
 		writeFileSync(a, session("sa", ["kestrel words"]));
 		// The first design's layout: manifest version 1 and one MiniSearch JSON file per session.
-		writeFileSync(join(idx, "manifest.json"), JSON.stringify({ version: 1, files: { [a]: { size: 1, mtimeMs: 1, indexedTo: 1, head: "x", shard: "0123abcd.json", sessionId: "sa", title: null, entries: 1 } } }));
+		writeFileSync(
+			join(idx, "manifest.json"),
+			JSON.stringify({
+				version: 1,
+				files: { [a]: { size: 1, mtimeMs: 1, indexedTo: 1, head: "x", shard: "0123abcd.json", sessionId: "sa", title: null, entries: 1 } },
+			}),
+		);
 		writeFileSync(join(idx, "0123abcd.json"), "{}");
 		const index = new SearchIndex({ indexDir: idx });
 		expect(index.fileCount).toBe(0);

@@ -42,20 +42,151 @@ function tableTerms(texts: string[]): string[] {
 const ts = "2026-12-01T00:00:01.000Z";
 /** One entry per searchable field, each holding its own word; the unsearchable fields hold other words. */
 const entries: { line: Record<string, unknown>; word: string; kind: string }[] = [
-	{ word: "fldusrstring", kind: "user", line: { type: "message", id: "e1", parentId: null, timestamp: ts, message: { role: "user", content: "say fldusrstring", timestamp: 1 } } },
-	{ word: "fldusrblock", kind: "user", line: { type: "message", id: "e2", parentId: "e1", timestamp: ts, message: { role: "user", content: [{ type: "text", text: "fldusrblock here" }, { type: "image", data: "fldimagedata", mimeType: "image/png" }], timestamp: 1 } } },
-	{ word: "fldasstext", kind: "assistant", line: { type: "message", id: "e3", parentId: "e2", timestamp: ts, message: { role: "assistant", content: [{ type: "thinking", thinking: "fldthinking deep", thinkingSignature: "fldsignature" }, { type: "text", text: "fldasstext out" }, { type: "toolCall", id: "fldcallid", name: "fldtoolname", arguments: { path: "src/fldargvalue.ts", fldargkey: [1, { deep: "fldargnested" }] } }], api: "x", provider: "fldprovider", model: "fldmodel", usage: { input: 1, output: 2, fldusage: 3 }, stopReason: "toolUse", timestamp: 1 } } },
-	{ word: "fldtoolresult", kind: "toolResult", line: { type: "message", id: "e4", parentId: "e3", timestamp: ts, message: { role: "toolResult", toolCallId: "fldcallid", toolName: "fldtoolresultname", content: [{ type: "text", text: "fldtoolresult lines" }], details: { diff: "fldresultdetails" }, isError: false, timestamp: 1 } } },
-	{ word: "fldbashcmd", kind: "bashExecution", line: { type: "message", id: "e5", parentId: "e4", timestamp: ts, message: { role: "bashExecution", command: "fldbashcmd -x", output: "fldbashout", exitCode: 0, cancelled: false, truncated: false, timestamp: 1 } } },
-	{ word: "fldmsgsummary", kind: "branchSummary", line: { type: "message", id: "e6", parentId: "e5", timestamp: ts, message: { role: "branchSummary", summary: "fldmsgsummary text", fromId: "e1", timestamp: 1 } } },
-	{ word: "flderrormsg", kind: "assistant", line: { type: "message", id: "e7", parentId: "e6", timestamp: ts, message: { role: "assistant", content: [], errorMessage: "flderrormsg failed", api: "x", provider: "p", model: "m", usage: {}, stopReason: "error", timestamp: 1 } } },
-	{ word: "fldcustomstr", kind: "custom_message", line: { type: "custom_message", id: "e8", parentId: "e7", timestamp: ts, customType: "fldcustomtype", content: "fldcustomstr body", display: true } },
-	{ word: "fldcustomblk", kind: "custom_message", line: { type: "custom_message", id: "e9", parentId: "e8", timestamp: ts, customType: "x", content: [{ type: "text", text: "fldcustomblk body" }], display: false, details: { fldcustomdetails: 1 } } },
-	{ word: "fldcompaction", kind: "compaction", line: { type: "compaction", id: "e10", parentId: "e9", timestamp: ts, summary: "fldcompaction summary", firstKeptEntryId: "e1", tokensBefore: 5 } },
-	{ word: "fldbranchsum", kind: "branch_summary", line: { type: "branch_summary", id: "e11", parentId: "e10", timestamp: ts, fromId: "e1", summary: "fldbranchsum summary" } },
+	{
+		word: "fldusrstring",
+		kind: "user",
+		line: { type: "message", id: "e1", parentId: null, timestamp: ts, message: { role: "user", content: "say fldusrstring", timestamp: 1 } },
+	},
+	{
+		word: "fldusrblock",
+		kind: "user",
+		line: {
+			type: "message",
+			id: "e2",
+			parentId: "e1",
+			timestamp: ts,
+			message: {
+				role: "user",
+				content: [
+					{ type: "text", text: "fldusrblock here" },
+					{ type: "image", data: "fldimagedata", mimeType: "image/png" },
+				],
+				timestamp: 1,
+			},
+		},
+	},
+	{
+		word: "fldasstext",
+		kind: "assistant",
+		line: {
+			type: "message",
+			id: "e3",
+			parentId: "e2",
+			timestamp: ts,
+			message: {
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "fldthinking deep", thinkingSignature: "fldsignature" },
+					{ type: "text", text: "fldasstext out" },
+					{ type: "toolCall", id: "fldcallid", name: "fldtoolname", arguments: { path: "src/fldargvalue.ts", fldargkey: [1, { deep: "fldargnested" }] } },
+				],
+				api: "x",
+				provider: "fldprovider",
+				model: "fldmodel",
+				usage: { input: 1, output: 2, fldusage: 3 },
+				stopReason: "toolUse",
+				timestamp: 1,
+			},
+		},
+	},
+	{
+		word: "fldtoolresult",
+		kind: "toolResult",
+		line: {
+			type: "message",
+			id: "e4",
+			parentId: "e3",
+			timestamp: ts,
+			message: {
+				role: "toolResult",
+				toolCallId: "fldcallid",
+				toolName: "fldtoolresultname",
+				content: [{ type: "text", text: "fldtoolresult lines" }],
+				details: { diff: "fldresultdetails" },
+				isError: false,
+				timestamp: 1,
+			},
+		},
+	},
+	{
+		word: "fldbashcmd",
+		kind: "bashExecution",
+		line: {
+			type: "message",
+			id: "e5",
+			parentId: "e4",
+			timestamp: ts,
+			message: { role: "bashExecution", command: "fldbashcmd -x", output: "fldbashout", exitCode: 0, cancelled: false, truncated: false, timestamp: 1 },
+		},
+	},
+	{
+		word: "fldmsgsummary",
+		kind: "branchSummary",
+		line: {
+			type: "message",
+			id: "e6",
+			parentId: "e5",
+			timestamp: ts,
+			message: { role: "branchSummary", summary: "fldmsgsummary text", fromId: "e1", timestamp: 1 },
+		},
+	},
+	{
+		word: "flderrormsg",
+		kind: "assistant",
+		line: {
+			type: "message",
+			id: "e7",
+			parentId: "e6",
+			timestamp: ts,
+			message: {
+				role: "assistant",
+				content: [],
+				errorMessage: "flderrormsg failed",
+				api: "x",
+				provider: "p",
+				model: "m",
+				usage: {},
+				stopReason: "error",
+				timestamp: 1,
+			},
+		},
+	},
+	{
+		word: "fldcustomstr",
+		kind: "custom_message",
+		line: { type: "custom_message", id: "e8", parentId: "e7", timestamp: ts, customType: "fldcustomtype", content: "fldcustomstr body", display: true },
+	},
+	{
+		word: "fldcustomblk",
+		kind: "custom_message",
+		line: {
+			type: "custom_message",
+			id: "e9",
+			parentId: "e8",
+			timestamp: ts,
+			customType: "x",
+			content: [{ type: "text", text: "fldcustomblk body" }],
+			display: false,
+			details: { fldcustomdetails: 1 },
+		},
+	},
+	{
+		word: "fldcompaction",
+		kind: "compaction",
+		line: { type: "compaction", id: "e10", parentId: "e9", timestamp: ts, summary: "fldcompaction summary", firstKeptEntryId: "e1", tokensBefore: 5 },
+	},
+	{
+		word: "fldbranchsum",
+		kind: "branch_summary",
+		line: { type: "branch_summary", id: "e11", parentId: "e10", timestamp: ts, fromId: "e1", summary: "fldbranchsum summary" },
+	},
 	{ word: "fldsessname", kind: "session_info", line: { type: "session_info", id: "e12", parentId: "e11", timestamp: ts, name: "fldsessname title" } },
 	{ word: "fldlabel", kind: "label", line: { type: "label", id: "e13", parentId: "e12", timestamp: ts, targetId: "e1", label: "fldlabel mark" } },
-	{ word: "fldcustomentry", kind: "custom", line: { type: "custom", id: "e14", parentId: "e13", timestamp: ts, customType: "fldcustomentry", data: { fldcustomdata: 1 } } },
+	{
+		word: "fldcustomentry",
+		kind: "custom",
+		line: { type: "custom", id: "e14", parentId: "e13", timestamp: ts, customType: "fldcustomentry", data: { fldcustomdata: 1 } },
+	},
 ];
 /** Words of fields also found (in the entry named). */
 const alsoFound: [string, string][] = [
@@ -67,7 +198,20 @@ const alsoFound: [string, string][] = [
 	["fldbashout", "e5"],
 ];
 /** Words of fields that were never searchable. */
-const neverFound = ["fldimagedata", "fldsignature", "fldcallid", "fldprovider", "fldmodel", "fldusage", "fldtoolresultname", "fldresultdetails", "fldcustomtype", "fldcustomdetails", "fldcustomentry", "fldcustomdata"];
+const neverFound = [
+	"fldimagedata",
+	"fldsignature",
+	"fldcallid",
+	"fldprovider",
+	"fldmodel",
+	"fldusage",
+	"fldtoolresultname",
+	"fldresultdetails",
+	"fldcustomtype",
+	"fldcustomdetails",
+	"fldcustomentry",
+	"fldcustomdata",
+];
 
 describe("searchable fields", () => {
 	it("finds every field the index has always covered by its own word, and none of the others", () => {
@@ -79,10 +223,20 @@ describe("searchable fields", () => {
 		index.update([file]);
 		for (const e of entries.filter((x) => x.kind !== "custom")) {
 			const hit = index.search(e.word).sessions;
-			expect(hit.map((s) => s.path), e.word).toEqual([file]);
-			expect(hit[0].matches.map((m) => [m.entryId, m.kind]), e.word).toEqual([[e.line.id, e.kind]]);
+			expect(
+				hit.map((s) => s.path),
+				e.word,
+			).toEqual([file]);
+			expect(
+				hit[0].matches.map((m) => [m.entryId, m.kind]),
+				e.word,
+			).toEqual([[e.line.id, e.kind]]);
 		}
-		for (const [word, id] of alsoFound) expect(index.search(word).sessions[0]?.matches.map((m) => m.entryId), word).toEqual([id]);
+		for (const [word, id] of alsoFound)
+			expect(
+				index.search(word).sessions[0]?.matches.map((m) => m.entryId),
+				word,
+			).toEqual([id]);
 		for (const word of neverFound) expect(index.search(word).sessions, word).toEqual([]);
 		// The header's and the session name's text give the title, not hits of their own.
 		expect(index.search("fldsessname").sessions[0].title).toBe("fldsessname title");
@@ -120,7 +274,7 @@ describe("the build's tokeniser", () => {
 			"İstanbul ΣΟΦΟΣ σοφός ΌΣΟΣ",
 			"emoji 😀party 👩‍👩‍👧 a😀b lone \ud800 surrogate \udfff",
 			`${"x".repeat(64)} ${"y".repeat(65)} ${"é".repeat(70)}`,
-			"a_b c-d e.f g/h i\\j k\"l m\tn\no\r\np__q 123abc ABC123 ×÷ ¿¡ \u00bf\u00c0\u00ff",
+			'a_b c-d e.f g/h i\\j k"l m\tn\no\r\np__q 123abc ABC123 ×÷ ¿¡ \u00bf\u00c0\u00ff',
 			"ǅungla ß ẞ ﬁle Ꭰ ꭰ ΐ",
 			"",
 			"!!! ??? ...",

@@ -16,7 +16,9 @@ function registry() {
 	const opened: string[] = [];
 	const renamed: string[] = [];
 	const sessions = new SessionRegistry({
-		events, watch: false, pollMs: 500,
+		events,
+		watch: false,
+		pollMs: 500,
 		onStart: (_s, start) => starts.push(start),
 		onRenamed: (s) => renamed.push(s.id),
 		onOpened: (file) => opened.push(file),

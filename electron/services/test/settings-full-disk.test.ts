@@ -34,7 +34,7 @@ describe("settings on a full disk", () => {
 
 	for (const mode of ["short", "enospc"] as const) {
 		it(`${mode === "short" ? "a short write, then ENOSPC" : "ENOSPC at once"}: the write fails and the old settings file survives whole`, () => {
-			const dir = fs.mkdtempSync(path.join((process.env.TMPDIR ?? "/tmp"), "arbor-settings-full-"));
+			const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "arbor-settings-full-"));
 			const store = new SettingsStore(path.join(dir, "arbor"), path.join(dir, "pi"));
 			for (let i = 0; i < 8; i++) store.addRecentFile(`/sessions/recent-${i}.jsonl`);
 			store.update({ model: { provider: "local", modelId: "kept", baseUrl: "http://127.0.0.1:1/v1" } });

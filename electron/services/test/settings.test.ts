@@ -15,7 +15,10 @@ describe("Arbor settings", () => {
 	it("takes pi's tree choices (doubleEscapeAction, treeFilterMode, branchSummary.skipPrompt) when Arbor has none", () => {
 		const dir = tempDir();
 		fs.mkdirSync(path.join(dir, "pi"));
-		fs.writeFileSync(path.join(dir, "pi", "settings.json"), JSON.stringify({ doubleEscapeAction: "fork", treeFilterMode: "user-only", branchSummary: { skipPrompt: true } }));
+		fs.writeFileSync(
+			path.join(dir, "pi", "settings.json"),
+			JSON.stringify({ doubleEscapeAction: "fork", treeFilterMode: "user-only", branchSummary: { skipPrompt: true } }),
+		);
 		const s = new SettingsStore(path.join(dir, "arbor"), path.join(dir, "pi")).load();
 		expect(s.doubleEscapeAction).toBe("branch");
 		expect(s.treeFilterMode).toBe("user-only");
@@ -25,7 +28,11 @@ describe("Arbor settings", () => {
 	it("persists updates atomically and ignores invalid values", () => {
 		const dir = tempDir();
 		const store = new SettingsStore(path.join(dir, "arbor"), path.join(dir, "pi"));
-		const next = store.update({ layoutDirection: "LR", model: { provider: "local", modelId: "m", baseUrl: "http://127.0.0.1:1/v1" }, treeFilterMode: "bogus" as never });
+		const next = store.update({
+			layoutDirection: "LR",
+			model: { provider: "local", modelId: "m", baseUrl: "http://127.0.0.1:1/v1" },
+			treeFilterMode: "bogus" as never,
+		});
 		expect(next.layoutDirection).toBe("LR");
 		expect(next.treeFilterMode).toBe("default");
 		expect(JSON.parse(fs.readFileSync(store.file, "utf8")).model.modelId).toBe("m");

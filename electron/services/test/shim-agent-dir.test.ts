@@ -12,10 +12,9 @@ describe("getAgentDir without a configured host", () => {
 		else process.env.PI_CODING_AGENT_DIR = saved;
 	});
 
-	it("the extension shim's getAgentDir expands ~ in $PI_CODING_AGENT_DIR (it used to return the raw \"~/…\")", () => {
+	it('the extension shim\'s getAgentDir expands ~ in $PI_CODING_AGENT_DIR (it used to return the raw "~/…")', () => {
 		process.env.PI_CODING_AGENT_DIR = "~/pi-from-env";
 		const getAgentDir = piCodingAgentShim().getAgentDir as () => string;
 		expect(getAgentDir()).toBe(join(homedir(), "pi-from-env"));
 	});
-
 });

@@ -33,13 +33,24 @@ describe("navigate with a summary from a real (loopback) model", () => {
 	it("writes a branch_summary with file details at the new position, moves the leaf, and streams progress", async () => {
 		server.setScenario({ kind: "stream", chunks: ["## Goal\n", "Tokenizer fix.", "\n## Open items\n- none"] });
 		const { sessionId, file } = await openWithModel();
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "local", modelId: "test-model", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
+		expect(await t.services.getActiveModel({})).toEqual({
+			provider: "local",
+			modelId: "test-model",
+			source: "arbor-settings",
+			auth: null,
+			baseUrl: server.baseUrl,
+		});
 		const r = await t.services.navigate({ sessionId, targetId: "a4", summarize: true, label: "tokenizer attempt" });
 		expect(r.cancelled).toBe(false);
 		const lines = readLines(file);
 		const summary = lines.find((l) => l.type === "branch_summary");
 		// pi 1.6: fromId is the leaf left behind, and the summary call's usage is kept.
-		expect(summary).toMatchObject({ parentId: "a4", fromId: "a3", details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] }, usage: { input: 11, output: 7 } });
+		expect(summary).toMatchObject({
+			parentId: "a4",
+			fromId: "a3",
+			details: { readFiles: ["src/a.ts"], modifiedFiles: ["src/b.ts"] },
+			usage: { input: 11, output: 7 },
+		});
 		expect(Object.keys(summary ?? {})).toEqual(["type", "id", "parentId", "timestamp", "fromId", "summary", "details", "usage", "fromHook"]);
 		expect(summary?.summary).toMatch(/^## Goal\nTokenizer fix\./);
 		expect(summary?.summary).toContain("<modified-files>\nsrc/b.ts\n</modified-files>");
@@ -51,11 +62,19 @@ describe("navigate with a summary from a real (loopback) model", () => {
 		const phases = t.of("summary_progress").map((e) => e.phase);
 		expect(phases[0]).toBe("start");
 		expect(phases.at(-1)).toBe("done");
-		expect(t.of("summary_progress").filter((e) => e.phase === "delta").map((e) => e.text).join("")).toBe("## Goal\nTokenizer fix.\n## Open items\n- none");
+		expect(
+			t
+				.of("summary_progress")
+				.filter((e) => e.phase === "delta")
+				.map((e) => e.text)
+				.join(""),
+		).toBe("## Goal\nTokenizer fix.\n## Open items\n- none");
 		const appended = t.of("session_appended");
 		expect(appended.map((e) => e.delta.ids.length).reduce((a, b) => a + b, 0)).toBe(2);
 		expect(appended[0]?.delta.start).toBe(8);
-		expect(t.of("session_tree")).toEqual([{ type: "session_tree", sessionId, newLeafId: r.newLeafId, oldLeafId: "a3", summaryEntryId: summary?.id, fromExtension: false }]);
+		expect(t.of("session_tree")).toEqual([
+			{ type: "session_tree", sessionId, newLeafId: r.newLeafId, oldLeafId: "a3", summaryEntryId: summary?.id, fromExtension: false },
+		]);
 		expect(t.of("labels_changed")).toHaveLength(1);
 		// The model saw the abandoned branch, not the kept one.
 		expect(requestText()).toContain("Fix the tokenizer");
@@ -166,11 +185,22 @@ describe("the base-URL credential rule through the API (#9)", () => {
 		t = makeServices({ env: { ANTHROPIC_API_KEY: "sk-ant-ENV-secret", OPENAI_API_KEY: "sk-openai-ENV-secret" } });
 		fs.writeFileSync(
 			path.join(t.piAgentDir, "auth.json"),
-			JSON.stringify({ anthropic: { type: "oauth", access: "sk-ant-oat-OAUTH-secret", refresh: "r", expires: Date.now() + 3_600_000 }, openai: { type: "api_key", key: "sk-openai-STORED-secret" } }),
+			JSON.stringify({
+				anthropic: { type: "oauth", access: "sk-ant-oat-OAUTH-secret", refresh: "r", expires: Date.now() + 3_600_000 },
+				openai: { type: "api_key", key: "sk-openai-STORED-secret" },
+			}),
 		);
 		// What a client holding the API could do: point the built-in provider at its own server.
-		await t.services.setSettings({ settings: { model: { provider: "anthropic", modelId: "claude-opus-5-5", baseUrl: server.baseUrl, api: "openai-completions" } } });
-		expect(await t.services.getActiveModel({})).toEqual({ provider: "anthropic", modelId: "claude-opus-5-5", source: "arbor-settings", auth: null, baseUrl: server.baseUrl });
+		await t.services.setSettings({
+			settings: { model: { provider: "anthropic", modelId: "claude-opus-5-5", baseUrl: server.baseUrl, api: "openai-completions" } },
+		});
+		expect(await t.services.getActiveModel({})).toEqual({
+			provider: "anthropic",
+			modelId: "claude-opus-5-5",
+			source: "arbor-settings",
+			auth: null,
+			baseUrl: server.baseUrl,
+		});
 		const file = writeSession(tempDir(), branchySession());
 		const { sessionId } = await t.services.openSession({ path: file });
 		await t.services.navigate({ sessionId, targetId: "a4", summarize: true });

@@ -17,7 +17,11 @@ function localModel(_baseUrl: string): ResolvedModel {
 
 beforeAll(async () => {
 	server = await startLlmServer();
-	const r = await resolveActiveModel({ arbor: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "test-key" }, piAgentDir: tempDir("arbor-pi-"), env: {} });
+	const r = await resolveActiveModel({
+		arbor: { provider: "local", modelId: "test-model", baseUrl: server.baseUrl, api: "openai-completions", apiKey: "test-key" },
+		piAgentDir: tempDir("arbor-pi-"),
+		env: {},
+	});
 	if (!r.ok) throw new Error(r.reason);
 	localResolved = r.resolved;
 });
@@ -28,16 +32,40 @@ afterAll(async () => {
 describe("summary input", () => {
 	it("records read files and modified files from tool calls, a file both read and edited counting as modified", () => {
 		const entries = [
-			assistant("x1", null, "", [{ name: "read", args: { path: "a.ts" } }, { name: "read", args: { path: "b.ts" } }]),
-			assistant("x2", "x1", "", [{ name: "edit", args: { path: "b.ts" } }, { name: "write", args: { path: "c.ts" } }, { name: "bash", args: { command: "ls" } }]),
+			assistant("x1", null, "", [
+				{ name: "read", args: { path: "a.ts" } },
+				{ name: "read", args: { path: "b.ts" } },
+			]),
+			assistant("x2", "x1", "", [
+				{ name: "edit", args: { path: "b.ts" } },
+				{ name: "write", args: { path: "c.ts" } },
+				{ name: "bash", args: { command: "ls" } },
+			]),
 		];
 		expect(collectFileDetails(entries)).toEqual({ readFiles: ["a.ts"], modifiedFiles: ["b.ts", "c.ts"] });
 	});
 
 	it("carries file lists over from earlier built-in branch summaries but not from extension-written ones", () => {
 		const entries = [
-			{ type: "branch_summary", id: "b1", parentId: null, timestamp: "2026-01-01T00:00:00Z", fromId: "root", summary: "s", details: { readFiles: ["old.ts"], modifiedFiles: ["m.ts"] } },
-			{ type: "branch_summary", id: "b2", parentId: "b1", timestamp: "2026-01-01T00:00:01Z", fromId: "b1", summary: "s", fromHook: true, details: { readFiles: ["ext.ts"], modifiedFiles: [] } },
+			{
+				type: "branch_summary",
+				id: "b1",
+				parentId: null,
+				timestamp: "2026-01-01T00:00:00Z",
+				fromId: "root",
+				summary: "s",
+				details: { readFiles: ["old.ts"], modifiedFiles: ["m.ts"] },
+			},
+			{
+				type: "branch_summary",
+				id: "b2",
+				parentId: "b1",
+				timestamp: "2026-01-01T00:00:01Z",
+				fromId: "b1",
+				summary: "s",
+				fromHook: true,
+				details: { readFiles: ["ext.ts"], modifiedFiles: [] },
+			},
 		];
 		expect(collectFileDetails(entries)).toEqual({ readFiles: ["old.ts"], modifiedFiles: ["m.ts"] });
 	});
@@ -70,7 +98,12 @@ describe("summary generation against a loopback chat-completions server", () => 
 	it("streams the answer, reports deltas, and appends the file lists", async () => {
 		server.setScenario({ kind: "stream", chunks: ["## Goal\n", "Fix the tokenizer.", "\n## Open items\n- (none)"] });
 		const deltas: string[] = [];
-		const out = await generateSummary({ entries: branchySession().slice(4), resolved: localModel(server.baseUrl), signal: new AbortController().signal, onDelta: (t) => deltas.push(t) });
+		const out = await generateSummary({
+			entries: branchySession().slice(4),
+			resolved: localModel(server.baseUrl),
+			signal: new AbortController().signal,
+			onDelta: (t) => deltas.push(t),
+		});
 		expect(out.aborted).toBe(false);
 		if (out.aborted) return;
 		expect(deltas.join("")).toBe("## Goal\nFix the tokenizer.\n## Open items\n- (none)");
@@ -87,7 +120,9 @@ describe("summary generation against a loopback chat-completions server", () => 
 
 	it("turns HTTP 401 into llm_error with the server's message", async () => {
 		server.setScenario({ kind: "status", status: 401, message: "invalid api key" });
-		await expect(generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal })).rejects.toMatchObject({
+		await expect(
+			generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal }),
+		).rejects.toMatchObject({
 			code: "llm_error",
 			message: expect.stringContaining("401"),
 		});
@@ -95,12 +130,16 @@ describe("summary generation against a loopback chat-completions server", () => 
 
 	it("turns HTTP 500 into llm_error", async () => {
 		server.setScenario({ kind: "status", status: 500, message: "boom" });
-		await expect(generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal })).rejects.toMatchObject({ code: "llm_error" });
+		await expect(
+			generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal }),
+		).rejects.toMatchObject({ code: "llm_error" });
 	});
 
 	it("turns a malformed stream into llm_error", async () => {
 		server.setScenario({ kind: "malformed" });
-		await expect(generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal })).rejects.toMatchObject({ code: "llm_error" });
+		await expect(
+			generateSummary({ entries: branchySession(), resolved: localModel(server.baseUrl), signal: new AbortController().signal }),
+		).rejects.toMatchObject({ code: "llm_error" });
 	});
 
 	it("returns aborted when the signal fires mid-stream, and the server sees the connection closed", async () => {

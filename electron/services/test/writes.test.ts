@@ -58,10 +58,15 @@ describe("labels, saved position, composer", () => {
 		t = makeServices();
 		const dir = tempDir();
 		const file = `${dir}/v1.jsonl`;
-		fs.writeFileSync(file, [
-			{ type: "session", id: "old", timestamp: "2025-11-01T00:00:00Z", cwd: "/p" },
-			{ type: "message", timestamp: "2025-11-01T00:00:01Z", message: { role: "user", content: "hi" } },
-		].map((o) => JSON.stringify(o)).join("\n") + "\n");
+		fs.writeFileSync(
+			file,
+			[
+				{ type: "session", id: "old", timestamp: "2025-11-01T00:00:00Z", cwd: "/p" },
+				{ type: "message", timestamp: "2025-11-01T00:00:01Z", message: { role: "user", content: "hi" } },
+			]
+				.map((o) => JSON.stringify(o))
+				.join("\n") + "\n",
+		);
 		const s = await t.services.openSession({ path: file });
 		expect(s.needsUpgrade).toBe(true);
 		await expect(t.services.appendUserMessage({ sessionId: s.sessionId, text: "x" })).rejects.toMatchObject({ code: "legacy_needs_upgrade" });

@@ -11,7 +11,11 @@ afterAll(cleanupTempDirs);
 const header = { type: "session", version: 3, id: "lines", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
 const ts = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 const msg = (id: string, parentId: string | null, s: number) => ({
-	type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: `text of ${id}`, timestamp: s },
+	type: "message",
+	id,
+	parentId,
+	timestamp: ts(s),
+	message: { role: "user", content: `text of ${id}`, timestamp: s },
 });
 
 describe("line numbers across another writer's lines", () => {

@@ -33,7 +33,10 @@ describe("createBranchedSession copies raw lines", () => {
 			// The file's last line loses its "\n" (another writer cut mid-way, or an editor).
 			writeFileSync(file, readFileSync(file, "utf8").replace(/\n$/, ""));
 			const sm = SessionManager.open(file, { lazy });
-			const expectedIds = sm.getBranch(childId).filter((e) => e.type !== "label").map((e) => e.id as string);
+			const expectedIds = sm
+				.getBranch(childId)
+				.filter((e) => e.type !== "label")
+				.map((e) => e.id as string);
 			expect(sm.getBranch(childId).some((e) => e.id === labelId)).toBe(true);
 			const full = sm.getBranch(childId).map((e) => ({ id: e.id as string, type: e.type }));
 			const out = sm.createBranchedSession(childId) as string;
@@ -46,7 +49,11 @@ describe("createBranchedSession copies raw lines", () => {
 			const child = JSON.parse(dst.get(childId) as string) as { parentId: string };
 			expect(child.parentId).toBe(expectedIds[expectedIds.length - 2]);
 			expect(readFileSync(out, "utf8").endsWith("\n")).toBe(true);
-			const body = readFileSync(out, "utf8").trimEnd().split("\n").slice(1).map((l) => (JSON.parse(l) as { id: string }).id);
+			const body = readFileSync(out, "utf8")
+				.trimEnd()
+				.split("\n")
+				.slice(1)
+				.map((l) => (JSON.parse(l) as { id: string }).id);
 			expect(body.slice(0, expectedIds.length)).toEqual(expectedIds);
 			expect(SessionManager.open(out).getLabel(path0[1].id as string)).toBe("kept label");
 			sm.close();

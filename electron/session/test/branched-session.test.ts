@@ -17,7 +17,12 @@ function piLoad(file: string) {
 
 describe("createBranchedSession", () => {
 	it("writes a new file in the same folder with the path, a fresh header naming the old file, and switches to it", () => {
-		const f = writeSession([msg("a", null, "user", "hi"), msg("b", "a", "assistant", "yo"), msg("c", "b", "user", "more"), msg("d", "a", "assistant", "other")]);
+		const f = writeSession([
+			msg("a", null, "user", "hi"),
+			msg("b", "a", "assistant", "yo"),
+			msg("c", "b", "user", "more"),
+			msg("d", "a", "assistant", "other"),
+		]);
 		const oldLines = readFileSync(f, "utf8").split("\n");
 		const sm = SessionManager.open(f);
 		const oldId = sm.getSessionId();
@@ -40,12 +45,21 @@ describe("createBranchedSession", () => {
 
 	it("drops label entries from the path, re-parents what hung under them, and re-adds labels after the last entry", () => {
 		const f = writeSession([
-			msg("a", null, "user", "hi"), msg("b", "a", "assistant", "yo"), label("l1", "b", "a", "start"),
-			msg("c", "l1", "user", "after label"), label("l2", "c", "c", "here"), label("l3", "l2", "b", "tmp"), label("l4", "l3", "b", ""),
+			msg("a", null, "user", "hi"),
+			msg("b", "a", "assistant", "yo"),
+			label("l1", "b", "a", "start"),
+			msg("c", "l1", "user", "after label"),
+			label("l2", "c", "c", "here"),
+			label("l3", "l2", "b", "tmp"),
+			label("l4", "l3", "b", ""),
 		]);
 		const sm = SessionManager.open(f);
 		const out = sm.createBranchedSession("l4") as string;
-		const recs = readFileSync(out, "utf8").trimEnd().split("\n").slice(1).map((x) => JSON.parse(x));
+		const recs = readFileSync(out, "utf8")
+			.trimEnd()
+			.split("\n")
+			.slice(1)
+			.map((x) => JSON.parse(x));
 		expect(recs.map((r) => r.type)).toEqual(["message", "message", "message", "label", "label"]);
 		expect(recs[2]).toMatchObject({ id: "c", parentId: "b" });
 		expect(recs[3]).toMatchObject({ type: "label", parentId: "c", targetId: "a", label: "start" });

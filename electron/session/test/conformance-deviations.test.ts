@@ -17,18 +17,38 @@ afterAll(cleanupTempDirs);
 const header = { type: "session", version: 3, id: "dev-session", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
 const ts = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, "0")}.000Z`;
 const msg = (id: string, parentId: string | null, s: number, text: string) => ({
-	type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: text, timestamp: s },
+	type: "message",
+	id,
+	parentId,
+	timestamp: ts(s),
+	message: { role: "user", content: text, timestamp: s },
 });
 
 describe("cycles: pi hangs, Arbor stops at the first repeated id (as omp does)", () => {
-	const selfCycle = jsonl([header, msg("a", null, 1, "root"), msg("b", "a", 2, "child"), msg("c", "c", 3, "self-parented"), msg("d", "c", 4, "below the self-parent")]);
-	const longCycle = jsonl([header, msg("a", null, 1, "root"), msg("x", "z", 2, "x"), msg("y", "x", 3, "y"), msg("z", "y", 4, "z"), msg("w", "x", 5, "below the loop")]);
+	const selfCycle = jsonl([
+		header,
+		msg("a", null, 1, "root"),
+		msg("b", "a", 2, "child"),
+		msg("c", "c", 3, "self-parented"),
+		msg("d", "c", 4, "below the self-parent"),
+	]);
+	const longCycle = jsonl([
+		header,
+		msg("a", null, 1, "root"),
+		msg("x", "z", 2, "x"),
+		msg("y", "x", 3, "y"),
+		msg("z", "y", 4, "z"),
+		msg("w", "x", 5, "below the loop"),
+	]);
 
 	it("parentId === id: pi's getBranch never returns; Arbor's getBranch/buildSessionContext/getTree finish", () => {
 		const piFile = writeTempFile(selfCycle, "self.jsonl", "pi");
 		expect(probePi(piFile, "return sm.getBranch().length;", 5_000).outcome, "pi hangs or runs out of memory").not.toBe("ok");
 		const arborFile = writeTempFile(selfCycle, "self.jsonl", "arbor");
-		const r = probe(arborFile, "return { branch: sm.getBranch().map(e => e.id), ctx: sm.buildSessionContext().messages.length, roots: sm.getTree().map(n => n.entry.id) };");
+		const r = probe(
+			arborFile,
+			"return { branch: sm.getBranch().map(e => e.id), ctx: sm.buildSessionContext().messages.length, roots: sm.getTree().map(n => n.entry.id) };",
+		);
 		expect(r.outcome, r.stderr).toBe("ok");
 		expect(r.detail).toEqual({ branch: ["c", "d"], ctx: 2, roots: ["a", "c"] });
 	});
@@ -37,7 +57,10 @@ describe("cycles: pi hangs, Arbor stops at the first repeated id (as omp does)",
 		const piFile = writeTempFile(longCycle, "loop.jsonl", "pi");
 		expect(probePi(piFile, "return sm.getBranch('w').length;", 5_000).outcome).not.toBe("ok");
 		const arborFile = writeTempFile(longCycle, "loop.jsonl", "arbor");
-		const r = probe(arborFile, "const b = sm.getBranch('w').map(e => e.id); return { b, unique: new Set(b).size === b.length, ctx: sm.buildSessionContext('w').messages.length };");
+		const r = probe(
+			arborFile,
+			"const b = sm.getBranch('w').map(e => e.id); return { b, unique: new Set(b).size === b.length, ctx: sm.buildSessionContext('w').messages.length };",
+		);
 		expect(r.outcome, r.stderr).toBe("ok");
 		const d = r.detail as { b: string[]; unique: boolean; ctx: number };
 		expect(d.unique).toBe(true);
@@ -185,7 +208,14 @@ describe("entries without an id", () => {
 
 describe("duplicate ids", () => {
 	it("pi's getTree shows the last entry with that id twice (the first one vanishes); Arbor shows each entry once, lookups still return the later one", () => {
-		const bytes = jsonl([header, msg("a", null, 1, "root"), msg("b", "a", 2, "first b"), msg("b", "a", 3, "second b"), msg("c", "b", 4, "under b"), msg("d", "a", 5, "d")]);
+		const bytes = jsonl([
+			header,
+			msg("a", null, 1, "root"),
+			msg("b", "a", 2, "first b"),
+			msg("b", "a", 3, "second b"),
+			msg("c", "b", 4, "under b"),
+			msg("d", "a", 5, "d"),
+		]);
 		const pi = PiSessionManager.open(writeTempFile(bytes, "dup.jsonl", "pi"));
 		const piKids = pi.getTree()[0].children;
 		expect(piKids.map((n) => idOf(n.entry))).toEqual(["b", "b", "d"]);
@@ -208,7 +238,12 @@ describe("lines that are JSON but not objects", () => {
 		expect(pi.getEntries().length).toBe(4);
 		const sm = SessionManager.open(writeTempFile(bytes, "scalars.jsonl", "arbor"));
 		expect(sm.getEntries().map(idOf)).toEqual(["a", "b"]);
-		expect(sm.getWarnings().filter((w) => w.kind === "malformed_line").map((w) => w.line)).toEqual([3, 4]);
+		expect(
+			sm
+				.getWarnings()
+				.filter((w) => w.kind === "malformed_line")
+				.map((w) => w.line),
+		).toEqual([3, 4]);
 		expect(JSON.stringify(sm.buildSessionContext())).toBe(JSON.stringify(pi.buildSessionContext()));
 	});
 });

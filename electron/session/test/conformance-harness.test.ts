@@ -28,9 +28,19 @@ describe("compareSessions detects differences", () => {
 
 	it("a changed message or children order is reported in entries, tree and contexts", () => {
 		const h = { type: "session", version: 3, id: "h", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
-		const m = (id: string, p: string | null, t: string, text: string) => ({ type: "message", id, parentId: p, timestamp: t, message: { role: "user", content: text } });
-		const a = open(writeTempFile(jsonl([h, m("a", null, "2026-01-01T00:00:01Z", "x"), m("b", "a", "2026-01-01T00:00:02Z", "y"), m("c", "a", "2026-01-01T00:00:03Z", "z")])));
-		const b = open(writeTempFile(jsonl([h, m("a", null, "2026-01-01T00:00:01Z", "x"), m("b", "a", "2026-01-01T00:00:04Z", "Y"), m("c", "a", "2026-01-01T00:00:03Z", "z")])));
+		const m = (id: string, p: string | null, t: string, text: string) => ({
+			type: "message",
+			id,
+			parentId: p,
+			timestamp: t,
+			message: { role: "user", content: text },
+		});
+		const a = open(
+			writeTempFile(jsonl([h, m("a", null, "2026-01-01T00:00:01Z", "x"), m("b", "a", "2026-01-01T00:00:02Z", "y"), m("c", "a", "2026-01-01T00:00:03Z", "z")])),
+		);
+		const b = open(
+			writeTempFile(jsonl([h, m("a", null, "2026-01-01T00:00:01Z", "x"), m("b", "a", "2026-01-01T00:00:04Z", "Y"), m("c", "a", "2026-01-01T00:00:03Z", "z")])),
+		);
 		const d = cmp(a, b);
 		expect(d.some((l) => l.startsWith("entries"))).toBe(true);
 		expect(d.some((l) => l.startsWith("tree"))).toBe(true);

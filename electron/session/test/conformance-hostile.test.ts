@@ -15,7 +15,11 @@ afterAll(cleanupTempDirs);
 const header = { type: "session", version: 3, id: "hostile", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
 const ts = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 const msg = (id: string, parentId: string | null, s: number, text = id) => ({
-	type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: text, timestamp: s },
+	type: "message",
+	id,
+	parentId,
+	timestamp: ts(s),
+	message: { role: "user", content: text, timestamp: s },
 });
 const line = (o: unknown) => JSON.stringify(o);
 
@@ -30,7 +34,9 @@ function agree(file: string): string[] {
 
 describe("Arbor reads broken files exactly as pi does", () => {
 	it("malformed lines in the middle", () => {
-		expect(agree(writeTempFile([line(header), line(msg("a", null, 1)), "{oops", line(msg("b", "a", 2)), "not json at all", line(msg("c", "a", 3)), ""].join("\n")))).toEqual([]);
+		expect(
+			agree(writeTempFile([line(header), line(msg("a", null, 1)), "{oops", line(msg("b", "a", 2)), "not json at all", line(msg("c", "a", 3)), ""].join("\n"))),
+		).toEqual([]);
 	});
 
 	it("a truncated last line", () => {
@@ -44,20 +50,72 @@ describe("Arbor reads broken files exactly as pi does", () => {
 	it("children with equal and unparsable timestamps keep file order", () => {
 		const same = (id: string, p: string) => ({ ...msg(id, p, 1), timestamp: ts(9) });
 		const bad = (id: string, p: string) => ({ ...msg(id, p, 1), timestamp: "not a date" });
-		expect(agree(writeTempFile(jsonl([header, msg("a", null, 1), same("b", "a"), same("c", "a"), msg("e", "a", 3), same("f", "a"), msg("x", null, 20), bad("y", "x"), bad("z", "x")])))).toEqual([]);
+		expect(
+			agree(
+				writeTempFile(
+					jsonl([
+						header,
+						msg("a", null, 1),
+						same("b", "a"),
+						same("c", "a"),
+						msg("e", "a", 3),
+						same("f", "a"),
+						msg("x", null, 20),
+						bad("y", "x"),
+						bad("z", "x"),
+					]),
+				),
+			),
+		).toEqual([]);
 	});
 
 	it("labels on unknown ids, cleared labels, relabels", () => {
-		const label = (id: string, p: string, target: string, l: string | undefined, s: number) => ({ type: "label", id, parentId: p, timestamp: ts(s), targetId: target, ...(l === undefined ? {} : { label: l }) });
-		expect(agree(writeTempFile(jsonl([header, msg("a", null, 1), label("l1", "a", "a", "one", 2), label("l2", "l1", "nobody", "ghost", 3), label("l3", "l2", "a", "", 4), label("l4", "l3", "l1", "two", 5), label("l5", "l4", "l1", "three", 6)])))).toEqual([]);
+		const label = (id: string, p: string, target: string, l: string | undefined, s: number) => ({
+			type: "label",
+			id,
+			parentId: p,
+			timestamp: ts(s),
+			targetId: target,
+			...(l === undefined ? {} : { label: l }),
+		});
+		expect(
+			agree(
+				writeTempFile(
+					jsonl([
+						header,
+						msg("a", null, 1),
+						label("l1", "a", "a", "one", 2),
+						label("l2", "l1", "nobody", "ghost", 3),
+						label("l3", "l2", "a", "", 4),
+						label("l4", "l3", "l1", "two", 5),
+						label("l5", "l4", "l1", "three", 6),
+					]),
+				),
+			),
+		).toEqual([]);
 	});
 
 	it("unknown entry types and extra fields, kept as written", () => {
-		expect(agree(writeTempFile(jsonl([header, msg("a", null, 1), { type: "future_thing", id: "f", parentId: "a", timestamp: ts(2), payload: { deep: [1, { x: null }] } }, { ...msg("b", "f", 3), extra: "field" }])))).toEqual([]);
+		expect(
+			agree(
+				writeTempFile(
+					jsonl([
+						header,
+						msg("a", null, 1),
+						{ type: "future_thing", id: "f", parentId: "a", timestamp: ts(2), payload: { deep: [1, { x: null }] } },
+						{ ...msg("b", "f", 3), extra: "field" },
+					]),
+				),
+			),
+		).toEqual([]);
 	});
 
 	it("non-UTF-8 bytes inside a string (decoded as U+FFFD like pi)", () => {
-		const bad = Buffer.concat([Buffer.from('{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from('!","timestamp":2}}\n')]);
+		const bad = Buffer.concat([
+			Buffer.from('{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"caf'),
+			Buffer.from([0xe9, 0xff]),
+			Buffer.from('!","timestamp":2}}\n'),
+		]);
 		expect(agree(writeTempFile(Buffer.concat([Buffer.from(jsonl([header, msg("a", null, 1)])), bad, Buffer.from(jsonl([msg("c", "b", 3)]))])))).toEqual([]);
 	});
 
@@ -87,7 +145,13 @@ describe("after a glued last line, Arbor's resume point and appends stay where p
 		const expected = JSON.stringify(arbor.buildSessionContext(id));
 		const pi = PiSessionManager.open(copyToTemp(file, "pi"));
 		expect(pi.getLeafId()).toBe(id);
-		expect(pi.getTree().length, `pi roots: ${pi.getTree().map((n) => idOf(n.entry)).join(",")}`).toBe(1);
+		expect(
+			pi.getTree().length,
+			`pi roots: ${pi
+				.getTree()
+				.map((n) => idOf(n.entry))
+				.join(",")}`,
+		).toBe(1);
 		expect(JSON.stringify(pi.buildSessionContext())).toBe(expected);
 		arbor.close();
 		expect(readFileSync(file, "utf8").startsWith(bytes)).toBe(true);

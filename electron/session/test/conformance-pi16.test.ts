@@ -67,11 +67,17 @@ function treeAgrees(file: string): string[] {
 	// pi's raw leaf (a usage line is pi's leaf; Arbor draws it at its parent, the same visible row).
 	sk.leaf = arbor.indexOf(arbor.getLeafId() as string);
 	const ids = sk.ids;
-	const previews = arbor.getPreviews(Array.from({ length: sk.count }, (_, i) => i), { homeDir: process.env.HOME ?? "" });
+	const previews = arbor.getPreviews(
+		Array.from({ length: sk.count }, (_, i) => i),
+		{ homeDir: process.env.HOME ?? "" },
+	);
 	for (const f of run.list.flatNodes) {
 		const i = arbor.indexOf(f.node.entry.id);
 		const piText = stripAnsi(run.list.getEntryDisplayText(f.node, false));
-		if (previews[i] !== piText) { out.push(`preview ${f.node.entry.id}: arbor ${JSON.stringify(previews[i])}, pi ${JSON.stringify(piText)}`); break; }
+		if (previews[i] !== piText) {
+			out.push(`preview ${f.node.entry.id}: arbor ${JSON.stringify(previews[i])}, pi ${JSON.stringify(piText)}`);
+			break;
+		}
 	}
 	for (const mode of FILTER_MODES) {
 		for (const query of ["", "system", "context edit", "omit", "step 1", "assistant done", "label", "custom"]) {
@@ -126,7 +132,11 @@ describe("pi 1.6.0: every fixture pi can read", () => {
 });
 
 describe("pi 1.6.0: generated sessions (rules unchanged since 0.73)", () => {
-	for (const o of [{ n: 2000, seed: 1, customMessages: 0.3 }, { n: 2000, seed: 2, profile: "fixture" as const, branchSummary: 0.6, compactionEvery: 100 }, { n: 1500, seed: 4, branchEvery: 0, compactionEvery: 40 }]) {
+	for (const o of [
+		{ n: 2000, seed: 1, customMessages: 0.3 },
+		{ n: 2000, seed: 2, profile: "fixture" as const, branchSummary: 0.6, compactionEvery: 100 },
+		{ n: 1500, seed: 4, branchEvery: 0, compactionEvery: 40 },
+	]) {
 		it(`seed ${o.seed}: same as pi 1.6.0`, () => {
 			const { arbor, pi } = openBoth(generatedSession(o));
 			expect(compare(arbor, pi)).toEqual([]);
@@ -139,8 +149,11 @@ describe("pi 1.6.0: generated sessions (rules unchanged since 0.73)", () => {
 describe("sessions written by pi 1.6.0's own SessionManager", () => {
 	const dir = tempDir("pi16-written");
 	const cases = [
-		{ seed: 11, turns: 150 }, { seed: 12, turns: 250, staleUsageTail: true }, { seed: 13, turns: 400 },
-		{ seed: 14, turns: 300, staleUsageTail: true }, { seed: 15, turns: 600 },
+		{ seed: 11, turns: 150 },
+		{ seed: 12, turns: 250, staleUsageTail: true },
+		{ seed: 13, turns: 400 },
+		{ seed: 14, turns: 300, staleUsageTail: true },
+		{ seed: 15, turns: 600 },
 	];
 	for (const o of cases) {
 		const file = (): string => writePi16Session(join(dir, `s${o.seed}`), o);

@@ -172,8 +172,25 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 		ids.push(w.appendCompaction("summary", u, 1234));
 		ids.push(w.appendCompaction("summary 2", u, 99, { readFiles: ["x"] }, true));
 		// pi 1.6: keep nothing (firstKeptEntryId = own id), the systemMessage checkpoint, usage.
-		ids.push(w.appendMessage({ role: "system", content: "prompt", sections: { a: "<a/>", b: "<b/>" }, toolsAdded: [{ name: "read", description: "r", parameters: {} }], timestamp: 5 }));
-		ids.push(w.appendMessage({ role: "system", content: "", sections: { a: null, c: "<c/>" }, toolsRemoved: [{ name: "read" }], toolsAdded: [{ name: "bash", description: "b", parameters: {} }], timestamp: 6 }));
+		ids.push(
+			w.appendMessage({
+				role: "system",
+				content: "prompt",
+				sections: { a: "<a/>", b: "<b/>" },
+				toolsAdded: [{ name: "read", description: "r", parameters: {} }],
+				timestamp: 5,
+			}),
+		);
+		ids.push(
+			w.appendMessage({
+				role: "system",
+				content: "",
+				sections: { a: null, c: "<c/>" },
+				toolsRemoved: [{ name: "read" }],
+				toolsAdded: [{ name: "bash", description: "b", parameters: {} }],
+				timestamp: 6,
+			}),
+		);
 		ids.push(w.appendCompaction("keep nothing", undefined, 77, undefined, undefined, { input: 1, output: 2, totalTokens: 3 }));
 		ids.push(w.branchWithSummary(start, "plain summary"));
 		ids.push(w.branchWithSummary(u, "summary with details", { note: 1 }, true, { input: 5, output: 6, totalTokens: 11 }));
@@ -193,7 +210,17 @@ describe("entries Arbor writes are byte-identical to pi's (ids and timestamps as
 			.toString("utf8")
 			.split("\n")
 			.filter((l) => l.length > 0)
-			.map((l) => JSON.stringify(JSON.parse(l), (k, v: unknown) => (typeof v === "string" && names.has(v) ? names.get(v) : k === "timestamp" && typeof v === "string" ? "<ts>" : k === "timestamp" && typeof v === "number" && v > 1e12 ? "<ms>" : v)));
+			.map((l) =>
+				JSON.stringify(JSON.parse(l), (k, v: unknown) =>
+					typeof v === "string" && names.has(v)
+						? names.get(v)
+						: k === "timestamp" && typeof v === "string"
+							? "<ts>"
+							: k === "timestamp" && typeof v === "number" && v > 1e12
+								? "<ms>"
+								: v,
+				),
+			);
 	}
 
 	it("every append kind, key order and absent optional keys included (as pi 1.6.0 writes them)", () => {
@@ -219,14 +246,36 @@ describe("createBranchedSession writes what pi writes when pi is right (no label
 			role === "user"
 				? { type: "message", id, parentId, timestamp: t(s), message: { role: "user", content: id, timestamp: s } }
 				: { type: "message", id, parentId, timestamp: t(s), message: { ...assistantMessage(id, "m", s) } };
-		const lbl = (id: string, parentId: string, target: string, label: string, s: number) => ({ type: "label", id, parentId, timestamp: t(s), targetId: target, label });
+		const lbl = (id: string, parentId: string, target: string, label: string, s: number) => ({
+			type: "label",
+			id,
+			parentId,
+			timestamp: t(s),
+			targetId: target,
+			label,
+		});
 		// Labels live on a side branch; the path a-b-c-d has none of them as entries.
-		const bytes = jsonl([h, m("a", null, 1), m("b", "a", 2, "assistant"), m("c", "b", 3), m("d", "c", 4, "assistant"), m("side", "a", 5), lbl("l1", "side", "c", "third", 6), lbl("l2", "l1", "a", "first", 7), lbl("l3", "l2", "side", "off-path", 8), lbl("l4", "l3", "c", "third again", 9)]);
+		const bytes = jsonl([
+			h,
+			m("a", null, 1),
+			m("b", "a", 2, "assistant"),
+			m("c", "b", 3),
+			m("d", "c", 4, "assistant"),
+			m("side", "a", 5),
+			lbl("l1", "side", "c", "third", 6),
+			lbl("l2", "l1", "a", "first", 7),
+			lbl("l3", "l2", "side", "off-path", 8),
+			lbl("l4", "l3", "c", "third again", 9),
+		]);
 		const arborSrc = writeTempFile(bytes, "src.jsonl", "arbor");
 		const piSrc = writeTempFile(bytes, "src.jsonl", "pi");
 		const arborOut = SessionManager.open(arborSrc).createBranchedSession("d") as string;
 		const piOut = PiSessionManager.open(piSrc).createBranchedSession("d") as string;
-		const read = (f: string) => readFileSync(f, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+		const read = (f: string) =>
+			readFileSync(f, "utf8")
+				.trimEnd()
+				.split("\n")
+				.map((l) => JSON.parse(l) as Record<string, unknown>);
 		const a = read(arborOut);
 		const p = read(piOut);
 		expect(Object.keys(a[0])).toEqual(Object.keys(p[0]).filter((k) => p[0][k] !== undefined));
@@ -263,7 +312,10 @@ describe("createBranchedSession output loads in pi with the full path", () => {
 
 		const text = readFileSync(newPath, "utf8");
 		expect(text.endsWith("\n")).toBe(true);
-		const records = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+		const records = text
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l) as Record<string, unknown>);
 		expect(records[0]).toMatchObject({ type: "session", version: 3, parentSession: resolve(file), cwd: "/tmp/formic-pi-fixture/project" });
 		expect(records[0].id).not.toBe("pi.native_2026-08-20");
 
@@ -381,14 +433,30 @@ describe("createBranchedSession on a compaction whose firstKeptEntryId names a l
 	it("the branch file keeps from the entry after the dropped label, as pi 1.6.0's does; both reload with the same context", () => {
 		const h = { type: "session", version: 3, id: "src", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/proj" };
 		const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
-		const u = (id: string, parentId: string | null, s: number) => ({ type: "message", id, parentId, timestamp: t(s), message: { role: "user", content: id, timestamp: s } });
+		const u = (id: string, parentId: string | null, s: number) => ({
+			type: "message",
+			id,
+			parentId,
+			timestamp: t(s),
+			message: { role: "user", content: id, timestamp: s },
+		});
 		const bytes = jsonl([
-			h, u("a", null, 1), { type: "label", id: "l1", parentId: "a", timestamp: t(2), targetId: "a", label: "start" }, u("b", "l1", 3), u("c", "b", 4),
-			{ type: "compaction", id: "k", parentId: "c", timestamp: t(5), summary: "S", firstKeptEntryId: "l1", tokensBefore: 5 }, u("d", "k", 6),
+			h,
+			u("a", null, 1),
+			{ type: "label", id: "l1", parentId: "a", timestamp: t(2), targetId: "a", label: "start" },
+			u("b", "l1", 3),
+			u("c", "b", 4),
+			{ type: "compaction", id: "k", parentId: "c", timestamp: t(5), summary: "S", firstKeptEntryId: "l1", tokensBefore: 5 },
+			u("d", "k", 6),
 		]);
 		const arborOut = SessionManager.open(writeTempFile(bytes, "src.jsonl", "arbor")).createBranchedSession("d") as string;
 		const piOut = Pi16SessionManager.open(writeTempFile(bytes, "src.jsonl", "pi")).createBranchedSession("d") as string;
-		const compactionOf = (f: string) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.type === "compaction");
+		const compactionOf = (f: string) =>
+			readFileSync(f, "utf8")
+				.split("\n")
+				.filter(Boolean)
+				.map((l) => JSON.parse(l) as Record<string, unknown>)
+				.find((e) => e.type === "compaction");
 		expect(compactionOf(arborOut)?.firstKeptEntryId).toBe("b");
 		expect(compactionOf(piOut)?.firstKeptEntryId).toBe("b");
 		const a = JSON.stringify(SessionManager.open(arborOut).buildSessionContext());

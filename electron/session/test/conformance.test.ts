@@ -34,7 +34,13 @@ describe("fixtures: Arbor agrees with pi on every fixture pi can read", () => {
 
 	it("the fixture set is the one these tests were written for", () => {
 		expect(fixtureNames()).toEqual(
-			expect.arrayContaining([...v3, "formic__pi-v2-hook-message.jsonl", "pi-mono__large-session.v1.jsonl", "formic__omp-session-titleslot.jsonl", "pi-doctor__pi-session-v3-without-ids.jsonl"]),
+			expect.arrayContaining([
+				...v3,
+				"formic__pi-v2-hook-message.jsonl",
+				"pi-mono__large-session.v1.jsonl",
+				"formic__omp-session-titleslot.jsonl",
+				"pi-doctor__pi-session-v3-without-ids.jsonl",
+			]),
 		);
 	});
 
@@ -160,11 +166,17 @@ describe("the skeleton sent to the renderer describes pi's tree", () => {
 describe("generated sessions: Arbor agrees with pi (branches, compactions, labels, summaries, custom messages)", () => {
 	const cases: Array<{ name: string; o: GenOptions }> = [
 		{ name: "seed 1, 2000 entries, custom messages", o: { n: 2000, seed: 1, customMessages: 0.3 } },
-		{ name: "seed 2, fixture profile, many branch summaries, compaction every ~100", o: { n: 2000, seed: 2, profile: "fixture", branchSummary: 0.6, compactionEvery: 100 } },
+		{
+			name: "seed 2, fixture profile, many branch summaries, compaction every ~100",
+			o: { n: 2000, seed: 2, profile: "fixture", branchSummary: 0.6, compactionEvery: 100 },
+		},
 		{ name: "seed 3, bushy (branch every ~5), half custom messages", o: { n: 2000, seed: 3, branchEvery: 5, customMessages: 0.5 } },
 		{ name: "seed 4, linear, compaction every ~40", o: { n: 1500, seed: 4, branchEvery: 0, compactionEvery: 40 } },
 		{ name: "seed 5, fixture profile, 4000 entries", o: { n: 4000, seed: "five", profile: "fixture", customMessages: 0.2 } },
-		{ name: "seed 7, 12000 entries, custom messages and many branch summaries (150 sampled leaves)", o: { n: 12000, seed: 7, profile: "fixture", customMessages: 0.3, branchSummary: 0.5 } },
+		{
+			name: "seed 7, 12000 entries, custom messages and many branch summaries (150 sampled leaves)",
+			o: { n: 12000, seed: 7, profile: "fixture", customMessages: 0.3, branchSummary: 0.5 },
+		},
 	];
 	for (const { name, o } of cases) {
 		it(`${name}: same leaf, tree, children, branches and contexts as pi; bytes untouched`, () => {
@@ -245,7 +257,13 @@ describe("pi 0.73.1 on sessions written by pi 1.6.0: the structure agrees; conte
 				expect(JSON.stringify(arbor.getBranchIds(id))).toBe(JSON.stringify(pi.getBranch().map((e) => e.id)));
 				const a = JSON.stringify(arbor.buildSessionContext(id));
 				const p = JSON.stringify(pi.buildSessionContext());
-				const ctxEntries = arbor.buildContextEntries(id) as Array<{ type: string; message?: { role?: string }; systemMessage?: unknown; firstKeptEntryId?: string; id: string }>;
+				const ctxEntries = arbor.buildContextEntries(id) as Array<{
+					type: string;
+					message?: { role?: string };
+					systemMessage?: unknown;
+					firstKeptEntryId?: string;
+					id: string;
+				}>;
 				// 1.6-only rules: context edits, and a compaction (its checkpoint, system messages dropped from the kept range).
 				const only16 = ctxEntries.some((e) => e.type === "context_edit") || ctxEntries[0]?.type === "compaction";
 				if (!only16) {

@@ -40,8 +40,10 @@ describe("buildSessionContext", () => {
 
 	it("the latest compaction on the path emits its summary, then kept entries from firstKeptEntryId, then later ones", () => {
 		const f = writeSession([
-			msg("u1", null, "user", "one"), msg("a1", "u1", "assistant", "1"),
-			msg("u2", "a1", "user", "two"), msg("a2", "u2", "assistant", "2"),
+			msg("u1", null, "user", "one"),
+			msg("a1", "u1", "assistant", "1"),
+			msg("u2", "a1", "user", "two"),
+			msg("a2", "u2", "assistant", "2"),
 			settings("c1", "a2", "compaction", { summary: "early", firstKeptEntryId: "u2", tokensBefore: 100 }),
 			msg("u3", "c1", "user", "three"),
 			settings("c2", "u3", "compaction", { summary: "late", firstKeptEntryId: "a2", tokensBefore: 200 }),
@@ -55,10 +57,17 @@ describe("buildSessionContext", () => {
 
 	it("a firstKeptEntryId that is not on the path keeps nothing before the compaction", () => {
 		const f = writeSession([
-			msg("u1", null, "user", "one"), msg("side", "u1", "assistant", "side"), msg("a1", "u1", "assistant", "main"),
-			settings("c", "a1", "compaction", { summary: "s", firstKeptEntryId: "side", tokensBefore: 5 }), msg("u2", "c", "user", "after"),
+			msg("u1", null, "user", "one"),
+			msg("side", "u1", "assistant", "side"),
+			msg("a1", "u1", "assistant", "main"),
+			settings("c", "a1", "compaction", { summary: "s", firstKeptEntryId: "side", tokensBefore: 5 }),
+			msg("u2", "c", "user", "after"),
 		]);
-		expect(SessionManager.open(f).buildSessionContext().messages.map((m) => m.role)).toEqual(["compactionSummary", "user"]);
+		expect(
+			SessionManager.open(f)
+				.buildSessionContext()
+				.messages.map((m) => m.role),
+		).toEqual(["compactionSummary", "user"]);
 		expect(ours(f)).toBe(piContext(f));
 	});
 
@@ -67,7 +76,16 @@ describe("buildSessionContext", () => {
 			msg("u1", null, "user", "one"),
 			settings("bs", "u1", "branch_summary", { fromId: "u1", summary: "went elsewhere" }),
 			settings("empty", "bs", "branch_summary", { fromId: "bs", summary: "" }),
-			{ type: "custom_message", customType: "ext", content: [{ type: "text", text: "injected" }], display: false, details: { k: 1 }, id: "cm", parentId: "empty", timestamp: ts() },
+			{
+				type: "custom_message",
+				customType: "ext",
+				content: [{ type: "text", text: "injected" }],
+				display: false,
+				details: { k: 1 },
+				id: "cm",
+				parentId: "empty",
+				timestamp: ts(),
+			},
 			{ type: "custom", customType: "state", data: { x: 1 }, id: "cu", parentId: "cm", timestamp: ts() },
 			settings("fut", "cu", "future_thing", { anything: true }),
 		]);

@@ -9,7 +9,9 @@ export const FIXTURES = resolve(import.meta.dirname, "../../../../shared/fixture
 export const GEN_SESSION = resolve(import.meta.dirname, "../../../../shared/tools/gen-session.mjs");
 
 export function fixtureNames(): string[] {
-	return readdirSync(FIXTURES).filter((f) => f.endsWith(".jsonl")).sort();
+	return readdirSync(FIXTURES)
+		.filter((f) => f.endsWith(".jsonl"))
+		.sort();
 }
 
 /** A generated pi v3 session (../shared/tools/gen-session.mjs) in a fresh temp dir. */
@@ -39,10 +41,17 @@ export function ts(): string {
 	return new Date(clock).toISOString();
 }
 
-export function msg(id: string, parentId: string | null, role: "user" | "assistant", text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-	const message = role === "user"
-		? { role, content: text, timestamp: 1 }
-		: { role, content: [{ type: "text", text }], api: "x", provider: "prov", model: "m1", stopReason: "stop", timestamp: 1, ...extra };
+export function msg(
+	id: string,
+	parentId: string | null,
+	role: "user" | "assistant",
+	text: string,
+	extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+	const message =
+		role === "user"
+			? { role, content: text, timestamp: 1 }
+			: { role, content: [{ type: "text", text }], api: "x", provider: "prov", model: "m1", stopReason: "stop", timestamp: 1, ...extra };
 	return { type: "message", id, parentId, timestamp: ts(), message };
 }
 

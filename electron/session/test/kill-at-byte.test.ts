@@ -64,8 +64,15 @@ describe("kill -9 in the middle of an append", () => {
 					if (now.subarray(original.length).toString("utf8").split("\n").filter(Boolean).length === 1) repaired++;
 				}
 				expect(appendOnlyProblem(original, now), `budget ${budget}`).toBe("");
-				const ids = SessionManager.open(f).getEntries().map((e) => e.id);
-				expect(PiSessionManager.open(f).getEntries().map((e) => e.id), `budget ${budget}`).toEqual(ids);
+				const ids = SessionManager.open(f)
+					.getEntries()
+					.map((e) => e.id);
+				expect(
+					PiSessionManager.open(f)
+						.getEntries()
+						.map((e) => e.id),
+					`budget ${budget}`,
+				).toEqual(ids);
 			}
 			// Every budget but the last cuts the write; every cut inside the line is repaired by the next write.
 			expect(killed).toBe(budgets.length - 1);

@@ -3,14 +3,24 @@ import { describe, expect, it } from "vitest";
 import { SessionManager } from "../index";
 import { msg, ts, writeSession } from "./helpers";
 
-const label = (id: string, parentId: string, targetId: string, text?: string) =>
-	({ type: "label", id, parentId, timestamp: ts(), targetId, ...(text === undefined ? {} : { label: text }) });
+const label = (id: string, parentId: string, targetId: string, text?: string) => ({
+	type: "label",
+	id,
+	parentId,
+	timestamp: ts(),
+	targetId,
+	...(text === undefined ? {} : { label: text }),
+});
 
 describe("labels", () => {
 	it("the latest label entry for a target wins, an empty or absent label clears it", () => {
 		const f = writeSession([
-			msg("a", null, "user", "hi"), msg("b", "a", "assistant", "yo"),
-			label("l1", "b", "a", "first"), label("l2", "l1", "a", "second"), label("l3", "l2", "b", "bee"), label("l4", "l3", "b", ""),
+			msg("a", null, "user", "hi"),
+			msg("b", "a", "assistant", "yo"),
+			label("l1", "b", "a", "first"),
+			label("l2", "l1", "a", "second"),
+			label("l3", "l2", "b", "bee"),
+			label("l4", "l3", "b", ""),
 		]);
 		const sm = SessionManager.open(f);
 		expect(sm.getLabel("a")).toBe("second");

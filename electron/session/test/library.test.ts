@@ -15,7 +15,13 @@ function user(id: string, parentId: string | null, content: unknown): string {
 	return JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content, timestamp: 1 } });
 }
 function assistant(id: string, parentId: string | null, text: string): string {
-	return JSON.stringify({ type: "message", id, parentId, timestamp: "2026-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text }], stopReason: "stop" } });
+	return JSON.stringify({
+		type: "message",
+		id,
+		parentId,
+		timestamp: "2026-01-01T00:00:02.000Z",
+		message: { role: "assistant", content: [{ type: "text", text }], stopReason: "stop" },
+	});
 }
 function write(file: string, lines: string[], eol = true): string {
 	writeFileSync(file, lines.join("\n") + (eol ? "\n" : ""));
@@ -56,7 +62,9 @@ describe("default roots", () => {
 			{ dir: join(agent, "sessions"), source: "pi" },
 		]);
 		// A flat folder of pi 1.6 sessions (pi writes them straight into the configured folder) is listed.
-		write(join(home, "from-env", "2026-01-01T00-00-00-000Z_abc.jsonl"), [JSON.stringify({ type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w/app" })]);
+		write(join(home, "from-env", "2026-01-01T00-00-00-000Z_abc.jsonl"), [
+			JSON.stringify({ type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/w/app" }),
+		]);
 		const items = listSessions(undefined, { home, env: { PI_CODING_AGENT_SESSION_DIR: join(home, "from-env") } });
 		expect(items.map((i) => i.path)).toEqual([join(home, "from-env", "2026-01-01T00-00-00-000Z_abc.jsonl")]);
 	});
@@ -88,19 +96,45 @@ describe("project names", () => {
 describe("one file", () => {
 	const dir = tmp();
 	it("reads id, first user message (string or text blocks) and an exact count for a small file", () => {
-		const item = describeSessionFile(write(join(dir, "s.jsonl"), [
-			header("sid"), assistant("a0", null, "hello"), user("u1", "a0", [{ type: "text", text: "Fix the\nparser" }, { type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "please" }]),
-			assistant("a1", "u1", "ok"), user("u2", "a1", "second"),
-		], false), "dir");
-		expect(item).toMatchObject({ sessionId: "sid", firstUserMessage: "Fix the parser please", entryCount: 4, entryCountExact: true, source: "dir", title: null });
+		const item = describeSessionFile(
+			write(
+				join(dir, "s.jsonl"),
+				[
+					header("sid"),
+					assistant("a0", null, "hello"),
+					user("u1", "a0", [
+						{ type: "text", text: "Fix the\nparser" },
+						{ type: "image", data: "", mimeType: "image/png" },
+						{ type: "text", text: "please" },
+					]),
+					assistant("a1", "u1", "ok"),
+					user("u2", "a1", "second"),
+				],
+				false,
+			),
+			"dir",
+		);
+		expect(item).toMatchObject({
+			sessionId: "sid",
+			firstUserMessage: "Fix the parser please",
+			entryCount: 4,
+			entryCountExact: true,
+			source: "dir",
+			title: null,
+		});
 		expect(item.error).toBeUndefined();
 	});
 	it("takes the title from omp's title slot, else the header title, else pi's latest session_info name", () => {
 		const slot = JSON.stringify({ type: "title", v: 1, title: "Slot title", updatedAt: "x", pad: "  " });
-		expect(describeSessionFile(write(join(dir, "t1.jsonl"), [slot, header("a", { title: "Header title" }), user("u", null, "x")]), "omp")).toMatchObject({ title: "Slot title", entryCount: 1 });
+		expect(describeSessionFile(write(join(dir, "t1.jsonl"), [slot, header("a", { title: "Header title" }), user("u", null, "x")]), "omp")).toMatchObject({
+			title: "Slot title",
+			entryCount: 1,
+		});
 		expect(describeSessionFile(write(join(dir, "t2.jsonl"), [header("a", { title: "Header title" })]), "omp").title).toBe("Header title");
 		const info = (id: string, name: string) => JSON.stringify({ type: "session_info", id, parentId: null, timestamp: "t", name });
-		expect(describeSessionFile(write(join(dir, "t3.jsonl"), [header("a"), info("i1", "old"), user("u", "i1", "x"), info("i2", " New name ")]), "pi").title).toBe("New name");
+		expect(
+			describeSessionFile(write(join(dir, "t3.jsonl"), [header("a"), info("i1", "old"), user("u", "i1", "x"), info("i2", " New name ")]), "pi").title,
+		).toBe("New name");
 	});
 	it("counts the entries of a file up to exactCountBytes exactly, beyond its prefix, without parsing", () => {
 		const lines = [header("mid"), user("u0", null, "start")];
@@ -136,17 +170,27 @@ describe("one file", () => {
 		expect(item.title).toBe("Late name");
 	});
 	it("reads on past the prefix (bounded) to finish the line of the first user message", () => {
-		const item = describeSessionFile(write(join(dir, "late-user.jsonl"), [header("x"), assistant("a", null, "y".repeat(40_000)), user("u", "a", "found me")]), "pi", { prefixBytes: 4096 });
+		const item = describeSessionFile(
+			write(join(dir, "late-user.jsonl"), [header("x"), assistant("a", null, "y".repeat(40_000)), user("u", "a", "found me")]),
+			"pi",
+			{ prefixBytes: 4096 },
+		);
 		expect(item.firstUserMessage).toBe("found me");
 		const bounded = describeSessionFile(join(dir, "late-user.jsonl"), "pi", { prefixBytes: 4096, maxScanBytes: 8192 });
 		expect(bounded.firstUserMessage).toBeNull();
 		expect(bounded.error).toBeUndefined();
 	});
-	it("is not fooled by the markers in other lines: a quoted \"user\" in assistant text, several names in one chunk", () => {
+	it('is not fooled by the markers in other lines: a quoted "user" in assistant text, several names in one chunk', () => {
 		const info = (id: string, name: string) => JSON.stringify({ type: "session_info", id, parentId: null, timestamp: "t", name });
 		const lines = [
-			header("m", { note: "\"user\"" }), assistant("a0", null, 'the "user" said "session_info"'), info("i1", "first"), assistant("a1", "i1", '"user"'),
-			info("i2", "second"), user("u1", "i2", "the real one"), user("u2", "u1", "not this"), info("i3", "third"),
+			header("m", { note: '"user"' }),
+			assistant("a0", null, 'the "user" said "session_info"'),
+			info("i1", "first"),
+			assistant("a1", "i1", '"user"'),
+			info("i2", "second"),
+			user("u1", "i2", "the real one"),
+			user("u2", "u1", "not this"),
+			info("i3", "third"),
 		];
 		for (const prefixBytes of [64, 300, 16 * 1024]) {
 			const item = describeSessionFile(write(join(dir, `markers-${prefixBytes}.jsonl`), lines, false), "pi", { prefixBytes });
@@ -191,9 +235,19 @@ describe("a library of 3,000 sessions", () => {
 		expect(items[0].sessionId).toBe("s2999");
 		expect(items.at(-1)?.sessionId).toBe("s0");
 		expect(items.every((x, k) => k === 0 || items[k - 1].mtimeMs >= x.mtimeMs)).toBe(true);
-		expect(items.find((x) => x.sessionId === "s10")).toMatchObject({ project: "/home/me/b", entryCount: 4, entryCountExact: true, firstUserMessage: "message 10.0", source: "dir" });
+		expect(items.find((x) => x.sessionId === "s10")).toMatchObject({
+			project: "/home/me/b",
+			entryCount: 4,
+			entryCountExact: true,
+			firstUserMessage: "message 10.0",
+			source: "dir",
+		});
 		const groups = groupByProject(items);
-		expect(groups.map((g) => [g.project, g.sessions.length])).toEqual([["/home/me/code/c", 1000], ["/home/me/b", 1000], ["/home/me/a", 1000]]);
+		expect(groups.map((g) => [g.project, g.sessions.length])).toEqual([
+			["/home/me/code/c", 1000],
+			["/home/me/b", 1000],
+			["/home/me/a", 1000],
+		]);
 	});
 });
 

@@ -6,7 +6,11 @@ import { SessionFileError, SessionManager } from "../index";
 import { fixtureCopy, tempDir, writeSession } from "./helpers";
 
 const v1Header = { type: "session", id: "old", timestamp: "2025-11-01T00:00:00.000Z", cwd: "/p", provider: "anthropic", modelId: "m", thinkingLevel: "off" };
-const m = (role: string, text: string) => ({ type: "message", timestamp: "2025-11-01T00:00:01.000Z", message: role === "user" ? { role, content: text, timestamp: 1 } : { role, content: [{ type: "text", text }], provider: "p", model: "x", stopReason: "stop" } });
+const m = (role: string, text: string) => ({
+	type: "message",
+	timestamp: "2025-11-01T00:00:01.000Z",
+	message: role === "user" ? { role, content: text, timestamp: 1 } : { role, content: [{ type: "text", text }], provider: "p", model: "x", stopReason: "stop" },
+});
 
 describe("migrations", () => {
 	it("v1 entries are chained in file order with fresh ids; the file is not touched", () => {
@@ -25,7 +29,13 @@ describe("migrations", () => {
 	});
 
 	it("v1 firstKeptEntryIndex indexes the record array with the header at 0, and only resolves to an earlier record", () => {
-		const comp = (idx: number) => ({ type: "compaction", timestamp: "2025-11-01T00:00:02.000Z", summary: `to ${idx}`, firstKeptEntryIndex: idx, tokensBefore: 10 });
+		const comp = (idx: number) => ({
+			type: "compaction",
+			timestamp: "2025-11-01T00:00:02.000Z",
+			summary: `to ${idx}`,
+			firstKeptEntryIndex: idx,
+			tokensBefore: 10,
+		});
 		const f = writeSession([m("user", "zero"), m("assistant", "one"), comp(2), comp(0), comp(9), m("user", "after")], { header: v1Header });
 		const sm = SessionManager.open(f);
 		const e = sm.getEntries() as Record<string, unknown>[];
@@ -61,7 +71,11 @@ describe("migrations", () => {
 		const before = readFileSync(f);
 		const sm = SessionManager.open(f);
 		let err: unknown;
-		try { sm.appendMessage({ role: "user", content: "x", timestamp: 1 }); } catch (e) { err = e; }
+		try {
+			sm.appendMessage({ role: "user", content: "x", timestamp: 1 });
+		} catch (e) {
+			err = e;
+		}
 		expect(err).toBeInstanceOf(SessionFileError);
 		expect(err).toMatchObject({ code: "legacy_needs_upgrade", file: f });
 		expect(() => sm.appendLabelChange(sm.getLeafId() as string, "x")).toThrow(SessionFileError);
@@ -141,7 +155,10 @@ describe("upgrading when the process is killed part-way through its writes", () 
 				expect(reopened.getFileVersion(), `budget ${budget}: a rewritten file is a whole v3 file`).toBe(3);
 				expect(reopened.getEntries().length).toBe(SessionManager.open(join(dir, baks[0]!)).getEntries().length);
 			}
-			expect(fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")), `budget ${budget}`).toEqual([f.slice(dir.length + 1)]);
+			expect(
+				fs.readdirSync(dir).filter((n) => n.endsWith(".jsonl")),
+				`budget ${budget}`,
+			).toEqual([f.slice(dir.length + 1)]);
 		}
 		// The harness really cut writes short (every budget but the last lies inside the writes).
 		expect(killed).toBeGreaterThanOrEqual(budgets.length - 1);

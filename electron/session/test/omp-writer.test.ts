@@ -67,7 +67,13 @@ describe("sessionWriter: who wrote the file", () => {
 		expect(writerOf(plain)).toBe("pi");
 		expect(fastReason(plain)).toBe("ok");
 		const cases: [string, string][] = [["title slot", slotLine("A title") + jsonl([pidHeader, ...body])]];
-		for (const [field, value] of [["title", "T"], ["titleSource", "user"], ["additionalDirectories", ["/x"]], ["previousSessionFiles", ["/old.jsonl"]], ["providerPromptCacheKey", "k"]] as const) {
+		for (const [field, value] of [
+			["title", "T"],
+			["titleSource", "user"],
+			["additionalDirectories", ["/x"]],
+			["previousSessionFiles", ["/old.jsonl"]],
+			["providerPromptCacheKey", "k"],
+		] as const) {
 			cases.push([`header ${field}`, jsonl([{ ...pidHeader, [field]: value }, ...body])]);
 		}
 		const records: Record<string, Record<string, unknown>> = {
@@ -85,7 +91,10 @@ describe("sessionWriter: who wrote the file", () => {
 			cases.push([`${type} entry`, jsonl([pidHeader, ...body, { type, id: "x1", parentId: "a1", timestamp: T(3), ...extra }])]);
 			cases.push([`${type} entry, other key order`, jsonl([pidHeader, ...body, { id: "x1", timestamp: T(3), ...extra, parentId: "a1", type }])]);
 			// Off the path: the rule is about the file, not the branch.
-			cases.push([`${type} entry off the path`, jsonl([pidHeader, body[0], { type, id: "x1", parentId: "u1", timestamp: T(2), ...extra }, { ...body[1], timestamp: T(4) }])]);
+			cases.push([
+				`${type} entry off the path`,
+				jsonl([pidHeader, body[0], { type, id: "x1", parentId: "u1", timestamp: T(2), ...extra }, { ...body[1], timestamp: T(4) }]),
+			]);
 		}
 		for (const [what, text] of cases) {
 			const f = writeTempFile(text);
@@ -97,13 +106,16 @@ describe("sessionWriter: who wrote the file", () => {
 	});
 
 	it("pi's own look-alikes are not omp marks (model_change, session_info names, custom entries)", () => {
-		const f = writeTempFile(jsonl([
-			pidHeader, ...body,
-			{ type: "model_change", id: "mc", parentId: "a1", timestamp: T(3), provider: "p", modelId: "m" },
-			{ type: "session_info", id: "si", parentId: "mc", timestamp: T(4), name: "A name" },
-			{ type: "custom", id: "cu", parentId: "si", timestamp: T(5), customType: "mode_change", data: {} },
-			{ type: "custom_message", id: "cm", parentId: "cu", timestamp: T(6), customType: "x", content: "c", display: true },
-		]));
+		const f = writeTempFile(
+			jsonl([
+				pidHeader,
+				...body,
+				{ type: "model_change", id: "mc", parentId: "a1", timestamp: T(3), provider: "p", modelId: "m" },
+				{ type: "session_info", id: "si", parentId: "mc", timestamp: T(4), name: "A name" },
+				{ type: "custom", id: "cu", parentId: "si", timestamp: T(5), customType: "mode_change", data: {} },
+				{ type: "custom_message", id: "cm", parentId: "cu", timestamp: T(6), customType: "x", content: "c", display: true },
+			]),
+		);
 		expect(writerOf(f)).toBe("pi");
 		expect(fastReason(f)).toBe("ok");
 	});
@@ -111,19 +123,37 @@ describe("sessionWriter: who wrote the file", () => {
 
 describe("buildOmpContext entryIds", () => {
 	it("pairs each message with its entry through /clear, compaction and the dangling-tool-call cut", () => {
-		const call = (id: string, parentId: string, s: number, callId: string) => m(id, parentId, s, { ...assistantMessage("", "claude-x", s), content: [{ type: "text", text: "calling" }, { type: "toolCall", id: callId, name: "read", arguments: {} }], stopReason: "toolUse" });
-		const result = (id: string, parentId: string, s: number, callId: string) => m(id, parentId, s, { role: "toolResult", toolCallId: callId, toolName: "read", content: [{ type: "text", text: "file" }], isError: false, timestamp: s });
-		const f = writeTempFile(slotLine("t") + jsonl([
-			pidHeader, ...body,
-			m("u2", "a1", 3, userMessage("second", 3)),
-			call("a2", "u2", 4, "c1"), result("r2", "a2", 5, "c1"),
-			{ type: "compaction", id: "c", parentId: "r2", timestamp: T(6), summary: "S", firstKeptEntryId: "u2", tokensBefore: 50 },
-			m("u3", "c", 7, userMessage("third", 7)),
-			call("a3", "u3", 8, "c-dangling"),
-			{ type: "reset_boundary", id: "rb", parentId: "a3", timestamp: T(9) },
-			m("u4", "rb", 10, userMessage("after clear", 10)),
-			m("a4", "u4", 11, { ...assistantMessage("", "claude-x", 11), content: [{ type: "toolCall", id: "gone", name: "read", arguments: {} }], stopReason: "toolUse" }),
-		]));
+		const call = (id: string, parentId: string, s: number, callId: string) =>
+			m(id, parentId, s, {
+				...assistantMessage("", "claude-x", s),
+				content: [
+					{ type: "text", text: "calling" },
+					{ type: "toolCall", id: callId, name: "read", arguments: {} },
+				],
+				stopReason: "toolUse",
+			});
+		const result = (id: string, parentId: string, s: number, callId: string) =>
+			m(id, parentId, s, { role: "toolResult", toolCallId: callId, toolName: "read", content: [{ type: "text", text: "file" }], isError: false, timestamp: s });
+		const f = writeTempFile(
+			slotLine("t") +
+				jsonl([
+					pidHeader,
+					...body,
+					m("u2", "a1", 3, userMessage("second", 3)),
+					call("a2", "u2", 4, "c1"),
+					result("r2", "a2", 5, "c1"),
+					{ type: "compaction", id: "c", parentId: "r2", timestamp: T(6), summary: "S", firstKeptEntryId: "u2", tokensBefore: 50 },
+					m("u3", "c", 7, userMessage("third", 7)),
+					call("a3", "u3", 8, "c-dangling"),
+					{ type: "reset_boundary", id: "rb", parentId: "a3", timestamp: T(9) },
+					m("u4", "rb", 10, userMessage("after clear", 10)),
+					m("a4", "u4", 11, {
+						...assistantMessage("", "claude-x", 11),
+						content: [{ type: "toolCall", id: "gone", name: "read", arguments: {} }],
+						stopReason: "toolUse",
+					}),
+				]),
+		);
 		const sm = SessionManager.open(f);
 		const roles = (c: ReturnType<typeof buildOmpContext>) => c.messages.map((x, k) => `${c.entryIds[k]}:${(x as { role: string }).role}`);
 		// After the /clear: u4, and a4 dropped entirely (its only block was a tool call without a result).

@@ -25,10 +25,23 @@ function slotLine(title: string, updatedAt: string): string {
 
 const T = (s: number) => new Date(Date.UTC(2026, 5, 1) + s * 1000).toISOString();
 const header = {
-	type: "session", version: 3, id: "omp-1", title: "First title", titleSource: "auto", timestamp: T(0), cwd: "/w",
-	additionalDirectories: ["/w2"], previousSessionFiles: ["/old/a.jsonl"],
+	type: "session",
+	version: 3,
+	id: "omp-1",
+	title: "First title",
+	titleSource: "auto",
+	timestamp: T(0),
+	cwd: "/w",
+	additionalDirectories: ["/w2"],
+	previousSessionFiles: ["/old/a.jsonl"],
 };
-const e = (type: string, id: string, parentId: string | null, s: number, extra: Record<string, unknown> = {}) => ({ type, id, parentId, timestamp: T(s), ...extra });
+const e = (type: string, id: string, parentId: string | null, s: number, extra: Record<string, unknown> = {}) => ({
+	type,
+	id,
+	parentId,
+	timestamp: T(s),
+	...extra,
+});
 const m = (id: string, parentId: string | null, s: number, message: unknown) => ({ type: "message", id, parentId, timestamp: T(s), message });
 
 function ompFile(): string {
@@ -40,7 +53,15 @@ function ompFile(): string {
 		e("thinking_level_change", "tl", "st", 4, { thinkingLevel: "high", configured: "auto" }),
 		m("u1", "tl", 5, userMessage("first question", 5)),
 		m("a1", "u1", 6, assistantMessage("first answer", "claude-x", 6)),
-		e("model_usage", "mu", "a1", 7, { purpose: "title", role: "tiny", api: "anthropic-messages", provider: "anthropic", model: "claude-tiny", usage: { input: 100, output: 20, totalTokens: 120, cost: { total: 0.001 } }, stopReason: "stop" }),
+		e("model_usage", "mu", "a1", 7, {
+			purpose: "title",
+			role: "tiny",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			model: "claude-tiny",
+			usage: { input: 100, output: 20, totalTokens: 120, cost: { total: 0.001 } },
+			stopReason: "stop",
+		}),
 		e("title_change", "tc", "mu", 8, { title: "Second title", previousTitle: "First title", source: "auto", trigger: "first-turn" }),
 		e("ttsr_injection", "tt", "tc", 9, { injectedRules: ["no-any", "tests-first"] }),
 		e("mode_change", "md", "tt", 10, { mode: "plan", data: { planFile: "/w/PLAN.md" } }),
@@ -61,12 +82,23 @@ describe("omp 18.3 records", () => {
 			const sk = sm.getSkeleton();
 			const byId = (id: string) => sk.kind[sm.indexOf(id)];
 			expect([byId("si"), byId("st"), byId("mu"), byId("tc"), byId("tt"), byId("md"), byId("cp"), byId("rb")]).toEqual([
-				EntryKind.sessionInit, EntryKind.serviceTierChange, EntryKind.modelUsage, EntryKind.titleChange, EntryKind.ttsrInjection,
-				EntryKind.modeChange, EntryKind.credentialPin, EntryKind.resetBoundary,
+				EntryKind.sessionInit,
+				EntryKind.serviceTierChange,
+				EntryKind.modelUsage,
+				EntryKind.titleChange,
+				EntryKind.ttsrInjection,
+				EntryKind.modeChange,
+				EntryKind.credentialPin,
+				EntryKind.resetBoundary,
 			]);
 			for (const id of ["si", "st", "mu", "tc", "tt", "md", "cp", "rb"]) expect(isOmpRecordKind(byId(id))).toBe(true);
 			expect(sk.tokens[sm.indexOf("mu")]).toBe(120);
-			expect(sm.getHeader()).toMatchObject({ title: "First title", titleSource: "auto", additionalDirectories: ["/w2"], previousSessionFiles: ["/old/a.jsonl"] });
+			expect(sm.getHeader()).toMatchObject({
+				title: "First title",
+				titleSource: "auto",
+				additionalDirectories: ["/w2"],
+				previousSessionFiles: ["/old/a.jsonl"],
+			});
 			expect(sm.getTitleSlot()?.title).toBe("Second title");
 			sm.close();
 		}
@@ -143,12 +175,14 @@ describe("omp's model context for its records (session-context.ts)", () => {
 	it("settings from the path (models by role, service tier, thinking, TTSR rules, mode) and the /clear boundary", () => {
 		const sm = SessionManager.open(ompFile());
 		const ctx = buildOmpContext(sm);
-		expect(ctx.messages.map((x) => (x as { content: unknown }).content)).toEqual([
-			"after clear", [{ type: "text", text: "fresh answer" }],
-		]);
+		expect(ctx.messages.map((x) => (x as { content: unknown }).content)).toEqual(["after clear", [{ type: "text", text: "fresh answer" }]]);
 		expect(ctx).toMatchObject({
-			thinkingLevel: "high", configuredThinkingLevel: "auto", serviceTier: { openai: "priority" },
-			models: { default: "anthropic/claude-x" }, injectedTtsrRules: ["no-any", "tests-first"], mode: "plan",
+			thinkingLevel: "high",
+			configuredThinkingLevel: "auto",
+			serviceTier: { openai: "priority" },
+			models: { default: "anthropic/claude-x" },
+			injectedTtsrRules: ["no-any", "tests-first"],
+			mode: "plan",
 			modeData: { planFile: "/w/PLAN.md" },
 		});
 		// Before the boundary: the whole path (model_usage, title_change, credential_pin, session_init never reach the model).

@@ -35,7 +35,9 @@ function same(file: string, leaf?: string): string {
 }
 
 function lines(file: string): string[] {
-	return readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+	return readFileSync(file, "utf8")
+		.split("\n")
+		.filter((l) => l !== "");
 }
 
 function rewrite(file: string, name: string, edit: (ls: string[]) => string[], eol = "\n", finalEol = true): string {
@@ -74,7 +76,9 @@ describe("every fixture", () => {
 describe("generated files", () => {
 	it("a branchy file with compactions, branch summaries and custom messages: fast, every 7th leaf equal", () => {
 		expect(same(base)).toBe("fast");
-		const all = lines(base).slice(1).map((l) => (JSON.parse(l) as Loose).id as string);
+		const all = lines(base)
+			.slice(1)
+			.map((l) => (JSON.parse(l) as Loose).id as string);
 		for (const id of all.filter((_, k) => k % 7 === 0)) expect(same(base, id)).toBe("fast");
 	});
 	it("CRLF line ends", () => {
@@ -84,25 +88,32 @@ describe("generated files", () => {
 		expect(same(rewrite(base, "noeol.jsonl", (ls) => ls, "\n", false))).toBe("fast");
 	});
 	it("keys in other orders, spaces, nested id / type / parentId keys before the top-level ones", () => {
-		const f = rewrite(base, "orders.jsonl", (ls) => ls.map((l, k) => {
-			if (k === 0) return l;
-			const o = JSON.parse(l) as Loose;
-			const { type, id, parentId, ...rest } = o;
-			switch (k % 5) {
-				case 0: return JSON.stringify({ ...rest, parentId, id, type });
-				case 1: return JSON.stringify({ decoy: { id: "nope", parentId: "nope", type: "session" }, id, type, parentId, ...rest });
-				case 2: return JSON.stringify(o, null, 1).replace(/\n/g, " ");
-				case 3: return JSON.stringify({ id, parentId, type, ...rest });
-				default: return l;
-			}
-		}));
+		const f = rewrite(base, "orders.jsonl", (ls) =>
+			ls.map((l, k) => {
+				if (k === 0) return l;
+				const o = JSON.parse(l) as Loose;
+				const { type, id, parentId, ...rest } = o;
+				switch (k % 5) {
+					case 0:
+						return JSON.stringify({ ...rest, parentId, id, type });
+					case 1:
+						return JSON.stringify({ decoy: { id: "nope", parentId: "nope", type: "session" }, id, type, parentId, ...rest });
+					case 2:
+						return JSON.stringify(o, null, 1).replace(/\n/g, " ");
+					case 3:
+						return JSON.stringify({ id, parentId, type, ...rest });
+					default:
+						return l;
+				}
+			}),
+		);
 		expect(same(f)).toBe("fast");
 		for (const id of pathIds(f).filter((_, k) => k % 5 === 0)) same(f, id);
 	});
 	it("escaped characters in ids and types", () => {
 		const f = writeSession([
-			msg("a\"1", null, "user", "hi"),
-			msg("b\\2", "a\"1", "assistant", "yo"),
+			msg('a"1', null, "user", "hi"),
+			msg("b\\2", 'a"1', "assistant", "yo"),
 			{ type: "thinking_level_change", id: "c\u00e93", parentId: "b\\2", timestamp: ts(), thinkingLevel: "high" },
 			msg("d\n4", "c\u00e93", "user", "next"),
 		]);
@@ -144,7 +155,11 @@ describe("files that need SessionManager", () => {
 	const path = pathIds(base);
 	const mid = path[Math.floor(path.length / 2)];
 	it("a duplicate id whose later line is invalid", () => {
-		const f = rewrite(base, "dup-invalid.jsonl", (ls) => [...ls.slice(0, -1), `{"type":"message","id":"${mid}","parentId":null,"message":{"role":"user"}`, ls[ls.length - 1]]);
+		const f = rewrite(base, "dup-invalid.jsonl", (ls) => [
+			...ls.slice(0, -1),
+			`{"type":"message","id":"${mid}","parentId":null,"message":{"role":"user"}`,
+			ls[ls.length - 1],
+		]);
 		expect(same(f)).not.toBe("fast");
 	});
 	it("a duplicate id whose later line is valid", () => {
@@ -155,7 +170,7 @@ describe("files that need SessionManager", () => {
 		expect(same(f)).toBe("duplicate id");
 	});
 	it("an invalid line on the path", () => {
-		const f = rewrite(base, "bad-path.jsonl", (ls) => ls.map((l) => (l.includes(`"id":"${mid}"`) ? l.replace(/"content"/, "\"content") : l)));
+		const f = rewrite(base, "bad-path.jsonl", (ls) => ls.map((l) => (l.includes(`"id":"${mid}"`) ? l.replace(/"content"/, '"content') : l)));
 		expect(same(f)).not.toBe("fast");
 	});
 	it("a repeated top-level key later in a path line", () => {
@@ -183,7 +198,9 @@ describe("files that need SessionManager", () => {
 		expect(same(loop)).toBe("parent loop");
 	});
 	it("an entry without id, an extra header, a legacy header, a BOM, invalid UTF-8, no header, an empty file", () => {
-		expect(same(writeSession([msg("a", null, "user", "x"), { type: "message", parentId: "a", timestamp: ts(), message: { role: "user", content: "y" } }]))).toBe("entry without id");
+		expect(
+			same(writeSession([msg("a", null, "user", "x"), { type: "message", parentId: "a", timestamp: ts(), message: { role: "user", content: "y" } }])),
+		).toBe("entry without id");
 		expect(same(writeSession([msg("a", null, "user", "x"), HEADER, msg("b", "a", "user", "y")]))).toBe("extra header line");
 		expect(same(writeSession([msg("a", null, "user", "x")], { header: { ...HEADER, version: 2 } }))).toBe("legacy version");
 		const bom = writeSession([msg("a", null, "user", "x")]);

@@ -19,7 +19,9 @@ describe("previewText (pi's row text)", () => {
 		expect(previewText(msg({ role: "user", content: [{ type: "text", text: long }] }), none)).toBe(`user: ${"y".repeat(200)}`);
 		expect(previewText(msg({ role: "assistant", content: [{ type: "text", text: "answer" }] }), none)).toBe("assistant: answer");
 		expect(previewText(msg({ role: "assistant", content: [], stopReason: "aborted" }), none)).toBe("assistant: (aborted)");
-		expect(previewText(msg({ role: "assistant", content: [], errorMessage: `bad\n${"e".repeat(100)}` }), none)).toBe(`assistant: ${`bad ${"e".repeat(100)}`.slice(0, 80)}`);
+		expect(previewText(msg({ role: "assistant", content: [], errorMessage: `bad\n${"e".repeat(100)}` }), none)).toBe(
+			`assistant: ${`bad ${"e".repeat(100)}`.slice(0, 80)}`,
+		);
 		expect(previewText(msg({ role: "assistant", content: [{ type: "toolCall", id: "1", name: "x", arguments: {} }] }), none)).toBe("assistant: (no content)");
 		expect(previewText(msg({ role: "bashExecution", command: "ls -la\n" }), none)).toBe("[bash]: ls -la");
 		expect(previewText(msg({ role: "developer", content: "x" }), none)).toBe("[developer]");
@@ -52,7 +54,18 @@ describe("previewText (pi's row text)", () => {
 	});
 
 	it("other entry types", () => {
-		expect(previewText(ent("custom_message", { customType: "note", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }), none)).toBe("[note]: ab");
+		expect(
+			previewText(
+				ent("custom_message", {
+					customType: "note",
+					content: [
+						{ type: "text", text: "a" },
+						{ type: "text", text: "b" },
+					],
+				}),
+				none,
+			),
+		).toBe("[note]: ab");
 		expect(previewText(ent("compaction", { summary: "s", tokensBefore: 12_600 }), none)).toBe("[compaction: 13k tokens]");
 		expect(previewText(ent("branch_summary", { summary: "went\nback", fromId: "a" }), none)).toBe("[branch summary]: went back");
 		expect(previewText(ent("model_change", { provider: "p", modelId: "m1" }), none)).toBe("[model: m1]");
@@ -68,7 +81,13 @@ describe("previewText (pi's row text)", () => {
 
 describe("search text", () => {
 	it("pi scope: label, role and the first 200 characters; tool arguments are not searchable", () => {
-		const e = msg({ role: "assistant", content: [{ type: "text", text: `${"a".repeat(195)}needle-far` }, { type: "toolCall", id: "1", name: "read", arguments: { path: "secret.ts" } }] });
+		const e = msg({
+			role: "assistant",
+			content: [
+				{ type: "text", text: `${"a".repeat(195)}needle-far` },
+				{ type: "toolCall", id: "1", name: "read", arguments: { path: "secret.ts" } },
+			],
+		});
 		const text = searchableText(e, "MyLabel");
 		expect(text.startsWith("MyLabel assistant ")).toBe(true);
 		expect(text).not.toContain("needle-far");
@@ -79,7 +98,13 @@ describe("search text", () => {
 	});
 
 	it("full scope: thinking, tool names and arguments, tool output, summaries", () => {
-		const e = msg({ role: "assistant", content: [{ type: "thinking", thinking: "ponder" }, { type: "toolCall", id: "1", name: "read", arguments: { path: "secret.ts" } }] });
+		const e = msg({
+			role: "assistant",
+			content: [
+				{ type: "thinking", thinking: "ponder" },
+				{ type: "toolCall", id: "1", name: "read", arguments: { path: "secret.ts" } },
+			],
+		});
 		const text = fullText(e);
 		for (const s of ["ponder", "read", "secret.ts"]) expect(text).toContain(s);
 		expect(fullText(ent("compaction", { summary: "hidden detail", details: { readFiles: ["x.ts"] } }))).toContain("x.ts");
@@ -106,8 +131,24 @@ describe("SessionManager previews and search", () => {
 	it("getPreviews finds the tool call on the path; search returns ascending indices and sees labels", () => {
 		const f = writeSession([
 			{ type: "message", id: "u", parentId: null, timestamp: T, message: { role: "user", content: "Please read it" } },
-			{ type: "message", id: "a", parentId: "u", timestamp: T, message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "/home/me/x.ts", limit: 5 } }], stopReason: "toolUse" } },
-			{ type: "message", id: "t", parentId: "a", timestamp: T, message: { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "body" }] } },
+			{
+				type: "message",
+				id: "a",
+				parentId: "u",
+				timestamp: T,
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "/home/me/x.ts", limit: 5 } }],
+					stopReason: "toolUse",
+				},
+			},
+			{
+				type: "message",
+				id: "t",
+				parentId: "a",
+				timestamp: T,
+				message: { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "body" }] },
+			},
 			{ type: "label", id: "l", parentId: "t", timestamp: T, targetId: "t", label: "Important" },
 		]);
 		const sm = SessionManager.open(f);

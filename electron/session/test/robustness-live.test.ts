@@ -14,7 +14,11 @@ afterAll(cleanupTempDirs);
 const header = { type: "session", version: 3, id: "live", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
 const ts = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 const msg = (id: string, parentId: string | null, s: number, text = `text of ${id}`) => ({
-	type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: text, timestamp: s },
+	type: "message",
+	id,
+	parentId,
+	timestamp: ts(s),
+	message: { role: "user", content: text, timestamp: s },
 });
 const base = [header, msg("a", null, 1), msg("b", "a", 2), msg("c", "b", 3)];
 

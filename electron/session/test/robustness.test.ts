@@ -19,7 +19,11 @@ afterAll(cleanupTempDirs);
 const header = { type: "session", version: 3, id: "robust", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/p" };
 const ts = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
 const msg = (id: string, parentId: string | null, s: number, text = id) => ({
-	type: "message", id, parentId, timestamp: ts(s), message: { role: "user", content: text, timestamp: s },
+	type: "message",
+	id,
+	parentId,
+	timestamp: ts(s),
+	message: { role: "user", content: text, timestamp: s },
 });
 const line = (o: unknown) => JSON.stringify(o);
 
@@ -130,7 +134,10 @@ describe("writing to a file whose header is bad or absent", () => {
 		const file = writeTempFile("", "empty.jsonl");
 		const sm = SessionManager.open(file);
 		const id = sm.appendMessage(userMessage("first words"));
-		const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+		const lines = readFileSync(file, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l) as Record<string, unknown>);
 		expect(lines.length).toBe(2);
 		expect(lines[0]).toMatchObject({ type: "session", version: 3, id: sm.getSessionId() });
 		expect(lines[1]).toMatchObject({ id, parentId: null });
@@ -143,7 +150,9 @@ describe("writing to a file whose header is bad or absent", () => {
 
 describe("broken lines", () => {
 	it("malformed lines are skipped and counted with their line numbers", () => {
-		const file = writeTempFile([line(header), line(msg("a", null, 1)), "{broken", line(msg("b", "a", 2)), "garbage here", line(msg("c", "b", 3)), ""].join("\n"));
+		const file = writeTempFile(
+			[line(header), line(msg("a", null, 1)), "{broken", line(msg("b", "a", 2)), "garbage here", line(msg("c", "b", 3)), ""].join("\n"),
+		);
 		const before = sha256(file);
 		const sm = SessionManager.open(file);
 		expect(sm.getEntries().map(idOf)).toEqual(["a", "b", "c"]);
@@ -196,9 +205,16 @@ describe("broken lines", () => {
 	});
 
 	it("non-UTF-8 bytes inside a string and a line of binary garbage: loads, warns, bytes untouched", () => {
-		const bad = Buffer.concat([Buffer.from('{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"caf'), Buffer.from([0xe9, 0xff, 0xfe]), Buffer.from('","timestamp":2}}\n')]);
+		const bad = Buffer.concat([
+			Buffer.from('{"type":"message","id":"b","parentId":"a","timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"caf'),
+			Buffer.from([0xe9, 0xff, 0xfe]),
+			Buffer.from('","timestamp":2}}\n'),
+		]);
 		const garbage = Buffer.from([0x00, 0x9f, 0x92, 0x96, 0xc3, 0x28, 0x0a]);
-		const file = writeTempFile(Buffer.concat([Buffer.from(jsonl([header, msg("a", null, 1)])), bad, garbage, Buffer.from(jsonl([msg("c", "b", 3)]))]), "bytes.jsonl");
+		const file = writeTempFile(
+			Buffer.concat([Buffer.from(jsonl([header, msg("a", null, 1)])), bad, garbage, Buffer.from(jsonl([msg("c", "b", 3)]))]),
+			"bytes.jsonl",
+		);
 		const before = sha256(file);
 		const sm = SessionManager.open(file);
 		const ids = sm.getEntries().map(idOf);
@@ -206,7 +222,10 @@ describe("broken lines", () => {
 		expect(ids).toContain("c");
 		expect(sm.getLeafId()).toBe("c");
 		expect(sm.getWarningCount(), JSON.stringify(sm.getWarnings())).toBeGreaterThanOrEqual(1);
-		expect(sm.getWarnings().some((w) => w.line === 4), JSON.stringify(sm.getWarnings())).toBe(true);
+		expect(
+			sm.getWarnings().some((w) => w.line === 4),
+			JSON.stringify(sm.getWarnings()),
+		).toBe(true);
 		// The context is still JSON-serialisable and walks through b when b loaded.
 		const ctx = sm.buildSessionContext();
 		expect(ctx.messages.length).toBe(ids.includes("b") ? 3 : 1);
@@ -216,7 +235,20 @@ describe("broken lines", () => {
 
 	it("a 20 MB line (base64 image) loads and its content is returned whole", () => {
 		const data = Buffer.alloc(15 * 1024 * 1024, 7).toString("base64"); // 20 MiB of base64
-		const image = { type: "message", id: "img", parentId: "a", timestamp: ts(2), message: { role: "user", content: [{ type: "text", text: "look" }, { type: "image", data, mimeType: "image/png" }], timestamp: 2 } };
+		const image = {
+			type: "message",
+			id: "img",
+			parentId: "a",
+			timestamp: ts(2),
+			message: {
+				role: "user",
+				content: [
+					{ type: "text", text: "look" },
+					{ type: "image", data, mimeType: "image/png" },
+				],
+				timestamp: 2,
+			},
+		};
 		const file = writeTempFile(jsonl([header, msg("a", null, 1), image, msg("c", "img", 3)]), "big-line.jsonl");
 		const before = sha256(file);
 		const sm = SessionManager.open(file);
@@ -260,7 +292,11 @@ describe("broken structure", () => {
 	it("parentId === id: no hang (child-process probe), reported as a cycle, root in the tree, path stops", () => {
 		const file = writeTempFile(jsonl([header, msg("a", null, 1), msg("s", "s", 2), msg("t", "s", 3)]));
 		const before = sha256(file);
-		const r = probe(file, "return { b: sm.getBranch().map(e => e.id), t: sm.getTree().length, c: sm.buildSessionContext().messages.length, sk: sm.getSkeleton().count };", 20_000);
+		const r = probe(
+			file,
+			"return { b: sm.getBranch().map(e => e.id), t: sm.getTree().length, c: sm.buildSessionContext().messages.length, sk: sm.getSkeleton().count };",
+			20_000,
+		);
 		expect(r.outcome, `${JSON.stringify(r.detail)} ${r.stderr.slice(0, 500)}`).toBe("ok");
 		expect(r.detail).toEqual({ b: ["s", "t"], t: 2, c: 2, sk: 3 });
 		const sm = SessionManager.open(file);
@@ -316,7 +352,14 @@ describe("broken structure", () => {
 	});
 
 	it("an id-less last line: the leaf is still the last entry and the context matches pi's", () => {
-		const file = writeTempFile(jsonl([header, msg("a", null, 1), msg("b", "a", 2), { type: "message", parentId: "b", timestamp: ts(3), message: { role: "user", content: "last, no id", timestamp: 3 } }]));
+		const file = writeTempFile(
+			jsonl([
+				header,
+				msg("a", null, 1),
+				msg("b", "a", 2),
+				{ type: "message", parentId: "b", timestamp: ts(3), message: { role: "user", content: "last, no id", timestamp: 3 } },
+			]),
+		);
 		const sm = SessionManager.open(file);
 		expect(sm.getLeafEntry()).toMatchObject({ message: { content: "last, no id" } });
 		expect(JSON.stringify(sm.buildSessionContext())).toBe(piContext(file));
@@ -327,7 +370,11 @@ describe("broken structure", () => {
 describe("versions", () => {
 	const v1Body = [
 		{ type: "message", timestamp: ts(1), message: { role: "user", content: "v1 question", timestamp: 1 } },
-		{ type: "message", timestamp: ts(2), message: { role: "assistant", content: [{ type: "text", text: "v1 answer" }], provider: "anthropic", model: "m1", stopReason: "stop", timestamp: 2 } },
+		{
+			type: "message",
+			timestamp: ts(2),
+			message: { role: "assistant", content: [{ type: "text", text: "v1 answer" }], provider: "anthropic", model: "m1", stopReason: "stop", timestamp: 2 },
+		},
 	];
 	it('version "1" (a string): migrated in memory like v1, context equals pi\'s, bytes untouched', () => {
 		const file = writeTempFile(jsonl([{ type: "session", version: "1", id: "s1", timestamp: ts(0), cwd: "/p" }, ...v1Body]));

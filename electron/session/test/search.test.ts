@@ -47,9 +47,39 @@ function trickyLines(parentId: string): string[] {
 }
 
 const QUERIES = [
-	"the", "read", "READ src", "ts", "zebra", "zebraé", "escaped", "src/zeta", "zeta.ts", "istanbul", "i", "kelvin", "k",
-	'"zq"', "back\\slash", "münchen", "über", "straße", "ü", "compaction", "branch summary", "model", "thinking", "label",
-	"title", "custom", "user", "assistant", "toolresult", "tab", "nope-nothing", "e", "error",
+	"the",
+	"read",
+	"READ src",
+	"ts",
+	"zebra",
+	"zebraé",
+	"escaped",
+	"src/zeta",
+	"zeta.ts",
+	"istanbul",
+	"i",
+	"kelvin",
+	"k",
+	'"zq"',
+	"back\\slash",
+	"münchen",
+	"über",
+	"straße",
+	"ü",
+	"compaction",
+	"branch summary",
+	"model",
+	"thinking",
+	"label",
+	"title",
+	"custom",
+	"user",
+	"assistant",
+	"toolresult",
+	"tab",
+	"nope-nothing",
+	"e",
+	"error",
 ];
 
 describe("search index", () => {
@@ -103,7 +133,10 @@ describe("search index", () => {
 		expect(sm.search("quokka", "full")).toEqual([]);
 		const file = sm.getSessionFile() as string;
 		const leaf = sm.getLeafId();
-		appendFileSync(file, `${JSON.stringify({ type: "message", id: "q0000001", parentId: leaf, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "user", content: "a Quokka appears", timestamp: 3 } })}\n`);
+		appendFileSync(
+			file,
+			`${JSON.stringify({ type: "message", id: "q0000001", parentId: leaf, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "user", content: "a Quokka appears", timestamp: 3 } })}\n`,
+		);
 		sm.catchUp();
 		const i = sm.indexOf("q0000001");
 		expect(sm.search("quokka", "pi")).toEqual([i]);
@@ -154,4 +187,3 @@ describe("search index", () => {
 		sm.close();
 	});
 });
-

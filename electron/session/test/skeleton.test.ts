@@ -10,25 +10,55 @@ const m = (id: string, parentId: string | null, message: Record<string, unknown>
 describe("skeleton", () => {
 	it("codes each entry's kind by type and role", () => {
 		const f = writeSession([
-			m("u", null, { role: "user", content: "x" }), m("a", "u", { role: "assistant", content: [] }), m("t", "a", { role: "toolResult", content: [] }),
-			m("b", "t", { role: "bashExecution", command: "ls" }), m("c", "b", { role: "custom", content: "c" }), m("h", "c", { role: "hookMessage", content: "c" }),
-			m("d", "h", { role: "developer", content: "x" }), e("cp", "d", "compaction", { summary: "s", tokensBefore: 5 }), e("bs", "cp", "branch_summary", { summary: "s", fromId: "cp" }),
-			e("cm", "bs", "custom_message", { customType: "x", content: "c", display: true }), e("cu", "cm", "custom", { customType: "x" }), e("l", "cu", "label", { targetId: "u", label: "x" }),
-			e("mc", "l", "model_change", { provider: "p", modelId: "m" }), e("tl", "mc", "thinking_level_change", { thinkingLevel: "low" }), e("si", "tl", "session_info", { name: "n" }),
+			m("u", null, { role: "user", content: "x" }),
+			m("a", "u", { role: "assistant", content: [] }),
+			m("t", "a", { role: "toolResult", content: [] }),
+			m("b", "t", { role: "bashExecution", command: "ls" }),
+			m("c", "b", { role: "custom", content: "c" }),
+			m("h", "c", { role: "hookMessage", content: "c" }),
+			m("d", "h", { role: "developer", content: "x" }),
+			e("cp", "d", "compaction", { summary: "s", tokensBefore: 5 }),
+			e("bs", "cp", "branch_summary", { summary: "s", fromId: "cp" }),
+			e("cm", "bs", "custom_message", { customType: "x", content: "c", display: true }),
+			e("cu", "cm", "custom", { customType: "x" }),
+			e("l", "cu", "label", { targetId: "u", label: "x" }),
+			e("mc", "l", "model_change", { provider: "p", modelId: "m" }),
+			e("tl", "mc", "thinking_level_change", { thinkingLevel: "low" }),
+			e("si", "tl", "session_info", { name: "n" }),
 			e("fx", "si", "mystery"),
 		]);
 		const k = Array.from(SessionManager.open(f).getSkeleton().kind);
 		expect(k).toEqual([
-			EntryKind.user, EntryKind.assistant, EntryKind.toolResult, EntryKind.bashExecution, EntryKind.customMessageRole, EntryKind.customMessageRole,
-			EntryKind.otherRole, EntryKind.compaction, EntryKind.branchSummary, EntryKind.customMessage, EntryKind.custom, EntryKind.label,
-			EntryKind.modelChange, EntryKind.thinkingLevelChange, EntryKind.sessionInfo, EntryKind.unknown,
+			EntryKind.user,
+			EntryKind.assistant,
+			EntryKind.toolResult,
+			EntryKind.bashExecution,
+			EntryKind.customMessageRole,
+			EntryKind.customMessageRole,
+			EntryKind.otherRole,
+			EntryKind.compaction,
+			EntryKind.branchSummary,
+			EntryKind.customMessage,
+			EntryKind.custom,
+			EntryKind.label,
+			EntryKind.modelChange,
+			EntryKind.thinkingLevelChange,
+			EntryKind.sessionInfo,
+			EntryKind.unknown,
 		]);
 	});
 
 	it("flags follow pi's tree-selector rules and the file's oddities", () => {
 		const f = writeSession([
 			m("a1", null, { role: "assistant", content: [{ type: "toolCall", id: "x", name: "read", arguments: {} }], stopReason: "toolUse" }),
-			m("a2", "a1", { role: "assistant", content: [{ type: "text", text: "  " }, { type: "thinking", thinking: "hm" }], stopReason: "stop" }),
+			m("a2", "a1", {
+				role: "assistant",
+				content: [
+					{ type: "text", text: "  " },
+					{ type: "thinking", thinking: "hm" },
+				],
+				stopReason: "stop",
+			}),
 			m("a3", "a2", { role: "assistant", content: [], stopReason: "error", errorMessage: "boom" }),
 			m("a4", "a3", { role: "assistant", content: [{ type: "text", text: "cut" }], stopReason: "length" }),
 			m("a5", "a4", { role: "assistant", content: [], stopReason: "aborted" }),
@@ -36,7 +66,8 @@ describe("skeleton", () => {
 			m("tr", "a6", { role: "toolResult", content: [{ type: "image", data: "x", mimeType: "image/png" }], isError: true }),
 			m("bx", "tr", { role: "bashExecution", command: "false", output: "", exitCode: 1, cancelled: true }),
 			e("cm", "bx", "custom_message", { customType: "x", content: "c", display: false }),
-			m("dup", "cm", { role: "user", content: "1" }), m("dup", "cm", { role: "user", content: "2" }),
+			m("dup", "cm", { role: "user", content: "1" }),
+			m("dup", "cm", { role: "user", content: "2" }),
 			m("orph", "ghost", { role: "user", content: "o" }),
 			m("self", "self", { role: "user", content: "s" }),
 			{ type: "custom", customType: "noid", timestamp: T },

@@ -39,29 +39,42 @@ function expectAgrees(line: Buffer | string): void {
 	if (obj.type === "session" || obj.type === "title") return;
 	if (sk === undefined) return; // unsure is always allowed: the slow path parses it
 	const f = factsOf(obj);
-	expect({ id: sk.id, parentId: sk.parentId, type: sk.type, kind: sk.kind, flags: sk.flags, tokens: sk.tokens, cost: sk.cost, time: sk.time }, text.slice(0, 300)).toEqual({
+	expect(
+		{ id: sk.id, parentId: sk.parentId, type: sk.type, kind: sk.kind, flags: sk.flags, tokens: sk.tokens, cost: sk.cost, time: sk.time },
+		text.slice(0, 300),
+	).toEqual({
 		id: typeof obj.id === "string" ? obj.id : undefined,
 		parentId: typeof obj.parentId === "string" || obj.parentId === null ? obj.parentId : undefined,
 		type: obj.type,
-		kind: f.kind, flags: f.flags, tokens: f.tokens, cost: f.cost, time: f.time,
+		kind: f.kind,
+		flags: f.flags,
+		tokens: f.tokens,
+		cost: f.cost,
+		time: f.time,
 	});
 }
 
 describe("skimmer agrees with JSON.parse", () => {
 	it("on every line of every fixture", () => {
-		for (const name of fixtureNames()) for (const l of lines(join(FIXTURES, name))) {
-			try { JSON.parse(l.toString("utf8")); } catch { continue; }
-			expectAgrees(l);
-		}
+		for (const name of fixtureNames())
+			for (const l of lines(join(FIXTURES, name))) {
+				try {
+					JSON.parse(l.toString("utf8"));
+				} catch {
+					continue;
+				}
+				expectAgrees(l);
+			}
 	});
 
 	it("on generated sessions (both size profiles, custom messages, branches, compactions)", () => {
 		const files = [generated(1500, "sk1", ["--custom-messages", "0.5"]), generated(1500, "sk2", ["--profile", "fixture", "--branch-every", "5"])];
 		let skimmed = 0;
-		for (const f of files) for (const l of lines(f).slice(1)) {
-			expectAgrees(l);
-			if (skim(l)) skimmed++;
-		}
+		for (const f of files)
+			for (const l of lines(f).slice(1)) {
+				expectAgrees(l);
+				if (skim(l)) skimmed++;
+			}
 		expect(skimmed).toBeGreaterThan(2900);
 	});
 
@@ -72,7 +85,10 @@ describe("skimmer agrees with JSON.parse", () => {
 		for (const l of lines(f).slice(1)) {
 			expectAgrees(l);
 			const sk = skim(l);
-			if (sk) { skimmed++; kinds.add(sk.kind); }
+			if (sk) {
+				skimmed++;
+				kinds.add(sk.kind);
+			}
 		}
 		for (const k of [EntryKind.usage, EntryKind.contextEdit, EntryKind.system, EntryKind.compaction, EntryKind.branchSummary]) expect(kinds.has(k)).toBe(true);
 		expect(skimmed).toBeGreaterThan(1000);
@@ -81,13 +97,45 @@ describe("skimmer agrees with JSON.parse", () => {
 			{ type: "usage", id: "u", parentId: "p", timestamp: t, kind: "cache_warm", provider: "a", model: "m", usage: { input: 5, output: 7, totalTokens: 12 } },
 			{ type: "usage", id: "u", parentId: "p", timestamp: t, usage: { input: 5, output: 7 }, kind: "k" },
 			{ id: "u", usage: { totalTokens: 40 }, type: "usage", parentId: "p", timestamp: t },
-			{ type: "model_usage", id: "m", parentId: "p", timestamp: t, purpose: "title", api: "x", provider: "a", model: "m", usage: { totalTokens: 9 }, stopReason: "stop" },
-			{ type: "compaction", id: "c", parentId: "p", timestamp: t, summary: "s", firstKeptEntryId: "c", tokensBefore: 500, usage: { totalTokens: 9 }, systemMessage: { role: "system", content: "x", timestamp: 1 } },
+			{
+				type: "model_usage",
+				id: "m",
+				parentId: "p",
+				timestamp: t,
+				purpose: "title",
+				api: "x",
+				provider: "a",
+				model: "m",
+				usage: { totalTokens: 9 },
+				stopReason: "stop",
+			},
+			{
+				type: "compaction",
+				id: "c",
+				parentId: "p",
+				timestamp: t,
+				summary: "s",
+				firstKeptEntryId: "c",
+				tokensBefore: 500,
+				usage: { totalTokens: 9 },
+				systemMessage: { role: "system", content: "x", timestamp: 1 },
+			},
 			{ type: "branch_summary", id: "b", parentId: "p", timestamp: t, fromId: null, summary: "s", usage: { totalTokens: 3 } },
-			{ type: "message", id: "s", parentId: null, timestamp: t, message: { role: "system", content: "p", sections: { a: null }, toolsAdded: [{ name: "read" }] } },
+			{
+				type: "message",
+				id: "s",
+				parentId: null,
+				timestamp: t,
+				message: { role: "system", content: "p", sections: { a: null }, toolsAdded: [{ name: "read" }] },
+			},
 			{ type: "message", id: "d", parentId: "s", timestamp: t, message: { role: "assistant", content: [], stopReason: "deferred", responseModel: "r" } },
 			{ type: "context_edit", id: "e", parentId: "d", timestamp: t, targetId: "d", replacement: null },
-			...["service_tier_change", "reset_boundary", "title_change", "ttsr_injection", "session_init", "mode_change", "credential_pin"].map((type) => ({ type, id: type, parentId: "p", timestamp: t })),
+			...["service_tier_change", "reset_boundary", "title_change", "ttsr_injection", "session_init", "mode_change", "credential_pin"].map((type) => ({
+				type,
+				id: type,
+				parentId: "p",
+				timestamp: t,
+			})),
 		]) {
 			expectAgrees(JSON.stringify(rec));
 			expect(skim(JSON.stringify(rec))?.kind, rec.type).toBe(factsOf(rec).kind);
@@ -99,19 +147,58 @@ describe("skimmer agrees with JSON.parse", () => {
 		const cases: unknown[] = [
 			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "\u00a0\u3000 \n\t" }], stopReason: "stop" } },
 			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "  \n x" }], stopReason: "toolUse" } },
-			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "t", arguments: { content: [{ type: "text", text: "nested" }], type: "image" } }], stopReason: "toolUse", usage: { input: 10, output: 5.5, cost: { total: 1e-7 } } } },
-			{ type: "message", ...base, message: { role: "assistant", content: [{ type: "thinking", thinking: "q\"uote\\\\" }, { text: "late type", type: "text" }], stopReason: "length", usage: { totalTokens: 123456789 } } },
+			{
+				type: "message",
+				...base,
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: "c", name: "t", arguments: { content: [{ type: "text", text: "nested" }], type: "image" } }],
+					stopReason: "toolUse",
+					usage: { input: 10, output: 5.5, cost: { total: 1e-7 } },
+				},
+			},
+			{
+				type: "message",
+				...base,
+				message: {
+					role: "assistant",
+					content: [
+						{ type: "thinking", thinking: 'q"uote\\\\' },
+						{ text: "late type", type: "text" },
+					],
+					stopReason: "length",
+					usage: { totalTokens: 123456789 },
+				},
+			},
 			{ type: "message", ...base, message: { role: "assistant", content: [], stopReason: "", errorMessage: "x" } },
 			{ type: "message", ...base, message: { role: "assistant", content: "plain string", stopReason: "weird" } },
 			{ type: "message", ...base, message: { role: "us\u0065r", content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] } },
-			{ type: "message", ...base, message: { role: "toolResult", toolCallId: "c", toolName: "x", content: [{ type: "text", text: "e" }], details: { isError: true, deep: [[[{}]]] }, isError: false } },
+			{
+				type: "message",
+				...base,
+				message: {
+					role: "toolResult",
+					toolCallId: "c",
+					toolName: "x",
+					content: [{ type: "text", text: "e" }],
+					details: { isError: true, deep: [[[{}]]] },
+					isError: false,
+				},
+			},
 			{ type: "message", ...base, message: { role: "bashExecution", command: "ls", output: "", exitCode: -2, cancelled: true } },
 			{ type: "message", ...base, message: { role: "custom", customType: "x", content: "c", display: false } },
 			{ type: "message", ...base, message: { role: "fileMention", files: [] } },
 			{ type: "message", ...base, message: "not an object" },
-			{ customType: "ext", content: [{ type: "image", data: "x", mimeType: "m" }], display: false, details: { id: "nested-id" }, type: "custom_message", ...base },
+			{
+				customType: "ext",
+				content: [{ type: "image", data: "x", mimeType: "m" }],
+				display: false,
+				details: { id: "nested-id" },
+				type: "custom_message",
+				...base,
+			},
 			{ type: "compaction", ...base, summary: "s", firstKeptEntryId: "a", tokensBefore: 41234 },
-			{ type: "label", ...base, targetId: "t", label: "ü label \"quoted\"" },
+			{ type: "label", ...base, targetId: "t", label: 'ü label "quoted"' },
 			{ type: "label", ...base, targetId: "t" },
 			{ type: "future_thing", ...base, payload: { a: [1, 2, { b: null }], s: "\u0000" } },
 			{ type: "message", id: 42, parentId: 7, timestamp: "2026-13-01T00:00:00.000Z", message: { role: "user", content: "x" } },
@@ -125,10 +212,43 @@ describe("skimmer agrees with JSON.parse", () => {
 	it("cost column: usage.cost.total of every carrier, as JSON.parse + factsOf reads it, without falling back", () => {
 		const base = { id: "a", parentId: "p", timestamp: "2026-01-01T00:00:00.000Z" };
 		// omp 18.3's ModelUsageEntry (session-entries.ts): purpose, role, api, provider, model, usage (pi-ai Usage), stopReason.
-		const ompUsage = { input: 120, output: 30, cacheRead: 900, cacheWrite: 0, totalTokens: 1050, premiumRequests: 1, cost: { input: 0.00036, output: 0.00045, cacheRead: 0.00027, cacheWrite: 0, total: 0.00108 } };
+		const ompUsage = {
+			input: 120,
+			output: 30,
+			cacheRead: 900,
+			cacheWrite: 0,
+			totalTokens: 1050,
+			premiumRequests: 1,
+			cost: { input: 0.00036, output: 0.00045, cacheRead: 0.00027, cacheWrite: 0, total: 0.00108 },
+		};
 		const cases: [unknown, number][] = [
-			[{ type: "message", ...base, message: { role: "assistant", content: [{ type: "text", text: "x" }], stopReason: "stop", usage: { totalTokens: 5, cost: { input: 0.1, total: 0.25 } } } }, 0.25],
-			[{ type: "model_usage", ...base, purpose: "title", role: "smol", api: "anthropic-messages", provider: "anthropic", model: "m", usage: ompUsage, stopReason: "stop" }, 0.00108],
+			[
+				{
+					type: "message",
+					...base,
+					message: {
+						role: "assistant",
+						content: [{ type: "text", text: "x" }],
+						stopReason: "stop",
+						usage: { totalTokens: 5, cost: { input: 0.1, total: 0.25 } },
+					},
+				},
+				0.25,
+			],
+			[
+				{
+					type: "model_usage",
+					...base,
+					purpose: "title",
+					role: "smol",
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "m",
+					usage: ompUsage,
+					stopReason: "stop",
+				},
+				0.00108,
+			],
 			[{ type: "usage", ...base, kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 3, cost: { total: 0.0125 } } }, 0.0125],
 			[{ type: "compaction", ...base, summary: "s", firstKeptEntryId: "a", tokensBefore: 900, usage: { totalTokens: 40, cost: { total: 0.5 } } }, 0.5],
 			[{ type: "branch_summary", ...base, fromId: null, summary: "s", usage: { cost: { total: 0.75 } } }, 0.75],
@@ -156,7 +276,10 @@ describe("skimmer agrees with JSON.parse", () => {
 			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1},"cost":{"input":2}}}', 0],
 			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1}},"usage":7}', 0],
 			['{"type":"usage","id":"a","parentId":null,"usage":{"cost":{"total":1e999}}}', 0],
-			['{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[],"usage":{"cost":{"total":2}}},"message":{"role":"assistant","content":[]}}', 0],
+			[
+				'{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[],"usage":{"cost":{"total":2}}},"message":{"role":"assistant","content":[]}}',
+				0,
+			],
 		] as [string, number][]) {
 			expect(factsOf(JSON.parse(line)).cost, line).toBe(want);
 			const sk = skim(line);
@@ -167,8 +290,22 @@ describe("skimmer agrees with JSON.parse", () => {
 
 	it("cost numbers read exactly as JSON.parse reads them (short decimals computed, others through Number)", () => {
 		let seed = 7;
-		const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-		const texts = ["0", "-0", "0.1", "0.085683", "1e-7", "2.5E3", "-0.0000001", "123456789012345", "1234567890123456789", "0.30000000000000004", "0.1234567890123456", "9007199254740993", "1.0"];
+		const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+		const texts = [
+			"0",
+			"-0",
+			"0.1",
+			"0.085683",
+			"1e-7",
+			"2.5E3",
+			"-0.0000001",
+			"123456789012345",
+			"1234567890123456789",
+			"0.30000000000000004",
+			"0.1234567890123456",
+			"9007199254740993",
+			"1.0",
+		];
 		for (let k = 0; k < 3000; k++) {
 			const digits = 1 + Math.floor(rnd() * 18);
 			let d = "";
@@ -195,10 +332,10 @@ describe("skimmer agrees with JSON.parse", () => {
 		expect(skim(good + good)).toBeUndefined();
 		expect(skim(good.slice(0, -5))).toBeUndefined();
 		expect(skim(`${good.slice(0, 40)}\u0001${good.slice(40)}`)).toBeUndefined();
-		expect(skim(good.replace("\"user\"", "\"us\ter\""))).toBeUndefined();
+		expect(skim(good.replace('"user"', '"us\ter"'))).toBeUndefined();
 		expect(skim("[1,2]")).toBeUndefined();
 		expect(skim("{}")).toBeUndefined();
-		expect(skim(good.replace("\"x\"", "tru"))).toBeUndefined();
+		expect(skim(good.replace('"x"', "tru"))).toBeUndefined();
 	});
 });
 
@@ -274,7 +411,13 @@ describe("lazy (large-file) and eager loading give the same session", () => {
 
 	it("on a file with glued, malformed and id-less lines", () => {
 		const a = { type: "message", id: "a", parentId: null, timestamp: "2026-01-01T00:00:01.000Z", message: { role: "user", content: "hello" } };
-		const b = { type: "message", id: "b", parentId: "a", timestamp: "2026-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "text", text: "hi" }], stopReason: "stop" } };
+		const b = {
+			type: "message",
+			id: "b",
+			parentId: "a",
+			timestamp: "2026-01-01T00:00:02.000Z",
+			message: { role: "assistant", content: [{ type: "text", text: "hi" }], stopReason: "stop" },
+		};
 		const c = { type: "custom", customType: "x", timestamp: "2026-01-01T00:00:03.000Z" };
 		const d = { type: "message", id: "d", parentId: "b", timestamp: "2026-01-01T00:00:04.000Z", message: { role: "user", content: "after glue" } };
 		const f = writeSession([a, `${JSON.stringify(b)}${JSON.stringify(c)}`, "{not json", d]);

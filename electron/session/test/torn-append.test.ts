@@ -37,7 +37,9 @@ function readEverything(file: string): void {
 }
 
 function ids(file: string): string[] {
-	return SessionManager.open(file).getEntries().map((e) => String(e.id));
+	return SessionManager.open(file)
+		.getEntries()
+		.map((e) => String(e.id));
 }
 
 describe("reading never changes a byte", () => {
@@ -101,7 +103,13 @@ for (let i = 0; i < ${count}; i++) {
 		const inFile = new Set(ids(f));
 		const lost = acknowledged.filter((id) => !inFile.has(id));
 		expect({ lost, opens: opens > 0 }).toEqual({ lost: [], opens: true });
-		expect(new Set(Pi073.open(f, dirname(f)).getEntries().map((e) => e.id)).size).toBe(inFile.size);
+		expect(
+			new Set(
+				Pi073.open(f, dirname(f))
+					.getEntries()
+					.map((e) => e.id),
+			).size,
+		).toBe(inFile.size);
 	});
 });
 
@@ -149,7 +157,11 @@ describe("pi writes after Arbor's marker was left behind", () => {
 		const now = readFileSync(f);
 		expect(now.subarray(0, afterPi.length).equals(afterPi)).toBe(true);
 		expect(ids(f)).toContain(piId);
-		expect(pi16.SessionManager.open(f, dirname(f)).getEntries().map((e) => e.id)).toContain(piId);
+		expect(
+			pi16.SessionManager.open(f, dirname(f))
+				.getEntries()
+				.map((e) => e.id),
+		).toContain(piId);
 		expect(existsSync(appendMarkerPath(f))).toBe(false);
 	});
 
@@ -167,7 +179,11 @@ describe("pi writes after Arbor's marker was left behind", () => {
 		expect(readFileSync(f).toString("utf8")).toBe(original.toString("utf8") + partial);
 		const sm = SessionManager.open(f);
 		sm.appendLabelChange(sm.getLeafId()!, "arbor");
-		expect(readFileSync(f).toString("utf8").startsWith(original.toString("utf8") + partial)).toBe(true);
+		expect(
+			readFileSync(f)
+				.toString("utf8")
+				.startsWith(original.toString("utf8") + partial),
+		).toBe(true);
 		expect(existsSync(appendMarkerPath(f))).toBe(false);
 	});
 

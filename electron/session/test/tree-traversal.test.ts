@@ -24,7 +24,16 @@ describe("tree traversal", () => {
 		const r2 = msg("r2", null, "user", "second root");
 		const f = writeSession([a, late, early, r2]);
 		const tree = SessionManager.open(f).getTree();
-		expect(ids(tree)).toEqual([["a", [["early", []], ["late", []]]], ["r2", []]]);
+		expect(ids(tree)).toEqual([
+			[
+				"a",
+				[
+					["early", []],
+					["late", []],
+				],
+			],
+			["r2", []],
+		]);
 	});
 
 	it("entries whose parent is missing, absent or themselves become roots", () => {
@@ -71,13 +80,17 @@ describe("tree traversal", () => {
 
 	it("a 100k-deep chain is walked without recursion", () => {
 		const recs: unknown[] = [];
-		for (let i = 0; i < 100_000; i++) recs.push({ type: "custom", customType: "t", id: `e${i}`, parentId: i ? `e${i - 1}` : null, timestamp: HEADER.timestamp });
+		for (let i = 0; i < 100_000; i++)
+			recs.push({ type: "custom", customType: "t", id: `e${i}`, parentId: i ? `e${i - 1}` : null, timestamp: HEADER.timestamp });
 		const f = writeSession(recs);
 		const sm = SessionManager.open(f);
 		expect(sm.getBranch().length).toBe(100_000);
 		let depth = 0;
 		let node = sm.getTree()[0];
-		while (node.children.length) { node = node.children[0]; depth++; }
+		while (node.children.length) {
+			node = node.children[0];
+			depth++;
+		}
 		expect(depth).toBe(99_999);
 	});
 });

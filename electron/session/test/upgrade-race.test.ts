@@ -113,11 +113,19 @@ process.stdout.write(String(n));`;
 		const done = new Promise((r) => child.once("exit", r));
 		await new Promise((r) => setTimeout(r, 100));
 		// The upgrade runs in its own process too (the core bundle), as the app would.
-		const up = spawn(process.execPath, ["--input-type=module", "-e", `
+		const up = spawn(
+			process.execPath,
+			[
+				"--input-type=module",
+				"-e",
+				`
 const core = await import(${JSON.stringify(coreBundle())});
 let ok = 0, refused = 0;
 for (;;) { try { core.SessionManager.open(process.env.F).upgradeLegacy(); ok++; break; } catch (e) { if (/kept replacing/.test(e.message)) { refused++; if (refused > 20) break; } else throw e; } }
-process.stdout.write(JSON.stringify({ ok, refused }));`], { env: { ...process.env, F: f }, stdio: ["ignore", "pipe", "inherit"] });
+process.stdout.write(JSON.stringify({ ok, refused }));`,
+			],
+			{ env: { ...process.env, F: f }, stdio: ["ignore", "pipe", "inherit"] },
+		);
 		let upOut = "";
 		up.stdout.on("data", (d: Buffer) => (upOut += d.toString()));
 		expect(await new Promise((r) => up.once("exit", r))).toBe(0);

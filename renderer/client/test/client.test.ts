@@ -28,7 +28,9 @@ describe("browser client", () => {
 	it("takes the token from the URL fragment, keeps it in the tab's storage for reloads, and needs no cookie", () => {
 		const store = new Map<string, string>();
 		const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
-		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "", hash: "#token=t0k" }, storage)).toBe("ws://127.0.0.1:5000/api?token=t0k");
+		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "", hash: "#token=t0k" }, storage)).toBe(
+			"ws://127.0.0.1:5000/api?token=t0k",
+		);
 		// After the address bar was cleaned (and on a reload): the stored token.
 		expect(socketUrlFromLocation({ protocol: "http:", host: "127.0.0.1:5000", search: "", hash: "" }, storage)).toBe("ws://127.0.0.1:5000/api?token=t0k");
 		expect(tokenFromLocation({ search: "", hash: "" }, null)).toBeNull();
@@ -36,7 +38,18 @@ describe("browser client", () => {
 
 	it("sends requests queued before the socket opens, gets typed results, errors with codes, and events", async () => {
 		const fake = fakeServices({
-			getSkeleton: () => ({ count: 1, ids: ["a"], parent: Int32Array.of(-1), kind: Uint8Array.of(0), flags: Uint16Array.of(0), time: Float64Array.of(Number.NaN), tokens: Float64Array.of(0), labels: [], leaf: 0, resumeLeaf: 0 }),
+			getSkeleton: () => ({
+				count: 1,
+				ids: ["a"],
+				parent: Int32Array.of(-1),
+				kind: Uint8Array.of(0),
+				flags: Uint16Array.of(0),
+				time: Float64Array.of(Number.NaN),
+				tokens: Float64Array.of(0),
+				labels: [],
+				leaf: 0,
+				resumeLeaf: 0,
+			}),
 		});
 		host = await startBrowserHost({ services: fake.services, rendererDir: mkdtempSync(join(tmpdir(), "arbor-r-")), log: () => {} });
 		const client = connectBrowserClient({ url: `ws://127.0.0.1:${host.port}/api?token=${host.token}`, createSocket: wsFactory });
@@ -55,7 +68,11 @@ describe("browser client", () => {
 	});
 
 	it("fails pending and later requests with an io error when the host goes away", async () => {
-		host = await startBrowserHost({ services: fakeServices({ getSettings: () => new Promise(() => {}) }).services, rendererDir: mkdtempSync(join(tmpdir(), "arbor-r-")), log: () => {} });
+		host = await startBrowserHost({
+			services: fakeServices({ getSettings: () => new Promise(() => {}) }).services,
+			rendererDir: mkdtempSync(join(tmpdir(), "arbor-r-")),
+			log: () => {},
+		});
 		const client = connectBrowserClient({ url: `ws://127.0.0.1:${host.port}/api?token=${host.token}`, createSocket: wsFactory });
 		const events: ArborEvent[] = [];
 		client.onEvent((e) => events.push(e));
@@ -81,7 +98,8 @@ describe("Electron bridge client", () => {
 			host: "electron",
 			request: () => Promise.reject(new Error("message only")),
 			onEvent: () => () => {},
-			invoke: async (name) => (name === "getSettings" ? { ok: true, result: { recentFiles: [] } } : { ok: false, error: { code: "forbidden", message: "no", file: "/x" } }),
+			invoke: async (name) =>
+				name === "getSettings" ? { ok: true, result: { recentFiles: [] } } : { ok: false, error: { code: "forbidden", message: "no", file: "/x" } },
 			openDroppedFile: async () => ({ ok: false, error: { code: "bad_file", message: "not a session", line: 2 } }),
 		};
 	}
@@ -96,7 +114,9 @@ describe("Electron bridge client", () => {
 	});
 
 	it("clientFromBridge throws ArborRequestError instances", async () => {
-		const err = await clientFromBridge(fakeBridge()).request("openSession", { path: "/x" }).catch((e: unknown) => e);
+		const err = await clientFromBridge(fakeBridge())
+			.request("openSession", { path: "/x" })
+			.catch((e: unknown) => e);
 		expect(err).toBeInstanceOf(ArborRequestError);
 	});
 });

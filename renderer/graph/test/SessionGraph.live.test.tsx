@@ -70,7 +70,11 @@ function propsFor(s: Skeleton, over: Partial<SessionGraphProps> = {}): SessionGr
 
 async function render(p: SessionGraphProps): Promise<void> {
 	await act(async () => {
-		root.render(<GraphContext.Provider value={graph}><SessionGraph {...p} /></GraphContext.Provider>);
+		root.render(
+			<GraphContext.Provider value={graph}>
+				<SessionGraph {...p} />
+			</GraphContext.Provider>,
+		);
 	});
 	await act(async () => {
 		await new Promise((r) => setTimeout(r, 20));

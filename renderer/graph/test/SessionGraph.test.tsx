@@ -69,7 +69,11 @@ async function mount(over: Partial<SessionGraphProps> = {}): Promise<SessionGrap
 		...over,
 	};
 	await act(async () => {
-		root.render(<GraphContext.Provider value={graph}><SessionGraph {...props} /></GraphContext.Provider>);
+		root.render(
+			<GraphContext.Provider value={graph}>
+				<SessionGraph {...props} />
+			</GraphContext.Provider>,
+		);
 	});
 	// Layout resolves asynchronously (a worker in the browser, a resolved promise here).
 	await act(async () => {
@@ -103,7 +107,11 @@ const cardOf = (entry: number): HTMLElement => {
 describe("SessionGraph", () => {
 	it("renders a card per kept entry and a +N segment for the compressed chain", async () => {
 		await mount();
-		expect(cards().map((c) => Number(c.dataset.entry)).sort()).toEqual([0, 6, 7, 8]);
+		expect(
+			cards()
+				.map((c) => Number(c.dataset.entry))
+				.sort(),
+		).toEqual([0, 6, 7, 8]);
 		const seg = container.querySelector("[data-testid=arbor-segment]");
 		expect(seg?.textContent).toContain("+5");
 		expect(seg?.getAttribute("title")).toContain("1 error");
@@ -184,7 +192,9 @@ describe("SessionGraph", () => {
 		let clicked = 0;
 		while (clicked < 3 && pills().length > 0) {
 			await act(async () => {
-				pills()[0].closest(".react-flow__node")?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+				pills()[0]
+					.closest(".react-flow__node")
+					?.dispatchEvent(new MouseEvent("click", { bubbles: true }));
 			});
 			clicked++;
 			await waitFor(() => closed() === before - clicked);
@@ -197,7 +207,11 @@ describe("SessionGraph", () => {
 		graph.store.setState({ viewports: { s1: { x: 0, y: 0, zoom: 0.1 } } });
 		await mount();
 		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
-		expect(cards().map((c) => Number(c.dataset.entry)).sort()).toEqual([0, 6, 7, 8]);
+		expect(
+			cards()
+				.map((c) => Number(c.dataset.entry))
+				.sort(),
+		).toEqual([0, 6, 7, 8]);
 	});
 
 	it("opens the segment that holds the selection", async () => {

@@ -8,8 +8,22 @@ import { factsText, formatCost, kindStyle, systemPatchText, usageRollupText } fr
 import { needsCardFacts } from "../facts";
 
 const sys = (over: Partial<NonNullable<CardFacts["system"]>>): CardFacts => ({
-	kind: EntryKind.system, type: "message", role: "system", text: "[system]",
-	system: { sectionsSet: 0, sectionsRemoved: 0, toolsAdded: 0, toolsRemoved: 0, contentChars: 0, sectionNames: [], toolsAddedNames: [], toolsRemovedNames: [], contentPreview: "", ...over },
+	kind: EntryKind.system,
+	type: "message",
+	role: "system",
+	text: "[system]",
+	system: {
+		sectionsSet: 0,
+		sectionsRemoved: 0,
+		toolsAdded: 0,
+		toolsRemoved: 0,
+		contentChars: 0,
+		sectionNames: [],
+		toolsAddedNames: [],
+		toolsRemovedNames: [],
+		contentPreview: "",
+		...over,
+	},
 });
 
 describe("pi 1.6 / omp 18.3 card styles", () => {

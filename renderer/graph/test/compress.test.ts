@@ -49,7 +49,11 @@ describe("chain compression", () => {
 	});
 
 	it("never collapses a single entry into a +1 segment", () => {
-		const s = skeletonOf([{ kind: U, parent: -1 }, { kind: A, parent: 0 }, { kind: U, parent: 1 }]);
+		const s = skeletonOf([
+			{ kind: U, parent: -1 },
+			{ kind: A, parent: 0 },
+			{ kind: U, parent: 1 },
+		]);
 		const m = buildGraphModel(s, visibleTreeOf(s));
 		expect(m.ids).toEqual(["e0", "e1", "e2"]);
 	});
@@ -82,9 +86,16 @@ describe("chain compression", () => {
 		// 0 user -> 1 -> 2 -> 3 (branch point) -> {4 -> 5 -> 6, 7 -> 8 -> 9}
 		const s = skeletonOf(
 			[
-				{ kind: U, parent: -1 }, { kind: A, parent: 0 }, { kind: T, parent: 1 }, { kind: A, parent: 2 },
-				{ kind: T, parent: 3 }, { kind: A, parent: 4 }, { kind: T, parent: 5 },
-				{ kind: T, parent: 3 }, { kind: A, parent: 7 }, { kind: T, parent: 8 },
+				{ kind: U, parent: -1 },
+				{ kind: A, parent: 0 },
+				{ kind: T, parent: 1 },
+				{ kind: A, parent: 2 },
+				{ kind: T, parent: 3 },
+				{ kind: A, parent: 4 },
+				{ kind: T, parent: 5 },
+				{ kind: T, parent: 3 },
+				{ kind: A, parent: 7 },
+				{ kind: T, parent: 8 },
 			],
 			{ leaf: 9, resumeLeaf: 9 },
 		);
@@ -199,8 +210,14 @@ describe("with shared/tree-view as input", () => {
 describe("opening segments in place", () => {
 	/** Everything a consumer reads, with segment members resolved (segMembers may keep unread slots). */
 	const view = (m: GraphModel) => ({
-		n: m.n, kind: Array.from(m.kind), entry: Array.from(m.entry), count: Array.from(m.count), parent: Array.from(m.parent),
-		ids: m.ids, nodeOfEntry: Array.from(m.nodeOfEntry), childCount: Array.from(m.childCount),
+		n: m.n,
+		kind: Array.from(m.kind),
+		entry: Array.from(m.entry),
+		count: Array.from(m.count),
+		parent: Array.from(m.parent),
+		ids: m.ids,
+		nodeOfEntry: Array.from(m.nodeOfEntry),
+		childCount: Array.from(m.childCount),
 		members: segmentsOf(m).map((g) => Array.from(entriesOfNode(m, g))),
 	});
 
@@ -232,9 +249,16 @@ describe("opening segments in place", () => {
 	it("opens every segment starting at a repeated id, as the full rebuild does", () => {
 		// Two chains whose first entries share an id (a damaged file).
 		const s = skeletonOf([
-			{ kind: U, parent: -1 }, { kind: A, parent: 0 }, { kind: T, parent: 1 }, { kind: U, parent: 2 },
-			{ kind: A, parent: 3, flags: EntryFlag.duplicateId }, { kind: T, parent: 4 }, { kind: U, parent: 5 },
-			{ kind: A, parent: 6, flags: EntryFlag.duplicateId }, { kind: T, parent: 7 }, { kind: U, parent: 8 },
+			{ kind: U, parent: -1 },
+			{ kind: A, parent: 0 },
+			{ kind: T, parent: 1 },
+			{ kind: U, parent: 2 },
+			{ kind: A, parent: 3, flags: EntryFlag.duplicateId },
+			{ kind: T, parent: 4 },
+			{ kind: U, parent: 5 },
+			{ kind: A, parent: 6, flags: EntryFlag.duplicateId },
+			{ kind: T, parent: 7 },
+			{ kind: U, parent: 8 },
 		]);
 		s.ids[7] = s.ids[4];
 		const tree = visibleTreeOf(s);

@@ -10,37 +10,77 @@ import { generateSkeleton, piDefaultVisible, skeletonOf, visibleTreeOf } from ".
 beforeAll(() => {
 	// Node has no Path2D; drawGraph only needs the methods to exist.
 	const g = globalThis as { Path2D?: unknown };
-	g.Path2D ??= class { moveTo(): void {} lineTo(): void {} rect(): void {} };
+	g.Path2D ??= class {
+		moveTo(): void {}
+		lineTo(): void {}
+		rect(): void {}
+	};
 });
 
-interface Text { s: string; x: number; y: number; font: string }
+interface Text {
+	s: string;
+	x: number;
+	y: number;
+	font: string;
+}
 function fakeCtx(): { ctx: CanvasRenderingContext2D; texts: Text[] } {
 	const texts: Text[] = [];
 	const ctx = {
-		font: "", fillStyle: "", strokeStyle: "", lineWidth: 1, globalAlpha: 1, textBaseline: "",
-		clearRect() {}, stroke() {}, fill() {}, fillRect() {}, beginPath() {}, arc() {},
-		fillText(s: string, x: number, y: number) { texts.push({ s, x, y, font: ctx.font }); },
+		font: "",
+		fillStyle: "",
+		strokeStyle: "",
+		lineWidth: 1,
+		globalAlpha: 1,
+		textBaseline: "",
+		clearRect() {},
+		stroke() {},
+		fill() {},
+		fillRect() {},
+		beginPath() {},
+		arc() {},
+		fillText(s: string, x: number, y: number) {
+			texts.push({ s, x, y, font: ctx.font });
+		},
 	};
 	return { ctx: ctx as unknown as CanvasRenderingContext2D, texts };
 }
-const colors: DrawColors = { edge: "#000", active: "#000", node: "#000", user: "#000", segment: "#000", selected: "#000", leaf: "#000", match: "#000", text: "#111", plate: "#fff" };
+const colors: DrawColors = {
+	edge: "#000",
+	active: "#000",
+	node: "#000",
+	user: "#000",
+	segment: "#000",
+	selected: "#000",
+	leaf: "#000",
+	match: "#000",
+	text: "#111",
+	plate: "#fff",
+};
 
 describe("overview landmark text", () => {
 	it("draws user messages' first words and labels as text, and lists missing previews", () => {
-		const s = skeletonOf([
-			{ kind: EntryKind.user, parent: -1 },
-			{ parent: 0 },
-			{ kind: EntryKind.user, parent: 1 },
-			{ parent: 2 },
-		], { labels: [{ target: 3, label: "checkpoint", time: NaN }] });
+		const s = skeletonOf([{ kind: EntryKind.user, parent: -1 }, { parent: 0 }, { kind: EntryKind.user, parent: 1 }, { parent: 2 }], {
+			labels: [{ target: 3, label: "checkpoint", time: NaN }],
+		});
 		const m = buildGraphModel(s, visibleTreeOf(s, piDefaultVisible(s)));
 		const l = computeGraphLayout(m, "TB");
 		const fit = fitTransform(l, 400, 800);
 		const { ctx, texts } = fakeCtx();
 		const labelOf = new Map(s.labels.map((x) => [x.target, x]));
 		const r = drawGraph(ctx, {
-			model: m, layout: l, kind: s.kind, activePath: null, matches: null, selectedNode: -1, leafNode: -1,
-			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width: 400, height: 800, colors,
+			model: m,
+			layout: l,
+			kind: s.kind,
+			activePath: null,
+			matches: null,
+			selectedNode: -1,
+			leafNode: -1,
+			tx: fit.tx,
+			ty: fit.ty,
+			zoom: fit.zoom,
+			width: 400,
+			height: 800,
+			colors,
 			text: { labelOf, preview: (e) => (e === 0 ? "user: fix the parser please and add a test for the edge case" : undefined) },
 		});
 		const strings = texts.map((t) => t.s);
@@ -61,8 +101,19 @@ describe("overview landmark text", () => {
 		const fit = fitTransform(l, w, h);
 		const { ctx, texts } = fakeCtx();
 		const r = drawGraph(ctx, {
-			model: m, layout: l, kind: s.kind, activePath: null, matches: null, selectedNode: -1, leafNode: -1,
-			tx: fit.tx, ty: fit.ty, zoom: fit.zoom, width: w, height: h, colors,
+			model: m,
+			layout: l,
+			kind: s.kind,
+			activePath: null,
+			matches: null,
+			selectedNode: -1,
+			leafNode: -1,
+			tx: fit.tx,
+			ty: fit.ty,
+			zoom: fit.zoom,
+			width: w,
+			height: h,
+			colors,
 			text: { labelOf: new Map(s.labels.map((x) => [x.target, x])), preview: () => "user: hello there" },
 		});
 		expect(r.texts).toBeGreaterThan(5);

@@ -16,7 +16,10 @@ class FakeWorker {
 	onmessage: ((ev: MessageEvent) => void) | null = null;
 	onerror: ((ev: unknown) => void) | null = null;
 	posted = 0;
-	constructor(readonly url: URL, readonly options: WorkerOptions) {
+	constructor(
+		readonly url: URL,
+		readonly options: WorkerOptions,
+	) {
 		FakeWorker.created.push(this);
 	}
 	postMessage(msg: LayoutInput & { seq: number }): void {

@@ -37,7 +37,13 @@ beforeEach(() => {
 	const measureText = (t: string) => ({ width: t.length * 7 });
 	const ctx = new Proxy({}, { get: (_, k) => (k === "measureText" ? measureText : () => undefined), set: () => true });
 	vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ctx as unknown as CanvasRenderingContext2D);
-	(globalThis as Record<string, unknown>).Path2D ??= class { moveTo() {} lineTo() {} rect() {} arc() {} closePath() {} };
+	(globalThis as Record<string, unknown>).Path2D ??= class {
+		moveTo() {}
+		lineTo() {}
+		rect() {}
+		arc() {}
+		closePath() {}
+	};
 	// The clock the minimap paces its redraws by: frozen, and moved on by hand only, so how long the machine
 	// takes between two renders (a loaded CI box) cannot change what is drawn.
 	const base = performance.now();
@@ -60,7 +66,11 @@ afterEach(() => {
 async function show(view: SessionGraphProps["view"]): Promise<void> {
 	const props: SessionGraphProps = { sessionKey: "s1", skeleton: sk, view, selectedIndex: -1, previews: () => undefined, onSelect: () => {}, compress: false };
 	await act(async () => {
-		root.render(<GraphContext.Provider value={graph}><SessionGraph {...props} /></GraphContext.Provider>);
+		root.render(
+			<GraphContext.Provider value={graph}>
+				<SessionGraph {...props} />
+			</GraphContext.Provider>,
+		);
 	});
 	// The layout resolves asynchronously (a resolved promise here).
 	await act(async () => {

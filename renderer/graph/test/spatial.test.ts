@@ -22,7 +22,7 @@ describe("spatial index", () => {
 
 	it("answers rectangle queries exactly like a full scan, each node once", () => {
 		let seed = 5;
-		const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+		const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 		for (let q = 0; q < 60; q++) {
 			const r = {
 				x: l.minX + rand() * (l.maxX - l.minX) - 500,
@@ -86,7 +86,9 @@ describe("culling", () => {
 				if (p >= 0 && (touching.has(g) || touching.has(p)) && !(mounted.has(g) && mounted.has(p))) cut++;
 			}
 			expect(cut).toBe(0);
-			const below = brute(l, { x: view.x - margin, y: view.y + view.h + margin, w: view.w + 2 * margin, h: 400 }).filter((g) => !touching.has(g) && touching.has(m.parent[g]));
+			const below = brute(l, { x: view.x - margin, y: view.y + view.h + margin, w: view.w + 2 * margin, h: 400 }).filter(
+				(g) => !touching.has(g) && touching.has(m.parent[g]),
+			);
 			expect(below.length).toBeGreaterThan(0);
 			for (const g of below) expect(mounted.has(g)).toBe(true);
 		}

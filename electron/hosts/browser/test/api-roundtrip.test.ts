@@ -22,7 +22,8 @@ afterEach(async () => {
 async function launch(files: string[], dirs: string[] = []): Promise<{ host: BrowserHost; client: TestClient }> {
 	const home = mkdtempSync(join(tmpdir(), "arbor-home-"));
 	host = await startBrowserHost({
-		files, dirs,
+		files,
+		dirs,
 		rendererDir: home,
 		servicesOptions: { settingsDir: join(home, ".arbor"), piAgentDir: join(home, ".pi", "agent"), env: {}, pollMs: 50 },
 		log: () => {},
@@ -72,10 +73,13 @@ describe("browser host API over a real WebSocket", () => {
 	it("streams entries another process appends as session_appended events", async () => {
 		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
 		const { client: c } = await launch([file]);
-		const [{ sessionId }] = (await c.request("getInitialSessions") as { result: SessionSummary[] }).result;
-		const sk = (await c.request("getSkeleton", { sessionId }) as { result: Skeleton }).result;
+		const [{ sessionId }] = ((await c.request("getInitialSessions")) as { result: SessionSummary[] }).result;
+		const sk = ((await c.request("getSkeleton", { sessionId })) as { result: Skeleton }).result;
 		const lastId = sk.ids[sk.resumeLeaf];
-		appendFileSync(file, `${JSON.stringify({ type: "message", id: "appended-1", parentId: lastId, timestamp: new Date().toISOString(), message: { role: "user", content: "from pi" } })}\n`);
+		appendFileSync(
+			file,
+			`${JSON.stringify({ type: "message", id: "appended-1", parentId: lastId, timestamp: new Date().toISOString(), message: { role: "user", content: "from pi" } })}\n`,
+		);
 		const ev = await c.waitForEvent((e) => e.type === "session_appended" && e.sessionId === sessionId);
 		const delta = (ev as Extract<ArborEvent, { type: "session_appended" }>).delta;
 		expect(delta.ids).toContain("appended-1");

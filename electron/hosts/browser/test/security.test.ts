@@ -64,7 +64,13 @@ describe("browser host: token", () => {
 	it("sends a strict CSP and hardening headers", async () => {
 		const r = await get(host.port, "/");
 		const csp = String(r.headers["content-security-policy"]);
-		for (const part of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", `connect-src 'self' ws://127.0.0.1:${host.port}`]) {
+		for (const part of [
+			"default-src 'self'",
+			"object-src 'none'",
+			"base-uri 'none'",
+			"frame-ancestors 'none'",
+			`connect-src 'self' ws://127.0.0.1:${host.port}`,
+		]) {
 			expect(csp).toContain(part);
 		}
 		expect(csp).not.toMatch(/unsafe-eval/);
@@ -114,7 +120,9 @@ describe("browser host: Origin and Host (DNS rebinding)", () => {
 
 describe("browser host: network and files", () => {
 	it("listens on 127.0.0.1 only", async () => {
-		const external = Object.values(networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+		const external = Object.values(networkInterfaces())
+			.flat()
+			.find((i) => i && i.family === "IPv4" && !i.internal);
 		if (external) {
 			const reached = await new Promise<boolean>((ok) => {
 				const s = netConnect({ host: external.address, port: host.port });
@@ -141,10 +149,13 @@ describe("browser host: network and files", () => {
 
 	it("refuses methods other than GET and HEAD", async () => {
 		const status = await new Promise<number>((ok, fail) => {
-			const req = httpRequest({ host: "127.0.0.1", port: host.port, path: `/?token=${host.token}`, method: "POST", headers: { Host: `127.0.0.1:${host.port}` } }, (res) => {
-				res.resume();
-				ok(res.statusCode ?? 0);
-			});
+			const req = httpRequest(
+				{ host: "127.0.0.1", port: host.port, path: `/?token=${host.token}`, method: "POST", headers: { Host: `127.0.0.1:${host.port}` } },
+				(res) => {
+					res.resume();
+					ok(res.statusCode ?? 0);
+				},
+			);
 			req.on("error", fail);
 			req.end("x");
 		});

@@ -190,7 +190,10 @@ describe.each(layouts)("built dist/main.cjs, %s layout", (layout) => {
 		// After the page subscribed, a handed-over file arrives as an event.
 		const third = fixtureCopy("formic__pi-v3-branch-compaction.jsonl");
 		await d.send("fire", { event: "second-instance", args: [argvOf(third), d.home, null] });
-		const after = await d.until((st) => st.windows[0].delivered.some((e) => e.payload.type === "session_loaded" && e.payload.session?.path === third), "delivered the third file");
+		const after = await d.until(
+			(st) => st.windows[0].delivered.some((e) => e.payload.type === "session_loaded" && e.payload.session?.path === third),
+			"delivered the third file",
+		);
 		expect(after.recentDocuments).toContain(third);
 	});
 

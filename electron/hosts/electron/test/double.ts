@@ -138,7 +138,9 @@ export function startDouble(o: DoubleOptions): Double {
 				await new Promise((r) => setTimeout(r, 25));
 			}
 			const s = await state();
-			throw new Error(`electron double: never ${what}; state: ${JSON.stringify({ calls: s.calls, violations: s.violations, dialogs: s.dialogs, lost: s.lost, windows: s.windows.map((w) => ({ url: w.url, loaded: w.loaded, shown: w.shown, assets: w.assets, preloadProblems: w.preloadProblems })) })}\noutput:\n${output}`);
+			throw new Error(
+				`electron double: never ${what}; state: ${JSON.stringify({ calls: s.calls, violations: s.violations, dialogs: s.dialogs, lost: s.lost, windows: s.windows.map((w) => ({ url: w.url, loaded: w.loaded, shown: w.shown, assets: w.assets, preloadProblems: w.preloadProblems })) })}\noutput:\n${output}`,
+			);
 		},
 		async stop() {
 			if (child.exitCode !== null || child.signalCode !== null) return;

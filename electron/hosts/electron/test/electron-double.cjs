@@ -189,7 +189,14 @@ const screen = {
 };
 
 function templateOf(items) {
-	return items.map((i) => ({ label: i.label, role: i.role, type: i.type, checked: i.checked, submenu: Array.isArray(i.submenu) ? templateOf(i.submenu) : undefined, click: i.click }));
+	return items.map((i) => ({
+		label: i.label,
+		role: i.role,
+		type: i.type,
+		checked: i.checked,
+		submenu: Array.isArray(i.submenu) ? templateOf(i.submenu) : undefined,
+		click: i.click,
+	}));
 }
 const Menu = {
 	buildFromTemplate: (template) => ({ template: templateOf(template) }),
@@ -499,7 +506,8 @@ process.on("message", async (msg) => {
 
 // Electron's process.argv: the executable, then (dev) the app path Electron was given, then the user's.
 const user = process.argv.slice(2);
-process.argv = LAYOUT === "packaged" ? [path.join(path.dirname(process.env.ARBOR_DOUBLE_APP_ROOT), "..", "arbor"), ...user] : ["/usr/bin/electron", MAIN, ...user];
+process.argv =
+	LAYOUT === "packaged" ? [path.join(path.dirname(process.env.ARBOR_DOUBLE_APP_ROOT), "..", "arbor"), ...user] : ["/usr/bin/electron", MAIN, ...user];
 if (LAYOUT === "packaged") process.resourcesPath = path.dirname(process.env.ARBOR_DOUBLE_APP_ROOT);
 appEmitter.fire("will-finish-launching");
 try {

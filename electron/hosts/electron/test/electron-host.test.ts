@@ -76,8 +76,14 @@ describe("Electron host: window and renderer security", () => {
 		const { win } = await start();
 		const prefs = win.options.webPreferences as Record<string, unknown>;
 		expect(prefs).toMatchObject({
-			contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,
-			nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+			contextIsolation: true,
+			sandbox: true,
+			nodeIntegration: false,
+			nodeIntegrationInWorker: false,
+			nodeIntegrationInSubFrames: false,
+			webSecurity: true,
+			allowRunningInsecureContent: false,
+			webviewTag: false,
 		});
 		expect(prefs.preload).toBe(join(appRoot, "dist", "preload.cjs"));
 		expect(rec.sandboxEnabled).toBe(true);
@@ -207,9 +213,15 @@ describe("Electron host: menus", () => {
 		const { win } = await start();
 		const template = rec.menuTemplates.at(-1) as MenuItem[];
 		const expected: [string, string][] = [
-			["Open…", "file.open"], ["Reveal in Folder", "session.reveal"], ["Save Position for pi", "position.save"],
-			["Close Session", "session.close"], ["Zoom to Leaf", "view.zoomToLeaf"], ["Fit Graph", "view.fit"],
-			["Command Palette…", "palette.open"], ["No Tools", "filter.noTools"], ["User Messages Only", "filter.userOnly"],
+			["Open…", "file.open"],
+			["Reveal in Folder", "session.reveal"],
+			["Save Position for pi", "position.save"],
+			["Close Session", "session.close"],
+			["Zoom to Leaf", "view.zoomToLeaf"],
+			["Fit Graph", "view.fit"],
+			["Command Palette…", "palette.open"],
+			["No Tools", "filter.noTools"],
+			["User Messages Only", "filter.userOnly"],
 		];
 		for (const [label, command] of expected) {
 			const item = findItem(template, label);
@@ -239,9 +251,20 @@ describe("Electron host: menus", () => {
 		// registry declares every one of those.
 		const registry = Object.keys(COMMAND_INFO);
 		const ids = [
-			MENU_COMMANDS.open, MENU_COMMANDS.library, MENU_COMMANDS.reveal, MENU_COMMANDS.savePosition, MENU_COMMANDS.close,
-			...MENU_COMMANDS.filters.map(([id]) => id), MENU_COMMANDS.zoomToLeaf, MENU_COMMANDS.fit, MENU_COMMANDS.zoomIn,
-			MENU_COMMANDS.zoomOut, MENU_COMMANDS.palette, MENU_COMMANDS.back, MENU_COMMANDS.forward, MENU_COMMANDS.settings,
+			MENU_COMMANDS.open,
+			MENU_COMMANDS.library,
+			MENU_COMMANDS.reveal,
+			MENU_COMMANDS.savePosition,
+			MENU_COMMANDS.close,
+			...MENU_COMMANDS.filters.map(([id]) => id),
+			MENU_COMMANDS.zoomToLeaf,
+			MENU_COMMANDS.fit,
+			MENU_COMMANDS.zoomIn,
+			MENU_COMMANDS.zoomOut,
+			MENU_COMMANDS.palette,
+			MENU_COMMANDS.back,
+			MENU_COMMANDS.forward,
+			MENU_COMMANDS.settings,
 		];
 		for (const id of ids) expect(registry, id).toContain(id);
 	});
@@ -326,7 +349,15 @@ describe("Electron host: links leaving the app", () => {
 		const { externalLink, confirmAndOpenExternal } = await import("../security");
 		expect(externalLink("https://example.com/a?b#c")).toBe("https://example.com/a?b#c");
 		expect(externalLink("mailto:a@example.com")).toBe("mailto:a@example.com");
-		for (const bad of ["javascript:alert(1)", "file:///etc/passwd", "arbor://app/index.html", "data:text/html,x", "smb://host/share", "https://bank.example@evil.example/", "not a url"]) {
+		for (const bad of [
+			"javascript:alert(1)",
+			"file:///etc/passwd",
+			"arbor://app/index.html",
+			"data:text/html,x",
+			"smb://host/share",
+			"https://bank.example@evil.example/",
+			"not a url",
+		]) {
 			expect(externalLink(bad), bad).toBeNull();
 		}
 		const opened: string[] = [];

@@ -48,7 +48,8 @@ export const rec = {
 	ipcHandlers: new Map<string, (event: unknown, ...args: unknown[]) => unknown>(),
 	windows: [] as FakeBrowserWindow[],
 	menuTemplates: [] as unknown[][],
-	headersHandler: null as null | ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void),
+	headersHandler: null as
+		null | ((details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void),
 	beforeRequest: null as null | ((details: { url: string }, cb: (r: { cancel: boolean }) => void) => void),
 	permissionRequest: null as null | ((wc: unknown, permission: string, cb: (granted: boolean) => void) => void),
 	permissionCheck: null as null | ((wc: unknown, permission: string) => boolean),
@@ -84,7 +85,10 @@ export function resetFake(appPath: string): void {
 	rec.revealed = [];
 	rec.messageBoxes = [];
 	rec.name = "Electron";
-	rec.paths = new Map([["appData", join(appPath, "appData")], ["userData", join(appPath, "appData", "Electron")]]);
+	rec.paths = new Map([
+		["appData", join(appPath, "appData")],
+		["userData", join(appPath, "appData", "Electron")],
+	]);
 	rec.recentDocuments = [];
 	rec.opened = [];
 	rec.messageBoxResponse = 0;

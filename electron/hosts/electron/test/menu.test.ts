@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { COMMAND_INFO } from "../../../../shared/commands";
 import { buildMenuTemplate, MENU_COMMANDS } from "../menu";
 
-interface Item { label?: string; accelerator?: string; submenu?: Item[] }
+interface Item {
+	label?: string;
+	accelerator?: string;
+	submenu?: Item[];
+}
 const actions = { command: () => {}, openRecent: () => {}, clearRecent: () => {}, setAppearance: () => {}, quit: () => {} };
 const labels = (items: Item[]): string[] => items.flatMap((i) => [i.label ?? "", ...labels(i.submenu ?? [])]);
 const find = (items: Item[], label: string): Item | undefined => {
@@ -30,7 +34,15 @@ describe("menu bar", () => {
 	it("labels every command item from its definition", () => {
 		const items = buildMenuTemplate(actions, [], "linux") as Item[];
 		const all = labels(items);
-		for (const id of [MENU_COMMANDS.open, MENU_COMMANDS.library, MENU_COMMANDS.fit, MENU_COMMANDS.zoomToLeaf, MENU_COMMANDS.back, MENU_COMMANDS.palette, MENU_COMMANDS.close]) {
+		for (const id of [
+			MENU_COMMANDS.open,
+			MENU_COMMANDS.library,
+			MENU_COMMANDS.fit,
+			MENU_COMMANDS.zoomToLeaf,
+			MENU_COMMANDS.back,
+			MENU_COMMANDS.palette,
+			MENU_COMMANDS.close,
+		]) {
 			const info: { menu?: string; label: string } = COMMAND_INFO[id];
 			expect(all, id).toContain(info.menu ?? info.label);
 		}

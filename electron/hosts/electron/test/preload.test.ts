@@ -40,7 +40,10 @@ describe("preload", () => {
 		fake.invoked.length = 0;
 		expect(await bridge.invoke("getSettings", {})).toEqual({ ok: true, result: "answer" });
 		expect(await bridge.request("getSettings", {})).toBe("answer");
-		expect(fake.invoked).toEqual([[REQUEST_CHANNEL, "getSettings", {}], [REQUEST_CHANNEL, "getSettings", {}]]);
+		expect(fake.invoked).toEqual([
+			[REQUEST_CHANNEL, "getSettings", {}],
+			[REQUEST_CHANNEL, "getSettings", {}],
+		]);
 	});
 
 	it("refuses names outside the API (the page cannot send the drop request itself)", async () => {

@@ -21,14 +21,20 @@ export function assistant(id: string, parentId: string | null, text: string, too
 	if (text) content.push({ type: "text", text });
 	toolCalls.forEach((c, i) => content.push({ type: "toolCall", id: `${id}-call${i}`, name: c.name, arguments: c.args }));
 	return {
-		type: "message", id, parentId, timestamp: ts(),
+		type: "message",
+		id,
+		parentId,
+		timestamp: ts(),
 		message: { role: "assistant", content, provider: "anthropic", model: "claude-test", stopReason: toolCalls.length ? "toolUse" : "stop", timestamp: clock },
 	} as SessionEntry;
 }
 
 export function toolResult(id: string, parentId: string | null, toolName: string, text: string): SessionEntry {
 	return {
-		type: "message", id, parentId, timestamp: ts(),
+		type: "message",
+		id,
+		parentId,
+		timestamp: ts(),
 		message: { role: "toolResult", toolCallId: `${parentId}-call0`, toolName, content: [{ type: "text", text }], isError: false, timestamp: clock },
 	} as SessionEntry;
 }

@@ -57,7 +57,14 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 			} catch {
 				body = undefined;
 			}
-			const rec: RecordedRequest = { method: req.method ?? "", path: req.url ?? "", authorization: req.headers.authorization, headers: { ...req.headers }, body, aborted: false };
+			const rec: RecordedRequest = {
+				method: req.method ?? "",
+				path: req.url ?? "",
+				authorization: req.headers.authorization,
+				headers: { ...req.headers },
+				body,
+				aborted: false,
+			};
 			requests.push(rec);
 			let finished = false;
 			res.on("close", () => {
@@ -70,14 +77,28 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				// An OAuth token endpoint: hands out a fresh access token for any refresh token.
 				finished = true;
 				tokenSeq++;
-				res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `fresh-access-${tokenSeq}`, refresh_token: `fresh-refresh-${tokenSeq}`, expires_in: 3600 }));
+				res
+					.writeHead(200, { "content-type": "application/json" })
+					.end(JSON.stringify({ access_token: `fresh-access-${tokenSeq}`, refresh_token: `fresh-refresh-${tokenSeq}`, expires_in: 3600 }));
 				return;
 			}
 			if (url.endsWith("/messages") && s.kind === "stream") {
 				// Anthropic's Messages API as SSE.
 				res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 				const ev = (type: string, data: Record<string, unknown>): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-				res.write(ev("message_start", { message: { id: "msg_test", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 11, output_tokens: 0 } } }));
+				res.write(
+					ev("message_start", {
+						message: {
+							id: "msg_test",
+							type: "message",
+							role: "assistant",
+							model,
+							content: [],
+							stop_reason: null,
+							usage: { input_tokens: 11, output_tokens: 0 },
+						},
+					}),
+				);
 				res.write(ev("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
 				for (const c of s.chunks) res.write(ev("content_block_delta", { index: 0, delta: { type: "text_delta", text: c } }));
 				res.write(ev("content_block_stop", { index: 0 }));
@@ -106,7 +127,7 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 			}
 			if (s.kind === "malformed") {
 				res.write(chunk(model, { role: "assistant", content: "" }, null));
-				res.write("data: {\"choices\": [ this is not json\n\n");
+				res.write('data: {"choices": [ this is not json\n\n');
 				res.write("data: }}}{{{\n\n");
 				finished = true;
 				res.end();
@@ -120,7 +141,9 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				const c = chunks.shift();
 				if (c === undefined) {
 					res.write(chunk(model, {}, "stop"));
-					res.write(`data: ${JSON.stringify({ id: "chatcmpl-arbor-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`);
+					res.write(
+						`data: ${JSON.stringify({ id: "chatcmpl-arbor-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`,
+					);
 					res.write("data: [DONE]\n\n");
 					finished = true;
 					res.end();

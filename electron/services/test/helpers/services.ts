@@ -24,12 +24,20 @@ export function makeServices(opts: ArborServicesOptions = {}): TestServices {
 	const events: ArborEvent[] = [];
 	services.onEvent((e) => events.push(e));
 	return {
-		services, events, dir, settingsDir, piAgentDir,
+		services,
+		events,
+		dir,
+		settingsDir,
+		piAgentDir,
 		of: <T extends ArborEvent["type"]>(type: T) => events.filter((e): e is Extract<ArborEvent, { type: T }> => e.type === type),
 	};
 }
 
 /** Lines of a JSONL file, parsed. */
 export function readLines(file: string): Record<string, unknown>[] {
-	return fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+	return fs
+		.readFileSync(file, "utf8")
+		.split("\n")
+		.filter((l) => l.trim())
+		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -25,7 +25,9 @@ export function cleanupTempDirs(): void {
 }
 
 export function fixtureNames(): string[] {
-	return readdirSync(FIXTURES_DIR).filter((f) => f.endsWith(".jsonl")).sort();
+	return readdirSync(FIXTURES_DIR)
+		.filter((f) => f.endsWith(".jsonl"))
+		.sort();
 }
 
 export function fixturePath(name: string): string {

@@ -35,7 +35,13 @@ export function genArgs(o: GenOptions): string[] {
 export function generatedSession(o: GenOptions): string {
 	mkdirSync(CACHE_DIR, { recursive: true });
 	const args = genArgs(o);
-	const file = join(CACHE_DIR, `${args.join("_").replace(/--/g, "").replace(/[^\w.-]+/g, "")}.jsonl`);
+	const file = join(
+		CACHE_DIR,
+		`${args
+			.join("_")
+			.replace(/--/g, "")
+			.replace(/[^\w.-]+/g, "")}.jsonl`,
+	);
 	if (!existsSync(file)) {
 		// Generate to a private name first: parallel test files may ask for the same session.
 		const partial = `${file}.${process.pid}.partial`;

@@ -2,10 +2,7 @@
 // test can assert on whichever happened and report the other precisely.
 import { SessionFileError, SessionManager } from "../../index";
 
-export type LoadOutcome =
-	| { kind: "loaded"; sm: SessionManager }
-	| { kind: "typed_error"; err: SessionFileError }
-	| { kind: "other_error"; err: unknown };
+export type LoadOutcome = { kind: "loaded"; sm: SessionManager } | { kind: "typed_error"; err: SessionFileError } | { kind: "other_error"; err: unknown };
 
 export function tryOpen(file: string): LoadOutcome {
 	try {

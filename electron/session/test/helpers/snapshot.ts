@@ -81,7 +81,8 @@ export function compareSessions(a: SessionLike, b: SessionLike, opt: SnapshotOpt
 		const jb = vb.json(vb.entries[i]);
 		if (ja !== jb) note("entries", `[${i}] ${jsonDiff(ja, jb)}`);
 		const id = idOf(va.entries[i]);
-		if (id !== undefined && idOf(vb.entries[i]) === id && a.getLabel(id) !== b.getLabel(id)) note("labels", `[${i}] ${id}: arbor ${a.getLabel(id)} | pi ${b.getLabel(id)}`);
+		if (id !== undefined && idOf(vb.entries[i]) === id && a.getLabel(id) !== b.getLabel(id))
+			note("labels", `[${i}] ${id}: arbor ${a.getLabel(id)} | pi ${b.getLabel(id)}`);
 	}
 	const leafA = a.getLeafId();
 	const leafB = b.getLeafId();
@@ -118,7 +119,10 @@ export function compareSessions(a: SessionLike, b: SessionLike, opt: SnapshotOpt
 		if (xa !== xb) note("buildSessionContext", `(leaf ${k}) ${jsonDiff(xa, xb)}`);
 	}
 	// Back to the loaded leaf: the context there, then an explicit null leaf.
-	for (const [sm, leaf] of [[a, leafA], [b, leafB]] as const) {
+	for (const [sm, leaf] of [
+		[a, leafA],
+		[b, leafB],
+	] as const) {
 		if (leaf === null) sm.resetLeaf();
 		else if (leaf !== undefined) sm.branch(leaf);
 	}
@@ -130,7 +134,11 @@ export function compareSessions(a: SessionLike, b: SessionLike, opt: SnapshotOpt
 	const ra = JSON.stringify(a.buildSessionContext());
 	const rb = JSON.stringify(b.buildSessionContext());
 	if (ra !== rb) note("context after resetLeaf", `: arbor ${ra} | pi ${rb}`);
-	for (const [sm, leaf] of [[a, leafA], [b, leafB]] as const) if (leaf !== null && leaf !== undefined) sm.branch(leaf);
+	for (const [sm, leaf] of [
+		[a, leafA],
+		[b, leafB],
+	] as const)
+		if (leaf !== null && leaf !== undefined) sm.branch(leaf);
 	return out;
 }
 
@@ -146,7 +154,16 @@ export function samplePoints(entries: readonly unknown[], every = 50, max = Numb
 		const type = (e as { type?: unknown }).type;
 		const id = idOf(e);
 		const tip = id !== undefined && !hasChild.has(id);
-		if (tip || i % every === 0 || i === entries.length - 1 || type === "compaction" || type === "branch_summary" || type === "label" || type === "custom_message") out.push(i);
+		if (
+			tip ||
+			i % every === 0 ||
+			i === entries.length - 1 ||
+			type === "compaction" ||
+			type === "branch_summary" ||
+			type === "label" ||
+			type === "custom_message"
+		)
+			out.push(i);
 	});
 	if (out.length <= max) return out;
 	// Evenly thinned, always keeping the last entry (the loaded leaf).
@@ -167,4 +184,3 @@ export function firstDifference<T>(a: readonly T[], b: readonly T[]): [number, T
 	}
 	return undefined;
 }
-
