@@ -119,13 +119,6 @@ export function renderTreeLines(v: TreeView, previews: ArrayLike<string>, option
 	return lines;
 }
 
-/** pi's footer for a view: "(i/N)" plus the filter tag; "No entries found (0/0)" when empty. */
-export function footerText(v: TreeView, selectedRow: number): string {
-	const tag = v.filter === "no-tools" ? " [no-tools]" : v.filter === "user-only" ? " [user]" : v.filter === "labeled-only" ? " [labeled]" : v.filter === "all" ? " [all]" : "";
-	if (v.rows.length === 0) return `No entries found (0/0)${tag}`;
-	return `(${selectedRow + 1}/${v.rows.length})${tag}`;
-}
-
 // ---------------------------------------------------------------- JSON form
 
 export interface EntryDescription {
@@ -263,7 +256,8 @@ export function writeJson(value: unknown, write: (chunk: string) => void): void 
 			while (f.i < f.keys.length) {
 				const k = f.keys[f.i++];
 				const x = f.obj[k];
-				const resolved = x !== null && typeof x === "object" && typeof (x as { toJSON?: unknown }).toJSON === "function" ? (x as { toJSON: () => unknown }).toJSON() : x;
+				const resolved =
+					x !== null && typeof x === "object" && typeof (x as { toJSON?: unknown }).toJSON === "function" ? (x as { toJSON: () => unknown }).toJSON() : x;
 				if (skippable(resolved)) continue;
 				key = k;
 				item = resolved;

@@ -195,9 +195,18 @@ export function fullPreorder(s: Skeleton, active: Uint8Array): Int32Array {
 // docs/compatibility.md).
 const SETTINGS_KINDS = new Uint8Array(32);
 for (const k of [
-	EntryKind.label, EntryKind.contextEdit, EntryKind.custom, EntryKind.modelChange, EntryKind.thinkingLevelChange, EntryKind.sessionInfo,
-	EntryKind.modeChange, EntryKind.ttsrInjection, EntryKind.sessionInit, EntryKind.credentialPin,
-	EntryKind.serviceTierChange, EntryKind.titleChange,
+	EntryKind.label,
+	EntryKind.contextEdit,
+	EntryKind.custom,
+	EntryKind.modelChange,
+	EntryKind.thinkingLevelChange,
+	EntryKind.sessionInfo,
+	EntryKind.modeChange,
+	EntryKind.ttsrInjection,
+	EntryKind.sessionInit,
+	EntryKind.credentialPin,
+	EntryKind.serviceTierChange,
+	EntryKind.titleChange,
 ]) {
 	SETTINGS_KINDS[k] = 1;
 }
@@ -348,8 +357,21 @@ export function computeTreeView(s: Skeleton, options: TreeViewOptions = {}): Tre
 
 	const visibleParent = nearest;
 	return {
-		skeleton: s, filter, leaf, rows, rowOf, visibleParent, childStart, childEntries, roots, multipleRoots,
-		activePath: active, indent, rowFlags, gutterHead, folded,
+		skeleton: s,
+		filter,
+		leaf,
+		rows,
+		rowOf,
+		visibleParent,
+		childStart,
+		childEntries,
+		roots,
+		multipleRoots,
+		activePath: active,
+		indent,
+		rowFlags,
+		gutterHead,
+		folded,
 		hiddenBranches: Int32Array.from(hiddenHeads).sort(),
 	};
 }
@@ -454,17 +476,6 @@ export function keepSelection(v: TreeView, i: number): number {
 /** Opening selection: the leaf, else its nearest visible ancestor, else the last row. */
 export function initialSelection(v: TreeView): number {
 	return keepSelection(v, v.leaf);
-}
-
-/** Up/down with wrap-around (pi), or a page move clamped at the ends (`wrap` false). */
-export function stepRow(v: TreeView, i: number, delta: number, wrap: boolean): number {
-	const n = v.rows.length;
-	if (n === 0) return -1;
-	const r = isVisible(v, i) ? v.rowOf[i] : 0;
-	let t = r + delta;
-	if (wrap) t = ((t % n) + n) % n;
-	else t = Math.max(0, Math.min(n - 1, t));
-	return v.rows[t];
 }
 
 // ---------------------------------------------------------------- pi's Ctrl/Alt+← and Ctrl/Alt+→

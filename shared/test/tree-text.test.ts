@@ -2,20 +2,23 @@
 // (role only on messages, label only when set), and serializers that do not recurse (100k-deep chains).
 import { describe, expect, it } from "vitest";
 import { EntryKind as K } from "../skeleton";
-import { buildTreeJson, footerText, labelTimeText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
+import { buildTreeJson, labelTimeText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
 import { computeTreeView } from "../tree-view";
 import { chain, skeleton } from "./skeleton-builder";
 
-const s = skeleton([
-	{ id: "r", parent: null },
-	{ id: "a", parent: "r", kind: K.assistant },
-	{ id: "b", parent: "a", label: "mark" },
-	{ id: "c", parent: "b", kind: K.assistant },
-	{ id: "d", parent: "c" },
-	{ id: "e", parent: "c" },
-	{ id: "f", parent: "a" },
-	{ id: "g", parent: "f", kind: K.compaction },
-], "g");
+const s = skeleton(
+	[
+		{ id: "r", parent: null },
+		{ id: "a", parent: "r", kind: K.assistant },
+		{ id: "b", parent: "a", label: "mark" },
+		{ id: "c", parent: "b", kind: K.assistant },
+		{ id: "d", parent: "c" },
+		{ id: "e", parent: "c" },
+		{ id: "f", parent: "a" },
+		{ id: "g", parent: "f", kind: K.compaction },
+	],
+	"g",
+);
 
 const previews = (v: ReturnType<typeof computeTreeView>) => Array.from(v.rows, (i) => `text ${s.ids[i]}\nmore`);
 
@@ -39,11 +42,9 @@ describe("text form", () => {
 		const w = computeTreeView(s, { folded: new Set([2]) });
 		expect(renderTreeLines(w, previews(w), { leafMarker: "" }).at(-1)).toBe("└⊞ [mark] text b more");
 	});
-	it("draws a cursor column when asked and pi's footer", () => {
+	it("draws a cursor column when asked", () => {
 		const v = computeTreeView(s);
 		expect(renderTreeLines(v, previews(v), { cursorRow: 1 }).slice(0, 2)).toEqual(["  • text r more", "› • text a more"]);
-		expect(footerText(v, 3)).toBe("(4/8)");
-		expect(footerText(computeTreeView(s, { filter: "user-only", matches: new Set() }), 0)).toBe("No entries found (0/0) [user]");
 	});
 });
 
@@ -52,24 +53,39 @@ describe("JSON form", () => {
 		const v = computeTreeView(s, { matches: new Set([0, 2, 7]) });
 		expect(buildTreeJson(v)).toEqual({
 			leafId: "g",
-			roots: [{ id: "r", type: "message", role: "user", children: [
-				{ id: "g", type: "compaction", children: [] },
-				{ id: "b", type: "message", role: "user", label: "mark", children: [] },
-			] }],
+			roots: [
+				{
+					id: "r",
+					type: "message",
+					role: "user",
+					children: [
+						{ id: "g", type: "compaction", children: [] },
+						{ id: "b", type: "message", role: "user", label: "mark", children: [] },
+					],
+				},
+			],
 		});
 	});
 	it("streams the same bytes as JSON.stringify of the built object", () => {
 		for (const filter of ["default", "all", "user-only"] as const) {
 			const v = computeTreeView(s, { filter });
 			let out = "";
-			writeTreeJson(v, (c) => { out += c; });
+			writeTreeJson(v, (c) => {
+				out += c;
+			});
 			expect(out).toBe(JSON.stringify(buildTreeJson(v)));
 		}
 	});
 	it("uses the describer for real types and roles", () => {
 		const v = computeTreeView(s, { matches: new Set([0]) });
 		let out = "";
-		writeTreeJson(v, (c) => { out += c; }, () => ({ type: "future_type" }));
+		writeTreeJson(
+			v,
+			(c) => {
+				out += c;
+			},
+			() => ({ type: "future_type" }),
+		);
 		expect(JSON.parse(out)).toEqual({ leafId: "g", roots: [{ id: "r", type: "future_type", children: [] }] });
 	});
 	it("has a null leafId when there is no leaf", () => {
@@ -84,9 +100,13 @@ describe("no recursion", () => {
 		const v = computeTreeView(deep);
 		expect(v.rows.length).toBe(100_000);
 		let out = "";
-		writeTreeJson(v, (c) => { out += c; });
+		writeTreeJson(v, (c) => {
+			out += c;
+		});
 		let again = "";
-		writeJson(buildTreeJson(v), (c) => { again += c; });
+		writeJson(buildTreeJson(v), (c) => {
+			again += c;
+		});
 		expect(again).toBe(out);
 		expect(out.startsWith('{"leafId":"e99999","roots":[{"id":"e0","type":"message","role":"user","children":[{"id":"e1"')).toBe(true);
 		expect(out.endsWith("]}]}".repeat(3) + "]}")).toBe(true);
@@ -100,12 +120,21 @@ describe("no recursion", () => {
 	});
 	it("writeJson matches JSON.stringify on ordinary values", () => {
 		const values: unknown[] = [
-			{ a: 1, b: [1, "x", null, undefined, () => 1, true], c: undefined, d: { e: Number.NaN, f: -0, g: 1.5e300 }, "q\"k": "é\n\u2028" },
-			[], {}, "s", 3, null, [[[]]], { t: new Date(0) }, { nested: [{ x: [{}] }] },
+			{ a: 1, b: [1, "x", null, undefined, () => 1, true], c: undefined, d: { e: Number.NaN, f: -0, g: 1.5e300 }, 'q"k': "é\n\u2028" },
+			[],
+			{},
+			"s",
+			3,
+			null,
+			[[[]]],
+			{ t: new Date(0) },
+			{ nested: [{ x: [{}] }] },
 		];
 		for (const value of values) {
 			let out = "";
-			writeJson(value, (c) => { out += c; });
+			writeJson(value, (c) => {
+				out += c;
+			});
 			expect(out).toBe(JSON.stringify(value));
 		}
 	});

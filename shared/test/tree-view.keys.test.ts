@@ -3,22 +3,35 @@
 import { describe, expect, it } from "vitest";
 import { EntryKind as K } from "../skeleton";
 import {
-	computeTreeView, firstChildOf, foldOrUp, initialSelection, isFoldable, keepSelection, nextBranchPoint, nextLabelled,
-	parentOf, segmentStart, siblingOf, stepRow, unfoldOrDown,
+	computeTreeView,
+	firstChildOf,
+	foldOrUp,
+	initialSelection,
+	isFoldable,
+	keepSelection,
+	nextBranchPoint,
+	nextLabelled,
+	parentOf,
+	segmentStart,
+	siblingOf,
+	unfoldOrDown,
 } from "../tree-view";
 import { skeleton } from "./skeleton-builder";
 
 // 0 r -> 1 a -> {2 b -> 3 c -> {4 d, 5 e}, 6 f -> 7 g}; leaf g. Display: r a f g b c d e
-const s = skeleton([
-	{ id: "r", parent: null },
-	{ id: "a", parent: "r" },
-	{ id: "b", parent: "a", label: "mark" },
-	{ id: "c", parent: "b" },
-	{ id: "d", parent: "c" },
-	{ id: "e", parent: "c", label: "end" },
-	{ id: "f", parent: "a" },
-	{ id: "g", parent: "f" },
-], "g");
+const s = skeleton(
+	[
+		{ id: "r", parent: null },
+		{ id: "a", parent: "r" },
+		{ id: "b", parent: "a", label: "mark" },
+		{ id: "c", parent: "b" },
+		{ id: "d", parent: "c" },
+		{ id: "e", parent: "c", label: "end" },
+		{ id: "f", parent: "a" },
+		{ id: "g", parent: "f" },
+	],
+	"g",
+);
 const v = computeTreeView(s);
 
 describe("structure moves", () => {
@@ -31,12 +44,6 @@ describe("structure moves", () => {
 		expect(siblingOf(v, 2, -1)).toBe(6);
 		expect(siblingOf(v, 2, 1)).toBe(-1);
 		expect(firstChildOf(v, 7)).toBe(-1);
-	});
-	it("steps rows with wrap-around for up/down and clamps pages", () => {
-		expect(stepRow(v, 5, 1, true)).toBe(0);
-		expect(stepRow(v, 0, -1, true)).toBe(5);
-		expect(stepRow(v, 1, 100, false)).toBe(5);
-		expect(stepRow(v, 1, -100, false)).toBe(0);
 	});
 });
 
@@ -88,12 +95,15 @@ describe("jumps", () => {
 describe("selection", () => {
 	it("opens on the leaf, else its nearest visible ancestor, else the last row", () => {
 		expect(initialSelection(v)).toBe(7);
-		const users = skeleton([
-			{ id: "u", parent: null },
-			{ id: "a", parent: "u", kind: K.assistant },
-			{ id: "x", parent: null, kind: K.custom },
-			{ id: "y", parent: "x", kind: K.custom },
-		], "a");
+		const users = skeleton(
+			[
+				{ id: "u", parent: null },
+				{ id: "a", parent: "u", kind: K.assistant },
+				{ id: "x", parent: null, kind: K.custom },
+				{ id: "y", parent: "x", kind: K.custom },
+			],
+			"a",
+		);
 		expect(initialSelection(computeTreeView(users, { filter: "user-only" }))).toBe(0);
 		const leafUnderHidden = computeTreeView(users, { filter: "default", leaf: 3 });
 		expect(initialSelection(leafUnderHidden)).toBe(1); // no visible ancestor of y: last row
