@@ -34,6 +34,11 @@ export function piProjectSessionDir(cwd: string, env: DirEnv = process.env, home
 	return join(piSessionsRoot(env, home), projectDirName(cwd));
 }
 
+/** pi's default sessions folder for a cwd under the name pi's SessionManager API uses. */
+export function defaultSessionDir(cwd: string): string {
+	return piProjectSessionDir(cwd);
+}
+
 /** The raw `sessionDir` of pi's global settings.json (BOM allowed), when it names one. */
 export function piSessionDirSetting(agentDir: string): string | undefined {
 	try {

@@ -1,7 +1,8 @@
 // electron/session — the session core: reads/appends pi & omp JSONL session files, migrates legacy ones in
 // memory, and models the entry tree (SessionManager). Plain Node; imports only shared/.
 
-export { SAVED_POSITION_TYPE, SessionManager, entryText, defaultSessionDir } from "./manager";
+export { SAVED_POSITION_TYPE, SessionManager } from "./manager";
+export { entryText } from "./entry-text";
 export type { OpenOptions, CreateOptions, BranchOptions, SessionTreeNode, CatchUpResult, CatchUpProbe, CatchUpTrace } from "./manager";
 export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";
@@ -12,5 +13,15 @@ export { readPathContext } from "./path-reader";
 export type { PathContextResult } from "./path-reader";
 export { buildOmpContext, sessionWriter } from "./omp-context";
 export type { OmpSessionContext, SessionWriter } from "./omp-context";
-export { expandHome, ompAgentDir, ompConfigRoot, ompSessionRoots, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "./agent-dirs";
+export {
+	defaultSessionDir,
+	expandHome,
+	ompAgentDir,
+	ompConfigRoot,
+	ompSessionRoots,
+	piAgentDir,
+	piConfiguredSessionDir,
+	piProjectSessionDir,
+	piSessionsRoot,
+} from "./agent-dirs";
 export type { DirEnv } from "./agent-dirs";

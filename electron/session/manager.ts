@@ -15,11 +15,21 @@ import { currentSystemMessage } from "../../shared/system-message";
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import type { EntryIndex, SessionTreeNode } from "./entry-index";
-import { piProjectSessionDir } from "./agent-dirs";
+import { defaultSessionDir } from "./agent-dirs";
 import { createSessionId, sessionFileName } from "./ids";
-import { contentText } from "../../shared/content-text";
-import { isRecord } from "../../shared/guards";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
+import {
+	branchSummaryRecord,
+	compactionRecord,
+	customMessageRecord,
+	customRecord,
+	labelRecord,
+	messageRecord,
+	modelChangeRecord,
+	type RecordHead,
+	sessionInfoRecord,
+	thinkingLevelRecord,
+} from "./records";
 import { runSteps, runStepsCooperatively } from "./steps";
 import { ClientViews } from "./views";
 
@@ -44,22 +54,6 @@ export interface OpenOptions {
 export interface CreateOptions {
 	/** Path (or id) of the session this one continues from (pi's `/fork` from a root message). */
 	parentSession?: string;
-}
-
-type Loose = Record<string, unknown>;
-
-/** Plain text of a user message or custom message (what pi puts in the editor when navigating to it). */
-export function entryText(entry: SessionEntry): string {
-	const e = entry as Loose;
-	let content: unknown;
-	if (e.type === "message" && isRecord(e.message)) content = e.message.content;
-	else if (e.type === "custom_message") content = e.content;
-	return contentText(content, "");
-}
-
-/** pi's default sessions folder for a cwd (`$PI_CODING_AGENT_DIR` or ~/.pi/agent, then sessions/--cwd--). */
-export function defaultSessionDir(cwd: string): string {
-	return piProjectSessionDir(cwd);
 }
 
 export class SessionManager {
@@ -205,7 +199,7 @@ export class SessionManager {
 		const c = ix.cols;
 		return resumePointStatus({ count: c.count, parent: c.parent, kind: c.kind, resumeLeaf: ix.resumeIndex }, (i) => {
 			if (c.kind[i] !== EntryKind.custom) return false;
-			return (ix.cache.get(i) as Loose).customType === SAVED_POSITION_TYPE;
+			return (ix.cache.get(i) as { customType?: unknown }).customType === SAVED_POSITION_TYPE;
 		});
 	}
 
@@ -318,37 +312,26 @@ export class SessionManager {
 		this.#live.assertWritable();
 		const fromId = ix.leafId ?? "root";
 		ix.leafId = branchFromId;
-		return this.#live.append({
-			type: "branch_summary",
-			id: ix.newId(),
-			parentId: branchFromId,
-			timestamp: new Date().toISOString(),
-			fromId,
-			summary,
-			details,
-			usage,
-			fromHook,
-		});
+		return this.#live.append(branchSummaryRecord(this.#at(branchFromId), fromId, summary, details, fromHook, usage));
 	}
 
-	// ---------------------------------------------------------------- appends (pi's key order)
+	// ---------------------------------------------------------------- appends (records.ts: pi's key order)
+
+	/** A new entry's id, parent (the leaf unless given) and timestamp. */
+	#at(parentId: string | null = this.#ix.leafId): RecordHead {
+		return { id: this.#ix.newId(), parentId, timestamp: new Date().toISOString() };
+	}
 
 	appendMessage(message: AgentMessage): string {
-		return this.#live.append({ type: "message", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), message });
+		return this.#live.append(messageRecord(this.#at(), message));
 	}
 
 	appendThinkingLevelChange(thinkingLevel: string): string {
-		return this.#live.append({
-			type: "thinking_level_change",
-			id: this.#ix.newId(),
-			parentId: this.#ix.leafId,
-			timestamp: new Date().toISOString(),
-			thinkingLevel,
-		});
+		return this.#live.append(thinkingLevelRecord(this.#at(), thinkingLevel));
 	}
 
 	appendModelChange(provider: string, modelId: string): string {
-		return this.#live.append({ type: "model_change", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), provider, modelId });
+		return this.#live.append(modelChangeRecord(this.#at(), provider, modelId));
 	}
 
 	/**
@@ -363,39 +346,20 @@ export class SessionManager {
 		fromHook?: boolean,
 		usage?: unknown,
 	): string {
-		const timestamp = new Date().toISOString();
-		const systemMessage = currentSystemMessage(this.buildSessionContext().messages);
-		const id = this.#ix.newId();
-		return this.#live.append({
-			type: "compaction",
-			id,
-			parentId: this.#ix.leafId,
-			timestamp,
-			summary,
-			firstKeptEntryId: firstKeptEntryId ?? id,
-			tokensBefore,
-			details,
-			usage,
-			fromHook,
-			...(systemMessage ? { systemMessage: { ...systemMessage, timestamp: new Date(timestamp).getTime() } } : {}),
-		});
+		const at = this.#at();
+		const system = currentSystemMessage(this.buildSessionContext().messages);
+		const systemMessage = system ? { ...system, timestamp: new Date(at.timestamp).getTime() } : undefined;
+		return this.#live.append(
+			compactionRecord(at, { summary, firstKeptEntryId: firstKeptEntryId ?? at.id, tokensBefore, details, usage, fromHook, systemMessage }),
+		);
 	}
 
 	appendCustomEntry(customType: string, data?: unknown): string {
-		return this.#live.append({ type: "custom", customType, data, id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString() });
+		return this.#live.append(customRecord(this.#at(), customType, data));
 	}
 
 	appendCustomMessageEntry(customType: string, content: string | ContentBlock[], display: boolean, details?: unknown): string {
-		return this.#live.append({
-			type: "custom_message",
-			customType,
-			content,
-			display,
-			details,
-			id: this.#ix.newId(),
-			parentId: this.#ix.leafId,
-			timestamp: new Date().toISOString(),
-		});
+		return this.#live.append(customMessageRecord(this.#at(), customType, content, display, details));
 	}
 
 	/**
@@ -404,24 +368,11 @@ export class SessionManager {
 	 */
 	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#ix.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		return this.#live.append(
-			{ type: "label", id: this.#ix.newId(), parentId: this.#ix.leafId, timestamp: new Date().toISOString(), targetId, label },
-			opts.atResume === true,
-		);
+		return this.#live.append(labelRecord(this.#at(), targetId, label), opts.atResume === true);
 	}
 
 	appendSessionInfo(name: string, opts: { atResume?: boolean } = {}): string {
-		// pi 1.6 (0.80.0): line breaks in a name become one space.
-		return this.#live.append(
-			{
-				type: "session_info",
-				id: this.#ix.newId(),
-				parentId: this.#ix.leafId,
-				timestamp: new Date().toISOString(),
-				name: name.replace(/[\r\n]+/g, " ").trim(),
-			},
-			opts.atResume === true,
-		);
+		return this.#live.append(sessionInfoRecord(this.#at(), name), opts.atResume === true);
 	}
 
 	// ---------------------------------------------------------------- other writers, upgrade, branch files
