@@ -3,20 +3,6 @@
 
 import type { SessionEntry } from "../../../shared/entries";
 
-export type HostedEventName =
-	| "session_start"
-	| "session_info_changed"
-	| "session_shutdown"
-	| "session_before_tree"
-	| "session_tree"
-	| "session_before_branch"
-	| "session_branch"
-	| "session_before_fork"
-	| "session_fork"
-	| "session_before_compact"
-	| "session_compact"
-	| "session_compact_failed";
-
 export interface TreePreparation {
 	targetId: string;
 	oldLeafId: string | null;
