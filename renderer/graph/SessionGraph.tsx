@@ -29,8 +29,7 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore } 
 import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
 import { Minimap } from "./Minimap";
-import type { Skeleton } from "../../shared/skeleton";
-import { GraphNodeKind, type Direction, type GraphTreeInput } from "./model";
+import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
 import { treeItemId } from "./treeitem";
@@ -40,30 +39,10 @@ import { useGraphCamera } from "./useGraphCamera";
 import { useGraphInteraction } from "./useGraphInteraction";
 import { useGraphLayout } from "./useGraphLayout";
 import { useGraphModel } from "./useGraphModel";
+import type { SessionGraphProps } from "./props";
 import { MAX_ZOOM } from "./zoom";
 
-export interface SessionGraphProps {
-	sessionKey: string;
-	skeleton: Skeleton;
-	view: GraphTreeInput & { activePath?: Uint8Array };
-	selectedIndex: number;
-	searchMatches?: readonly number[] | ReadonlySet<number> | null;
-	abandonedPreview?: ReadonlySet<string> | null;
-	previews: (index: number) => string | undefined;
-	previewsVersion?: number;
-	requestPreviews?: (indices: number[]) => void;
-	direction?: Direction;
-	/** Collapse linear chains into "+N" segments (default true). */
-	compress?: boolean;
-	showMinimap?: boolean;
-	onSelect(index: number): void;
-	onActivate?(index: number): void;
-	onContextMenu?(index: number, clientX: number, clientY: number): void;
-	onToggleFold?(index: number): void;
-	/** The leaf badge was dragged onto a card (entry index), or dropped elsewhere (-1: cancelled). */
-	onLeafDrop?(index: number): void;
-	focusTick?: number;
-}
+export type { SessionGraphProps } from "./props";
 
 const HIDE_BUILTIN_ATTRIBUTION = { hideAttribution: true };
 /** React Flow's default texts ("press delete to remove") describe editing this graph cannot do. */

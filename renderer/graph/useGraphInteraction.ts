@@ -7,7 +7,7 @@ import type { Camera } from "./useGraphCamera";
 import type { Laid } from "./laid";
 import { GraphNodeKind } from "./model";
 import type { GraphFlowNode } from "./nodes";
-import type { SessionGraphProps } from "./SessionGraph";
+import type { SessionGraphProps } from "./props";
 import { nearestNode } from "./spatial";
 import { setSegmentExpanded, type Graph } from "./store";
 

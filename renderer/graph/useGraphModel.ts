@@ -6,7 +6,7 @@ import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { activePathMask } from "../../shared/tree-view";
 import { buildGraphModel, expandSegments } from "./compress";
 import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
-import type { SessionGraphProps } from "./SessionGraph";
+import type { SessionGraphProps } from "./props";
 import { EMPTY_SET, setSegmentExpanded, useGraphStore, type Graph } from "./store";
 
 export interface GraphModelResult {
