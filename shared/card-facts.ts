@@ -6,7 +6,7 @@
 import type { SessionEntry, ToolCallBlock } from "./entries";
 import { asRecord, safeString } from "./guards";
 import { previewText, type PreviewOptions } from "./preview";
-import { EntryKind, type EntryKindCode, KIND_ENTRY_TYPES } from "./skeleton";
+import { EntryKind, type EntryKindCode, kindOf } from "./skeleton";
 import { systemChangeCounts, systemContentText, type SystemChangeCounts } from "./system-message";
 import { isAlwaysHiddenKind } from "./tree-view";
 import { contentText } from "./content-text";
@@ -63,30 +63,6 @@ export function usageFacts(usage: unknown): UsageFacts | undefined {
 	return { tokens: total, input, output, cacheRead: num(u.cacheRead), cacheWrite: num(u.cacheWrite), cost: num(asRecord(u.cost)?.total) };
 }
 
-function kindOfEntry(e: Loose): EntryKindCode {
-	if (e.type === "message") {
-		switch (asRecord(e.message)?.role) {
-			case "user":
-				return EntryKind.user;
-			case "assistant":
-				return EntryKind.assistant;
-			case "toolResult":
-				return EntryKind.toolResult;
-			case "bashExecution":
-				return EntryKind.bashExecution;
-			case "custom":
-			case "hookMessage":
-				return EntryKind.customMessageRole;
-			case "system":
-				return EntryKind.system;
-			default:
-				return EntryKind.otherRole;
-		}
-	}
-	for (const [k, t] of Object.entries(KIND_ENTRY_TYPES)) if (t === e.type) return Number(k) as EntryKindCode;
-	return EntryKind.unknown;
-}
-
 function names(list: unknown): string[] {
 	return Array.isArray(list) ? list.map((t) => safeString(asRecord(t)?.name ?? "")).filter((n) => n !== "") : [];
 }
@@ -120,7 +96,7 @@ export function cardFacts(
 	opts: PreviewOptions = {},
 ): CardFacts {
 	const e = entry as Loose;
-	const kind = kindOfEntry(e);
+	const kind = kindOf(e);
 	const m = asRecord(e.message);
 	const out: CardFacts = { kind, type: safeString(e.type ?? ""), text: previewText(entry, findToolCall, opts) };
 	if (m && typeof m.role === "string") out.role = m.role;

@@ -4,6 +4,8 @@
 //
 // Index i is the i-th entry in file order (the header and the omp title slot are not entries).
 
+import { isRecord } from "./guards";
+
 /** Entry kind: one code per entry type, messages split by role. */
 export const EntryKind = {
 	user: 0,
@@ -170,3 +172,27 @@ export const KIND_ENTRY_TYPES: Readonly<Record<number, string>> = {
 
 /** `type` value -> kind for every entry type with its own kind (message is split by role elsewhere). */
 export const ENTRY_TYPE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map(Object.entries(KIND_ENTRY_TYPES).map(([k, t]) => [t, Number(k) as EntryKindCode]));
+
+/** `message.role` -> kind (pi's `custom` and the older `hookMessage` are both custom messages); other roles: otherRole. */
+export const ROLE_KINDS: ReadonlyMap<string, EntryKindCode> = new Map<string, EntryKindCode>([
+	["user", EntryKind.user],
+	["assistant", EntryKind.assistant],
+	["toolResult", EntryKind.toolResult],
+	["bashExecution", EntryKind.bashExecution],
+	["custom", EntryKind.customMessageRole],
+	["hookMessage", EntryKind.customMessageRole],
+	["system", EntryKind.system],
+]);
+
+export function roleKind(role: unknown): EntryKindCode {
+	return (typeof role === "string" ? ROLE_KINDS.get(role) : undefined) ?? EntryKind.otherRole;
+}
+
+/** The kind of a parsed entry: messages by role, other records by `type` (unknown types: unknown). */
+export function kindOf(entry: Record<string, unknown>): EntryKindCode {
+	if (entry.type === "message") {
+		const m = entry.message;
+		return roleKind(isRecord(m) ? m.role : undefined);
+	}
+	return (typeof entry.type === "string" ? ENTRY_TYPE_KINDS.get(entry.type) : undefined) ?? EntryKind.unknown;
+}

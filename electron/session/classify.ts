@@ -1,7 +1,7 @@
 // Per-entry skeleton facts (kind code, flag bits, tokens, cost, time) computed from a parsed entry. The fast line
 // scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
 
-import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
+import { EntryFlag, EntryKind, type EntryKindCode, kindOf } from "../../shared/skeleton";
 import { isRecord } from "../../shared/guards";
 import { contentText } from "../../shared/content-text";
 
@@ -19,34 +19,6 @@ export function timeOf(ts: unknown): number {
 	if (ts === undefined || ts === null) return Number.NaN;
 	if (typeof ts === "string" || typeof ts === "number") return new Date(ts).getTime();
 	return Number.NaN;
-}
-
-export function kindOf(entry: Record<string, unknown>): EntryKindCode {
-	if (entry.type === "message") {
-		const m = entry.message;
-		return roleKind(isRecord(m) ? m.role : undefined);
-	}
-	return (typeof entry.type === "string" ? ENTRY_TYPE_KINDS.get(entry.type) : undefined) ?? EntryKind.unknown;
-}
-
-export function roleKind(role: unknown): EntryKindCode {
-	switch (role) {
-		case "user":
-			return EntryKind.user;
-		case "assistant":
-			return EntryKind.assistant;
-		case "toolResult":
-			return EntryKind.toolResult;
-		case "bashExecution":
-			return EntryKind.bashExecution;
-		case "custom":
-		case "hookMessage":
-			return EntryKind.customMessageRole;
-		case "system":
-			return EntryKind.system;
-		default:
-			return EntryKind.otherRole;
-	}
 }
 
 /** Same test as pi's tree selector: a text block (or string content) with non-whitespace text. */

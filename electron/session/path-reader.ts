@@ -20,7 +20,7 @@
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from "node:fs";
 import type { SessionContext, SessionEntry } from "../../shared/entries";
-import { kindOf } from "./classify";
+import { kindOf } from "../../shared/skeleton";
 import { buildContextFromPath, type PathSource } from "./context";
 import { isRecord } from "../../shared/guards";
 import { headerVersion } from "./migrate";

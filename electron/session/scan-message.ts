@@ -2,7 +2,7 @@
 // stopReason, usage, tool-result / bash / custom fields) and a `usage` object (tokens and cost.total),
 // read from the bytes with JsonBytes. The skeleton facts come out in fields; nothing is built.
 
-import { EntryFlag, EntryKind } from "../../shared/skeleton";
+import { EntryFlag, EntryKind, ROLE_KINDS } from "../../shared/skeleton";
 import { COMMA, JsonBytes, LA, LB, Q, RA, RB, UNSURE, enc, keyTable } from "./scan-json";
 
 // Key codes of every key the skimmer reads, at any level (0 = a key we do not need).
@@ -53,15 +53,7 @@ export const KEYS = keyTable([
 	["total", K_TOTAL],
 ]);
 
-const ROLE_NAMES: [Uint8Array, number][] = [
-	["user", EntryKind.user],
-	["assistant", EntryKind.assistant],
-	["toolResult", EntryKind.toolResult],
-	["bashExecution", EntryKind.bashExecution],
-	["custom", EntryKind.customMessageRole],
-	["hookMessage", EntryKind.customMessageRole],
-	["system", EntryKind.system],
-].map(([n, k]) => [enc(n as string), k as number]);
+const ROLE_NAMES: [Uint8Array, number][] = [...ROLE_KINDS].map(([n, k]) => [enc(n), k]);
 // Block types; 0 = other.
 const B_TEXT = 1,
 	B_THINKING = 2,
