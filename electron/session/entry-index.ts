@@ -3,6 +3,7 @@
 // loops, duplicate ids), labels in effect, the leaf, pi's resume point and the load warnings. It knows
 // nothing about files: the reader hands it records, the writer its own lines.
 
+import { forEachParentLoop } from "./parent-loops";
 import type { LoadWarning } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { EntryFlag, EntryKind } from "../../shared/skeleton";
@@ -261,28 +262,18 @@ export class EntryIndex {
 	/** Breaks parent loops longer than one entry by cutting the link of the loop's earliest entry. */
 	cutCycles(): void {
 		const c = this.cols;
-		const n = c.count;
-		const stamp = new Int32Array(n);
-		for (let i = 0; i < n; i++) {
-			if (stamp[i] !== 0) continue;
-			let j = i;
-			while (j >= 0 && stamp[j] === 0) {
-				stamp[j] = i + 1;
-				j = c.parent[j];
+		forEachParentLoop(c.parent, c.count, (j) => {
+			let min = j;
+			let k = c.parent[j];
+			while (k !== j) {
+				if (k < min) min = k;
+				k = c.parent[k];
 			}
-			if (j >= 0 && stamp[j] === i + 1) {
-				let min = j;
-				let k = c.parent[j];
-				while (k !== j) {
-					if (k < min) min = k;
-					k = c.parent[k];
-				}
-				c.parent[min] = -1;
-				c.flags[min] |= EntryFlag.cycleCut;
-				this.#hasLoops = true;
-				this.warn(c.line[min], "cycle", `parent links of ${c.ids[min]} form a loop; cut there and treated as a root`);
-			}
-		}
+			c.parent[min] = -1;
+			c.flags[min] |= EntryFlag.cycleCut;
+			this.#hasLoops = true;
+			this.warn(c.line[min], "cycle", `parent links of ${c.ids[min]} form a loop; cut there and treated as a root`);
+		});
 	}
 
 	// ---------------------------------------------------------------- leaf and resume point

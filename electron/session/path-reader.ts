@@ -24,6 +24,7 @@ import { kindOf } from "../../shared/skeleton";
 import { buildContextFromPath, type PathSource } from "./context";
 import { isRecord } from "../../shared/guards";
 import { headerVersion } from "./migrate";
+import { forEachParentLoop } from "./parent-loops";
 import { fallback, Fallback, hashBytes, Rows, sameBytes } from "./path-rows";
 import { skimLine } from "./scan-line";
 import { ompByHeader, OMP_ONLY_TYPES } from "./omp-context";
@@ -395,16 +396,7 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		parent[i] = j;
 	}
 	// Loops anywhere (SessionManager warns about each).
-	const stamp = new Int32Array(n);
-	for (let i = 0; i < n; i++) {
-		if (stamp[i] !== 0) continue;
-		let j = i;
-		while (j >= 0 && stamp[j] === 0) {
-			stamp[j] = i + 1;
-			j = parent[j];
-		}
-		if (j >= 0 && stamp[j] === i + 1) fallback("parent loop");
-	}
+	forEachParentLoop(parent, n, () => fallback("parent loop"));
 
 	let leaf = n - 1;
 	if (leafId !== undefined) {
