@@ -14,7 +14,8 @@ import { indexOfId } from "../store/selectors";
 import { entryPlainText, str, textOfBlocks } from "./entry-text";
 import { isRecord } from "../../shared/guards";
 
-function Field({ name, children }: { name: string; children: ReactNode }) {
+/** One "name: value" row of the inspector. */
+export function Field({ name, children }: { name: string; children: ReactNode }) {
 	return (
 		<div className="field">
 			<span className="field-name">{name}</span>

@@ -2,9 +2,9 @@
 // pretty arguments, tool results, images (data: URLs built from base64 blocks only), usage and cost.
 // Every field is read defensively: the entry comes from an untrusted file.
 
-import { memo, useMemo, type ReactNode } from "react";
+import { memo, useMemo } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
-import { ContextEditView, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
+import { ContextEditView, Field, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
 import { blocksOf, prettyJson, str } from "./entry-text";
 
 export { prettyJson };
@@ -80,15 +80,6 @@ export function Blocks({ content, plainText }: { content: unknown; plainText?: b
 				}
 			})}
 		</>
-	);
-}
-
-function Field({ name, children }: { name: string; children: ReactNode }) {
-	return (
-		<div className="field">
-			<span className="field-name">{name}</span>
-			<span className="field-value">{children}</span>
-		</div>
 	);
 }
 
