@@ -415,20 +415,23 @@ export type ArborEvent =
 	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }
 	| { type: "error"; sessionId: string | null; error: ArborErrorData };
 
-export type ArborErrorCode =
-	| "bad_request"
-	| "forbidden"
-	| "not_found"
-	| "bad_file"
-	| "conflict"
-	| "legacy_needs_upgrade"
-	| "io"
-	| "no_model"
-	| "llm_error"
-	| "cancelled"
-	| "extension_error"
-	| "unsupported"
-	| "internal";
+/** Every error code a request can fail with (the router passes on only these). */
+export const ARBOR_ERROR_CODES = [
+	"bad_request",
+	"forbidden",
+	"not_found",
+	"bad_file",
+	"conflict",
+	"legacy_needs_upgrade",
+	"io",
+	"no_model",
+	"llm_error",
+	"cancelled",
+	"extension_error",
+	"unsupported",
+	"internal",
+] as const;
+export type ArborErrorCode = (typeof ARBOR_ERROR_CODES)[number];
 
 export interface ArborErrorData {
 	code: ArborErrorCode;

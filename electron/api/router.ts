@@ -4,7 +4,7 @@
 
 import { resolve, sep } from "node:path";
 import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, SessionListItem, SessionSummary } from "../../shared/api";
-import { REQUEST_NAMES } from "../../shared/api";
+import { ARBOR_ERROR_CODES, REQUEST_NAMES } from "../../shared/api";
 import type { HostHandlers, RouterResponse, RouterServices, ServiceRequestName } from "./contract";
 import { PathPolicy } from "./path-policy";
 import { describeZodError, requestSchemas } from "./schemas";
@@ -35,21 +35,7 @@ export interface ArborRouter {
 	dispose(): Promise<void>;
 }
 
-const ERROR_CODES: ReadonlySet<string> = new Set<ArborErrorCode>([
-	"bad_request",
-	"forbidden",
-	"not_found",
-	"bad_file",
-	"conflict",
-	"legacy_needs_upgrade",
-	"io",
-	"no_model",
-	"llm_error",
-	"cancelled",
-	"extension_error",
-	"unsupported",
-	"internal",
-]);
+const ERROR_CODES: ReadonlySet<string> = new Set<string>(ARBOR_ERROR_CODES);
 
 class RouteError extends Error {
 	constructor(

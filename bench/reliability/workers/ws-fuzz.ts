@@ -7,7 +7,7 @@
 
 import { statSync } from "node:fs";
 import WebSocket from "ws";
-import { REQUEST_NAMES, type ArborErrorCode } from "../../../shared/api";
+import { ARBOR_ERROR_CODES, REQUEST_NAMES, type ArborErrorCode } from "../../../shared/api";
 import { decodeWire, encodeWire } from "../../../shared/wire";
 import { describeError, rng } from "./common";
 
@@ -22,21 +22,7 @@ interface Job {
 	secret: string;
 }
 
-const ERROR_CODES: ReadonlySet<ArborErrorCode> = new Set([
-	"bad_request",
-	"forbidden",
-	"not_found",
-	"bad_file",
-	"conflict",
-	"legacy_needs_upgrade",
-	"io",
-	"no_model",
-	"llm_error",
-	"cancelled",
-	"extension_error",
-	"unsupported",
-	"internal",
-]);
+const ERROR_CODES: ReadonlySet<ArborErrorCode> = new Set<ArborErrorCode>(ARBOR_ERROR_CODES);
 
 type Answer = { ok: true; result: unknown } | { ok: false; error: { code: string; message: string } } | { timeout: true } | { closed: string };
 
