@@ -168,27 +168,10 @@ async function writeContextJson(value: unknown): Promise<void> {
 }
 
 async function printContext(ctx: SessionContext, leafShown: string, json: boolean): Promise<void> {
+	if (json) return writeContextJson(ctx);
 	const out = new Output();
-	if (json) {
-		// JSON.stringify gives pi's exact bytes; only a hostile, absurdly nested value makes it overflow the
-		// stack, and then the iterative writer prints the same JSON.
-		let text: string | null = null;
-		try {
-			text = JSON.stringify(ctx);
-		} catch {
-			writeJson(ctx, (chunk) => out.write(chunk));
-			out.line();
-		}
-		if (text !== null) out.line(text);
-	} else {
-		const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
-		out.line(`leaf: ${leafShown}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
-		ctx.messages.forEach((m, k) => {
-			const { title, body } = messageText(m);
-			out.line();
-			out.line(`[${k + 1}] ${title}`);
-			for (const part of body) for (const l of part.split("\n")) out.line(`  ${l}`);
-		});
-	}
+	const model = ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "none";
+	out.line(`leaf: ${leafShown}  thinking: ${ctx.thinkingLevel}  model: ${model}  messages: ${ctx.messages.length}`);
+	printMessages(out, ctx.messages);
 	await out.flush();
 }
