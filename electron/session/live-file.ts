@@ -369,8 +369,16 @@ export class LiveFile {
 			} else {
 				const parts: Buffer[] = [];
 				let pendingTail = this.end.pendingTail;
-				if (!this.end.endsWithNewline) {
-					parts.push(Buffer.from("\n"));
+				if (!this.headerOnDisk) parts.push(Buffer.from(`${JSON.stringify(this.header)}\n`, "utf8"));
+				let prefix = parts.reduce((s, b) => s + b.length, 0);
+				parts.push(line);
+				const before = this.disk.size;
+				const headerWasOnDisk = this.headerOnDisk;
+				// Whether the file ends inside a line is decided by the append itself, under the append slot: the
+				// catch-up above may have seen another writer's line half written.
+				const { state, raced, closed } = appendBytes(file, parts, before, true);
+				if (closed) {
+					prefix++;
 					if (pendingTail) {
 						ix.warn(pendingTail.lineNo, "malformed_line", "incomplete last line closed with a newline before appending");
 						pendingTail = undefined;
@@ -378,12 +386,6 @@ export class LiveFile {
 						lineNo++;
 					}
 				}
-				if (!this.headerOnDisk) parts.push(Buffer.from(`${JSON.stringify(this.header)}\n`, "utf8"));
-				const prefix = parts.reduce((s, b) => s + b.length, 0);
-				parts.push(line);
-				const before = this.disk.size;
-				const headerWasOnDisk = this.headerOnDisk;
-				const { state, raced } = appendBytes(file, parts, before);
 				this.#probe?.trace?.({ op: "append", offset: raced ? -1 : before + prefix, before, after: state.size, raced, id: entry.id as string });
 				if (raced && headerWasOnDisk && this.#adoptRacedAppend(entry.id as string, state)) {
 					// A bookkeeping entry leaves the in-app leaf where it was, raced or not.

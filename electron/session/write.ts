@@ -165,6 +165,7 @@ const MARKER_VERSION = 2;
 /** How long an append waits for another live Arbor writer's marker before appending without one. */
 const LIVE_WAIT_MS = 5000;
 const O_NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
+const NEWLINE = Buffer.from("\n");
 
 interface Owner {
 	pid: number;
@@ -510,11 +511,34 @@ export function settleStaleAppend(path: string): number {
 }
 
 /**
+ * Whether the file ends inside a line, decided while holding the append slot. Another writer's line may still
+ * be on its way in (a large write becomes visible page by page, and pi writes without a marker): while the
+ * size keeps growing, look again; a line that stays unterminated is torn for good.
+ */
+function endsInsideLine(fd: number): boolean {
+	const last = Buffer.alloc(1);
+	let size = fstatSync(fd).size;
+	for (let look = 0; size > 0; look++) {
+		if (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a) return false;
+		if (look >= 3) return true;
+		sleepMs(2 + 4 * look);
+		const now = fstatSync(fd).size;
+		if (now === size && look >= 1) return true;
+		size = now;
+	}
+	return false;
+}
+
+/**
  * Appends the parts (one write of their concatenation). `raced` is true when the file size afterwards is
  * not `expectedSize` + our bytes: another writer appended at the same moment (or a dead writer's torn line
  * was removed first).
+ *
+ * `closeLine`: when the file ends inside a line, a newline goes first (`closed` says so). This is decided
+ * here, holding the slot and looking at the file's last byte, never from an earlier read: a catch-up can
+ * see another writer's line half written, and "closing" it once that writer has finished wrote an empty line.
  */
-export function appendBytes(path: string, parts: Buffer[], expectedSize: number): { state: DiskState; raced: boolean } {
+export function appendBytes(path: string, parts: Buffer[], expectedSize: number, closeLine = false): { state: DiskState; raced: boolean; closed: boolean } {
 	let fd: number;
 	try {
 		fd = openSync(path, "a+");
@@ -525,15 +549,26 @@ export function appendBytes(path: string, parts: Buffer[], expectedSize: number)
 	let slot: Slot = { held: false, repaired: 0, before: -1 };
 	let before = -1;
 	let written = 0;
-	const total = parts.reduce((s, b) => s + b.length, 0);
-	const line = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
+	let total = parts.reduce((s, b) => s + b.length, 0);
+	let line = parts.length === 1 ? parts[0] : Buffer.concat(parts, total);
 	try {
 		slot = takeSlot(fd, marker, line);
+		const closed = closeLine && endsInsideLine(fd);
+		if (closed) {
+			total += 1;
+			line = Buffer.concat([NEWLINE, line], total);
+			// The marker must hold the exact bytes about to be written, or a torn write could not be repaired.
+			if (slot.held) slot.before = fstatSync(fd).size;
+			if (slot.held && !republishMarker(marker, slot.before, line)) {
+				removeQuietly(marker);
+				slot.held = false;
+			}
+		}
 		before = fstatSync(fd).size;
 		// One buffer, one write: O_APPEND then places the whole line atomically for regular files.
 		while (written < line.length) written += writeSync(fd, line, written, line.length - written);
 		const state = stateOf(fd);
-		return { state, raced: slot.repaired > 0 || state.size !== expectedSize + total };
+		return { state, raced: slot.repaired > 0 || state.size !== expectedSize + total, closed };
 	} catch (err) {
 		// A full disk can take part of the line before failing: cut our partial line off again, so the file
 		// ends exactly as it did (only when the bytes at the end are still ours; others' are not ours to cut).

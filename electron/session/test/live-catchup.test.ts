@@ -2,7 +2,7 @@
 // pieces (a partial line, then its rest; a line landing between a catch-up's stat and its read, or between
 // Arbor's catch-up and its own append) through the manager's probe seam, never with sleeps. After each
 // step the incrementally maintained view must equal a fresh open of the same bytes.
-import { appendFileSync } from "node:fs";
+import { appendFileSync, readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { type CatchUpTrace, SessionManager } from "../index";
 import { cleanupTempDirs, writeTempFile } from "./helpers/files";
@@ -187,6 +187,48 @@ describe.each([false, true])("catch-up driven step by step (lazy %s)", (lazy) =>
 		expect(sm.getGeneration()).toBe(g);
 		expect(traces.filter((t) => t.op !== "append" && t.result === "reloaded")).toEqual([]);
 		expect(sm.catchUp()).toEqual({ kind: "none" });
+		sm.close();
+	});
+});
+
+describe.each([false, true])("two writers, each appending after its own catch-up (lazy %s)", (lazy) => {
+	// The interleaving the reliability run's "torn" section found: Arbor's catch-up reads another writer's
+	// line while it is still being written (a 1 MB write becomes visible page by page), so the file seems to
+	// end without a newline; the other writer then finishes its line, and Arbor's append must not "close" a
+	// line that is already closed. Deciding from the catch-up's view wrote "\n" + line: an empty line.
+	it("a line still being written when Arbor catches up, finished before Arbor's append: no empty line, every line JSON", () => {
+		const other = line(msg("pi1", "c", 4));
+		const file = writeTempFile(jsonl(base));
+		let rest: string | undefined;
+		const sm = SessionManager.open(file, {
+			lazy,
+			probe: {
+				trace: (t) => {
+					if (rest && t.op === "before-write") appendFileSync(file, rest);
+					rest = undefined;
+				},
+			},
+		});
+		appendFileSync(file, other.slice(0, 40));
+		rest = other.slice(40);
+		const mine = sm.appendMessage(userMessage("mine"));
+		const lines = readFileSync(file, "utf8").split("\n");
+		expect(lines.at(-1)).toBe("");
+		for (const [i, l] of lines.slice(0, -1).entries()) expect(() => JSON.parse(l), `line ${i + 1}: ${JSON.stringify(l.slice(0, 40))}`).not.toThrow();
+		expectSameAsReload(sm, file, lazy);
+		expect(sm.getEntries().map((e) => e.id)).toEqual(["a", "b", "c", "pi1", mine]);
+		expect(sm.getLeafId()).toBe(mine);
+		expect(sm.getEntry(mine)?.parentId).toBe("c");
+		sm.close();
+	});
+
+	it("a torn line another writer left for good is still closed with a newline before Arbor's line", () => {
+		const file = writeTempFile(`${jsonl(base)}{"type":"message","id":"torn"`);
+		const sm = SessionManager.open(file, { lazy });
+		const mine = sm.appendMessage(userMessage("mine"));
+		const text = readFileSync(file, "utf8");
+		expect(text.endsWith(`{"type":"message","id":"torn"\n${JSON.stringify(sm.getEntry(mine))}\n`)).toBe(true);
+		expectSameAsReload(sm, file, lazy);
 		sm.close();
 	});
 });
