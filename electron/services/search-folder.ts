@@ -83,12 +83,11 @@ function names(dir: string): string[] {
  * or (a first build stopped before its manifest) only Arbor's own names with its id reservation.
  */
 export function checkIndexFolder(dir: string): void {
+	// The usual case first, without listing a folder of thousands of dictionary files.
+	if (isArborManifest(parse(readText(join(dir, "manifest.json"))))) return;
 	const all = names(dir);
 	if (!all.length) return;
-	if (all.includes("manifest.json")) {
-		if (isArborManifest(parse(readText(join(dir, "manifest.json"))))) return;
-		throw new IndexFolderError(dir, "its manifest.json is not an Arbor index manifest");
-	}
+	if (all.includes("manifest.json")) throw new IndexFolderError(dir, "its manifest.json is not an Arbor index manifest");
 	const foreign = all.find((n) => !isOwnName(n));
 	if (foreign !== undefined) throw new IndexFolderError(dir, `it holds "${foreign}" and no manifest.json`);
 	const r = parse(readText(join(dir, "reserved.json"))) as { upTo?: unknown } | undefined;
