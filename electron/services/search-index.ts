@@ -164,8 +164,8 @@ export class SearchIndex {
 		yield* this.#store.save();
 	}
 
-	/** Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices. */
 	/**
+	 * Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices.
 	 * Holds the index folder's lock while it runs (IndexBusyError when another process holds it). A write
 	 * the disk refuses throws IndexWriteError and leaves the index as it was on disk.
 	 */
@@ -273,7 +273,7 @@ export class SearchIndex {
 		const store = this.#store;
 		if (!store.hasRepairs || this.#terms.pendingCount || store.locked) return;
 		const generation = store.generation;
-		if (store.lock()) return;
+		if (this.#guard(() => store.lock())) return;
 		try {
 			if (store.generation === generation) this.#guard(() => runSteps(store.save()));
 		} finally {
