@@ -71,11 +71,26 @@ function names(dir: string): string[] {
 	try {
 		return readdirSync(dir);
 	} catch (err) {
-		const code = (err as NodeJS.ErrnoException).code;
-		if (code === "ENOENT") return [];
-		if (code === "ENOTDIR") throw new IndexFolderError(dir, "it is a file, not a folder");
-		throw err;
+		return noFolder(dir, err);
 	}
+}
+
+/** The regular files of `dir` (a folder of the user's with an index-like name is never touched). */
+function fileNames(dir: string): string[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true })
+			.filter((e) => e.isFile())
+			.map((e) => e.name);
+	} catch (err) {
+		return noFolder(dir, err);
+	}
+}
+
+function noFolder(dir: string, err: unknown): string[] {
+	const code = (err as NodeJS.ErrnoException).code;
+	if (code === "ENOENT") return [];
+	if (code === "ENOTDIR") throw new IndexFolderError(dir, "it is a file, not a folder");
+	throw err;
 }
 
 /**
@@ -106,7 +121,7 @@ export function removeIndexFiles(dir: string, oldManifest: unknown): void {
 			const shard = (st as { shard?: unknown } | null)?.shard;
 			if (typeof shard === "string" && V1_SHARD.test(shard)) shards.add(shard);
 		}
-	for (const n of names(dir)) if ((OWN.test(n) || isTempName(n) || shards.has(n)) && n !== "manifest.json") rmSync(join(dir, n), { force: true });
+	for (const n of fileNames(dir)) if ((OWN.test(n) || isTempName(n) || shards.has(n)) && n !== "manifest.json") rmSync(join(dir, n), { force: true });
 	// The manifest last: until it is gone the folder still reads as Arbor's.
 	rmSync(join(dir, "manifest.json"), { force: true });
 }
@@ -114,7 +129,7 @@ export function removeIndexFiles(dir: string, oldManifest: unknown): void {
 /** Temporary files a killed writer left (only called with the lock held: no live writer owns one). */
 export function removeTempFiles(dir: string): number {
 	let n = 0;
-	for (const name of names(dir))
+	for (const name of fileNames(dir))
 		if (isTempName(name)) {
 			rmSync(join(dir, name), { force: true });
 			n++;

@@ -113,6 +113,8 @@ describe("rebuilding Arbor's own index", () => {
 		writeFileSync(join(idx, "README.txt"), "mine");
 		mkdirSync(join(idx, "keep"));
 		writeFileSync(join(idx, "keep", "d-616263.json"), "mine too");
+		// A folder of the user's named like an index file.
+		mkdirSync(join(idx, "t-9.json"));
 		const index = new SearchIndex({ indexDir: idx });
 		index.update([a]);
 		expect(readdirSync(idx)).not.toContain("b-3.json");
@@ -121,7 +123,7 @@ describe("rebuilding Arbor's own index", () => {
 		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
 		// clear() also leaves them.
 		index.clear();
-		expect(readdirSync(idx).sort()).toEqual(["README.txt", "keep"]);
+		expect(readdirSync(idx).sort()).toEqual(["README.txt", "keep", "t-9.json"]);
 	});
 });
 
