@@ -10,7 +10,12 @@ import { errorText } from "../../shared/guards";
 import { ArborServiceError } from "./errors";
 import type { EventHub } from "./events";
 import { sessionFamily } from "./family";
-import { indexedFileList, SearchIndex } from "./search-index";
+import { IndexBusyError, IndexFolderError, IndexWriteError, indexedFileList, SearchIndex } from "./search-index";
+
+/** The index folder refused (not Arbor's) or a write the disk refused: a clear error, not a crash. */
+function indexError(err: unknown): unknown {
+	return err instanceof IndexFolderError || err instanceof IndexWriteError ? new ArborServiceError("io", err.message) : err;
+}
 
 export interface LibraryRequestsOptions {
 	events: EventHub;
@@ -79,7 +84,12 @@ export class LibraryRequests {
 
 	/** Brings the index up to date in cooperative slices (one build at a time; a request during it queues one more). */
 	#updateIndex(dirs: string[] | undefined): Promise<void> {
-		const index = (this.#searchIndex ??= new SearchIndex({ indexDir: path.join(this.#o.settingsDir, "search-index") }));
+		let index: SearchIndex;
+		try {
+			index = this.#searchIndex ??= new SearchIndex({ indexDir: path.join(this.#o.settingsDir, "search-index") });
+		} catch (err) {
+			return Promise.reject(indexError(err));
+		}
 		if (this.#indexing) {
 			this.#indexAgain = true;
 			return this.#indexing;
@@ -89,24 +99,27 @@ export class LibraryRequests {
 				this.#indexAgain = false;
 				const files = indexedFileList(dirs, { env: this.#env() });
 				let last = 0;
-				await runStepsCooperatively(
-					index.updateSteps(files, (p) => {
-						const now = Date.now();
-						if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
-						last = now;
-						if (p.filesTotal > 0 || p.phase === "done")
-							this.#o.events.emit({
-								type: "search_index",
-								phase: p.phase === "done" ? "done" : "indexing",
-								filesDone: p.filesDone,
-								filesTotal: p.filesTotal,
-								bytesDone: p.bytesDone,
-								bytesTotal: p.bytesTotal,
-							});
-					}),
-					this.#o.sliceMs ?? 8,
-					() => this.#o.disposed(),
-				);
+				const steps = index.updateSteps(files, (p) => {
+					const now = Date.now();
+					if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
+					last = now;
+					if (p.filesTotal > 0 || p.phase === "done")
+						this.#o.events.emit({
+							type: "search_index",
+							phase: p.phase === "done" ? "done" : "indexing",
+							filesDone: p.filesDone,
+							filesTotal: p.filesTotal,
+							bytesDone: p.bytesDone,
+							bytesTotal: p.bytesTotal,
+						});
+				});
+				try {
+					await runStepsCooperatively(steps, this.#o.sliceMs ?? 8, () => this.#o.disposed());
+				} catch (err) {
+					// Another process (an `arbor search`) is updating the index: answer from the index as it is.
+					if (err instanceof IndexBusyError) return;
+					throw indexError(err);
+				}
 			} while (this.#indexAgain && !this.#o.disposed());
 		};
 		this.#indexing = run().finally(() => {
@@ -117,6 +130,8 @@ export class LibraryRequests {
 
 	async searchAllSessions(params: RequestParams<"searchAllSessions">): Promise<RequestResult<"searchAllSessions">> {
 		const building = this.#updateIndex(params.dirs);
+		// A failure after the wait below (a full disk) is reported by the next search, which tries again.
+		building.catch(() => undefined);
 		// A first search waits for nothing: it answers from what is indexed (partial) while the build runs.
 		// A quick update (a few appended tails) finishes within a moment, so wait briefly for it.
 		await Promise.race([building, new Promise((ok) => setTimeout(ok, 150))]);

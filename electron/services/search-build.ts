@@ -10,8 +10,8 @@
 
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import type { FileState, IndexStore } from "./search-store";
-import type { TermTable } from "./search-terms";
+import type { BlockTable, Dict, FileState, IndexStore } from "./search-store";
+import { TermTable } from "./search-terms";
 import { entryText, oneLine } from "./search-text";
 
 const HEAD_BYTES = 4096;
@@ -161,4 +161,45 @@ export function* indexFile(store: IndexStore, terms: TermTable, path: string, on
 			if (state) state.indexedTo = Math.min(state.indexedTo, blockAt);
 		}
 	}
+}
+
+/**
+ * The postings of dictionary file `name` rebuilt from the indexed blocks of `files` (a damaged dictionary
+ * file): each block is read again and its words go through the same rules as when it was indexed.
+ */
+export function dictFromBlocks(name: string, files: { fid: number; path: string; table: BlockTable }[]): Dict {
+	const out: Dict = {};
+	for (const { fid, path, table } of files) {
+		let fd: number;
+		try {
+			fd = openSync(path, "r");
+		} catch {
+			continue;
+		}
+		const terms = new TermTable();
+		const state: FileState = { size: 0, mtimeMs: 0, indexedTo: 0, head: "", fid, blocks: 0, sessionId: null, title: null, entries: 0 };
+		try {
+			table.forEach(([offset, length], block) => {
+				const buf = Buffer.allocUnsafe(length);
+				const n = readSync(fd, buf, 0, length, offset);
+				// lineText strips a BOM only from the file's first line (at byte 0).
+				buf
+					.toString("utf8", 0, n)
+					.split("\n")
+					.forEach((line, i) => {
+						const t = lineText(state, line, i === 0 ? offset : 1);
+						if (t) terms.addText(t.toLowerCase());
+					});
+				terms.endBlock(fid, block);
+			});
+		} finally {
+			closeSync(fd);
+		}
+		for (const id of terms.pending.get(name) ?? []) {
+			const list = (out[terms.words[id]] ??= []);
+			const p = terms.postings(id);
+			for (let i = 0; i < p.length; i++) list.push(p[i]);
+		}
+	}
+	return out;
 }

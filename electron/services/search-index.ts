@@ -23,11 +23,47 @@ import { join } from "node:path";
 import { type LibraryOptions, defaultSessionRoots, sessionFilesIn } from "../session/library";
 import { runSteps } from "../session/steps";
 import { indexFile } from "./search-build";
+import type { LockHolder } from "./search-folder";
 import { IndexStore } from "./search-store";
 import { PREFIX_CHARS, TermTable, dictMayHold, dictName } from "./search-terms";
 import { entryText, hasWordStartingWith, queryTerms, snippetFor } from "./search-text";
 
 export { entryText, hasWordStartingWith, queryTerms, snippetFor } from "./search-text";
+export { IndexFolderError, type LockHolder } from "./search-folder";
+
+/** Another process is writing the index folder (updateSteps does not wait; update does). */
+export class IndexBusyError extends Error {
+	readonly holder: LockHolder;
+	constructor(dir: string, holder: LockHolder) {
+		super(`another Arbor process${holder.pid ? ` (pid ${holder.pid})` : ""} is updating the search index in "${dir}"`);
+		this.name = "IndexBusyError";
+		this.holder = holder;
+	}
+}
+
+/** Errors of a write the disk refused: said in one line; the index on disk stays as it was. */
+const WRITE_ERRORS: Record<string, string> = {
+	ENOSPC: "no space left on the disk",
+	EDQUOT: "the disk quota is used up",
+	EROFS: "the disk is read-only",
+	EIO: "the disk failed to write",
+	EACCES: "permission denied",
+	EPERM: "permission denied",
+};
+
+export class IndexWriteError extends Error {
+	readonly code: string;
+	constructor(dir: string, code: string) {
+		super(`cannot update the search index in "${dir}": ${WRITE_ERRORS[code]} (${code}); the index is kept as it was`);
+		this.name = "IndexWriteError";
+		this.code = code;
+	}
+}
+
+/** Blocks the thread for `ms` (the CLI waiting for another process's lock). */
+function sleep(ms: number): void {
+	Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 /** Matching blocks of one session read for its matching entries. */
 const BLOCKS_READ = 4;
@@ -111,6 +147,7 @@ export class SearchIndex {
 	#terms = new TermTable();
 	#pending = 0;
 
+	/** Throws IndexFolderError when the folder holds files that are not Arbor's index. */
 	constructor(options: SearchIndexOptions = {}) {
 		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
 		this.#store = new IndexStore(this.dir);
@@ -127,8 +164,44 @@ export class SearchIndex {
 		yield* this.#store.save();
 	}
 
-	/** Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices. */
+	/**
+	 * Brings the index up to date with `files` (default: pi's and omp's folders). Yields between slices.
+	 * Holds the index folder's lock while it runs (IndexBusyError when another process holds it). A write
+	 * the disk refuses throws IndexWriteError and leaves the index as it was on disk.
+	 */
 	*updateSteps(files: string[], onProgress?: (p: IndexProgress) => void): Generator<void, IndexProgress> {
+		const store = this.#store;
+		const generation = store.generation;
+		const holder = this.#guard(() => store.lock());
+		if (holder) throw new IndexBusyError(this.dir, holder);
+		try {
+			// Read again from disk (another process wrote it): postings buffered before belong to the old state.
+			if (store.generation !== generation) this.#terms = new TermTable();
+			return yield* this.#updateLocked(files, onProgress);
+		} catch (err) {
+			const code = (err as NodeJS.ErrnoException).code;
+			if (!code || !WRITE_ERRORS[code]) throw err;
+			// What the build changed in memory is forgotten: the index is the one on disk, as it was.
+			store.reload();
+			this.#terms = new TermTable();
+			throw new IndexWriteError(this.dir, code);
+		} finally {
+			store.unlock();
+		}
+	}
+
+	/** Runs `f`, turning a write the disk refused into IndexWriteError. */
+	#guard<T>(f: () => T): T {
+		try {
+			return f();
+		} catch (err) {
+			const code = (err as NodeJS.ErrnoException).code;
+			if (code && WRITE_ERRORS[code]) throw new IndexWriteError(this.dir, code);
+			throw err;
+		}
+	}
+
+	*#updateLocked(files: string[], onProgress?: (p: IndexProgress) => void): Generator<void, IndexProgress> {
 		const store = this.#store;
 		if (store.older) {
 			store.clear();
@@ -180,9 +253,32 @@ export class SearchIndex {
 		return progress;
 	}
 
-	/** Runs the whole update at once (CLI). */
-	update(files: string[], onProgress?: (p: IndexProgress) => void): IndexProgress {
+	/** Runs the whole update at once (CLI), first waiting for another process's update to end. */
+	update(files: string[], onProgress?: (p: IndexProgress) => void, onWait?: (holder: LockHolder) => void): IndexProgress {
+		for (let told = false; ;) {
+			const holder = this.#guard(() => this.#store.lock());
+			if (!holder) break;
+			if (!told) onWait?.(holder);
+			told = true;
+			sleep(100);
+		}
 		return runSteps(this.updateSteps(files, onProgress));
+	}
+
+	/**
+	 * Writes what a query rebuilt after finding an index file damaged, if no other process holds the lock
+	 * and no build is pending (else the next update writes it).
+	 */
+	saveRepairs(): void {
+		const store = this.#store;
+		if (!store.hasRepairs || this.#terms.pendingCount || store.locked) return;
+		const generation = store.generation;
+		if (this.#guard(() => store.lock())) return;
+		try {
+			if (store.generation === generation) this.#guard(() => runSteps(store.save()));
+		} finally {
+			store.unlock();
+		}
 	}
 
 	/**
@@ -316,8 +412,10 @@ export class SearchIndex {
 		const byPath = new Intl.Collator().compare;
 		hits.sort((a, b) => b.score - a.score || byPath(a.path, b.path));
 		for (const h of hits.slice(0, limit)) {
-			const st = files[h.path];
 			const table = this.#store.blocksOf(h.fid);
+			// A file whose damaged table group was just dropped: it is indexed again on the next update.
+			const st = files[h.path];
+			if (!st) continue;
 			const matches: SearchHitEntry[] = [];
 			let matchCount = 0;
 			let fd: number | null = null;
@@ -368,9 +466,15 @@ export class SearchIndex {
 		return out;
 	}
 
-	/** Deletes the whole index folder's contents. */
+	/** Deletes the index's own files (never another file in its folder). */
 	clear(): void {
-		this.#store.clear();
-		this.#terms = new TermTable();
+		const holder = this.#guard(() => this.#store.lock());
+		if (holder) throw new IndexBusyError(this.dir, holder);
+		try {
+			this.#store.clear();
+			this.#terms = new TermTable();
+		} finally {
+			this.#store.unlock();
+		}
 	}
 }

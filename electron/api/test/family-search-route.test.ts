@@ -1,9 +1,9 @@
 // getFamily and searchAllSessions through the real router and real services, on generated sessions in a
 // temp pi folder: validation, the path policy, the background index build with its events, and opening
 // a hit (the library offers it, so it may be opened).
-import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ArborEvent, CrossSearchResult, SessionFamily } from "../../../shared/api";
@@ -79,6 +79,45 @@ describe("getFamily / searchAllSessions requests", () => {
 		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });
 		expect(await router.handle("searchAllSessions", { query: "x", limit: 0 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
 		expect(await router.handle("searchAllSessions", { query: "x", dirs: ["/etc"] })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		await router.dispose();
+	});
+
+	it("a search-index folder that is not Arbor's: an io error naming it, every file left as it was", async () => {
+		const { dir, router } = setup();
+		const idx = join(dir, "arbor", "search-index");
+		mkdirSync(idx, { recursive: true });
+		writeFileSync(join(idx, "manifest.json"), "[]");
+		writeFileSync(join(idx, "mine.txt"), "mine");
+		const r = await router.handle("searchAllSessions", { query: "zebraquartz" });
+		expect(r).toMatchObject({ ok: false, error: { code: "io" } });
+		expect((r as { error: { message: string } }).error.message).toContain(`"${idx}" is not empty and holds no Arbor search index`);
+		expect(readFileSync(join(idx, "manifest.json"), "utf8")).toBe("[]");
+		expect(readFileSync(join(idx, "mine.txt"), "utf8")).toBe("mine");
+		await router.dispose();
+	});
+
+	it("while another process holds the index lock, answers from the index as it is and writes nothing; indexes once it is free", async () => {
+		const { dir, parent, router } = setup();
+		const idx = join(dir, "arbor", "search-index");
+		mkdirSync(idx, { recursive: true });
+		const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+		try {
+			writeFileSync(join(idx, "index.lock"), JSON.stringify({ pid: other.pid, host: hostname(), start: null }));
+			const r = await router.handle("searchAllSessions", { query: "zebraquartz" });
+			expect(r).toMatchObject({ ok: true, result: { sessions: [], indexedFiles: 0 } });
+			expect(readdirSync(idx)).toEqual(["index.lock"]);
+		} finally {
+			other.kill();
+		}
+		await new Promise((ok) => other.on("exit", ok));
+		appendFileSync(
+			parent,
+			`${JSON.stringify({ type: "message", id: "zz1", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "a zebraquartz appears", timestamp: 1 } })}\n`,
+		);
+		// The lock's process is gone: the next search takes the lock over and indexes.
+		const found = await searchUntilComplete(router, "zebraquartz");
+		expect(found.sessions.map((s) => s.path)).toEqual([parent]);
+		expect(readdirSync(idx)).not.toContain("index.lock");
 		await router.dispose();
 	});
 });

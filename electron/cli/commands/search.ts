@@ -3,9 +3,9 @@
 
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { indexedFileList, SearchIndex } from "../../services/search-index";
+import { IndexFolderError, IndexWriteError, indexedFileList, SearchIndex } from "../../services/search-index";
 import { flag, parseCommandArgs, stringOption, UsageError } from "../args";
-import { Output } from "../io";
+import { BadFileError, Output } from "../io";
 
 export const searchUsage = `Usage: arbor search QUERY [DIR...] [--json] [--limit N] [--index-dir DIR]
 
@@ -13,7 +13,9 @@ Search the text of every entry (prompts, answers, tool calls and results, summar
 session in pi's and omp's session folders, or in the given DIRs (*.jsonl in each and one level down).
 Terms are ANDed; each term also matches as a prefix. The index lives in ~/.arbor/search-index and is
 brought up to date before the query: new files are indexed, grown files only from their new tail,
-shrunk or replaced files from scratch.
+shrunk or replaced files from scratch. One process updates an index at a time: a second one waits.
+A folder that is not empty and holds no Arbor index is refused (Arbor never deletes or overwrites
+files it did not write); a disk that refuses a write stops the search and keeps the index as it was.
 
 Options:
   --json            print {"query","indexedFiles","partial","sessions":[{"path","sessionId","title","score",
@@ -34,14 +36,31 @@ export async function searchCommand(argv: string[]): Promise<number> {
 	const limit = limitText === undefined ? 20 : Number(limitText);
 	if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${limitText}"`, searchUsage);
 	const indexDir = stringOption(args, "index-dir");
-	const index = new SearchIndex({ indexDir: indexDir ? resolve(indexDir) : undefined, home: homedir() });
-	const files = indexedFileList(dirs.map((d) => resolve(d)));
 	const tty = process.stderr.isTTY;
-	index.update(files, (p) => {
-		if (tty && p.phase === "indexing" && p.filesTotal > 20) process.stderr.write(`\rindexing ${p.filesDone}/${p.filesTotal} files…`);
-	});
-	if (tty) process.stderr.write("\r\x1b[K");
-	const result = index.search(query, { limit, files });
+	let result;
+	try {
+		const index = new SearchIndex({ indexDir: indexDir ? resolve(indexDir) : undefined, home: homedir() });
+		const files = indexedFileList(dirs.map((d) => resolve(d)));
+		index.update(
+			files,
+			(p) => {
+				if (tty && p.phase === "indexing" && p.filesTotal > 20) process.stderr.write(`\rindexing ${p.filesDone}/${p.filesTotal} files…`);
+			},
+			(holder) =>
+				process.stderr.write(
+					`arbor search: waiting for another Arbor process${holder.pid ? ` (pid ${holder.pid})` : ""} updating the index in ${index.dir}…\n`,
+				),
+		);
+		if (tty) process.stderr.write("\r\x1b[K");
+		result = index.search(query, { limit, files });
+		// A damaged index file found by the query and rebuilt: written now, so the next query needs no rebuild.
+		index.saveRepairs();
+	} catch (err) {
+		if (tty) process.stderr.write("\r\x1b[K");
+		if (err instanceof IndexFolderError) throw new BadFileError(err.message);
+		if (err instanceof IndexWriteError) throw new BadFileError(err.message);
+		throw err;
+	}
 	const out = new Output();
 	if (flag(args, "json")) out.line(JSON.stringify(result));
 	else if (result.sessions.length === 0) process.stderr.write(`arbor: no session matches "${result.query}" (${result.indexedFiles} files indexed)\n`);
