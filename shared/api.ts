@@ -240,9 +240,15 @@ export interface FamilyMember {
 	branchedAtEntryId: string | null;
 	sessionId: string | null;
 	title: string | null;
-	entries: number;
+	/** Null for an `outside` member (not read). */
+	entries: number | null;
 	/** The header's timestamp: when the file was created / branched. */
 	createdAt: string | null;
+	/**
+	 * A parent an allowed file's header names, outside what the user opened or served: only its path is
+	 * known (it exists); it was not read and cannot be opened through this family (docs/security.md).
+	 */
+	outside?: true;
 }
 
 export interface SessionFamily {

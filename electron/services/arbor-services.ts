@@ -27,6 +27,7 @@ import { exportBranch, savePrunedCopy } from "./export";
 import { ExtensionBridge } from "./extension-bridge";
 import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
 import type { FlowContext } from "./flow-context";
+import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
@@ -151,7 +152,8 @@ export class ArborServices {
 		return this.#library.listSessions(params);
 	}
 
-	async getFamily(params: RequestParams<"getFamily">): Promise<RequestResult<"getFamily">> {
+	/** `scope`: what the caller may read (the router passes the path policy's; none for a trusted caller). */
+	async getFamily(params: RequestParams<"getFamily"> & { scope?: FamilyScope }): Promise<RequestResult<"getFamily">> {
 		return this.#library.getFamily(params);
 	}
 
