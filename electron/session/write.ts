@@ -477,6 +477,15 @@ function takeSlot(fd: number, marker: string, bytes: Buffer): Slot {
 	return slot;
 }
 
+/** The error of a write refused because the session's path is now a symbolic link (it was a regular file when opened). */
+export function replacedByLink(path: string): SessionFileError {
+	return new SessionFileError(
+		"conflict",
+		path,
+		"the session file was replaced by a symbolic link since it was opened; nothing was written (Arbor never writes through a link it did not open)",
+	);
+}
+
 function releaseSlot(marker: string, slot: Slot): void {
 	if (!slot.held) return;
 	slot.held = false;
@@ -509,17 +518,39 @@ export function settleStaleAppend(path: string): number {
 	}
 }
 
+/** The file an append must land in: the one that was opened (issue #23: never through a swapped-in symlink). */
+export interface AppendTarget {
+	ino: number;
+	dev: number;
+	/** The path was a regular file when opened: open it without following a symlink now. */
+	noFollow: boolean;
+}
+
 /**
  * Appends the parts (one write of their concatenation). `raced` is true when the file size afterwards is
  * not `expectedSize` + our bytes: another writer appended at the same moment (or a dead writer's torn line
- * was removed first).
+ * was removed first). With `target`, nothing is written unless the path opens (without following a
+ * symlink) to that very file.
  */
-export function appendBytes(path: string, parts: Buffer[], expectedSize: number): { state: DiskState; raced: boolean } {
+export function appendBytes(path: string, parts: Buffer[], expectedSize: number, target?: AppendTarget): { state: DiskState; raced: boolean } {
 	let fd: number;
 	try {
-		fd = openSync(path, "a+");
+		fd = openSync(path, fsConstants.O_RDWR | fsConstants.O_APPEND | fsConstants.O_CREAT | (target?.noFollow ? O_NOFOLLOW : 0));
 	} catch (err) {
+		if (target?.noFollow && errCode(err) === "ELOOP") throw replacedByLink(path);
 		throw ioError(path, err, "opening the session file for appending");
+	}
+	if (target) {
+		let st: DiskState | undefined;
+		try {
+			st = stateOf(fd);
+		} catch {
+			st = undefined;
+		}
+		if (!st || st.ino !== target.ino || st.dev !== target.dev) {
+			closeSync(fd);
+			throw new SessionFileError("conflict", path, "the session file was replaced while appending; nothing was written (open it again)");
+		}
 	}
 	const marker = appendMarkerPath(path);
 	let slot: Slot = { held: false, repaired: 0, before: -1 };
