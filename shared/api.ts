@@ -348,7 +348,8 @@ export interface ArborRequests {
 	/** One branch (root -> leafId, default the leaf) as Markdown, self-contained HTML, or JSONL of just that path. */
 	exportBranch: { params: { sessionId: string; leafId?: string; format: ExportFormat }; result: { text: string; fileName: string; mimeType: string } };
 	/** A new session file without the subtrees under `dropIds`, next to the original (which is untouched). */
-	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number } };
+	/** `tornTailBytes`: an unterminated last line of that many bytes was left out of the copy (0: none). */
+	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number; tornTailBytes: number } };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */

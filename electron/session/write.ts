@@ -63,7 +63,7 @@ function fsyncDir(dir: string): void {
 	}
 }
 
-function tempPathFor(path: string): string {
+export function tempPathFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
@@ -89,7 +89,11 @@ function writeTemp(path: string, parts: Buffer[], mode: number): string {
 
 /** Creates `path` with the given content; fails (code "conflict") instead of replacing an existing file. */
 export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
-	const tmp = writeTemp(path, parts, mode);
+	return publishNewFile(writeTemp(path, parts, mode), path);
+}
+
+/** Links a complete, fsynced temp file (tempPathFor) to `path` without replacing anything; the temp file goes. */
+export function publishNewFile(tmp: string, path: string): DiskState {
 	try {
 		try {
 			linkSync(tmp, path);
