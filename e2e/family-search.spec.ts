@@ -95,6 +95,10 @@ test("a parent outside what was served is named in the family, never read or ope
 	await expect(dialog.getByTestId("family-branch-point")).toHaveCount(0);
 	await expect(dialog.getByTestId("family-open")).toHaveCount(1);
 	await shot(page, "family-outside-parent");
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await page.emulateMedia({ colorScheme: "dark" });
+	await shot(page, "family-outside-parent-dark-1280");
+	await page.emulateMedia({ colorScheme: "light" });
 	await outside.click();
 	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
 	expect([parent, child].map(sha256)).toEqual(before);
