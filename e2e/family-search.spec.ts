@@ -52,9 +52,10 @@ function library() {
 }
 
 test("the family dialog shows who branched from whom and opens the parent at the branch point", async ({ page }) => {
-	const { parent, child, at } = library();
+	const { dir, parent, child, at } = library();
 	const before = [parent, child].map(sha256);
-	host = await startHost([child]);
+	// The folder is served (its files may be read) and the child opened at launch.
+	host = await startHost([dir, child]);
 	await openApp(page, host);
 	await page.getByTestId("status-family").click();
 	const dialog = page.getByTestId("family");
@@ -74,6 +75,32 @@ test("the family dialog shows who branched from whom and opens the parent at the
 	// The other member stays one click away.
 	await page.getByTestId("status-family").click();
 	await expect(page.getByTestId("family").getByTestId("family-member")).toHaveCount(2);
+	expect([parent, child].map(sha256)).toEqual(before);
+});
+
+test("a parent outside what was served is named in the family, never read or opened (issue #23)", async ({ page }) => {
+	const { parent, child } = library();
+	const before = [parent, child].map(sha256);
+	// Only the child is served: its parent, next to it on disk, was not opened by the user.
+	host = await startHost([child]);
+	await openApp(page, host);
+	await page.getByTestId("status-family").click();
+	const dialog = page.getByTestId("family");
+	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
+	const outside = dialog.getByTestId("family-outside");
+	await expect(outside).toHaveCount(1);
+	await expect(outside).toContainText("parent.jsonl");
+	await expect(outside).toContainText("not read");
+	// No branch point (it needs the parent's entries) and nothing of the parent's conversation.
+	await expect(dialog.getByTestId("family-branch-point")).toHaveCount(0);
+	await expect(dialog.getByTestId("family-open")).toHaveCount(1);
+	await shot(page, "family-outside-parent");
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await page.emulateMedia({ colorScheme: "dark" });
+	await shot(page, "family-outside-parent-dark-1280");
+	await page.emulateMedia({ colorScheme: "light" });
+	await outside.click();
+	await expect(page.getByTestId("status-file")).toContainText("child.jsonl");
 	expect([parent, child].map(sha256)).toEqual(before);
 });
 
@@ -113,9 +140,9 @@ test("the library searches session contents through the index and opens the sess
 });
 
 test("the parent's graph marks where a child branched, and the badge and the header's Family button open the family", async ({ page }) => {
-	const { parent, child, at } = library();
+	const { dir, parent, child, at } = library();
 	const before = [parent, child].map(sha256);
-	host = await startHost([child]);
+	host = await startHost([dir, child]);
 	await openApp(page, host);
 	// The header's Family button opens the same dialog as the status bar.
 	await page.getByTestId("family-button").click();

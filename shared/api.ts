@@ -240,9 +240,15 @@ export interface FamilyMember {
 	branchedAtEntryId: string | null;
 	sessionId: string | null;
 	title: string | null;
-	entries: number;
+	/** Null for an `outside` member (not read). */
+	entries: number | null;
 	/** The header's timestamp: when the file was created / branched. */
 	createdAt: string | null;
+	/**
+	 * A parent an allowed file's header names, outside what the user opened or served: only its path is
+	 * known (it exists); it was not read and cannot be opened through this family (docs/security.md).
+	 */
+	outside?: true;
 }
 
 export interface SessionFamily {
@@ -342,7 +348,8 @@ export interface ArborRequests {
 	/** One branch (root -> leafId, default the leaf) as Markdown, self-contained HTML, or JSONL of just that path. */
 	exportBranch: { params: { sessionId: string; leafId?: string; format: ExportFormat }; result: { text: string; fileName: string; mimeType: string } };
 	/** A new session file without the subtrees under `dropIds`, next to the original (which is untouched). */
-	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number } };
+	/** `tornTailBytes`: an unterminated last line of that many bytes was left out of the copy (0: none). */
+	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number; tornTailBytes: number } };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */

@@ -7,9 +7,19 @@ import type { ArborErrorData, ArborEvent, RequestName, RequestParams, RequestRes
 export type HostRequestName = "showOpenDialog" | "revealInFolder";
 export type ServiceRequestName = Exclude<RequestName, HostRequestName>;
 
+/**
+ * What a getFamily request may read, from the path policy: files the user opened or served (and, with
+ * `library`, the files in pi's and omp's folders the library offers). Every other file is only named.
+ */
+export interface FamilyScope {
+	mayRead(path: string): Promise<boolean>;
+	library: boolean;
+}
+
 export type RouterServices = {
-	[K in ServiceRequestName]: (params: RequestParams<K>) => Promise<RequestResult<K>>;
+	[K in Exclude<ServiceRequestName, "getFamily">]: (params: RequestParams<K>) => Promise<RequestResult<K>>;
 } & {
+	getFamily(params: RequestParams<"getFamily"> & { scope: FamilyScope }): Promise<RequestResult<"getFamily">>;
 	onEvent(listener: (event: ArborEvent) => void): () => void;
 	dispose(): void | Promise<void>;
 };

@@ -150,9 +150,12 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		getFamily: async (p: { path: string }) => {
 			const allowed = await policy.check(p.path);
 			if (allowed === null) throw new RouteError("forbidden", `not allowed to read ${p.path}: open it first`);
-			const family = await services.getFamily({ path: allowed });
-			// The family view offers its members to the user, as the library offers its files.
-			for (const m of family.members) policy.allowListedFile(m.path);
+			// The family reads only what the policy already allows (plus, in the app, the library's own folders,
+			// which listSessions offers anyway); a header naming another file never makes it readable or openable.
+			const scope = { mayRead: async (f: string) => (await policy.check(f)) !== null, library: libraryDirs === null };
+			const family = await services.getFamily({ path: allowed, scope });
+			// Members from the library's folders are offered as the library offers them; `outside` ones never.
+			for (const m of family.members) if (!m.outside) policy.allowListedFile(m.path);
 			return family;
 		},
 		searchAllSessions: async (p: { query: string; limit?: number; dirs?: string[] }) => {

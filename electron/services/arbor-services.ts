@@ -23,10 +23,13 @@ import { compareView } from "./compare";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, toServiceError } from "./errors";
 import { EventHub } from "./events";
-import { exportBranch, savePrunedCopy } from "./export";
+import { exportBranch } from "./export";
+import { prunedCopySteps } from "./prune";
+import { runStepsCooperatively } from "../session/steps";
 import { ExtensionBridge } from "./extension-bridge";
 import { setShimAgentDir } from "./extensions/pi-coding-agent-shim";
 import type { FlowContext } from "./flow-context";
+import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
@@ -151,7 +154,8 @@ export class ArborServices {
 		return this.#library.listSessions(params);
 	}
 
-	async getFamily(params: RequestParams<"getFamily">): Promise<RequestResult<"getFamily">> {
+	/** `scope`: what the caller may read (the router passes the path policy's; none for a trusted caller). */
+	async getFamily(params: RequestParams<"getFamily"> & { scope?: FamilyScope }): Promise<RequestResult<"getFamily">> {
 		return this.#library.getFamily(params);
 	}
 
@@ -406,11 +410,29 @@ export class ArborServices {
 	async savePrunedCopy(params: RequestParams<"savePrunedCopy">): Promise<RequestResult<"savePrunedCopy">> {
 		const s = this.#sessions.get(params.sessionId);
 		for (const id of params.dropIds) this.#sessions.entry(s, id);
+		// In slices with progress, like opening: a 1 GB source must not stop the host from answering.
+		let last = 0;
+		let total = 0;
+		const progress = (done: number, all: number): void => {
+			total = all;
+			const now = Date.now();
+			if (now - last < 100 && done < all) return;
+			last = now;
+			this.#events.emit({ type: "progress", sessionId: s.id, task: "pruned copy", done: Math.min(done, all - 1), total: all });
+		};
 		try {
-			const r = savePrunedCopy(s.manager, params.dropIds);
-			return { path: r.file, kept: r.kept, dropped: r.dropped };
+			const r = await runStepsCooperatively(
+				prunedCopySteps(s.manager, params.dropIds, undefined, progress),
+				this.#sliceMs ?? 8,
+				() => this.#disposed || s.closed,
+			);
+			if (!r) throw new ArborServiceError("cancelled", "the session was closed before the pruned copy was saved; nothing was saved");
+			return { path: r.file, kept: r.kept, dropped: r.dropped, tornTailBytes: r.tornTailBytes };
 		} catch (err) {
 			throw toServiceError(err);
+		} finally {
+			// Done (or failed): the status bar's task ends.
+			if (total > 0) this.#events.emit({ type: "progress", sessionId: s.id, task: "pruned copy", done: total, total });
 		}
 	}
 

@@ -1,7 +1,7 @@
 // Exports of one branch (root -> leaf) as Markdown, as a self-contained HTML page (every byte of session
 // text escaped, inline CSS, no scripts, no remote loads: it works offline and cannot run anything), or as
-// a new JSONL holding just that path (the core's createBranchedSession, so the bytes are pi's). Plus a
-// pruned copy: a new file without the marked branches; the original is never touched.
+// a new JSONL holding just that path (the core's createBranchedSession, so the bytes are pi's). The pruned
+// copy lives in prune.ts.
 
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -9,7 +9,9 @@ import * as path from "node:path";
 import type { ExportFormat } from "../../shared/api";
 import { contentText } from "../../shared/content-text";
 import type { SessionEntry } from "../../shared/entries";
-import { type SessionManager, createSessionId, sessionFileName, writeNewFile } from "../session";
+import { type SessionManager, writeNewFile } from "../session";
+import { runSteps } from "../session/steps";
+import { type PrunedCopy, prunedCopySteps } from "./prune";
 import { ArborServiceError } from "./errors";
 import { titleOf } from "./open-session";
 import { isRecord } from "../../shared/guards";
@@ -167,78 +169,7 @@ export function writeExport(out: string, data: Buffer): string {
 	return target;
 }
 
-/**
- * A new session file without the subtrees rooted at `dropIds` (next to the source unless `dir`). Kept lines
- * are copied byte for byte; the header gets a new session id and names the source as parentSession; a label
- * on a kept entry that hung inside a dropped branch is kept, re-attached to the nearest kept ancestor.
- */
-export function savePrunedCopy(sm: SessionManager, dropIds: readonly string[], dir?: string): { file: string; dropped: number; kept: number } {
-	const source = sm.getSessionFile();
-	if (!source) throw new ArborServiceError("unsupported", "an in-memory session has no file to copy");
-	if (dropIds.length === 0) throw new ArborServiceError("bad_request", "mark at least one branch to leave out");
-	sm.catchUp();
-	const sk = sm.getSkeleton();
-	const drop = new Uint8Array(sk.count);
-	const children: number[][] = Array.from({ length: sk.count }, () => []);
-	for (let i = 0; i < sk.count; i++) if (sk.parent[i] >= 0) children[sk.parent[i]].push(i);
-	for (const id of dropIds) {
-		const root = sm.indexOf(id);
-		if (root < 0) throw new ArborServiceError("not_found", `no entry "${id}" in this session`);
-		const stack = [root];
-		while (stack.length > 0) {
-			const j = stack.pop() as number;
-			if (drop[j]) continue;
-			drop[j] = 1;
-			for (const c of children[j]) stack.push(c);
-		}
-	}
-	const droppedIds = new Set<string>();
-	const keptIds = new Set<string>();
-	for (let i = 0; i < sk.count; i++) (drop[i] ? droppedIds : keptIds).add(sk.ids[i]);
-	for (const id of droppedIds) {
-		if (keptIds.has(id)) throw new ArborServiceError("unsupported", `id ${id} is used by a kept and a dropped entry; cannot tell its lines apart`);
-	}
-	const nearestKept = (id: unknown): string | null => {
-		let j = typeof id === "string" ? sm.indexOf(id) : -1;
-		while (j >= 0 && drop[j]) j = sk.parent[j];
-		return j >= 0 ? sk.ids[j] : null;
-	};
-	const raw = fs.readFileSync(source);
-	const out: Buffer[] = [];
-	let start = 0;
-	let sawHeader = false;
-	const timestamp = new Date().toISOString();
-	const sessionId = createSessionId();
-	while (start < raw.length) {
-		let end = raw.indexOf(0x0a, start);
-		if (end < 0) end = raw.length;
-		const line = raw.subarray(start, end);
-		start = end + 1;
-		let obj: Record<string, unknown> | undefined;
-		try {
-			const v: unknown = JSON.parse(line.toString("utf8"));
-			if (isRecord(v)) obj = v;
-		} catch {
-			obj = undefined;
-		}
-		if (obj && !sawHeader && obj.type === "session") {
-			sawHeader = true;
-			out.push(Buffer.from(`${JSON.stringify({ ...obj, id: sessionId, timestamp, parentSession: source })}\n`, "utf8"));
-			continue;
-		}
-		if (obj && obj.type === "title") continue; // omp's title slot belongs to the source's own header
-		if (obj && typeof obj.id === "string" && droppedIds.has(obj.id)) {
-			if (obj.type === "label" && typeof obj.targetId === "string" && keptIds.has(obj.targetId)) {
-				out.push(Buffer.from(`${JSON.stringify({ ...obj, parentId: nearestKept(obj.parentId) })}\n`, "utf8"));
-			}
-			continue;
-		}
-		if (obj && obj.type === "label" && typeof obj.targetId === "string" && droppedIds.has(obj.targetId)) continue;
-		if (line.length === 0) continue;
-		out.push(Buffer.concat([line, Buffer.from("\n")]));
-	}
-	if (!sawHeader) throw new ArborServiceError("bad_file", "the file has no session header", source);
-	const file = path.join(dir ?? path.dirname(source), sessionFileName(timestamp, sessionId));
-	writeNewFile(file, out);
-	return { file, dropped: droppedIds.size, kept: keptIds.size };
+/** A pruned copy in one piece (the CLI); the app runs prunedCopySteps in slices. */
+export function savePrunedCopy(sm: SessionManager, dropIds: readonly string[], dir?: string): PrunedCopy {
+	return runSteps(prunedCopySteps(sm, dropIds, dir));
 }

@@ -16,7 +16,7 @@
 // line does not begin with its id), never building the tree.
 
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { FamilyMember, SessionFamily } from "../../shared/api";
 import { type LibraryOptions, defaultSessionRoots, describeSessionFile, readSessionHeader, sessionFilesIn } from "../session/library";
 
@@ -137,24 +137,60 @@ function jsonlDirect(dir: string): string[] {
 	}
 }
 
+export interface FamilyScope {
+	/**
+	 * May this file (a realpath) be read: its header, title and entries? A file it refuses is never read: it
+	 * can appear only as the `outside` parent an allowed file's header names, with nothing but its path.
+	 */
+	mayRead(path: string): Promise<boolean>;
+	/**
+	 * Also look in pi's and omp's session folders. Their files count as readable too (the host's library
+	 * offers them without asking: the Electron app); the caller must treat them as listed by the library.
+	 */
+	library: boolean;
+}
+
 export interface FamilyOptions extends LibraryOptions {
 	/** Extra folders to search (besides the file's own folder and pi's / omp's session folders). */
 	dirs?: string[];
+	/** What a request through the API may see (the path policy). Without it (the CLI), every file is readable. */
+	scope?: FamilyScope;
+}
+
+function insideAny(p: string, dirs: readonly string[]): boolean {
+	return dirs.some((d) => p.startsWith(d.endsWith(sep) ? d : d + sep));
 }
 
 /** The family of `file`: its root ancestor and every file descending from it, root first. */
-export function sessionFamily(file: string, options: FamilyOptions = {}): Family {
+export async function sessionFamily(file: string, options: FamilyOptions = {}): Promise<Family> {
 	const start = realOrResolved(file);
 	if (!existsSync(start) || !statSync(start).isFile()) throw new Error(`no such file: ${file}`);
+	const scope = options.scope;
+	const searchLibrary = !scope || scope.library;
+	const libraryDirs = searchLibrary ? defaultSessionRoots(options).map((r) => realOrResolved(r.dir)) : [];
+	// The rule of the whole walk: a file is read only when the scope allows it. A header naming another file
+	// never makes that file readable (issue #23: the family must not widen the path policy).
+	const readable = new Map<string, boolean>();
+	const mayRead = async (p: string): Promise<boolean> => {
+		if (!scope) return true;
+		let ok = readable.get(p);
+		if (ok === undefined) {
+			ok = (scope.library && insideAny(p, libraryDirs)) || (await scope.mayRead(p));
+			readable.set(p, ok);
+		}
+		return ok;
+	};
+	if (!(await mayRead(start))) throw new Error(`not allowed to read ${file}`);
 	const startFacts = readHeaderFacts(start);
 	if (!startFacts) throw new Error(`${file}: line 1 is not a session header`);
 
 	const candidates = new Set<string>([start]);
 	for (const f of jsonlDirect(dirname(start))) candidates.add(realOrResolved(f));
 	for (const d of options.dirs ?? []) for (const f of sessionFilesIn(d)) candidates.add(realOrResolved(f));
-	for (const root of defaultSessionRoots(options)) for (const f of sessionFilesIn(root.dir)) candidates.add(realOrResolved(f));
+	for (const d of libraryDirs) for (const f of sessionFilesIn(d)) candidates.add(realOrResolved(f));
 
 	const facts = new Map<string, HeaderFacts>();
+	const outside = new Set<string>();
 	const byId = new Map<string, string>();
 	const byAlias = new Map<string, string>();
 	const add = (p: string, f: HeaderFacts) => {
@@ -164,24 +200,30 @@ export function sessionFamily(file: string, options: FamilyOptions = {}): Family
 	};
 	add(start, startFacts);
 	for (const p of candidates) {
-		if (facts.has(p)) continue;
+		if (facts.has(p) || !(await mayRead(p))) continue;
 		const f = readHeaderFacts(p);
 		if (f) add(p, f);
 	}
 
 	// The parent of one file, by path (its own, an alias from a move) or by session id. A parent outside the
-	// searched folders is still followed when the path exists.
-	const parentOf = (f: HeaderFacts): string | null => {
+	// searched folders is still followed when the path exists and may be read; one that may not be read is
+	// named (it exists) and nothing more: no header, no title, no entries, no parent of its own.
+	const parentOf = async (f: HeaderFacts): Promise<string | null> => {
 		if (!f.parent) return null;
 		const ref = f.parent;
 		const asPath = isAbsolute(ref) ? ref : resolve(dirname(f.path), ref);
 		const real = realOrResolved(asPath);
-		if (facts.has(real)) return real;
+		if (facts.has(real) || outside.has(real)) return real;
 		const alias = byAlias.get(resolve(asPath));
 		if (alias) return alias;
 		const byIdHit = byId.get(ref);
 		if (byIdHit) return byIdHit;
 		if (ref.endsWith(".jsonl") && existsSync(real)) {
+			if (!(await mayRead(real))) {
+				if (!statSync(real).isFile()) return null;
+				outside.add(real);
+				return real;
+			}
 			const pf = readHeaderFacts(real);
 			if (pf) {
 				add(real, pf);
@@ -192,8 +234,10 @@ export function sessionFamily(file: string, options: FamilyOptions = {}): Family
 	};
 
 	const parents = new Map<string, string | null>();
-	for (const [p, f] of [...facts]) parents.set(p, parentOf(f));
-	for (const [p, f] of facts) if (!parents.has(p)) parents.set(p, parentOf(f));
+	for (const [p, f] of [...facts]) parents.set(p, await parentOf(f));
+	// Live iteration: a parent found above joins `facts` and is walked in turn (up to the root).
+	for (const [p, f] of facts) if (!parents.has(p)) parents.set(p, await parentOf(f));
+	for (const p of outside) parents.set(p, null);
 
 	// Up to the root (guarding against a cycle), then every descendant.
 	let root = start;
@@ -235,15 +279,19 @@ export function sessionFamily(file: string, options: FamilyOptions = {}): Family
 		return ids;
 	};
 	const members = order.map((p): FamilyMember => {
-		const f = facts.get(p) as HeaderFacts;
 		const parentPath = p === root ? null : (parents.get(p) ?? null);
+		if (outside.has(p)) {
+			return { path: p, parentPath, branchedAtEntryId: null, sessionId: null, title: null, entries: null, createdAt: null, outside: true };
+		}
+		const f = facts.get(p) as HeaderFacts;
 		const item = describeSessionFile(p, "dir", options);
 		let branchedAtEntryId: string | null = null;
 		let entries = item.entryCount;
 		if (parentPath) {
 			const childIds = idsOf(p);
 			entries = childIds.length;
-			branchedAtEntryId = branchPoint(childIds, new Set(idsOf(parentPath)));
+			// The branch point compares with the parent's ids: unknown when the parent may not be read.
+			if (!outside.has(parentPath)) branchedAtEntryId = branchPoint(childIds, new Set(idsOf(parentPath)));
 		} else entries = idsOf(p).length;
 		return { path: p, parentPath, branchedAtEntryId, sessionId: f.id, title: item.title ?? item.firstUserMessage, entries, createdAt: f.timestamp };
 	});

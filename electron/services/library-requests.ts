@@ -9,7 +9,7 @@ import { runStepsCooperatively } from "../session/steps";
 import { errorText } from "../../shared/guards";
 import { ArborServiceError } from "./errors";
 import type { EventHub } from "./events";
-import { sessionFamily } from "./family";
+import { type FamilyScope, sessionFamily } from "./family";
 import { IndexBusyError, IndexFolderError, IndexWriteError, indexedFileList, SearchIndex } from "./search-index";
 
 /** The index folder refused (not Arbor's) or a write the disk refused: a clear error, not a crash. */
@@ -74,9 +74,9 @@ export class LibraryRequests {
 		}
 	}
 
-	getFamily(params: RequestParams<"getFamily">): RequestResult<"getFamily"> {
+	async getFamily(params: RequestParams<"getFamily"> & { scope?: FamilyScope }): Promise<RequestResult<"getFamily">> {
 		try {
-			return sessionFamily(params.path, { env: this.#env() });
+			return await sessionFamily(params.path, { env: this.#env(), scope: params.scope });
 		} catch (err) {
 			throw new ArborServiceError("bad_file", errorText(err), params.path);
 		}

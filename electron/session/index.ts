@@ -9,6 +9,7 @@ export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
 export { writeNewFile, writeReplacingFile } from "./write";
+export { NewFileStream } from "./new-file-stream";
 export { readPathContext } from "./path-reader";
 export type { PathContextResult } from "./path-reader";
 export { buildOmpContext, sessionWriter } from "./omp-context";

@@ -3,7 +3,7 @@
 // (catch-up, reload), and appending Arbor's own lines (never losing a byte: write.ts). It holds the current
 // index (entry-index.ts) and replaces it whenever the file is read again from the start.
 
-import { type Stats, closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { type Stats, closeSync, lstatSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
@@ -13,7 +13,7 @@ import { isRecord } from "../../shared/guards";
 import { scanLines } from "./jsonl";
 import { type FileEnd, type LoadedFile, LineReader, loadFileSteps } from "./line-reader";
 import { runSteps } from "./steps";
-import { type DiskState, appendBytes, settleStaleAppend, writeNewFile } from "./write";
+import { type DiskState, appendBytes, replacedByLink, settleStaleAppend, writeNewFile } from "./write";
 
 type Loose = Record<string, unknown>;
 
@@ -89,6 +89,8 @@ export class LiveFile {
 	generation = 0;
 	readonly #lazyOption: boolean | undefined;
 	readonly #probe: CatchUpProbe | undefined;
+	/** The path was a symbolic link when the file was opened (the user chose the link): it may stay one. */
+	#openedViaLink = false;
 
 	constructor(persistent: boolean, cwd: string, options: { path?: string; lazy?: boolean; probe?: CatchUpProbe } = {}) {
 		this.persistent = persistent;
@@ -141,6 +143,7 @@ export class LiveFile {
 			this.reset();
 			throw err;
 		}
+		this.#openedViaLink = isSymlink(file);
 		this.reset(loaded.index);
 		this.header = loaded.header;
 		this.headerOnDisk = loaded.headerOnDisk;
@@ -164,6 +167,7 @@ export class LiveFile {
 	adopt(path: string, header: SessionHeader, disk: DiskState, index: EntryIndex, nextLineNo: number): void {
 		this.reset(index);
 		this.path = path;
+		this.#openedViaLink = false;
 		this.header = header;
 		this.fileVersion = CURRENT_SESSION_VERSION;
 		this.disk = disk;
@@ -175,6 +179,7 @@ export class LiveFile {
 	/** `follow`: a leaf still at the last entry moves on to the other writer's last entry (not before our own writes). */
 	catchUp(follow: boolean): CatchUpResult {
 		if (!this.persistent || !this.disk || !this.path) return { kind: "none" };
+		this.#assertNotSwappedForLink();
 		let st;
 		try {
 			st = statSync(this.path);
@@ -299,6 +304,15 @@ export class LiveFile {
 		}
 	}
 
+	/**
+	 * A path that was a regular file when opened and is a symbolic link now was swapped by someone: neither
+	 * read (a reload would show the link's target) nor written through (issue #23).
+	 */
+	#assertNotSwappedForLink(): void {
+		if (this.#openedViaLink || !this.path) return;
+		if (isSymlink(this.path)) throw replacedByLink(this.path);
+	}
+
 	#reload(reason: string): CatchUpResult {
 		this.reloadKeepingLeaf();
 		return { kind: "reloaded", reason };
@@ -331,6 +345,8 @@ export class LiveFile {
 		let length = 0;
 		let lineNo = this.end.nextLineNo;
 		if (this.persistent && this.disk) {
+			// Checked before anything else touches the path (the torn-line repair opens it too).
+			this.#assertNotSwappedForLink();
 			// A torn line a killed Arbor writer left is cut (with proof) before anything else is written;
 			// the catch-up then sees the shorter file and reloads.
 			if (settleStaleAppend(this.path as string) > 0) this.disk = { ...this.disk, size: -1 };
@@ -376,7 +392,10 @@ export class LiveFile {
 				const headerWasOnDisk = this.headerOnDisk;
 				// Whether the file ends inside a line is decided by the append itself, under the append slot: the
 				// catch-up above may have seen another writer's line half written.
-				const { state, raced, closed } = appendBytes(file, parts, before, true);
+				const { state, raced, closed } = appendBytes(file, parts, before, {
+					closeLine: true,
+					target: { ino: this.disk.ino, dev: this.disk.dev, noFollow: !this.#openedViaLink },
+				});
 				if (closed) {
 					prefix++;
 					if (pendingTail) {
@@ -423,5 +442,13 @@ export class LiveFile {
 		if (!this.index.byId.has(id)) return false;
 		this.index.leafId = id;
 		return true;
+	}
+}
+
+function isSymlink(p: string): boolean {
+	try {
+		return lstatSync(p).isSymbolicLink();
+	} catch {
+		return false;
 	}
 }

@@ -63,7 +63,7 @@ function fsyncDir(dir: string): void {
 	}
 }
 
-function tempPathFor(path: string): string {
+export function tempPathFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
@@ -89,7 +89,11 @@ function writeTemp(path: string, parts: Buffer[], mode: number): string {
 
 /** Creates `path` with the given content; fails (code "conflict") instead of replacing an existing file. */
 export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
-	const tmp = writeTemp(path, parts, mode);
+	return publishNewFile(writeTemp(path, parts, mode), path);
+}
+
+/** Links a complete, fsynced temp file (tempPathFor) to `path` without replacing anything; the temp file goes. */
+export function publishNewFile(tmp: string, path: string): DiskState {
 	try {
 		try {
 			linkSync(tmp, path);
@@ -478,6 +482,15 @@ function takeSlot(fd: number, marker: string, bytes: Buffer): Slot {
 	return slot;
 }
 
+/** The error of a write refused because the session's path is now a symbolic link (it was a regular file when opened). */
+export function replacedByLink(path: string): SessionFileError {
+	return new SessionFileError(
+		"conflict",
+		path,
+		"the session file was replaced by a symbolic link since it was opened; nothing was written (Arbor never writes through a link it did not open)",
+	);
+}
+
 function releaseSlot(marker: string, slot: Slot): void {
 	if (!slot.held) return;
 	slot.held = false;
@@ -510,6 +523,14 @@ export function settleStaleAppend(path: string): number {
 	}
 }
 
+/** The file an append must land in: the one that was opened (issue #23: never through a swapped-in symlink). */
+export interface AppendTarget {
+	ino: number;
+	dev: number;
+	/** The path was a regular file when opened: open it without following a symlink now. */
+	noFollow: boolean;
+}
+
 /**
  * Whether the file ends inside a line, decided while holding the append slot. Another writer's line may still
  * be on its way in (a large write becomes visible page by page, and pi writes without a marker): while the
@@ -532,18 +553,38 @@ function endsInsideLine(fd: number): boolean {
 /**
  * Appends the parts (one write of their concatenation). `raced` is true when the file size afterwards is
  * not `expectedSize` + our bytes: another writer appended at the same moment (or a dead writer's torn line
- * was removed first).
+ * was removed first). With `target`, nothing is written unless the path opens (without following a
+ * symlink) to that very file.
  *
  * `closeLine`: when the file ends inside a line, a newline goes first (`closed` says so). This is decided
  * here, holding the slot and looking at the file's last byte, never from an earlier read: a catch-up can
  * see another writer's line half written, and "closing" it once that writer has finished wrote an empty line.
  */
-export function appendBytes(path: string, parts: Buffer[], expectedSize: number, closeLine = false): { state: DiskState; raced: boolean; closed: boolean } {
+export function appendBytes(
+	path: string,
+	parts: Buffer[],
+	expectedSize: number,
+	options: { closeLine?: boolean; target?: AppendTarget } = {},
+): { state: DiskState; raced: boolean; closed: boolean } {
+	const { closeLine = false, target } = options;
 	let fd: number;
 	try {
-		fd = openSync(path, "a+");
+		fd = openSync(path, fsConstants.O_RDWR | fsConstants.O_APPEND | fsConstants.O_CREAT | (target?.noFollow ? O_NOFOLLOW : 0));
 	} catch (err) {
+		if (target?.noFollow && errCode(err) === "ELOOP") throw replacedByLink(path);
 		throw ioError(path, err, "opening the session file for appending");
+	}
+	if (target) {
+		let st: DiskState | undefined;
+		try {
+			st = stateOf(fd);
+		} catch {
+			st = undefined;
+		}
+		if (!st || st.ino !== target.ino || st.dev !== target.dev) {
+			closeSync(fd);
+			throw new SessionFileError("conflict", path, "the session file was replaced while appending; nothing was written (open it again)");
+		}
 	}
 	const marker = appendMarkerPath(path);
 	let slot: Slot = { held: false, repaired: 0, before: -1 };

@@ -105,6 +105,10 @@ export function compareExportCommands(): Command[] {
 				const r = await ctx.client.request("savePrunedCopy", { sessionId: sid(ctx), dropIds });
 				marks.getState().clearPrune(sid(ctx));
 				ctx.store.getState().toast("info", `Saved a pruned copy (${r.kept} entries kept, ${r.dropped} left out): ${r.path}`);
+				if (r.tornTailBytes > 0)
+					ctx.store
+						.getState()
+						.toast("error", `The source's last line is incomplete (${r.tornTailBytes} bytes without a newline): it was left out of the copy.`);
 			},
 		},
 		{

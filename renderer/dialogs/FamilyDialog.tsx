@@ -70,7 +70,8 @@ export function FamilyDialog({ path }: { path: string }) {
 				{family?.members.map((m) => {
 					const d = depth.get(m.path) ?? 0;
 					const current = m.path === path;
-					const parentTitle = m.parentPath ? (byPath.get(m.parentPath)?.title ? `“${byPath.get(m.parentPath)?.title}”` : fileName(m.parentPath)) : "";
+					const parent = m.parentPath ? byPath.get(m.parentPath) : undefined;
+					const parentTitle = m.parentPath ? (parent?.title ? `“${parent.title}”` : fileName(m.parentPath)) : "";
 					return (
 						<li key={m.path} className="family-node" style={{ marginLeft: `${d * 40}px` }} data-testid="family-member" data-depth={d}>
 							{m.parentPath && (
@@ -89,29 +90,39 @@ export function FamilyDialog({ path }: { path: string }) {
 												{m.branchedAtEntryId}
 											</button>
 										</>
+									) : parent?.outside ? (
+										<>branched from {parentTitle}</>
 									) : (
 										<>started empty from {parentTitle} (no entries copied)</>
 									)}
 									{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""}
 								</div>
 							)}
-							<button
-								type="button"
-								className={`family-card${current ? " current" : ""}`}
-								data-testid="family-open"
-								aria-current={current ? "true" : undefined}
-								title={m.path}
-								onClick={() => void open(m.path, null)}
-							>
-								<span className="library-title">
-									{m.title || fileName(m.path)}
-									{current ? " (this file)" : ""}
-								</span>
-								<span className="muted">
-									{m.entries.toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} ·{" "}
-									<span className="mono">{fileName(m.path)}</span>
-								</span>
-							</button>
+							{m.outside ? (
+								// Named by a header, outside what was opened or served: shown as existing, never read or opened.
+								<div className="family-card outside" data-testid="family-outside" title={m.path}>
+									<span className="library-title">{fileName(m.path)}</span>
+									<span className="muted">outside the files and folders you opened or served: not read, and not opened from here</span>
+								</div>
+							) : (
+								<button
+									type="button"
+									className={`family-card${current ? " current" : ""}`}
+									data-testid="family-open"
+									aria-current={current ? "true" : undefined}
+									title={m.path}
+									onClick={() => void open(m.path, null)}
+								>
+									<span className="library-title">
+										{m.title || fileName(m.path)}
+										{current ? " (this file)" : ""}
+									</span>
+									<span className="muted">
+										{(m.entries ?? 0).toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} ·{" "}
+										<span className="mono">{fileName(m.path)}</span>
+									</span>
+								</button>
+							)}
 						</li>
 					);
 				})}

@@ -16,7 +16,7 @@ export interface FamilyChild {
 export function childrenByBranchPoint(family: SessionFamily, path: string): Map<string, FamilyChild[]> {
 	const out = new Map<string, FamilyChild[]>();
 	for (const m of family.members) {
-		if (m.parentPath !== path || !m.branchedAtEntryId) continue;
+		if (m.parentPath !== path || !m.branchedAtEntryId || m.outside) continue;
 		const title = m.title || (m.path.split(/[\\/]/).pop() ?? m.path);
 		const list = out.get(m.branchedAtEntryId);
 		if (list) list.push({ path: m.path, title });

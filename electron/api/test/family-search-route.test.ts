@@ -58,9 +58,41 @@ describe("getFamily / searchAllSessions requests", () => {
 			[parent, null, null],
 			[child, parent, at],
 		]);
-		// A member is offered by the family view: opening it is allowed now.
+		// A member in pi's folder is offered as the library offers it (listSessions would list it): opening it is allowed now.
 		expect(await router.handle("openSession", { path: parent })).toMatchObject({ ok: true });
 		expect(await router.handle("getFamily", { path: 42 })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+		await router.dispose();
+	});
+
+	it("app (no served folder): a parent named outside pi's and omp's folders is only named, never read or made openable", async () => {
+		const { dir, child, router } = setup();
+		const outsideDir = join(dir, "elsewhere");
+		mkdirSync(outsideDir);
+		const outside = join(outsideDir, "secret-parent.jsonl");
+		writeFileSync(
+			outside,
+			`${JSON.stringify({ type: "session", version: 3, id: "sp", timestamp: "2026-12-01T00:00:00.000Z", cwd: "/x" })}\n` +
+				`${JSON.stringify({ type: "message", id: "s1", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "OUTSIDE-WORDS", timestamp: 1 } })}\n`,
+		);
+		const lines = readFileSync(child, "utf8").split("\n");
+		lines[0] = JSON.stringify({ ...(JSON.parse(lines[0]) as object), parentSession: outside });
+		writeFileSync(child, lines.join("\n"));
+		await router.openInitial([child]);
+		const r = await router.handle("getFamily", { path: child });
+		expect(r.ok).toBe(true);
+		const family = (r as { result: SessionFamily }).result;
+		expect(JSON.stringify(family)).not.toContain("OUTSIDE-WORDS");
+		expect(family.members[0]).toEqual({
+			path: outside,
+			parentPath: null,
+			branchedAtEntryId: null,
+			sessionId: null,
+			title: null,
+			entries: null,
+			createdAt: null,
+			outside: true,
+		});
+		expect(await router.handle("openSession", { path: outside })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 		await router.dispose();
 	});
 

@@ -26,7 +26,7 @@ export async function familyCommand(argv: string[]): Promise<number> {
 	if (file === undefined) throw new UsageError("missing FILE", familyUsage);
 	let family;
 	try {
-		family = sessionFamily(file, { dirs: args.positionals.slice(1) });
+		family = await sessionFamily(file, { dirs: args.positionals.slice(1) });
 	} catch (err) {
 		throw new UsageError(errorText(err), familyUsage);
 	}
@@ -38,7 +38,7 @@ export async function familyCommand(argv: string[]): Promise<number> {
 			const d = m.parentPath ? (depth.get(m.parentPath) ?? 0) + 1 : 0;
 			depth.set(m.path, d);
 			const at = m.parentPath ? (m.branchedAtEntryId ? `  branched at ${m.branchedAtEntryId}` : "  (new file, no entries copied)") : "";
-			out.line(`${"  ".repeat(d)}${m.path === family.members[0].path ? "" : "└ "}${m.title ?? "(untitled)"}  [${m.entries} entries]${at}`);
+			out.line(`${"  ".repeat(d)}${m.path === family.members[0].path ? "" : "└ "}${m.title ?? "(untitled)"}  [${m.entries ?? "?"} entries]${at}`);
 			out.line(`${"  ".repeat(d)}    ${m.path}`);
 		}
 	}

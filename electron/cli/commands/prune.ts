@@ -10,10 +10,11 @@ import { asBadFile, BadFileError, openSession, reportWarnings } from "../io";
 export const pruneUsage = `Usage: arbor prune FILE ID... [--dir DIR]
 
 Save a pruned copy of FILE: a new session file without the entries under (and including) each ID.
-Labels on kept entries are kept. Prints the new file's path; FILE is not changed.
+Labels on kept entries are kept. An incomplete last line (no newline) is left out, with a note.
+Prints the new file's path; FILE is not changed.
 
 Options:
-  --dir DIR   put the new file in DIR (default: FILE's folder)
+  --dir DIR   put the new file in DIR, created when missing (default: FILE's folder)
   -h, --help  show this help`;
 
 export async function pruneCommand(argv: string[]): Promise<number> {
@@ -33,6 +34,10 @@ export async function pruneCommand(argv: string[]): Promise<number> {
 			const r = savePrunedCopy(sm, ids, dir !== undefined ? resolve(dir) : undefined);
 			process.stdout.write(`${r.file}\n`);
 			process.stderr.write(`arbor: kept ${r.kept} entries, left out ${r.dropped}\n`);
+			if (r.tornTailBytes > 0)
+				process.stderr.write(
+					`arbor: the last line of ${sm.getSessionFile()} is incomplete (${r.tornTailBytes} bytes, no newline): it was left out of the copy\n`,
+				);
 		} catch (err) {
 			if (err instanceof ArborServiceError) throw new BadFileError(err.message);
 			asBadFile(err);

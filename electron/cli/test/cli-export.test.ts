@@ -154,4 +154,28 @@ describe("arbor prune", () => {
 		const expectIds = entries.filter((e) => !dropped.has(e.id) && !(e.type === "label" && dropped.has(e.targetId))).map((e) => e.id);
 		expect(got.filter((e) => !dropped.has(e.id)).map((e) => e.id)).toEqual(expectIds);
 	});
+
+	it("leaves out an incomplete last line and says so; the copy is whole JSONL (issue #23)", () => {
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
+		const torn = '{"type":"message","id":"torn-tail","parentId":"unknown-active","message":{"role":"user","content":"half';
+		writeFileSync(file, readFileSync(file, "utf8") + torn);
+		const before = sha256(file);
+		const r = arbor(["prune", file, "inactive-user"]);
+		expect(r.status, r.stderr).toBe(0);
+		expect(r.stderr).toContain(`is incomplete (${Buffer.byteLength(torn)} bytes, no newline): it was left out of the copy`);
+		const text = readFileSync(r.stdout.trim(), "utf8");
+		expect(text.endsWith("\n")).toBe(true);
+		expect(text).not.toContain("torn-tail");
+		for (const line of text.split("\n").filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+		expect(sha256(file)).toBe(before);
+	});
+
+	it("--dir creates a folder that does not exist yet, as branch does", () => {
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
+		const dir = join(tempDir(), "new", "folder");
+		const r = arbor(["prune", file, "inactive-user", "--dir", dir]);
+		expect(r.status, r.stderr).toBe(0);
+		expect(r.stdout.trim().startsWith(join(dir, ""))).toBe(true);
+		expect(load(r.stdout.trim())[0]).toMatchObject({ type: "session", parentSession: file });
+	});
 });
