@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { indexedFileList, SearchIndex } from "../../services/search-index";
 import { flag, parseCommandArgs, stringOption, UsageError } from "../args";
-import { Output } from "../io";
+import { Output, printProgress, printUsage, warn } from "../io";
 
 export const searchUsage = `Usage: arbor search QUERY [DIR...] [--json] [--limit N] [--index-dir DIR]
 
@@ -25,7 +25,7 @@ Options:
 export async function searchCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" }, limit: { type: "string" }, "index-dir": { type: "string" } }, searchUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${searchUsage}\n`);
+		printUsage(searchUsage);
 		return 0;
 	}
 	const [query, ...dirs] = args.positionals;
@@ -38,13 +38,13 @@ export async function searchCommand(argv: string[]): Promise<number> {
 	const files = indexedFileList(dirs.map((d) => resolve(d)));
 	const tty = process.stderr.isTTY;
 	index.update(files, (p) => {
-		if (tty && p.phase === "indexing" && p.filesTotal > 20) process.stderr.write(`\rindexing ${p.filesDone}/${p.filesTotal} files…`);
+		if (tty && p.phase === "indexing" && p.filesTotal > 20) printProgress(`indexing ${p.filesDone}/${p.filesTotal} files…`);
 	});
-	if (tty) process.stderr.write("\r\x1b[K");
+	if (tty) printProgress(null);
 	const result = index.search(query, { limit, files });
 	const out = new Output();
-	if (flag(args, "json")) out.line(JSON.stringify(result));
-	else if (result.sessions.length === 0) process.stderr.write(`arbor: no session matches "${result.query}" (${result.indexedFiles} files indexed)\n`);
+	if (flag(args, "json")) out.jsonLine(JSON.stringify(result));
+	else if (result.sessions.length === 0) warn(`no session matches "${result.query}" (${result.indexedFiles} files indexed)`);
 	else {
 		for (const s of result.sessions) {
 			out.line(`${s.title ?? "(untitled)"}  (${s.matchCount} match${s.matchCount === 1 ? "" : "es"})`);
