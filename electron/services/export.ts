@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { ExportFormat } from "../../shared/api";
 import { contentText } from "../../shared/content-text";
 import type { SessionEntry } from "../../shared/entries";
-import { type SessionManager, createSessionId, sessionFileName, writeNewFile } from "../session";
+import { type SessionManager, createSessionId, derivedFileMode, sessionFileName, writeNewFile } from "../session";
 import { ArborServiceError } from "./errors";
 import { titleOf } from "./open-session";
 import { isRecord } from "../../shared/guards";
@@ -159,11 +159,14 @@ export function exportBranch(sm: SessionManager, format: ExportFormat, leafId?: 
 	return Buffer.from(format === "md" ? toMarkdown(title, blocks) : toHtml(title, blocks), "utf8");
 }
 
-/** Write bytes to a new file; an existing file is refused (code "conflict"), never replaced. */
-export function writeExport(out: string, data: Buffer): string {
+/**
+ * Write bytes to a new file; an existing file is refused (code "conflict"), never replaced. `source` is the
+ * session exported: the file is no more readable than it (issue #23).
+ */
+export function writeExport(out: string, data: Buffer, source: string | null): string {
 	const target = path.resolve(out);
 	fs.mkdirSync(path.dirname(target), { recursive: true });
-	writeNewFile(target, [data]);
+	writeNewFile(target, [data], derivedFileMode(source));
 	return target;
 }
 
@@ -239,6 +242,6 @@ export function savePrunedCopy(sm: SessionManager, dropIds: readonly string[], d
 	}
 	if (!sawHeader) throw new ArborServiceError("bad_file", "the file has no session header", source);
 	const file = path.join(dir ?? path.dirname(source), sessionFileName(timestamp, sessionId));
-	writeNewFile(file, out);
+	writeNewFile(file, out, derivedFileMode(source));
 	return { file, dropped: droppedIds.size, kept: keptIds.size };
 }

@@ -6,9 +6,10 @@
 //   t-<k>.json      block tables of the files whose fid % 64 is k: fid -> [[byte offset, byte length], ...]
 // The manifest is written last: postings and tables of file ids it does not name are stale and skipped.
 
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { type TermTable, dictName } from "./search-terms";
+import { makePrivateDir, openPrivateFile, writePrivateFile } from "./arbor-files";
 
 /** Version 3: block tables grouped in 64 files (t-*.json) instead of one b-<fid>.json per session file. */
 export const INDEX_VERSION = 3;
@@ -47,7 +48,7 @@ const STEP_NUMBERS = 200_000;
 
 export function writeAtomic(file: string, data: string): void {
 	const tmp = `${file}.${process.pid}.tmp`;
-	writeFileSync(tmp, data);
+	writePrivateFile(tmp, data);
 	renameSync(tmp, file);
 }
 
@@ -57,7 +58,7 @@ export function writeAtomic(file: string, data: string): void {
  */
 function* writeDict(file: string, d: Dict, updates: Map<string, number[]>): Generator<void, void> {
 	const tmp = `${file}.${process.pid}.tmp`;
-	const fd = openSync(tmp, "w");
+	const fd = openPrivateFile(tmp);
 	let done = false;
 	try {
 		let out = "{";
@@ -133,7 +134,7 @@ export class IndexStore {
 		const fid = this.manifest.nextFid++;
 		if (fid >= this.#reserved) {
 			this.#reserved = fid + 1000;
-			mkdirSync(this.dir, { recursive: true });
+			makePrivateDir(this.dir);
 			writeAtomic(join(this.dir, "reserved.json"), JSON.stringify({ upTo: this.#reserved }));
 		}
 		return fid;
@@ -229,7 +230,7 @@ export class IndexStore {
 	 */
 	*mergePostings(terms: TermTable): Generator<void, void> {
 		if (!terms.pendingCount) return;
-		mkdirSync(this.dir, { recursive: true });
+		makePrivateDir(this.dir);
 		const names = this.dictNames();
 		const live = this.byFid;
 		for (const [name, ids] of [...terms.pending]) {
@@ -263,7 +264,7 @@ export class IndexStore {
 
 	/** Writes the block tables changed, then the manifest (which makes the postings and tables live). */
 	*save(): Generator<void, void> {
-		mkdirSync(this.dir, { recursive: true });
+		makePrivateDir(this.dir);
 		for (const k of [...this.#dirtyTables]) {
 			const g = this.#tables.get(k) ?? {};
 			for (const fid of Object.keys(g)) if (!this.byFid.has(Number(fid))) delete g[fid];

@@ -5,6 +5,7 @@ import { createHash, randomBytes } from "node:crypto";
 import {
 	closeSync,
 	constants as fsConstants,
+	fchmodSync,
 	fstatSync,
 	fsyncSync,
 	ftruncateSync,
@@ -14,6 +15,7 @@ import {
 	readFileSync,
 	readSync,
 	renameSync,
+	statSync,
 	unlinkSync,
 	writeSync,
 	existsSync,
@@ -67,7 +69,30 @@ function tempPathFor(path: string): string {
 	return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 
-function writeTemp(path: string, parts: Buffer[], mode: number): string {
+/**
+ * A session file Arbor starts on its own (no source to follow): what pi's writes give it under the usual
+ * umask 022. Files derived from a session take `derivedFileMode(source)` instead (issue #23).
+ */
+export const NEW_SESSION_FILE_MODE = 0o644;
+/** Arbor's own files (settings, index, window state, logs): the user's alone. */
+export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * The mode for a file made from `source` (a branch, a pruned copy, an export, a backup, a child session):
+ * never wider than the source's own read/write bits, so a 0600 conversation never yields a 0644 copy. The
+ * umask narrows it further, never widens it. A source that cannot be read gives `fallback` (0600).
+ */
+export function derivedFileMode(source: string | null | undefined, fallback = PRIVATE_FILE_MODE): number {
+	if (!source) return fallback;
+	try {
+		return statSync(source).mode & 0o666;
+	} catch {
+		return fallback;
+	}
+}
+
+/** `exact`: set `mode` as given, past the umask (a rewrite keeping the file's own mode). */
+function writeTemp(path: string, parts: Buffer[], mode: number, exact = false): string {
 	const tmp = tempPathFor(path);
 	let fd: number;
 	try {
@@ -76,6 +101,7 @@ function writeTemp(path: string, parts: Buffer[], mode: number): string {
 		throw ioError(tmp, err, "creating a temporary file");
 	}
 	try {
+		if (exact) fchmodSync(fd, mode);
 		writeAll(fd, parts);
 		fsyncSync(fd);
 	} catch (err) {
@@ -87,8 +113,12 @@ function writeTemp(path: string, parts: Buffer[], mode: number): string {
 	return tmp;
 }
 
-/** Creates `path` with the given content; fails (code "conflict") instead of replacing an existing file. */
-export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskState {
+/**
+ * Creates `path` with the given content; fails (code "conflict") instead of replacing an existing file.
+ * `mode` has no default: each caller says whose file it is (NEW_SESSION_FILE_MODE, derivedFileMode(source),
+ * PRIVATE_FILE_MODE).
+ */
+export function writeNewFile(path: string, parts: Buffer[], mode: number): DiskState {
 	const tmp = writeTemp(path, parts, mode);
 	try {
 		try {
@@ -117,8 +147,8 @@ export function writeNewFile(path: string, parts: Buffer[], mode = 0o644): DiskS
  * the temp file removed) and is fsynced before the rename, so a full disk leaves the old file whole. For
  * session files only the explicit legacy upgrade uses it (after a .bak copy); Arbor's own settings too.
  */
-export function writeReplacingFile(path: string, parts: Buffer[], mode = 0o644, beforeRename?: () => boolean): DiskState | null {
-	const tmp = writeTemp(path, parts, mode);
+export function writeReplacingFile(path: string, parts: Buffer[], mode: number, beforeRename?: () => boolean, exactMode = false): DiskState | null {
+	const tmp = writeTemp(path, parts, mode, exactMode);
 	if (beforeRename && !beforeRename()) {
 		removeQuietly(tmp);
 		return null;

@@ -55,7 +55,7 @@ export async function exportCommand(argv: string[]): Promise<number> {
 			return 0;
 		}
 		try {
-			printLine(writeExport(out, data));
+			printLine(writeExport(out, data, sm.getSessionFile() ?? null));
 		} catch (err) {
 			if ((err as { code?: unknown }).code === "conflict")
 				throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);
