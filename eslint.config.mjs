@@ -48,6 +48,25 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Every byte the `arbor` command prints goes through electron/cli/io.ts, which shows control characters
+		// from session text escaped (shared/terminal-text.ts): a message must not drive the terminal (issue #23).
+		files: ["electron/cli/**/*.ts"],
+		ignores: [...TEST_FILES, "electron/cli/io.ts"],
+		rules: {
+			"no-restricted-syntax": [
+				"error",
+				{
+					selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name='write']",
+					message: "Print through electron/cli/io.ts (printLine, Output, warn ...): it escapes terminal control characters.",
+				},
+				{
+					selector: "CallExpression[callee.object.name='console']",
+					message: "Print through electron/cli/io.ts (printLine, Output, warn ...): it escapes terminal control characters.",
+				},
+			],
+		},
+	},
+	{
 		// One reason per file: no non-test source file over 600 lines (issue #13).
 		files: ["electron/**/*.{ts,tsx}", "renderer/**/*.{ts,tsx}", "shared/**/*.{ts,tsx}"],
 		ignores: TEST_FILES,

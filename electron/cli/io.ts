@@ -1,7 +1,11 @@
 // Output and failure handling shared by the `arbor` commands: buffered stdout that respects pipe
 // back-pressure, stderr messages, and opening a session file with errors mapped to exit codes.
+// Every byte a command prints goes through here (eslint forbids process.stdout/stderr.write elsewhere in
+// electron/cli): human-readable lines through the terminal-text escaper, JSON through terminalJson, so text
+// from a session file never reaches the terminal as a control sequence (shared/terminal-text.ts).
 
 import { SessionFileError, SessionManager } from "../session";
+import { terminalJson, terminalLine, terminalText } from "../../shared/terminal-text";
 import { EXIT_BAD_FILE, UsageError } from "./args";
 
 /** Collects output and writes it in large chunks; `flush()` resolves when stdout has taken it all. */
@@ -10,14 +14,30 @@ export class Output {
 	#size = 0;
 	#pending: Promise<void> = Promise.resolve();
 
-	write(s: string): void {
+	#write(s: string): void {
 		this.#parts.push(s);
 		this.#size += s.length;
 		if (this.#size >= 1 << 20) this.#drain();
 	}
 
+	/** One line of text: every control character in it, a newline too, is shown escaped. */
 	line(s = ""): void {
-		this.write(`${s}\n`);
+		this.#write(`${terminalLine(s)}\n`);
+	}
+
+	/** Text of several lines (newlines and tabs kept, other controls escaped), ended by a newline. */
+	text(s: string): void {
+		this.#write(`${terminalText(s)}\n`);
+	}
+
+	/** A piece of JSON text (as written: no newline added). */
+	json(chunk: string): void {
+		this.#write(terminalJson(chunk));
+	}
+
+	/** One JSON value's text and a newline. */
+	jsonLine(text: string): void {
+		this.#write(`${terminalJson(text)}\n`);
 	}
 
 	#drain(): void {
@@ -39,8 +59,69 @@ export class Output {
 	}
 }
 
+/** Short output at once: one line of text on stdout (escaped as Output.line does). */
+export function printLine(s: string): void {
+	process.stdout.write(`${terminalLine(s)}\n`);
+}
+
+/** Several lines of text on stdout (escaped as Output.text does). */
+export function printText(s: string): void {
+	process.stdout.write(`${terminalText(s)}\n`);
+}
+
+/** One JSON value's text and a newline on stdout. */
+export function printJsonLine(text: string): void {
+	process.stdout.write(`${terminalJson(text)}\n`);
+}
+
+/**
+ * An export's bytes on stdout, where they may reach a terminal: text (Markdown, HTML) with its control
+ * characters shown escaped, JSONL with DEL and C1 as \\u escapes (the same JSON values).
+ */
+export function printExport(data: Buffer, kind: "text" | "jsonl"): Promise<void> {
+	const shown = kind === "jsonl" ? jsonBytesForTerminal(data) : Buffer.from(terminalText(data.toString("utf8")), "utf8");
+	return new Promise<void>((res, rej) => process.stdout.write(shown, (err) => (err ? rej(err) : res())));
+}
+
+/** A command's usage (Arbor's own text). */
+export function printUsage(usage: string): void {
+	process.stdout.write(`${usage}\n`);
+}
+
+/** A message on stderr, escaped like stdout's text: it may name a file or quote one. Newlines kept. */
+export function printError(message: string): void {
+	process.stderr.write(`${terminalText(message)}\n`);
+}
+
+/** Progress on a terminal's stderr: Arbor's own control sequences (\r, erase line) around escaped text. */
+export function printProgress(text: string | null): void {
+	process.stderr.write(text === null ? "\r\x1b[K" : `\r${terminalLine(text)}`);
+}
+
+/**
+ * Bytes of JSON lines on stdout (export --format jsonl: the session's own line bytes, maybe not valid
+ * UTF-8): DEL and UTF-8 C1 (C2 80..C2 9F, only ever inside JSON strings) become \u escapes, the rest
+ * is copied as it is.
+ */
+export function jsonBytesForTerminal(data: Buffer): Buffer {
+	const parts: Buffer[] = [];
+	let from = 0;
+	for (let i = 0; i < data.length; i++) {
+		const b = data[i];
+		const c1 = b === 0xc2 && i + 1 < data.length && data[i + 1] >= 0x80 && data[i + 1] <= 0x9f;
+		if (b !== 0x7f && !c1) continue;
+		parts.push(data.subarray(from, i), Buffer.from(`\\u00${(c1 ? data[i + 1] : b).toString(16)}`, "latin1"));
+		if (c1) i++;
+		from = i + 1;
+	}
+	if (from === 0) return data;
+	parts.push(data.subarray(from));
+	return Buffer.concat(parts);
+}
+
+/** One line on stderr: `arbor: MESSAGE`, every control character in it shown escaped. */
 export function warn(message: string): void {
-	process.stderr.write(`arbor: ${message}\n`);
+	process.stderr.write(`arbor: ${terminalLine(message)}\n`);
 }
 
 /** A session file that cannot be used: exit code 2 with a message naming the file (and line). */

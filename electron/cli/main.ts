@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_BAD_FILE, EXIT_USAGE, UsageError } from "./args";
-import { BadFileError } from "./io";
+import { BadFileError, printError, printLine, printUsage } from "./io";
 import { errorText } from "../../shared/guards";
 
 const USAGE = `Usage: arbor <command> [options]
@@ -71,31 +71,31 @@ export async function main(argv: string[]): Promise<number> {
 	const [name, ...rest] = argv;
 	if (name === undefined || name === "--help" || name === "-h" || name === "help") {
 		if (name === "help" && rest[0] && commands[rest[0]]) return commands[rest[0]](["--help"]);
-		process.stdout.write(`${USAGE}\n`);
+		printUsage(USAGE);
 		return name === undefined ? EXIT_USAGE : 0;
 	}
 	if (name === "--version" || name === "-v") {
-		process.stdout.write(`arbor ${version()}\n`);
+		printLine(`arbor ${version()}`);
 		return 0;
 	}
 	const command = commands[name];
 	if (!command) {
-		process.stderr.write(`arbor: unknown command "${name}"\n\n${USAGE}\n`);
+		printError(`arbor: unknown command "${name}"\n\n${USAGE}`);
 		return EXIT_USAGE;
 	}
 	try {
 		return await command(rest);
 	} catch (err) {
 		if (err instanceof UsageError) {
-			process.stderr.write(`arbor ${name}: ${err.message}\n${err.usage ? `\n${err.usage}\n` : ""}`);
+			printError(`arbor ${name}: ${err.message}${err.usage ? `\n\n${err.usage}` : ""}`);
 			return EXIT_USAGE;
 		}
 		if (err instanceof BadFileError) {
-			process.stderr.write(`arbor ${name}: ${err.message}\n`);
+			printError(`arbor ${name}: ${err.message}`);
 			return EXIT_BAD_FILE;
 		}
 		if (typeof err === "object" && err !== null && (err as { code?: unknown }).code === "EPIPE") return 0;
-		process.stderr.write(`arbor ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+		printError(`arbor ${name}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 		return EXIT_USAGE;
 	}
 }
@@ -111,7 +111,7 @@ main(process.argv.slice(2)).then(
 		process.exitCode = code;
 	},
 	(err: unknown) => {
-		process.stderr.write(`arbor: ${errorText(err)}\n`);
+		printError(`arbor: ${errorText(err)}`);
 		process.exitCode = EXIT_USAGE;
 	},
 );

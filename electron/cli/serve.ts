@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
 import { errorText } from "../../shared/guards";
+import { printError, printText, printUsage } from "./io";
 
 /** Exit codes shared with the other `arbor` commands (docs/cli.md). */
 const EXIT_USAGE = 1;
@@ -95,10 +96,10 @@ function openInBrowser(file: string): void {
 		process.platform === "darwin" ? ["open", [file]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", file]] : ["xdg-open", [file]];
 	try {
 		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
-		child.on("error", () => process.stderr.write("Could not open a browser: open the URL above yourself.\n"));
+		child.on("error", () => printError("Could not open a browser: open the URL above yourself."));
 		child.unref();
 	} catch {
-		process.stderr.write("Could not open a browser: open the URL above yourself.\n");
+		printError("Could not open a browser: open the URL above yourself.");
 	}
 }
 
@@ -106,25 +107,25 @@ function openInBrowser(file: string): void {
 export async function runServe(argv: string[], start: typeof startBrowserHost = startBrowserHost): Promise<number> {
 	const args = parseServeArgs(argv);
 	if ("help" in args) {
-		process.stdout.write(`${SERVE_USAGE}\n`);
+		printUsage(SERVE_USAGE);
 		return 0;
 	}
 	if ("error" in args) {
-		process.stderr.write(`arbor serve: ${args.error}\n\n${SERVE_USAGE}\n`);
+		printError(`arbor serve: ${args.error}\n\n${SERVE_USAGE}`);
 		return EXIT_USAGE;
 	}
 	let host;
 	try {
-		host = await start({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions });
+		host = await start({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions, log: printError });
 	} catch (err) {
 		const e = err as NodeJS.ErrnoException;
 		const why = e.code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : e.message;
-		process.stderr.write(`arbor serve: ${why}\n`);
+		printError(`arbor serve: ${why}`);
 		return EXIT_USAGE;
 	}
 	if (host.failed.length > 0) {
 		// Same rule as the other commands: a session file argument that cannot be read is an error.
-		for (const f of host.failed) process.stderr.write(`arbor serve: ${f.path}: ${f.message}\n`);
+		for (const f of host.failed) printError(`arbor serve: ${f.path}: ${f.message}`);
 		await host.close();
 		return EXIT_BAD_FILE;
 	}
@@ -132,18 +133,18 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 	// extensions the user enabled (asked at each error: they can be enabled while serving).
 	const guard = installCrashGuard(
 		(kind, err) => {
-			process.stderr.write(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}\n`);
+			printError(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}`);
 		},
 		{ extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] },
 	);
-	process.stdout.write(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)\n`);
+	printText(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)`);
 	let launch: { file: string; dispose(): void } | undefined;
 	if (args.open) {
 		try {
 			launch = writeLaunchFile(host.url);
 			openInBrowser(launch.file);
 		} catch (err) {
-			process.stderr.write(`Could not open a browser (${errorText(err)}): open the URL above yourself.\n`);
+			printError(`Could not open a browser (${errorText(err)}): open the URL above yourself.`);
 		}
 	}
 

@@ -9,12 +9,14 @@ import * as path from "node:path";
 import type { ExportFormat } from "../../shared/api";
 import { contentText } from "../../shared/content-text";
 import type { SessionEntry } from "../../shared/entries";
-import { type SessionManager, writeNewFile } from "../session";
+import { type SessionManager, derivedFileMode, writeNewFile } from "../session";
 import { runSteps } from "../session/steps";
 import { type PrunedCopy, prunedCopySteps } from "./prune";
 import { ArborServiceError } from "./errors";
 import { titleOf } from "./open-session";
-import { isRecord } from "../../shared/guards";
+import { isRecord, safeString } from "../../shared/guards";
+import { terminalText } from "../../shared/terminal-text";
+import { markdownBody, markdownLine } from "./markdown-safe";
 
 export { EXPORT_FORMATS, type ExportFormat } from "../../shared/api";
 
@@ -42,7 +44,7 @@ function pathEntries(sm: SessionManager, leafId: string | undefined): { leafId: 
 function toolCallLine(c: Record<string, unknown>): string {
 	const args = isRecord(c.arguments) ? c.arguments : {};
 	const p = args.path ?? args.file_path ?? args.command;
-	return `${String(c.name)}${typeof p === "string" ? ` ${p}` : ""}`;
+	return `${safeString(c.name)}${typeof p === "string" ? ` ${p}` : ""}`;
 }
 
 function blocksOf(entries: readonly SessionEntry[]): Block[] {
@@ -66,24 +68,24 @@ function blocksOf(entries: readonly SessionEntry[]): Block[] {
 					if (text.trim() !== "" || stop) out.push({ heading: `Assistant${stop}`, text, meta: ts });
 					if (calls.length > 0) out.push({ heading: "Tool calls", text: calls.join("\n"), code: true });
 				} else if (m.role === "toolResult") {
-					out.push({ heading: `Tool result: ${String(m.toolName ?? "")}${m.isError === true ? " (error)" : ""}`, text, code: true });
+					out.push({ heading: `Tool result: ${safeString(m.toolName ?? "")}${m.isError === true ? " (error)" : ""}`, text, code: true });
 				} else if (m.role === "bashExecution") {
 					out.push({
 						heading: `Bash${typeof m.exitCode === "number" && m.exitCode !== 0 ? ` (exit ${m.exitCode})` : ""}`,
-						text: `$ ${String(m.command ?? "")}\n${String(m.output ?? "")}`,
+						text: `$ ${safeString(m.command ?? "")}\n${safeString(m.output ?? "")}`,
 						code: true,
 					});
-				} else if (text.trim() !== "") out.push({ heading: String(m.role ?? "message"), text });
+				} else if (text.trim() !== "") out.push({ heading: safeString(m.role ?? "message"), text });
 				break;
 			}
 			case "compaction":
-				out.push({ heading: "Compaction summary", text: String(r.summary ?? ""), meta: ts });
+				out.push({ heading: "Compaction summary", text: safeString(r.summary ?? ""), meta: ts });
 				break;
 			case "branch_summary":
-				out.push({ heading: "Branch summary", text: String(r.summary ?? ""), meta: ts });
+				out.push({ heading: "Branch summary", text: safeString(r.summary ?? ""), meta: ts });
 				break;
 			case "custom_message":
-				if (r.display !== false) out.push({ heading: String(r.customType ?? "custom message"), text: contentText(r.content, "\n") });
+				if (r.display !== false) out.push({ heading: safeString(r.customType ?? "custom message"), text: contentText(r.content, "\n") });
 				break;
 			default:
 				break; // model/thinking changes, labels, custom state, unknown types: not part of the conversation
@@ -99,13 +101,15 @@ function fence(text: string): string {
 }
 
 export function toMarkdown(title: string, blocks: readonly Block[]): string {
-	const parts = [`# ${title.replace(/\s+/g, " ")}`, ""];
+	// Session text never becomes markup, an unsafe link or a heading of its own (markdown-safe.ts).
+	const parts = [`# ${markdownLine(title)}`, ""];
 	for (const b of blocks) {
-		parts.push(`## ${b.heading}${b.meta ? ` · ${b.meta}` : ""}`, "");
+		parts.push(`## ${markdownLine(b.heading)}${b.meta ? ` · ${markdownLine(b.meta)}` : ""}`, "");
 		if (b.code) {
-			const f = fence(b.text);
-			parts.push(f, b.text, f, "");
-		} else parts.push(b.text, "");
+			const text = terminalText(b.text);
+			const f = fence(text);
+			parts.push(f, text, f, "");
+		} else parts.push(markdownBody(b.text), "");
 	}
 	return `${parts.join("\n").trimEnd()}\n`;
 }
@@ -161,11 +165,14 @@ export function exportBranch(sm: SessionManager, format: ExportFormat, leafId?: 
 	return Buffer.from(format === "md" ? toMarkdown(title, blocks) : toHtml(title, blocks), "utf8");
 }
 
-/** Write bytes to a new file; an existing file is refused (code "conflict"), never replaced. */
-export function writeExport(out: string, data: Buffer): string {
+/**
+ * Write bytes to a new file; an existing file is refused (code "conflict"), never replaced. `source` is the
+ * session exported: the file is no more readable than it (issue #23).
+ */
+export function writeExport(out: string, data: Buffer, source: string | null): string {
 	const target = path.resolve(out);
 	fs.mkdirSync(path.dirname(target), { recursive: true });
-	writeNewFile(target, [data]);
+	writeNewFile(target, [data], derivedFileMode(source));
 	return target;
 }
 

@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
-import { createSessionId, sessionFileName, writeNewFile } from "../session";
+import { createSessionId, derivedFileMode, NEW_SESSION_FILE_MODE, sessionFileName, writeNewFile } from "../session";
 
 export function createChildSessionFile(sessionDir: string, cwd: string, parentSession: string | undefined): string {
 	fs.mkdirSync(sessionDir, { recursive: true });
@@ -15,6 +15,7 @@ export function createChildSessionFile(sessionDir: string, cwd: string, parentSe
 	const header: Record<string, unknown> = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
 	if (parentSession) header.parentSession = parentSession;
 	const file = path.join(sessionDir, sessionFileName(timestamp, id));
-	writeNewFile(file, [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")], 0o644);
+	// No more readable than the parent it names (issue #23); without one, as pi makes a new file.
+	writeNewFile(file, [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")], derivedFileMode(parentSession, NEW_SESSION_FILE_MODE));
 	return file;
 }

@@ -171,7 +171,7 @@ function alive(h: LockHolder): boolean {
 export function createExclusive(file: string, data: string): boolean {
 	let fd: number;
 	try {
-		fd = openSync(file, "wx");
+		fd = openSync(file, "wx", 0o600);
 	} catch (err) {
 		if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
 		throw err;

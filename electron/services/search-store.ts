@@ -11,11 +11,12 @@
 // A dictionary or table file that does not parse (cut short by a crash of the machine) is rebuilt: a
 // dictionary from the indexed blocks of the session files, a table group by indexing its files again.
 
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { dictFromBlocks } from "./search-build";
 import { checkIndexFolder, removeIndexFiles, removeTempFiles, tryLock, unlock, type LockHolder } from "./search-folder";
 import { type TermTable, dictName } from "./search-terms";
+import { makePrivateDir, openPrivateFile, writePrivateFile } from "./arbor-files";
 
 /** Version 3: block tables grouped in 64 files (t-*.json) instead of one b-<fid>.json per session file. */
 export const INDEX_VERSION = 3;
@@ -55,7 +56,7 @@ const STEP_NUMBERS = 200_000;
 export function writeAtomic(file: string, data: string): void {
 	const tmp = `${file}.${process.pid}.tmp`;
 	try {
-		writeFileSync(tmp, data);
+		writePrivateFile(tmp, data);
 	} catch (err) {
 		// A full disk: no half-written temporary file is left behind.
 		rmSync(tmp, { force: true });
@@ -70,7 +71,7 @@ export function writeAtomic(file: string, data: string): void {
  */
 function* writeDict(file: string, d: Dict, updates: Map<string, number[]>): Generator<void, void> {
 	const tmp = `${file}.${process.pid}.tmp`;
-	const fd = openSync(tmp, "w");
+	const fd = openPrivateFile(tmp);
 	let done = false;
 	try {
 		let out = "{";
@@ -217,7 +218,7 @@ export class IndexStore {
 	lock(): LockHolder | null {
 		if (this.#locked) return null;
 		checkIndexFolder(this.dir);
-		mkdirSync(this.dir, { recursive: true });
+		makePrivateDir(this.dir);
 		const held = tryLock(this.dir);
 		if (held) return held;
 		this.#locked = true;
@@ -248,7 +249,7 @@ export class IndexStore {
 		const fid = this.manifest.nextFid++;
 		if (fid >= this.#reserved) {
 			this.#reserved = fid + 1000;
-			mkdirSync(this.dir, { recursive: true });
+			makePrivateDir(this.dir);
 			writeAtomic(join(this.dir, "reserved.json"), JSON.stringify({ upTo: this.#reserved }));
 		}
 		return fid;
@@ -358,7 +359,7 @@ export class IndexStore {
 	 */
 	*mergePostings(terms: TermTable): Generator<void, void> {
 		if (!terms.pendingCount) return;
-		mkdirSync(this.dir, { recursive: true });
+		makePrivateDir(this.dir);
 		const names = this.dictNames();
 		for (const [name, ids] of [...terms.pending]) {
 			const d = this.dict(name);
@@ -401,7 +402,7 @@ export class IndexStore {
 
 	/** Writes the block tables changed, then the manifest (which makes the postings and tables live). */
 	*save(): Generator<void, void> {
-		mkdirSync(this.dir, { recursive: true });
+		makePrivateDir(this.dir);
 		yield* this.#writeRepaired();
 		for (const k of [...this.#dirtyTables]) {
 			const g = this.#tables.get(k) ?? {};

@@ -1,11 +1,11 @@
 // Arbor's own settings (~/.arbor/settings.json): read leniently, written atomically (temp + fsync + rename).
 // Where Arbor has no value yet, pi's settings.json supplies the tree defaults pi users already chose.
 
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ArborSettings, FilterMode, ModelSettings } from "../../shared/api";
 import { FILTER_MODES } from "../../shared/api";
 import { writeReplacingFile } from "../session";
+import { makePrivateDir } from "./arbor-files";
 import { readJsonFile } from "./fs-util";
 import { isRecord } from "../../shared/guards";
 
@@ -125,7 +125,7 @@ export class SettingsStore {
 	}
 
 	#write(settings: ArborSettings): void {
-		fs.mkdirSync(path.dirname(this.file), { recursive: true });
+		makePrivateDir(path.dirname(this.file));
 		// 0600: the file may hold an API key.
 		writeReplacingFile(this.file, [Buffer.from(`${JSON.stringify(settings, null, "\t")}\n`, "utf8")], 0o600);
 	}

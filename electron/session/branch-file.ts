@@ -12,7 +12,7 @@ import { EntryIndex, SYNTHETIC_PREFIX } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, sessionFileName } from "./ids";
 import type { LiveFile } from "./live-file";
-import { type DiskState, appendBytes, writeNewFile, writeReplacingFile } from "./write";
+import { type DiskState, appendBytes, derivedFileMode, NEW_SESSION_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
 
 type Loose = Record<string, unknown>;
 
@@ -88,7 +88,9 @@ function upgradeOnce(live: LiveFile, file: string): string | null {
 		for (let k = 1; existsSync(bak); k++) bak = `${file}.bak.${k}`;
 		// The backup goes through a temp file, fsync and a no-clobber link like every new file: a kill in the
 		// middle of the copy must not leave a partial .bak that looks like the original.
-		writeNewFile(bak, [original]);
+		// The backup and the rewritten file keep the original's mode: a private session stays private.
+		const mode = st.mode & 0o777;
+		writeNewFile(bak, [original], mode & 0o666);
 		// Only appends are followed: the same file, not shorter.
 		const unchanged = (): boolean => {
 			try {
@@ -98,7 +100,7 @@ function upgradeOnce(live: LiveFile, file: string): string | null {
 				return false;
 			}
 		};
-		const replaced = writeReplacingFile(file, parts, 0o644, unchanged);
+		const replaced = writeReplacingFile(file, parts, mode, unchanged, true);
 		if (replaced === null) {
 			try {
 				unlinkSync(bak);
@@ -242,7 +244,8 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	}
 	mkdirSync(dir, { recursive: true });
 	// One buffer, one write: thousands of small writes cost more than the copy.
-	const disk = writeNewFile(newFile, [content]);
+	// No wider than the source: a branch of a 0600 conversation is 0600 too (issue #23).
+	const disk = writeNewFile(newFile, [content], live.path ? derivedFileMode(live.path) : NEW_SESSION_FILE_MODE);
 	if (options.adopt === false) return { path: newFile, dir: currentDir };
 	adoptBranchFile(live, newFile, header, disk, placed, labelPlaced);
 	return { path: newFile, dir };

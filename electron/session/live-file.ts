@@ -13,7 +13,7 @@ import { isRecord } from "../../shared/guards";
 import { scanLines } from "./jsonl";
 import { type FileEnd, type LoadedFile, LineReader, loadFileSteps } from "./line-reader";
 import { runSteps } from "./steps";
-import { type DiskState, appendBytes, replacedByLink, settleStaleAppend, writeNewFile } from "./write";
+import { type DiskState, appendBytes, derivedFileMode, NEW_SESSION_FILE_MODE, replacedByLink, settleStaleAppend, writeNewFile } from "./write";
 
 type Loose = Record<string, unknown>;
 
@@ -375,7 +375,9 @@ export class LiveFile {
 				const headerLine = Buffer.from(`${JSON.stringify(this.header)}\n`, "utf8");
 				parts.push(headerLine, line);
 				mkdirSync(dirname(file), { recursive: true });
-				const st = writeNewFile(file, parts);
+				// A new session that names the file it came from is no more readable than that file.
+				const parent = this.header.parentSession;
+				const st = writeNewFile(file, parts, derivedFileMode(typeof parent === "string" ? parent : undefined, NEW_SESSION_FILE_MODE));
 				offset = headerLine.length;
 				lineNo = 2;
 				this.headerOnDisk = true;

@@ -15,7 +15,8 @@ export class NewFileStream {
 	readonly #buf = Buffer.allocUnsafe(BUFFER_BYTES);
 	#used = 0;
 
-	constructor(path: string, mode = 0o644) {
+	/** `mode`: whose file it is, as for writeNewFile (a pruned copy takes derivedFileMode(source)). */
+	constructor(path: string, mode: number) {
 		this.path = path;
 		this.#tmp = tempPathFor(path);
 		try {

@@ -3,7 +3,7 @@
 
 import { resolve } from "node:path";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
-import { asBadFile, openSession, reportWarnings } from "../io";
+import { asBadFile, openSession, printLine, printUsage, reportWarnings } from "../io";
 
 export const branchUsage = `Usage: arbor branch FILE ENTRY_ID [--dir DIR]
 
@@ -17,7 +17,7 @@ Options:
 export async function branchCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { dir: { type: "string" } }, branchUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${branchUsage}\n`);
+		printUsage(branchUsage);
 		return 0;
 	}
 	const [file, entryId] = positionals(args, ["FILE", "ENTRY_ID"], 0, branchUsage);
@@ -34,7 +34,7 @@ export async function branchCommand(argv: string[]): Promise<number> {
 			asBadFile(err);
 		}
 		if (!created) throw new Error("the session core did not create a file");
-		process.stdout.write(`${created}\n`);
+		printLine(created);
 		return 0;
 	} finally {
 		sm.close();

@@ -4,7 +4,7 @@
 
 import { compareBranches, compareView } from "../../services/compare";
 import { flag, parseCommandArgs, positionals, UsageError } from "../args";
-import { Output, openSession, reportWarnings } from "../io";
+import { Output, openSession, printUsage, reportWarnings } from "../io";
 import type { CompareSide, CompareView } from "../../../shared/compare";
 
 export const compareUsage = `Usage: arbor compare FILE ID_A ID_B [--json]
@@ -62,14 +62,14 @@ export function printCompare(out: Output, v: CompareView): void {
 	out.line("final answers, A -> B (word diff):");
 	if (!v.finalAnswer.a.text && !v.finalAnswer.b.text) out.line("  (neither side has an assistant answer)");
 	else {
-		out.line(v.answerDiff.map((p) => (p.added ? `{+${p.value}+}` : p.removed ? `[-${p.value}-]` : p.value)).join(""));
+		out.text(v.answerDiff.map((p) => (p.added ? `{+${p.value}+}` : p.removed ? `[-${p.value}-]` : p.value)).join(""));
 	}
 }
 
 export async function compareCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, compareUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${compareUsage}\n`);
+		printUsage(compareUsage);
 		return 0;
 	}
 	const [file, idA, idB] = positionals(args, ["FILE", "ID_A", "ID_B"], 0, compareUsage);
@@ -78,7 +78,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
 		reportWarnings(sm);
 		for (const id of [idA, idB]) if (sm.indexOf(id) < 0) throw new UsageError(`no entry "${id}" in ${sm.getSessionFile()}`, compareUsage);
 		const out = new Output();
-		if (flag(args, "json")) out.line(JSON.stringify(compareBranches(sm, idA, idB), null, 2));
+		if (flag(args, "json")) out.jsonLine(JSON.stringify(compareBranches(sm, idA, idB), null, 2));
 		else printCompare(out, compareView(sm, idA, idB));
 		await out.flush();
 		return 0;

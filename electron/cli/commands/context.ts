@@ -6,7 +6,7 @@ import type { AgentMessage, SessionContext } from "../../../shared/entries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { safeString as text } from "../../../shared/preview";
 import { writeJson } from "../../../shared/tree-text";
-import { openSession, Output, reportWarnings } from "../io";
+import { openSession, Output, printUsage, reportWarnings } from "../io";
 import { buildOmpContext, readPathContext, sessionWriter, type OmpSessionContext } from "../../session";
 
 export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--as pi|omp] [--json]
@@ -74,7 +74,7 @@ function messageText(m: AgentMessage): { title: string; body: string[] } {
 export async function contextCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { leaf: { type: "string" }, as: { type: "string" }, json: { type: "boolean" } }, contextUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${contextUsage}\n`);
+		printUsage(contextUsage);
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, contextUsage);
@@ -160,10 +160,10 @@ async function writeContextJson(value: unknown): Promise<void> {
 	try {
 		text = JSON.stringify(value);
 	} catch {
-		writeJson(value, (chunk) => out.write(chunk));
-		out.line();
+		writeJson(value, (chunk) => out.json(chunk));
+		out.json("\n");
 	}
-	if (text !== null) out.line(text);
+	if (text !== null) out.jsonLine(text);
 	await out.flush();
 }
 

@@ -5,7 +5,7 @@
 import { EXPORT_FORMATS, type ExportFormat, exportBranch, writeExport } from "../../services/export";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { ArborServiceError } from "../../services/errors";
-import { asBadFile, BadFileError, openSession, reportWarnings } from "../io";
+import { asBadFile, BadFileError, openSession, printExport, printLine, printUsage, reportWarnings } from "../io";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
@@ -25,7 +25,7 @@ Options:
 export async function exportCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { leaf: { type: "string" }, format: { type: "string" }, out: { type: "string" } }, exportUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${exportUsage}\n`);
+		printUsage(exportUsage);
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, exportUsage);
@@ -50,11 +50,12 @@ export async function exportCommand(argv: string[]): Promise<number> {
 			asBadFile(err);
 		}
 		if (out === undefined) {
-			await new Promise<void>((res, rej) => process.stdout.write(data, (err) => (err ? rej(err) : res())));
+			// --out writes the export as it is; stdout may be a terminal (control characters escaped).
+			await printExport(data, format === "jsonl" ? "jsonl" : "text");
 			return 0;
 		}
 		try {
-			process.stdout.write(`${writeExport(out, data)}\n`);
+			printLine(writeExport(out, data, sm.getSessionFile() ?? null));
 		} catch (err) {
 			if ((err as { code?: unknown }).code === "conflict")
 				throw new UsageError(`${resolve(out)} already exists; not overwriting it (choose another --out)`, exportUsage);

@@ -4,6 +4,7 @@
 import type { ExtensionInfo, ExtensionListing } from "../../../shared/api";
 import { ArborServices } from "../../services";
 import { flag, parseCommandArgs } from "../args";
+import { printJsonLine, printLine, printUsage } from "../io";
 
 export const extensionsUsage = `Usage: arbor extensions [PATH...] [--json]
 
@@ -19,18 +20,18 @@ Options:
 
 export const EXIT_LOAD_ERROR = 3;
 
-function line(e: ExtensionInfo): string {
+function lines(e: ExtensionInfo): string[] {
 	const state = !e.enabled ? "found (not enabled)" : e.loaded ? "loaded" : "FAILED";
 	const from = (e.package ? `${e.origin} ${e.package}` : e.origin) + (e.piEnabled === false ? ", off in pi's settings" : "");
 	const cmds = e.commands.length > 0 ? `  commands: ${e.commands.map((c) => `/${c}`).join(" ")}` : "";
-	const err = e.error ? `\n    error: ${e.error.split("\n")[0]}` : "";
-	return `${state.padEnd(19)} ${e.name}  [${from}]  ${e.path}${cmds}${err}`;
+	const first = `${state.padEnd(19)} ${e.name}  [${from}]  ${e.path}${cmds}`;
+	return e.error ? [first, `    error: ${e.error.split("\n")[0]}`] : [first];
 }
 
 export async function extensionsCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, extensionsUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${extensionsUsage}\n`);
+		printUsage(extensionsUsage);
 		return 0;
 	}
 	const services = new ArborServices({ extensionPaths: args.positionals, watch: false });
@@ -42,20 +43,20 @@ export async function extensionsCommand(argv: string[]): Promise<number> {
 	}
 	const failed = listing.extensions.some((e) => e.enabled && !e.loaded);
 	if (flag(args, "json")) {
-		process.stdout.write(`${JSON.stringify(listing, null, 2)}\n`);
+		printJsonLine(JSON.stringify(listing, null, 2));
 		return failed ? EXIT_LOAD_ERROR : 0;
 	}
 	if (listing.extensions.length === 0 && listing.missing.length === 0 && !listing.untrustedProject) {
-		process.stdout.write("No extensions found.\n");
+		printLine("No extensions found.");
 		return 0;
 	}
-	const out = listing.extensions.map(line);
+	const out = listing.extensions.flatMap(lines);
 	for (const m of listing.missing) out.push(`${"missing".padEnd(19)} ${m.source}: ${m.reason}`);
 	if (listing.untrustedProject)
 		out.push(`${"not trusted".padEnd(19)} ${listing.untrustedProject}/.pi: pi does not trust this project (trust it in pi), so its extensions are not listed`);
 	const loaded = listing.extensions.filter((e) => e.loaded).length;
 	const off = listing.extensions.filter((e) => !e.enabled).length;
 	out.push("", `${loaded} loaded, ${listing.extensions.filter((e) => e.enabled && !e.loaded).length} failed, ${off} found but not enabled.`);
-	process.stdout.write(`${out.join("\n")}\n`);
+	for (const l of out) printLine(l);
 	return failed ? EXIT_LOAD_ERROR : 0;
 }

@@ -3,7 +3,7 @@
 
 import { sessionFamily } from "../../services/family";
 import { flag, parseCommandArgs, UsageError } from "../args";
-import { Output } from "../io";
+import { Output, printUsage } from "../io";
 import { errorText } from "../../../shared/guards";
 
 export const familyUsage = `Usage: arbor family FILE [DIR...] [--json]
@@ -19,7 +19,7 @@ Options:
 export async function familyCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, familyUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${familyUsage}\n`);
+		printUsage(familyUsage);
 		return 0;
 	}
 	const [file] = args.positionals;
@@ -31,7 +31,7 @@ export async function familyCommand(argv: string[]): Promise<number> {
 		throw new UsageError(errorText(err), familyUsage);
 	}
 	const out = new Output();
-	if (flag(args, "json")) out.line(JSON.stringify(family));
+	if (flag(args, "json")) out.jsonLine(JSON.stringify(family));
 	else {
 		const depth = new Map<string, number>();
 		for (const m of family.members) {

@@ -6,7 +6,7 @@ import { EntryKind, ENTRY_KIND_NAMES, KIND_ENTRY_TYPES } from "../../../shared/s
 import { countBranchPoints, treeShape } from "../../../shared/tree-view";
 import type { SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals } from "../args";
-import { openSession, Output } from "../io";
+import { openSession, Output, printUsage } from "../io";
 
 export const infoUsage = `Usage: arbor info FILE [--json]
 
@@ -133,7 +133,7 @@ const counts = (m: Record<string, number>): string =>
 export async function infoCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, infoUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${infoUsage}\n`);
+		printUsage(infoUsage);
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, infoUsage);
@@ -141,7 +141,7 @@ export async function infoCommand(argv: string[]): Promise<number> {
 	try {
 		const info = sessionInfo(sm);
 		const out = new Output();
-		if (flag(args, "json")) out.line(JSON.stringify(info));
+		if (flag(args, "json")) out.jsonLine(JSON.stringify(info));
 		else {
 			out.line(`file:          ${info.file}`);
 			out.line(`session id:    ${info.sessionId}`);

@@ -2,7 +2,7 @@
 // appendLabelChange: the new entry hangs under the file's leaf, so pi and omp still resume there).
 
 import { flag, parseCommandArgs, positionals, UsageError } from "../args";
-import { asBadFile, openSession, reportWarnings } from "../io";
+import { asBadFile, openSession, printLine, printUsage, reportWarnings } from "../io";
 
 export const labelUsage = `Usage: arbor label FILE ENTRY_ID [TEXT]
 
@@ -15,7 +15,7 @@ Options:
 export async function labelCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, {}, labelUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${labelUsage}\n`);
+		printUsage(labelUsage);
 		return 0;
 	}
 	const [file, entryId, text] = positionals(args, ["FILE", "ENTRY_ID", "TEXT"], 1, labelUsage);
@@ -29,7 +29,7 @@ export async function labelCommand(argv: string[]): Promise<number> {
 		} catch (err) {
 			asBadFile(err);
 		}
-		process.stdout.write(label ? `${entryId}: [${label}]\n` : `${entryId}: label cleared\n`);
+		printLine(label ? `${entryId}: [${label}]` : `${entryId}: label cleared`);
 		return 0;
 	} finally {
 		sm.close();

@@ -3,6 +3,7 @@
 
 import { ArborServices } from "../../services";
 import { EXIT_NO_MODEL, flag, parseCommandArgs, positionals } from "../args";
+import { printError, printJsonLine, printLine, printUsage } from "../io";
 
 export const modelUsage = `Usage: arbor model [--json]
 
@@ -20,7 +21,7 @@ Options:
 export async function modelCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, modelUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${modelUsage}\n`);
+		printUsage(modelUsage);
 		return 0;
 	}
 	positionals(args, [], 0, modelUsage);
@@ -28,20 +29,27 @@ export async function modelCommand(argv: string[]): Promise<number> {
 	try {
 		const r = await services.modelStatus();
 		if (!r.ok) {
-			if (flag(args, "json")) process.stdout.write(`${JSON.stringify({ provider: null, modelId: null, source: null, auth: null, reason: r.reason })}\n`);
-			process.stderr.write(`arbor model: ${r.reason}\n`);
+			if (flag(args, "json")) printJsonLine(JSON.stringify({ provider: null, modelId: null, source: null, auth: null, reason: r.reason }));
+			printError(`arbor model: ${r.reason}`);
 			return EXIT_NO_MODEL;
 		}
 		const i = r.info;
 		if (flag(args, "json")) {
-			process.stdout.write(
-				`${JSON.stringify({ provider: i.provider, modelId: i.modelId, source: i.source, auth: i.auth, ...(i.baseUrl ? { baseUrl: i.baseUrl } : {}), ...(i.note ? { note: i.note } : {}) })}\n`,
+			printJsonLine(
+				JSON.stringify({
+					provider: i.provider,
+					modelId: i.modelId,
+					source: i.source,
+					auth: i.auth,
+					...(i.baseUrl ? { baseUrl: i.baseUrl } : {}),
+					...(i.note ? { note: i.note } : {}),
+				}),
 			);
 		} else {
 			const lines = [`${i.provider}/${i.modelId}`, `source: ${i.source}`, `auth: ${i.auth ?? "none"}`];
 			if (i.baseUrl) lines.push(`base URL: ${i.baseUrl}`);
 			if (i.note) lines.push(`note: ${i.note}`);
-			process.stdout.write(`${lines.join("\n")}\n`);
+			for (const l of lines) printLine(l);
 		}
 		return 0;
 	} finally {

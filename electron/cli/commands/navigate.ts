@@ -8,6 +8,7 @@ import type { NavigateResult } from "../../../shared/api";
 import { ArborServices } from "../../services";
 import { EXIT_BAD_FILE, EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { errorText } from "../../../shared/guards";
+import { printError, printJsonLine, printLine, printText, printUsage } from "../io";
 
 export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--json]
 
@@ -42,7 +43,7 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 		navigateUsage,
 	);
 	if (flag(args, "help")) {
-		process.stdout.write(`${navigateUsage}\n`);
+		printUsage(navigateUsage);
 		return 0;
 	}
 	const [file, entryId] = positionals(args, ["FILE", "ENTRY_ID"], 0, navigateUsage);
@@ -53,8 +54,8 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 	const services = new ArborServices({ watch: false, extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [] });
 	const json = flag(args, "json");
 	const fail = (code: number, message: string): number => {
-		if (json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
-		process.stderr.write(`arbor navigate: ${message}\n`);
+		if (json) printJsonLine(JSON.stringify({ error: message }));
+		printError(`arbor navigate: ${message}`);
 		return code;
 	};
 	try {
@@ -82,8 +83,8 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 			return fail(EXIT_BAD_FILE, message);
 		}
 		if (json) {
-			process.stdout.write(
-				`${JSON.stringify({
+			printJsonLine(
+				JSON.stringify({
 					newLeafId: r.newLeafId,
 					oldLeafId: r.oldLeafId,
 					summaryEntryId: r.summaryEntryId ?? null,
@@ -91,15 +92,15 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 					...(r.reason ? { reason: r.reason } : {}),
 					...(r.noop ? { noop: true } : {}),
 					...(r.editorText !== undefined ? { editorText: r.editorText } : {}),
-				})}\n`,
+				}),
 			);
 		} else if (r.cancelled) {
-			process.stderr.write(`arbor navigate: cancelled (${r.reason ?? "no reason given"}); nothing was written\n`);
+			printError(`arbor navigate: cancelled (${r.reason ?? "no reason given"}); nothing was written`);
 		} else {
-			const lines = [`leaf: ${r.newLeafId ?? "(before the first entry)"}${r.noop ? " (already there)" : ""}`];
-			if (r.summaryEntryId) lines.push(`summary: ${r.summaryEntryId}`);
-			if (r.editorText !== undefined) lines.push(`editor text: ${r.editorText}`);
-			process.stdout.write(`${lines.join("\n")}\n`);
+			printLine(`leaf: ${r.newLeafId ?? "(before the first entry)"}${r.noop ? " (already there)" : ""}`);
+			if (r.summaryEntryId) printLine(`summary: ${r.summaryEntryId}`);
+			// The user message's own text, lines and all (its control characters escaped).
+			if (r.editorText !== undefined) printText(`editor text: ${r.editorText}`);
 		}
 		return r.cancelled ? EXIT_NO_MODEL : 0;
 	} finally {

@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { savePrunedCopy } from "../../services/export";
 import { flag, parseCommandArgs, stringOption, UsageError } from "../args";
 import { ArborServiceError } from "../../services/errors";
-import { asBadFile, BadFileError, openSession, reportWarnings } from "../io";
+import { asBadFile, BadFileError, openSession, printLine, printUsage, reportWarnings, warn } from "../io";
 
 export const pruneUsage = `Usage: arbor prune FILE ID... [--dir DIR]
 
@@ -20,7 +20,7 @@ Options:
 export async function pruneCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { dir: { type: "string" } }, pruneUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${pruneUsage}\n`);
+		printUsage(pruneUsage);
 		return 0;
 	}
 	const [file, ...ids] = args.positionals;
@@ -32,12 +32,10 @@ export async function pruneCommand(argv: string[]): Promise<number> {
 		const dir = stringOption(args, "dir");
 		try {
 			const r = savePrunedCopy(sm, ids, dir !== undefined ? resolve(dir) : undefined);
-			process.stdout.write(`${r.file}\n`);
-			process.stderr.write(`arbor: kept ${r.kept} entries, left out ${r.dropped}\n`);
+			printLine(r.file);
+			warn(`kept ${r.kept} entries, left out ${r.dropped}`);
 			if (r.tornTailBytes > 0)
-				process.stderr.write(
-					`arbor: the last line of ${sm.getSessionFile()} is incomplete (${r.tornTailBytes} bytes, no newline): it was left out of the copy\n`,
-				);
+				warn(`the last line of ${sm.getSessionFile()} is incomplete (${r.tornTailBytes} bytes, no newline): it was left out of the copy`);
 		} catch (err) {
 			if (err instanceof ArborServiceError) throw new BadFileError(err.message);
 			asBadFile(err);

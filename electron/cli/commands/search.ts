@@ -5,7 +5,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { IndexFolderError, IndexWriteError, indexedFileList, SearchIndex } from "../../services/search-index";
 import { flag, parseCommandArgs, stringOption, UsageError } from "../args";
-import { BadFileError, Output } from "../io";
+import { BadFileError, Output, printProgress, printUsage, warn } from "../io";
 
 export const searchUsage = `Usage: arbor search QUERY [DIR...] [--json] [--limit N] [--index-dir DIR]
 
@@ -27,7 +27,7 @@ Options:
 export async function searchCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" }, limit: { type: "string" }, "index-dir": { type: "string" } }, searchUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${searchUsage}\n`);
+		printUsage(searchUsage);
 		return 0;
 	}
 	const [query, ...dirs] = args.positionals;
@@ -44,26 +44,23 @@ export async function searchCommand(argv: string[]): Promise<number> {
 		index.update(
 			files,
 			(p) => {
-				if (tty && p.phase === "indexing" && p.filesTotal > 20) process.stderr.write(`\rindexing ${p.filesDone}/${p.filesTotal} files…`);
+				if (tty && p.phase === "indexing" && p.filesTotal > 20) printProgress(`indexing ${p.filesDone}/${p.filesTotal} files…`);
 			},
-			(holder) =>
-				process.stderr.write(
-					`arbor search: waiting for another Arbor process${holder.pid ? ` (pid ${holder.pid})` : ""} updating the index in ${index.dir}…\n`,
-				),
+			(holder) => warn(`search: waiting for another Arbor process${holder.pid ? ` (pid ${holder.pid})` : ""} updating the index in ${index.dir}…`),
 		);
-		if (tty) process.stderr.write("\r\x1b[K");
+		if (tty) printProgress(null);
 		result = index.search(query, { limit, files });
 		// A damaged index file found by the query and rebuilt: written now, so the next query needs no rebuild.
 		index.saveRepairs();
 	} catch (err) {
-		if (tty) process.stderr.write("\r\x1b[K");
+		if (tty) printProgress(null);
 		if (err instanceof IndexFolderError) throw new BadFileError(err.message);
 		if (err instanceof IndexWriteError) throw new BadFileError(err.message);
 		throw err;
 	}
 	const out = new Output();
-	if (flag(args, "json")) out.line(JSON.stringify(result));
-	else if (result.sessions.length === 0) process.stderr.write(`arbor: no session matches "${result.query}" (${result.indexedFiles} files indexed)\n`);
+	if (flag(args, "json")) out.jsonLine(JSON.stringify(result));
+	else if (result.sessions.length === 0) warn(`no session matches "${result.query}" (${result.indexedFiles} files indexed)`);
 	else {
 		for (const s of result.sessions) {
 			out.line(`${s.title ?? "(untitled)"}  (${s.matchCount} match${s.matchCount === 1 ? "" : "es"})`);

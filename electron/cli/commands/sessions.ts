@@ -4,7 +4,7 @@
 import type { SessionListItem } from "../../../shared/api";
 import { groupByProject, listSessions } from "../../session/library";
 import { flag, parseCommandArgs } from "../args";
-import { Output } from "../io";
+import { Output, printUsage, warn } from "../io";
 
 export const sessionsUsage = `Usage: arbor sessions [DIR...] [--json]
 
@@ -39,14 +39,14 @@ function summary(item: SessionListItem): string {
 export async function sessionsCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { json: { type: "boolean" } }, sessionsUsage);
 	if (flag(args, "help")) {
-		process.stdout.write(`${sessionsUsage}\n`);
+		printUsage(sessionsUsage);
 		return 0;
 	}
 	const items = listSessions(args.positionals);
 	const out = new Output();
-	if (flag(args, "json")) out.line(JSON.stringify(items));
+	if (flag(args, "json")) out.jsonLine(JSON.stringify(items));
 	else if (items.length === 0) {
-		process.stderr.write(args.positionals.length ? "arbor: no session files found in the given folders\n" : "arbor: no pi or omp sessions found\n");
+		warn(args.positionals.length ? "no session files found in the given folders" : "no pi or omp sessions found");
 	} else {
 		let first = true;
 		for (const group of groupByProject(items)) {

@@ -7,7 +7,7 @@ import { EntryKind, type Skeleton } from "../../../shared/skeleton";
 import { computeTreeView, indexMask } from "../../../shared/tree-view";
 import type { SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
-import { openSession, Output, reportWarnings, warn } from "../io";
+import { openSession, Output, printUsage, reportWarnings, warn } from "../io";
 
 export const treeUsage = `Usage: arbor tree FILE [--filter MODE] [--search QUERY] [--scope pi|full] [--json]
 
@@ -51,7 +51,7 @@ export async function treeCommand(argv: string[]): Promise<number> {
 		treeUsage,
 	);
 	if (flag(args, "help")) {
-		process.stdout.write(`${treeUsage}\n`);
+		printUsage(treeUsage);
 		return 0;
 	}
 	const [file] = positionals(args, ["FILE"], 0, treeUsage);
@@ -69,8 +69,8 @@ export async function treeCommand(argv: string[]): Promise<number> {
 		const view = computeTreeView(skeleton, { filter, matches });
 		const out = new Output();
 		if (flag(args, "json")) {
-			writeTreeJson(view, (chunk) => out.write(chunk), describer(sm, skeleton));
-			out.line();
+			writeTreeJson(view, (chunk) => out.json(chunk), describer(sm, skeleton));
+			out.json("\n");
 		} else if (view.rows.length === 0) {
 			warn("no entries match");
 		} else {

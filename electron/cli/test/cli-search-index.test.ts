@@ -92,7 +92,7 @@ describe("two arbor search processes on one index", () => {
 			});
 			const runs = await Promise.all(sides.map((dir) => arborAsync(["search", "marker", dir, "--index-dir", idx, "--json"], { HOME: home })));
 			for (const r of runs) {
-				expect(r.stderr.replace(/arbor search: waiting for another Arbor process(?: \(pid \d+\))? updating the index in .*…\n/, "")).toBe("");
+				expect(r.stderr.replace(/arbor: search: waiting for another Arbor process(?: \(pid \d+\))? updating the index in .*…\n/, "")).toBe("");
 				expect(r.status).toBe(0);
 			}
 			// The index as both left it, brought up to date over both folders (as the app's library would).

@@ -12,8 +12,8 @@
 // 3. The page asks for getInitialSessions after it subscribed to events; that answer waits for the launch
 //    files. Files the host opens before that answer join it; after it, they are sent as session_loaded.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { appendFile, readFile } from "node:fs/promises";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell } from "electron";
@@ -21,6 +21,7 @@ import type { ArborEvent, SessionSummary } from "../../../shared/api";
 import type { RouterResponse } from "../../api/contract";
 import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
+import { appendPrivateLog, makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../../services/arbor-files";
 import { describeError, installCrashGuard } from "../crash-guard";
 import { contentType, resolveRendererFile } from "../renderer-files";
 import { sessionFilesFromArgs, userArgs } from "./argv";
@@ -66,8 +67,8 @@ function sampleSession(layout: AppLayout, userData: string): string | null {
 	} catch {
 		return null;
 	}
-	mkdirSync(join(userData, "sample"), { recursive: true });
-	writeFileSync(dest, body, { flag: "wx" });
+	makePrivateDir(join(userData, "sample"));
+	writeFileSync(dest, body, { flag: "wx", mode: PRIVATE_FILE_MODE });
 	return dest;
 }
 
@@ -119,9 +120,11 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	const logError = (what: string, err?: unknown): void => {
 		const line = `${new Date().toISOString()} ${what}${err === undefined ? "" : `: ${describeError(err)}`}\n`;
 		console.error(`Arbor: ${line.trimEnd()}`);
-		void mkdirP(join(userData, "logs"))
-			.then(() => appendFile(logFile, line))
-			.catch(() => undefined);
+		try {
+			appendPrivateLog(logFile, line);
+		} catch {
+			// the console line above still says it
+		}
 	};
 	let errorShown = false;
 	const reportError = (what: string, err: unknown): void => {
@@ -262,8 +265,8 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 							appearance = next;
 							nativeTheme.themeSource = next;
 							try {
-								mkdirSync(userData, { recursive: true });
-								writeFileSync(appearanceFile, `${JSON.stringify({ theme: next })}\n`);
+								makePrivateDir(userData);
+								writePrivateFile(appearanceFile, `${JSON.stringify({ theme: next })}\n`);
 							} catch (err) {
 								logError("could not save the appearance", err);
 							}
@@ -431,8 +434,4 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	for (const f of failedAtLaunch) showOpenError(f.path, f.error.message);
 	startAutoUpdate(app.isPackaged, logError);
 	return { router: activeRouter, layout, window: () => win, openFromHost: (p) => (openFromHost ? openFromHost(p) : Promise.resolve()) };
-}
-
-async function mkdirP(dir: string): Promise<void> {
-	mkdirSync(dir, { recursive: true });
 }

@@ -2,8 +2,9 @@
 // ours but may be stale or hand-edited: anything odd falls back to defaults, and a position that is no
 // longer on any display is dropped.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync } from "node:fs";
 import { dirname } from "node:path";
+import { makePrivateDir, writePrivateFile } from "../../services/arbor-files";
 
 export interface WindowState {
 	x?: number;
@@ -59,8 +60,8 @@ export function fitToDisplays(state: WindowState, workAreas: Rect[]): WindowStat
 }
 
 export function saveWindowState(file: string, state: WindowState): void {
-	mkdirSync(dirname(file), { recursive: true });
+	makePrivateDir(dirname(file));
 	const tmp = `${file}.${process.pid}.tmp`;
-	writeFileSync(tmp, `${JSON.stringify(state, null, "\t")}\n`);
+	writePrivateFile(tmp, `${JSON.stringify(state, null, "\t")}\n`);
 	renameSync(tmp, file);
 }

@@ -162,7 +162,7 @@ describe("files Arbor creates", () => {
 		const dir = tempDir();
 		const target = join(dir, "taken.jsonl");
 		writeFileSync(target, "precious\n");
-		expect(() => writeNewFile(target, [Buffer.from("new\n")])).toThrow(SessionFileError);
+		expect(() => writeNewFile(target, [Buffer.from("new\n")], 0o644)).toThrow(SessionFileError);
 		expect(readFileSync(target, "utf8")).toBe("precious\n");
 		expect(readdirSync(dir)).toEqual(["taken.jsonl"]);
 	});

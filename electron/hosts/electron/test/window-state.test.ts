@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,18 @@ describe("window state", () => {
 		const file = join(mkdtempSync(join(tmpdir(), "arbor-ws-")), "sub", "window-state.json");
 		saveWindowState(file, { x: 5, y: 6, width: 1000, height: 800, maximized: true });
 		expect(loadWindowState(file)).toEqual({ x: 5, y: 6, width: 1000, height: 800, maximized: true });
+	});
+
+	it("is written 0600 in a 0700 folder, also under umask 022 (issue #23: Arbor's files are the user's alone)", () => {
+		const old = process.umask(0o022);
+		try {
+			const dir = join(mkdtempSync(join(tmpdir(), "arbor-ws-")), ".arbor");
+			saveWindowState(join(dir, "window-state.json"), { width: 1000, height: 800, maximized: false });
+			expect((statSync(dir).mode & 0o777).toString(8)).toBe("700");
+			expect((statSync(join(dir, "window-state.json")).mode & 0o777).toString(8)).toBe("600");
+		} finally {
+			process.umask(old);
+		}
 	});
 
 	it("falls back to defaults for a missing, corrupt or hostile file", () => {
