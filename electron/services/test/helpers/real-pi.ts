@@ -45,6 +45,43 @@ export function rehomeSession(file: string, cwd: string): void {
 	fs.writeFileSync(file, JSON.stringify(header) + (nl < 0 ? "" : text.slice(nl)));
 }
 
+/** The loopback model as pi (and Arbor's summarizer, which reads pi's files) sees it from models.json. */
+export function loopbackModel(server: LlmServer) {
+	return {
+		id: REAL_PI_MODEL,
+		name: "Loopback",
+		api: "openai-completions" as const,
+		provider: REAL_PI_PROVIDER,
+		baseUrl: server.baseUrl,
+		reasoning: false,
+		input: ["text" as const],
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+		contextWindow: 4_000_000, // no automatic compaction of the large fixtures
+		maxTokens: 4096,
+	};
+}
+
+/**
+ * Write pi's models.json (a custom provider for the loopback server) and settings.json (it is the default model)
+ * into a pi agent folder: the real pi's, or the one Arbor's services read for the summary model.
+ */
+export function writeLoopbackAgentConfig(agentDir: string, server: LlmServer): void {
+	fs.mkdirSync(agentDir, { recursive: true });
+	const { id, name, contextWindow, maxTokens, input, reasoning } = loopbackModel(server);
+	const models = {
+		providers: {
+			[REAL_PI_PROVIDER]: {
+				baseUrl: server.baseUrl,
+				api: "openai-completions",
+				apiKey: "loopback-key",
+				models: [{ id, name, contextWindow, maxTokens, input, reasoning }],
+			},
+		},
+	};
+	fs.writeFileSync(path.join(agentDir, "models.json"), JSON.stringify(models, null, 2));
+	fs.writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: REAL_PI_PROVIDER, defaultModel: REAL_PI_MODEL }, null, 2));
+}
+
 /** One record pi wrote on stdout: a command response, a session event or an extension UI request. */
 export type PiRecord = { type: string; [k: string]: unknown };
 export interface PiResponse extends PiRecord {
@@ -136,18 +173,7 @@ export async function startRealPi(opts: RealPiOptions = {}): Promise<RealPi> {
 	fs.mkdirSync(sessionDir, { recursive: true });
 	fs.mkdirSync(cwd, { recursive: true });
 	if (opts.session && opts.rehome) rehomeSession(opts.session, cwd);
-	const models = {
-		providers: {
-			[REAL_PI_PROVIDER]: {
-				baseUrl: server.baseUrl,
-				api: "openai-completions",
-				apiKey: "loopback-key",
-				models: [{ id: REAL_PI_MODEL, name: "Loopback", contextWindow: 128000, maxTokens: 4096, input: ["text"], reasoning: false }],
-			},
-		},
-	};
-	fs.writeFileSync(path.join(agentDir, "models.json"), JSON.stringify(models, null, 2));
-	fs.writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: REAL_PI_PROVIDER, defaultModel: REAL_PI_MODEL }, null, 2));
+	writeLoopbackAgentConfig(agentDir, server);
 
 	const args = [
 		PI_CLI,
