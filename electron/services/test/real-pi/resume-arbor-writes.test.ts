@@ -13,6 +13,9 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContextView } from "../../../../shared/api";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { buildCli, repo } from "../../../cli/test/helpers";
 import { type LlmServer, startLlmServer } from "../helpers/llm-server";
 import { loopbackModel, type ModelMessage, rehomeSession, startRealPi, writeLoopbackAgentConfig } from "../helpers/real-pi";
 import { makeServices, type TestServices } from "../helpers/services";
@@ -24,6 +27,7 @@ const PROMPT = "Carry on from here, please.";
 let server: LlmServer;
 let t: TestServices;
 beforeAll(async () => {
+	buildCli();
 	server = await startLlmServer({ kind: "stream", chunks: ["Loopback answer."] });
 	t = makeServices();
 	// Arbor's summaries go to the loopback model too: pi's settings name it as the default.
@@ -196,5 +200,54 @@ describe("real pi 1.6.0 resumes what Arbor wrote", () => {
 		expectSame(r);
 		expect(r.arborResumeLeafId).toBe(entryId);
 		expect(JSON.stringify(r.modelMessages.at(-2))).toContain("A note written in Arbor's composer.");
+	});
+});
+
+describe("real pi 1.6.0 resumes what the arbor command wrote", () => {
+	/**
+	 * The built CLI with a throwaway home whose pi agent folder names the loopback model. Run without blocking:
+	 * the loopback server answering `navigate --summarize` lives in this process.
+	 */
+	async function cli(args: string[]): Promise<string> {
+		const home = tempDir("arbor-real-pi-home-");
+		writeLoopbackAgentConfig(path.join(home, ".pi", "agent"), server);
+		const env = { ...process.env, HOME: home, PI_CODING_AGENT_DIR: path.join(home, ".pi", "agent") };
+		const r = await promisify(execFile)(process.execPath, [path.join(repo, "bin", "arbor.cjs"), ...args], { env, timeout: 60_000, maxBuffer: 1 << 28 });
+		expect(r.stderr).toBe("");
+		return r.stdout;
+	}
+	/** `arbor context FILE --leaf ID --json` messages: the CLI's view of the context pi resumed with. */
+	async function cliContext(file: string, leafId: string | null): Promise<unknown[]> {
+		return (JSON.parse(await cli(["context", file, ...(leafId ? ["--leaf", leafId] : []), "--json"])) as { messages: unknown[] }).messages;
+	}
+
+	it("arbor label", async () => {
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
+		await cli(["label", file, "assistant-active", "from the command line"]);
+		const r = await resumeInPi(file);
+		expectSame(r);
+		expect(r.piContext).toEqual(await cliContext(file, r.arborResumeLeafId));
+	});
+
+	it("arbor navigate --summarize (the loopback model writes the summary)", async () => {
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
+		server.setScenario({ kind: "stream", chunks: ["## Goal\nSummary written for the arbor command."] });
+		const out = JSON.parse(await cli(["navigate", file, "inactive-user", "--summarize", "--json"])) as { summaryEntryId: string | null };
+		server.setScenario({ kind: "stream", chunks: ["Loopback answer."] });
+		expect(out.summaryEntryId).toBeTruthy();
+		const r = await resumeInPi(file);
+		expectSame(r);
+		expect(r.arborResumeLeafId).toBe(out.summaryEntryId);
+		expect(r.piContext).toEqual(await cliContext(file, r.arborResumeLeafId));
+		expect(JSON.stringify(r.modelMessages)).toContain("Summary written for the arbor command.");
+	});
+
+	it("arbor branch", async () => {
+		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
+		const newFile = (await cli(["branch", file, "tool-active"])).trim();
+		expect(fs.existsSync(newFile)).toBe(true);
+		const r = await resumeInPi(newFile);
+		expectSame(r);
+		expect(r.piContext).toEqual(await cliContext(newFile, r.arborResumeLeafId));
 	});
 });
