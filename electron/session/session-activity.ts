@@ -3,19 +3,24 @@
 // timestamp, else the file's mtime. A label, a "save position" line, a `usage` or `session_info` line, or a copy
 // that resets mtimes does not make a session newer.
 //
-// pi reads every line; the library reads the file backwards from its end, one chunk at a time, and stops after
-// the chunk where it found a user or assistant message (at most ACTIVITY_SCAN_BYTES), so a 100 MB session costs a
-// few reads. pi takes the maximum over every message; in an append-only file the latest message is the newest,
-// so the two agree unless message times go backwards across chunks.
+// pi reads every line; the library reads the file backwards from its end, one chunk at a time, and stops at the
+// last user or assistant message in the file (looking back at most ACTIVITY_SCAN_BYTES), so a 100 MB session
+// costs a read or two and one parsed line. pi takes the maximum over every message; in an append-only file the
+// last message is the newest, so the two agree unless message times go backwards in the file.
 
 import { readSync } from "node:fs";
 import { asRecord } from "../../shared/guards";
 
+/** The first read: the last message of most sessions sits in their last few KiB. */
+const FIRST_CHUNK_BYTES = 16 * 1024;
 const CHUNK_BYTES = 64 * 1024;
+// One scratch buffer for every read: listing is synchronous, and a library of thousands of files would
+// otherwise allocate one per file.
+let scratch = Buffer.allocUnsafe(CHUNK_BYTES);
 /** How far back from the end to look for a message before falling back to the header's time. */
 export const ACTIVITY_SCAN_BYTES = 8 * 1024 * 1024;
 
-const MESSAGE_BYTES = Buffer.from('"message"');
+const ROLE_BYTES = Buffer.from('"role"');
 const USER_BYTES = Buffer.from('"user"');
 const ASSISTANT_BYTES = Buffer.from('"assistant"');
 
@@ -37,21 +42,35 @@ export function messageActivityTime(line: string): number | undefined {
 	return Number.isNaN(t) ? undefined : t;
 }
 
-function mayBeMessage(line: Buffer): boolean {
-	return line.indexOf(MESSAGE_BYTES) >= 0 && (line.indexOf(USER_BYTES) >= 0 || line.indexOf(ASSISTANT_BYTES) >= 0);
+/**
+ * Whether a raw line has a `"role"` key whose value is "user" or "assistant": only such lines are parsed. Inside
+ * a JSON string the quotes would be escaped (`\"role\"`), so tool output that mentions a role is skipped
+ * without parsing it; what passes is then checked by the real rule.
+ */
+function mayBeConversation(line: Buffer): boolean {
+	for (let at = line.indexOf(ROLE_BYTES); at >= 0; at = line.indexOf(ROLE_BYTES, at + ROLE_BYTES.length)) {
+		if (at > 0 && line[at - 1] === 92) continue; // \"role\" inside a string
+		let k = at + ROLE_BYTES.length;
+		while (k < line.length && (line[k] === 32 || line[k] === 9 || line[k] === 13 || line[k] === 10)) k++;
+		if (line[k] !== 58) continue; // ':'
+		k++;
+		while (k < line.length && (line[k] === 32 || line[k] === 9 || line[k] === 13 || line[k] === 10)) k++;
+		if (line.subarray(k, k + USER_BYTES.length).equals(USER_BYTES) || line.subarray(k, k + ASSISTANT_BYTES.length).equals(ASSISTANT_BYTES)) return true;
+	}
+	return false;
 }
 
-/** The latest user/assistant message time near the end of the file (see above); undefined when there is none. */
+/** The time of the file's last user/assistant message (see above); undefined when there is none near the end. */
 export function lastActivityTime(fd: number, size: number, maxBytes = ACTIVITY_SCAN_BYTES): number | undefined {
-	let latest: number | undefined;
 	let carry: Buffer = Buffer.alloc(0);
 	let end = size;
 	const floor = Math.max(0, size - maxBytes);
 	while (end > floor) {
-		const start = Math.max(floor, end - CHUNK_BYTES);
-		const chunk = Buffer.allocUnsafe(end - start);
-		const got = readSync(fd, chunk, 0, chunk.length, start);
-		const buf = carry.length ? Buffer.concat([chunk.subarray(0, got), carry]) : chunk.subarray(0, got);
+		const start = Math.max(floor, end - (end === size ? FIRST_CHUNK_BYTES : CHUNK_BYTES));
+		if (scratch.length < end - start) scratch = Buffer.allocUnsafe(end - start);
+		const got = readSync(fd, scratch, 0, end - start, start);
+		// The carry is copied out below, before the next read reuses the scratch buffer.
+		const buf = carry.length ? Buffer.concat([scratch.subarray(0, got), carry]) : scratch.subarray(0, got);
 		// The bytes before the chunk's first newline belong to a line that started earlier (unless at the file's start).
 		const first = start === 0 ? -1 : buf.indexOf(10);
 		if (first < 0 && start > 0) {
@@ -65,17 +84,16 @@ export function lastActivityTime(fd: number, size: number, maxBytes = ACTIVITY_S
 			const nl = lineEnd > 0 ? buf.lastIndexOf(10, lineEnd - 1) : -1;
 			const lineStart = Math.max(nl, first) + 1;
 			const line = buf.subarray(lineStart, lineEnd);
-			if (line.length > 0 && mayBeMessage(line)) {
+			if (line.length > 0 && mayBeConversation(line)) {
 				const t = messageActivityTime(line.toString("utf8"));
-				if (t !== undefined && (latest === undefined || t > latest)) latest = t;
+				if (t !== undefined) return t;
 			}
 			lineEnd = lineStart - 1;
 		}
 		carry = first >= 0 ? Buffer.from(buf.subarray(0, first)) : Buffer.alloc(0);
 		end = start;
-		if (latest !== undefined) break;
 	}
-	return latest;
+	return undefined;
 }
 
 /** pi's `modified`: latest message activity if positive, else the header's timestamp, else the mtime. */

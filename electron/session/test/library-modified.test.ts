@@ -13,7 +13,8 @@ const tmp = () => mkdtempSync(join(tmpdir(), "arbor-modified-"));
 const at = (iso: string) => new Date(iso).getTime();
 
 function session(id: string, when: string, extra: string[] = [], msgTimestamp?: number): string[] {
-	const user = { role: "user", content: `hello from ${id}`, ...(msgTimestamp !== undefined ? { timestamp: msgTimestamp } : {}) };
+	const user = { role: "user", content: `hello from ${id}` };
+	const stamp = msgTimestamp !== undefined ? { timestamp: msgTimestamp } : {};
 	return [
 		JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-01-01T00:00:00.000Z", cwd: "/work/app" }),
 		JSON.stringify({ type: "message", id: `${id}-u`, parentId: null, timestamp: when, message: user }),
@@ -22,7 +23,7 @@ function session(id: string, when: string, extra: string[] = [], msgTimestamp?: 
 			id: `${id}-a`,
 			parentId: `${id}-u`,
 			timestamp: when,
-			message: { role: "assistant", content: [{ type: "text", text: "ok" }], stopReason: "stop" },
+			message: { role: "assistant", content: [{ type: "text", text: "ok" }], stopReason: "stop", ...stamp },
 		}),
 		...extra,
 	];
@@ -100,7 +101,15 @@ describe("library dates by the last conversation (pi's modified)", () => {
 					id: "t1",
 					parentId: "c1",
 					timestamp: "2026-09-01T00:00:00.000Z",
-					message: { role: "toolResult", toolCallId: "x", toolName: "read", content: [], isError: false, timestamp: at("2026-09-01T00:00:00.000Z") },
+					message: {
+						role: "toolResult",
+						toolCallId: "x",
+						toolName: "read",
+						// Tool output that quotes a user message is not one.
+						content: [{ type: "text", text: '{"role":"user","content":"quoted","timestamp":1}' }],
+						isError: false,
+						timestamp: at("2026-09-01T00:00:00.000Z"),
+					},
 				}),
 			]),
 		);
