@@ -11,8 +11,6 @@
 import { readSync } from "node:fs";
 import { asRecord } from "../../shared/guards";
 
-/** The first read: the last message of most sessions sits in their last few KiB. */
-const FIRST_CHUNK_BYTES = 16 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 // One scratch buffer for every read: listing is synchronous, and a library of thousands of files would
 // otherwise allocate one per file.
@@ -66,7 +64,7 @@ export function lastActivityTime(fd: number, size: number, maxBytes = ACTIVITY_S
 	let end = size;
 	const floor = Math.max(0, size - maxBytes);
 	while (end > floor) {
-		const start = Math.max(floor, end - (end === size ? FIRST_CHUNK_BYTES : CHUNK_BYTES));
+		const start = Math.max(floor, end - CHUNK_BYTES);
 		if (scratch.length < end - start) scratch = Buffer.allocUnsafe(end - start);
 		const got = readSync(fd, scratch, 0, end - start, start);
 		// The carry is copied out below, before the next read reuses the scratch buffer.
