@@ -50,6 +50,38 @@ if (existsSync(vitestOut)) {
 	count("vitest", r.numPassedTests, r.numFailedTests + (vitestCode !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests);
 } else count("vitest", 0, 1);
 
+// 3b. The main-process and CLI tests once more under Node 24, the Node inside Electron 45 (Arbor's CLI and
+// `arbor serve` run on the user's Node 20; the app's main process on Electron's). The real-pi oracle tests
+// already run pi itself under Node 24, so they are not repeated here.
+const node24 = (() => {
+	const p = spawnSync("node", ["scripts/runtimes.mjs", "node24"], { cwd: root, encoding: "utf8" });
+	try {
+		return p.status === 0 ? JSON.parse(p.stdout).node24 : null;
+	} catch {
+		return null;
+	}
+})();
+if (node24) {
+	const out24 = join(root, ".vitest-results-node24.json");
+	rmSync(out24, { force: true });
+	const code = run("vitest (Node 24: electron/, CLI)", node24, [
+		"node_modules/vitest/vitest.mjs",
+		"run",
+		"--project",
+		"node",
+		"electron/",
+		"--exclude",
+		"electron/services/test/real-pi/**",
+		"--reporter=dot",
+		"--reporter=json",
+		`--outputFile.json=${out24}`,
+	]);
+	if (existsSync(out24)) {
+		const r = JSON.parse(readFileSync(out24, "utf8"));
+		count("vitest node24", r.numPassedTests, r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests);
+	} else count("vitest node24", 0, 1);
+} else count("vitest node24", 0, 1);
+
 // 4. End-to-end specs in Debian Chromium through the browser host (and Electron where a binary exists).
 const hasSpecs = existsSync(join(root, "e2e")) && readdirSync(join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));
 if (hasSpecs) {

@@ -77,7 +77,13 @@ export interface SessionListItem {
 	sessionId: string | null;
 	title: string | null;
 	firstUserMessage: string | null;
+	/** The file's modification time (what cached counts are keyed on). */
 	mtimeMs: number;
+	/**
+	 * When the session was last active, by pi's session-list rule (its `modified`): the latest user or assistant
+	 * message, else the header's timestamp, else `mtimeMs`. The library sorts and dates sessions by it.
+	 */
+	modifiedMs: number;
 	size: number;
 	/** Approximate (bytes-based) when the file was not fully read. */
 	entryCount: number;

@@ -161,8 +161,15 @@ export interface TreeJsonNode {
 	children: TreeJsonNode[];
 }
 export interface TreeJson {
+	/** The session's leaf as pi has it: the file's last entry, even a line no tree shows (a `usage` line). */
 	leafId: string | null;
+	/** The leaf as the tree shows it: `leafId`, or its nearest ancestor a tree shows ("← active"). */
+	shownLeafId: string | null;
 	roots: TreeJsonNode[];
+}
+
+function shownLeafId(v: TreeView): string | null {
+	return v.leaf >= 0 ? v.skeleton.ids[v.leaf] : null;
 }
 
 function jsonNode(v: TreeView, e: number, describe: EntryDescriber, labels: Map<number, string>): TreeJsonNode {
@@ -175,8 +182,11 @@ function jsonNode(v: TreeView, e: number, describe: EntryDescriber, labels: Map<
 	return node;
 }
 
-/** The visible tree as nested objects, built without recursion (serialize it with writeJson, not JSON.stringify). */
-export function buildTreeJson(v: TreeView, describe: EntryDescriber = describeByKind(v.skeleton)): TreeJson {
+/**
+ * The visible tree as nested objects, built without recursion (serialize it with writeJson, not JSON.stringify).
+ * `leafId`: the session's own leaf when it differs from the one the view shows (default: the shown one).
+ */
+export function buildTreeJson(v: TreeView, describe: EntryDescriber = describeByKind(v.skeleton), leafId: string | null = shownLeafId(v)): TreeJson {
 	const labels = labelsByIndex(v.skeleton);
 	const nodes = new Array<TreeJsonNode>(v.rows.length);
 	const roots: TreeJsonNode[] = [];
@@ -189,7 +199,7 @@ export function buildTreeJson(v: TreeView, describe: EntryDescriber = describeBy
 		if (p < 0) roots.push(node);
 		else nodes[v.rowOf[p]].children.push(node);
 	}
-	return { leafId: v.leaf >= 0 ? v.skeleton.ids[v.leaf] : null, roots };
+	return { leafId, shownLeafId: shownLeafId(v), roots };
 }
 
 /**
@@ -278,8 +288,13 @@ export function writeJson(value: unknown, write: (chunk: string) => void): void 
 	if (buf) write(buf);
 }
 
-/** Stream the JSON tree of a view straight from its arrays (no intermediate objects). */
-export function writeTreeJson(v: TreeView, write: (chunk: string) => void, describe: EntryDescriber = describeByKind(v.skeleton)): void {
+/** Stream the JSON tree of a view straight from its arrays (no intermediate objects); `leafId` as in buildTreeJson. */
+export function writeTreeJson(
+	v: TreeView,
+	write: (chunk: string) => void,
+	describe: EntryDescriber = describeByKind(v.skeleton),
+	leafId: string | null = shownLeafId(v),
+): void {
 	const labels = labelsByIndex(v.skeleton);
 	let buf = "";
 	const emit = (s: string): void => {
@@ -297,7 +312,7 @@ export function writeTreeJson(v: TreeView, write: (chunk: string) => void, descr
 		if (label) s += `,"label":${JSON.stringify(label)}`;
 		emit(`${s},"children":[`);
 	};
-	emit(`{"leafId":${v.leaf >= 0 ? JSON.stringify(v.skeleton.ids[v.leaf]) : "null"},"roots":[`);
+	emit(`{"leafId":${JSON.stringify(leafId)},"shownLeafId":${JSON.stringify(shownLeafId(v))},"roots":[`);
 	// Each stack slot: an open node's row and how many of its children were written.
 	const rowStack = new Int32Array(v.rows.length + 1);
 	const nextChild = new Int32Array(v.rows.length + 1);

@@ -1,5 +1,5 @@
 // The session library: finds pi / omp session files in their default folders (or given folders) and
-// describes each one from its header, a bounded prefix and its size, never the whole file, so a library of
+// describes each one from its header, a bounded prefix, its size and its last conversation time (read back from its end, session-activity.ts), never the whole file, so a library of
 // thousands of sessions (some of them hundreds of MB) lists in well under a second.
 // Folder rules: ../shared/format/SESSION-FORMAT.md §16.
 
@@ -10,6 +10,7 @@ import type { SessionListItem } from "../../shared/api";
 import { expandHome, ompSessionRoots, piAgentDir, piConfiguredSessionDir } from "./agent-dirs";
 import { contentText } from "../../shared/content-text";
 import { asRecord, errorText } from "../../shared/guards";
+import { lastActivityTime, sessionModifiedMs } from "./session-activity";
 
 export type SessionSource = SessionListItem["source"];
 
@@ -297,6 +298,7 @@ export function describeSessionFile(file: string, source: SessionSource, options
 		title: null,
 		firstUserMessage: null,
 		mtimeMs: 0,
+		modifiedMs: 0,
 		size: 0,
 		entryCount: 0,
 		entryCountExact: false,
@@ -311,6 +313,7 @@ export function describeSessionFile(file: string, source: SessionSource, options
 	try {
 		const st = fstatSync(fd);
 		item.mtimeMs = st.mtimeMs;
+		item.modifiedMs = st.mtimeMs;
 		item.size = st.size;
 		if (st.size === 0) {
 			item.error = "empty file";
@@ -329,6 +332,7 @@ export function describeSessionFile(file: string, source: SessionSource, options
 		item.sessionId = h.id as string;
 		if (typeof h.cwd === "string" && h.cwd) item.project = h.cwd;
 		item.firstUserMessage = scan.firstUserMessage ?? null;
+		item.modifiedMs = sessionModifiedMs(lastActivityTime(fd, st.size), h, st.mtimeMs);
 		const tail = scan.complete ? undefined : scanTail(fd, st.size, options.tailBytes ?? TAIL_BYTES);
 		const name = tail?.name ?? scan.sessionName;
 		// omp's title slot overrides its header title; pi's session_info name is the fallback.
@@ -510,7 +514,7 @@ export function listSessions(dirs?: string[], options: LibraryOptions = {}): Ses
 			items.push(describeSessionFile(file, root.source, opts));
 		}
 	}
-	items.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+	items.sort((a, b) => b.modifiedMs - a.modifiedMs || a.path.localeCompare(b.path));
 	return items;
 }
 
@@ -528,7 +532,7 @@ export function groupByProject(items: SessionListItem[]): ProjectGroup[] {
 		if (list) list.push(item);
 		else groups.set(item.project, [item]);
 	}
-	const out = [...groups].map(([project, sessions]) => ({ project, sessions: sessions.sort((a, b) => b.mtimeMs - a.mtimeMs) }));
-	out.sort((a, b) => b.sessions[0].mtimeMs - a.sessions[0].mtimeMs || a.project.localeCompare(b.project));
+	const out = [...groups].map(([project, sessions]) => ({ project, sessions: sessions.sort((a, b) => b.modifiedMs - a.modifiedMs) }));
+	out.sort((a, b) => b.sessions[0].modifiedMs - a.sessions[0].modifiedMs || a.project.localeCompare(b.project));
 	return out;
 }

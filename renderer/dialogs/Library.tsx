@@ -47,8 +47,8 @@ export function groupSessions(items: readonly SessionListItem[], query: string):
 		if (g) g.push(it);
 		else groups.set(it.project, [it]);
 	}
-	const out = [...groups.entries()].map(([project, list]) => ({ project, items: list.sort((a, b) => b.mtimeMs - a.mtimeMs) }));
-	out.sort((a, b) => b.items[0].mtimeMs - a.items[0].mtimeMs);
+	const out = [...groups.entries()].map(([project, list]) => ({ project, items: list.sort((a, b) => b.modifiedMs - a.modifiedMs) }));
+	out.sort((a, b) => b.items[0].modifiedMs - a.items[0].modifiedMs);
 	return out;
 }
 
@@ -192,7 +192,7 @@ export function Library() {
 										>
 											<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
 											<span className="muted">
-												{relTime(it.mtimeMs)} · {it.entryCountExact ? "" : "≈ "}
+												{relTime(it.modifiedMs)} · {it.entryCountExact ? "" : "≈ "}
 												{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
 											</span>
 											{it.error && <span className="error-text">{it.error}</span>}

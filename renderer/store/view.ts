@@ -112,8 +112,11 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		},
 
 		setSearchQuery(query) {
-			// Pending from the first keystroke: the count shown must never be the previous query's.
-			set((s) => ({ search: { ...s.search, query, pending: query.trim() !== "" } }));
+			// Pending from the first keystroke: the count shown must never be the previous query's. pi's tree
+			// selector clears every fold whenever the search text changes (typing, Backspace, Escape), so a match
+			// inside a folded branch is never left hidden.
+			const changed = query !== get().search.query;
+			set((s) => ({ search: { ...s.search, query, pending: query.trim() !== "" }, ...(changed ? { folded: new Set<string>() } : {}) }));
 			if (query.trim() === "") {
 				searchSeq++;
 				if (searchTimer) clearTimeout(searchTimer);
@@ -124,7 +127,10 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		},
 
 		setSearchScope(scope) {
-			set((s) => ({ search: { ...s.search, scope } }));
+			// Arbor's own control (pi has one scope): a new scope is a new set of matches, so folds clear as they do
+			// when the search text changes.
+			const searching = get().search.query.trim() !== "" && scope !== get().search.scope;
+			set((s) => ({ search: { ...s.search, scope }, ...(searching ? { folded: new Set<string>() } : {}) }));
 			if (get().search.query.trim() !== "") void get().runSearch();
 		},
 
@@ -154,7 +160,9 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		clearSearch() {
 			searchSeq++;
 			if (searchTimer) clearTimeout(searchTimer);
-			set({ search: { ...EMPTY_SEARCH, scope: get().search.scope } });
+			// Escape on a search clears the folds too (pi); with no search text there is nothing to clear.
+			const hadQuery = get().search.query !== "";
+			set({ search: { ...EMPTY_SEARCH, scope: get().search.scope }, ...(hadQuery ? { folded: new Set<string>() } : {}) });
 		},
 
 		stepMatch(direction) {

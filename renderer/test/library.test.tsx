@@ -5,14 +5,15 @@ import { FakeClient, flush, makeSummary } from "./fake-client";
 import { harness } from "./harness";
 import { click, render, settle, typeInto, type Rendered } from "./render";
 
-const item = (path: string, project: string, mtimeMs: number, extra: Partial<SessionListItem> = {}): SessionListItem => ({
+const item = (path: string, project: string, modifiedMs: number, extra: Partial<SessionListItem> = {}): SessionListItem => ({
 	path,
 	project,
 	source: "pi",
 	sessionId: null,
 	title: null,
 	firstUserMessage: null,
-	mtimeMs,
+	mtimeMs: modifiedMs,
+	modifiedMs,
 	size: 100,
 	entryCount: 3,
 	entryCountExact: true,
@@ -36,6 +37,12 @@ describe("session library", () => {
 		const groups = groupSessions(LIST, "");
 		expect(groups.map((g) => g.project)).toEqual(["/work/b", "/work/a"]);
 		expect(groups[1].items.map((i) => i.path)).toEqual(["/s/a-new.jsonl", "/s/a-old.jsonl"]);
+	});
+
+	it("orders by the last conversation (pi's modified), not the file's mtime", () => {
+		// a-old got a label just now (newest mtime); its conversation is still the oldest.
+		const list = [item("/s/a-old.jsonl", "/work/a", 1000, { mtimeMs: 9000 }), item("/s/a-new.jsonl", "/work/a", 3000, { mtimeMs: 2000 })];
+		expect(groupSessions(list, "")[0].items.map((i) => i.path)).toEqual(["/s/a-new.jsonl", "/s/a-old.jsonl"]);
 	});
 
 	it("search keeps sessions whose project, title, first message or path has every word", () => {

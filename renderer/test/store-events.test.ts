@@ -177,11 +177,38 @@ describe("search", () => {
 		expect(h.rt.store.getState().search.matches).toEqual([]);
 	});
 
-	it("a filter change clears folds (pi), a search change does not hide anything", async () => {
+	it("a filter change clears folds (pi)", async () => {
 		const h = await harness();
 		h.rt.store.getState().setFolded("u2", true);
 		h.rt.store.getState().setFilter("no-tools");
 		expect(h.rt.store.getState().folded.size).toBe(0);
+	});
+
+	it("a search text change clears folds (pi): typing, Backspace and Escape, so a match in a folded branch is reached", async () => {
+		const client = new FakeClient();
+		// "left" matches u2 and a2; a2 sits under u2, off the active branch.
+		client.on("search", ({ query }) => (query.startsWith("lef") ? [2, 3] : []));
+		const h = await harness(client);
+		const st = () => h.rt.store.getState();
+		st().setFolded("u2", true);
+		st().setSearchQuery("left");
+		expect(st().folded.size).toBe(0);
+		await st().runSearch();
+		st().select("u2");
+		st().stepMatch(1);
+		expect(st().selectedId).toBe("a2");
+
+		st().setFolded("u2", true);
+		st().setSearchQuery("lef"); // Backspace
+		expect(st().folded.size).toBe(0);
+		st().setFolded("u2", true);
+		st().setSearchQuery("lef"); // the same text again (a re-render): nothing changed, folds stay
+		expect(st().folded.has("u2")).toBe(true);
+		st().clearSearch(); // Escape
+		expect(st().folded.size).toBe(0);
+		st().setFolded("u2", true);
+		st().clearSearch(); // Escape with no search text leaves the folds alone
+		expect(st().folded.has("u2")).toBe(true);
 	});
 });
 

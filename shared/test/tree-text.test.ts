@@ -53,6 +53,7 @@ describe("JSON form", () => {
 		const v = computeTreeView(s, { matches: new Set([0, 2, 7]) });
 		expect(buildTreeJson(v)).toEqual({
 			leafId: "g",
+			shownLeafId: "g",
 			roots: [
 				{
 					id: "r",
@@ -86,11 +87,19 @@ describe("JSON form", () => {
 			},
 			() => ({ type: "future_type" }),
 		);
-		expect(JSON.parse(out)).toEqual({ leafId: "g", roots: [{ id: "r", type: "future_type", children: [] }] });
+		expect(JSON.parse(out)).toEqual({ leafId: "g", shownLeafId: "g", roots: [{ id: "r", type: "future_type", children: [] }] });
 	});
 	it("has a null leafId when there is no leaf", () => {
 		const v = computeTreeView(s, { leaf: -1, matches: new Set([0]) });
 		expect(buildTreeJson(v).leafId).toBeNull();
+		expect(buildTreeJson(v).shownLeafId).toBeNull();
+	});
+	it("prints the session's leaf as leafId and the shown one as shownLeafId when they differ", () => {
+		const v = computeTreeView(s);
+		let out = "";
+		writeTreeJson(v, (c) => (out += c), undefined, "usage-line");
+		expect(out).toBe(JSON.stringify(buildTreeJson(v, undefined, "usage-line")));
+		expect(JSON.parse(out)).toMatchObject({ leafId: "usage-line", shownLeafId: "g" });
 	});
 });
 
@@ -108,7 +117,7 @@ describe("no recursion", () => {
 			again += c;
 		});
 		expect(again).toBe(out);
-		expect(out.startsWith('{"leafId":"e99999","roots":[{"id":"e0","type":"message","role":"user","children":[{"id":"e1"')).toBe(true);
+		expect(out.startsWith('{"leafId":"e99999","shownLeafId":"e99999","roots":[{"id":"e0","type":"message","role":"user","children":[{"id":"e1"')).toBe(true);
 		expect(out.endsWith("]}]}".repeat(3) + "]}")).toBe(true);
 		let depth = 0;
 		let node = (JSON.parse(out) as { roots: { children: unknown[] }[] }).roots[0];

@@ -45,6 +45,7 @@ function listed(dirs: string[] | undefined): SessionListItem[] {
 		title: null,
 		firstUserMessage: null,
 		mtimeMs: 0,
+		modifiedMs: 0,
 		size: 0,
 		entryCount: 0,
 		entryCountExact: true,

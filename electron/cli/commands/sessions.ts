@@ -54,7 +54,7 @@ export async function sessionsCommand(argv: string[]): Promise<number> {
 			first = false;
 			out.line(`${group.project}  (${group.sessions.length} session${group.sessions.length === 1 ? "" : "s"})`);
 			for (const s of group.sessions) {
-				out.line(`  ${when(s.mtimeMs)}  ${s.source.padEnd(3)}  ${summary(s)}`);
+				out.line(`  ${when(s.modifiedMs)}  ${s.source.padEnd(3)}  ${summary(s)}`);
 				out.line(`      ${s.path}`);
 			}
 		}

@@ -18,7 +18,7 @@ Options:
   --filter MODE   default | no-tools | user-only | labeled-only | all   (default: default)
   --search QUERY  keep entries whose text contains every word of QUERY (case-insensitive)
   --scope SCOPE   pi (pi's searchable text, default) | full (whole contents, tool arguments)
-  --json          print {"leafId", "roots": [{"id","type","role"?,"label"?,"children"}]}
+  --json          print {"leafId", "shownLeafId", "roots": [{"id","type","role"?,"label"?,"children"}]}
   -h, --help      show this help`;
 
 /**
@@ -69,7 +69,9 @@ export async function treeCommand(argv: string[]): Promise<number> {
 		const view = computeTreeView(skeleton, { filter, matches });
 		const out = new Output();
 		if (flag(args, "json")) {
-			writeTreeJson(view, (chunk) => out.json(chunk), describer(sm, skeleton));
+			// pi's leaf is the file's last entry even when no tree shows it (a `usage` line); the view marks its
+			// nearest shown ancestor.
+			writeTreeJson(view, (chunk) => out.json(chunk), describer(sm, skeleton), sm.getLeafId());
 			out.json("\n");
 		} else if (view.rows.length === 0) {
 			warn("no entries match");

@@ -89,20 +89,26 @@ describe("arbor sessions", () => {
 		const b = copyFixture("formic__pi-v3-branch-compaction.jsonl", join(root, "--home-me-beta--"));
 		const bad = join(root, "--home-me-beta--", "broken.jsonl");
 		writeFileSync(bad, "not json\n");
-		utimesSync(a, 1000, 1000);
-		utimesSync(b, 3000, 3000);
+		// The mtimes say a is newest; the conversations (pi's `modified`) say b (August 2026), then a (April 2026).
+		// The unreadable file has only its mtime (1970) and goes last.
+		utimesSync(a, 3000, 3000);
+		utimesSync(b, 1000, 1000);
 		utimesSync(bad, 2000, 2000);
 		const hashes = [a, b, bad].map(sha256);
 		const r = arbor(["sessions", root, "--json"]);
 		expect(r.status).toBe(0);
 		const items = JSON.parse(r.stdout) as { path: string; entryCount: number; entryCountExact: boolean; error?: string; firstUserMessage: string | null }[];
-		expect(items.map((i) => i.path)).toEqual([b, bad, a]);
+		expect(items.map((i) => i.path)).toEqual([b, a, bad]);
 		expect(items[0]).toMatchObject({ entryCount: 18, entryCountExact: true, firstUserMessage: "Inspect the pinned Pi branch fixture." });
-		expect(items[1].error).toMatch(/line 1/);
+		expect(items[2].error).toMatch(/line 1/);
 		const text = arbor(["sessions", root]);
 		expect(text.status).toBe(0);
 		const groups = text.stdout.split("\n").filter((l) => l && !l.startsWith(" "));
-		expect(groups).toEqual(["/tmp/formic-pi-fixture/project  (1 session)", "/home/me/beta  (1 session)", expect.stringMatching(/ \(1 session\)$/)]);
+		expect(groups).toEqual([
+			"/tmp/formic-pi-fixture/project  (1 session)",
+			expect.stringMatching(/kimchi-dev {2}\(1 session\)$/),
+			"/home/me/beta  (1 session)",
+		]);
 		expect(text.stdout).toContain("(unreadable: line 1: not a session header)");
 		expect([a, b, bad].map(sha256)).toEqual(hashes);
 	});

@@ -7,6 +7,7 @@ import { FILTER_MODES } from "../../../shared/api";
 import { buildTreeJson, renderTreeLines } from "../../../shared/tree-text";
 import { computeTreeView, indexMask } from "../../../shared/tree-view";
 import { SessionManager } from "../../session";
+import { Pi16SessionManager } from "../../session/test/helpers/pi16";
 import { arbor, buildCli, checkTreeJson, copyFixture, generate, sha256, tempDir } from "./helpers";
 
 beforeAll(buildCli);
@@ -46,7 +47,7 @@ describe.each(files.map((f) => [f.split("/").pop(), f]))("arbor tree %s", (_name
 		// Types/roles come from the real entries; compare the structure (ids) with the kind-based build. A v1
 		// file gets fresh random ids on every load (migration, as in pi), so there only the shape is compared.
 		const legacy = (file as string).includes(".v1.");
-		const drop = new Set(legacy ? ["type", "role", "id", "leafId"] : ["type", "role"]);
+		const drop = new Set(legacy ? ["type", "role", "id", "leafId", "shownLeafId"] : ["type", "role"]);
 		const ids = (t: unknown): string => JSON.stringify(t, (k, v) => (drop.has(k) ? undefined : v));
 		expect(ids(parsed) === ids(exp.json)).toBe(true);
 		expect(sha256(file as string)).toBe(before);
@@ -113,6 +114,32 @@ describe("arbor tree output details", () => {
 		expect(flat.find((n) => n.id === "unknown-active")).toEqual({ id: "unknown-active", type: "future_extension_shape", children: [] });
 		expect(flat.find((n) => n.id === "assistant-active")).toMatchObject({ type: "message", role: "assistant", label: "accepted" });
 		expect(flat.filter((n) => "label" in n)).toHaveLength(1);
+	});
+	it("prints pi's leaf as leafId when the last line is a usage entry, and the entry the tree marks as shownLeafId", () => {
+		const file = join(dir, "usage-last.jsonl");
+		const T = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+		const lines = [
+			{ type: "session", version: 3, id: "usage-last", timestamp: T(0), cwd: "/x" },
+			{ type: "message", id: "u1", parentId: null, timestamp: T(1), message: { role: "user", content: "hi", timestamp: 1 } },
+			{
+				type: "message",
+				id: "a1",
+				parentId: "u1",
+				timestamp: T(2),
+				message: { role: "assistant", content: [{ type: "text", text: "yo" }], stopReason: "stop" },
+			},
+			{ type: "usage", id: "w1", parentId: "a1", timestamp: T(3), kind: "cache_warm", provider: "p", model: "m", usage: { totalTokens: 1 } },
+		];
+		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const r = arbor(["tree", file, "--json"]);
+		expect(r.status).toBe(0);
+		const t = JSON.parse(r.stdout) as { leafId: string; shownLeafId: string };
+		checkTreeJson(t);
+		// pi 1.6's SessionManager (and the real pi, electron/services/test/real-pi/) resume on the usage line.
+		const pi = Pi16SessionManager.open(file);
+		expect(t.leafId).toBe(pi.getLeafId());
+		expect(t).toMatchObject({ leafId: "w1", shownLeafId: "a1" });
+		expect(arbor(["tree", file]).stdout).toContain("assistant: yo ← active");
 	});
 	it("handles a 100,000-entry chain in text and JSON without overflowing the stack", () => {
 		const file = join(dir, "chain.jsonl");

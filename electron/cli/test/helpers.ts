@@ -55,9 +55,10 @@ export function generate(dir: string, name: string, args: string[]): string {
 /** Check every node of `arbor tree --json` output without recursion; returns the node count. */
 export function checkTreeJson(tree: unknown): number {
 	if (typeof tree !== "object" || tree === null) throw new Error("tree JSON is not an object");
-	const t = tree as { leafId: unknown; roots: unknown };
-	if (Object.keys(t).join() !== "leafId,roots") throw new Error(`top-level keys ${Object.keys(t).join()}`);
+	const t = tree as { leafId: unknown; shownLeafId: unknown; roots: unknown };
+	if (Object.keys(t).join() !== "leafId,shownLeafId,roots") throw new Error(`top-level keys ${Object.keys(t).join()}`);
 	if (t.leafId !== null && typeof t.leafId !== "string") throw new Error("leafId must be string or null");
+	if (t.shownLeafId !== null && typeof t.shownLeafId !== "string") throw new Error("shownLeafId must be string or null");
 	if (!Array.isArray(t.roots)) throw new Error("roots must be an array");
 	const stack: unknown[] = [...t.roots];
 	let count = 0;

@@ -223,7 +223,11 @@ describe("a library of 3,000 sessions", () => {
 		for (let i = 0; i < 3000; i++) {
 			const p = projects[i % 3];
 			const lines = [JSON.stringify({ type: "session", version: 3, id: `s${i}`, timestamp: "t" })];
-			for (let k = 0; k < (i % 7) + 1; k++) lines.push(user(`u${k}`, k ? `u${k - 1}` : null, `message ${i}.${k}`));
+			for (let k = 0; k < (i % 7) + 1; k++) {
+				const u = JSON.parse(user(`u${k}`, k ? `u${k - 1}` : null, `message ${i}.${k}`)) as { message: { timestamp: number } };
+				u.message.timestamp = (base + i) * 1000; // the conversation's time orders the list (pi's modified)
+				lines.push(JSON.stringify(u));
+			}
 			const f = write(join(root, p, `${String(i).padStart(4, "0")}.jsonl`), lines);
 			utimesSync(f, base + i, base + i);
 		}
@@ -234,7 +238,7 @@ describe("a library of 3,000 sessions", () => {
 		expect(items).toHaveLength(3000);
 		expect(items[0].sessionId).toBe("s2999");
 		expect(items.at(-1)?.sessionId).toBe("s0");
-		expect(items.every((x, k) => k === 0 || items[k - 1].mtimeMs >= x.mtimeMs)).toBe(true);
+		expect(items.every((x, k) => k === 0 || items[k - 1].modifiedMs >= x.modifiedMs)).toBe(true);
 		expect(items.find((x) => x.sessionId === "s10")).toMatchObject({
 			project: "/home/me/b",
 			entryCount: 4,
