@@ -3,6 +3,8 @@
 // steered and the other named; two Arbor clients on one pi both hear it; a pi that exits (even mid-turn)
 // leaves the session in file mode, and requests act on the file again without an error.
 
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ArborEvent } from "../../../../shared/api";
@@ -32,10 +34,19 @@ type LiveStateEvent = Extract<ArborEvent, { type: "live_state" }>;
 
 describe("live pis coming and going", () => {
 	it("picks up a later pi, prefers the newest of two, serves two clients, and falls back to the file when pis exit", async () => {
-		const a = await startRealPi({ args: ["-e", EXTENSION], answer: "Answer A." });
+		// ARBOR_APP stands for the desktop app: a script that records what /arbor asked it to open.
+		const tools = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-app-"));
+		const app = path.join(tools, "arbor-app.sh");
+		const record = path.join(tools, "opened.txt");
+		fs.writeFileSync(app, `#!/bin/sh\nprintf '%s' "$1" > '${record}'\n`, { mode: 0o755 });
+		const a = await startRealPi({ args: ["-e", EXTENSION], answer: "Answer A.", env: { ARBOR_APP: app } });
 		started.push(a);
 		await a.prompt("hello");
 		const file = await a.sessionFile();
+		// /arbor opens the session's file in Arbor.
+		await a.send({ type: "prompt", message: "/arbor" });
+		expect(await until("/arbor opened the app", () => fs.existsSync(record) && fs.readFileSync(record, "utf8"))).toBe(file);
+		fs.rmSync(tools, { recursive: true, force: true });
 		const leaf = (await a.entries()).leafId!;
 		const opts = { settingsDir: path.join(a.home, ".arbor"), piAgentDir: a.agentDir, pollMs: 50 };
 		const one = new ArborServices(opts);
