@@ -109,6 +109,11 @@ describe("a live pi with Arbor's extension", () => {
 			.map((l) => JSON.parse(l) as { id?: string; message?: { role: string; content: unknown } });
 		expect(lines.find((l) => l.id === r.leafId)?.message?.content).toEqual([expect.objectContaining({ type: "text", text: "Streamed reply here." })]);
 		expect((await services.getLiveState({ sessionId }))?.leafId).toBe(r.leafId);
+		// The tab's badge goes back to idle once pi's run has settled.
+		await until(
+			"idle again",
+			() => (events.filter((e) => e.type === "live_state").at(-1) as Extract<ArborEvent, { type: "live_state" }>).live?.status === "idle",
+		);
 	}, 60_000);
 
 	it("while pi streams, navigate answers busy; abort stops the turn mid-stream", async () => {
