@@ -140,6 +140,20 @@ describe("a live pi with Arbor's extension", () => {
 		expect(JSON.stringify(summaryRequest.body)).toContain("please answer");
 	}, 60_000);
 
+	it("Stop during pi's summary (Escape) aborts it: navigate answers cancelled and pi's leaf stays", async () => {
+		const before = await pi.entries();
+		pi.server.setScenario({ kind: "hang" });
+		const asked = pi.modelRequests().length;
+		const nav = services.navigate({ sessionId, targetId: ids.u2, summarize: true });
+		await until("the summary request reached the model", () => pi.modelRequests().length > asked);
+		const stopped = await services.abort({ sessionId });
+		expect(stopped.via).toBe("pi");
+		expect(await nav).toMatchObject({ via: "pi", cancelled: true });
+		const after = await pi.entries();
+		expect(after.leafId).toBe(before.leafId);
+		expect(after.entries.length).toBe(before.entries.length);
+	}, 60_000);
+
 	it("refuses a client with the wrong secret and names the requests it knows for an unknown one", async () => {
 		const [reg] = registrationsFor(path.join(pi.home, ".arbor", "live"), file);
 		expect(reg).toBeDefined();
