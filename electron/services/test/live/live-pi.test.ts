@@ -146,12 +146,14 @@ describe("a live pi with Arbor's extension", () => {
 		const asked = pi.modelRequests().length;
 		const nav = services.navigate({ sessionId, targetId: ids.u2, summarize: true });
 		await until("the summary request reached the model", () => pi.modelRequests().length > asked);
+		expect((await services.getLiveState({ sessionId }))?.status).toBe("streaming");
 		const stopped = await services.abort({ sessionId });
 		expect(stopped.via).toBe("pi");
 		expect(await nav).toMatchObject({ via: "pi", cancelled: true });
 		const after = await pi.entries();
 		expect(after.leafId).toBe(before.leafId);
 		expect(after.entries.length).toBe(before.entries.length);
+		expect((await services.getLiveState({ sessionId }))?.status).toBe("idle");
 	}, 60_000);
 
 	it("refuses a client with the wrong secret and names the requests it knows for an unknown one", async () => {
