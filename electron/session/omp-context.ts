@@ -134,15 +134,40 @@ function openAiRemotePayload(c: Loose): Loose | undefined {
 	return { type: "openaiResponsesHistory", provider: r.provider, items: r.replacementHistory };
 }
 
+const nonEmpty = (x: unknown): x is string => typeof x === "string" && x.length > 0;
+
 /**
- * An Anthropic server-compaction payload in the compaction's preserveData slot. omp reads it with
- * getAnthropicCompactionPayload (in @oh-my-pi/pi-agent-core, not published); its own persistence code
- * (session-persistence.ts) knows the slot as an object with a string `content`, which is what is checked here.
+ * omp's getAnthropicCompactionPayload (pi-agent-core): the preserveData slot `anthropicCompaction` counts when
+ * it names a provider and holds content (both non-empty strings); the payload keeps the non-empty
+ * `encryptedContent` / `filesText` too.
  */
-function hasAnthropicPayload(c: Loose): boolean {
+function anthropicPayload(c: Loose): Loose | undefined {
 	const pd = c.preserveData;
 	const a = isRecord(pd) ? pd.anthropicCompaction : undefined;
-	return isRecord(a) && typeof a.content === "string";
+	if (!isRecord(a) || !nonEmpty(a.provider) || !nonEmpty(a.content)) return undefined;
+	return {
+		type: "anthropicCompaction",
+		provider: a.provider,
+		content: a.content,
+		...(nonEmpty(a.encryptedContent) ? { encryptedContent: a.encryptedContent } : {}),
+		...(nonEmpty(a.filesText) ? { filesText: a.filesText } : {}),
+	};
+}
+
+/** omp's compaction summary message: its fields in omp's order, the ones the entry lacks left out. */
+function summaryMessage(c: Loose, providerPayload: Loose | undefined): Loose {
+	const m: Loose = { role: "compactionSummary", summary: c.summary };
+	const optional: [string, unknown][] = [
+		["shortSummary", c.shortSummary],
+		["tokensBefore", c.tokensBefore],
+		["tokensAfter", c.tokensAfter],
+		["method", c.method],
+		["providerPayload", providerPayload],
+		["warning", c.warning],
+	];
+	for (const [k, v] of optional) if (v !== undefined) m[k] = v;
+	m.timestamp = new Date(c.timestamp as string).getTime();
+	return m;
 }
 
 export function buildOmpContext(sm: SessionManager, leafId?: string | null): OmpSessionContext {
@@ -224,21 +249,15 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		for (let i = resetAt + 1; i < path.length; i++) append(path[i]);
 	} else if (c) {
 		const remote = openAiRemotePayload(c);
-		const summary: Loose = {
-			role: "compactionSummary",
-			summary: c.summary,
-			tokensBefore: c.tokensBefore,
-			timestamp: new Date(c.timestamp as string).getTime(),
-		};
-		if (remote) summary.providerPayload = remote;
-		messages.push(summary as AgentMessage);
+		const anthropic = anthropicPayload(c);
+		messages.push(summaryMessage(c, remote ?? anthropic) as AgentMessage);
 		entryIds.push(c.id as string);
 		const replayThrough = typeof c.providerReplayThroughEntryId === "string" && c.providerReplayThroughEntryId ? c.providerReplayThroughEntryId : undefined;
 		if (!remote) {
 			// The kept range from firstKeptEntryId; an Anthropic native compaction that kept nothing by id
 			// resumes after the entry its replay snapshot ran through.
 			const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
-			const snapshot = hasAnthropicPayload(c) && c.firstKeptEntryId === "" && replayThrough ? path.findIndex((e) => e.id === replayThrough) : -1;
+			const snapshot = anthropic !== undefined && c.firstKeptEntryId === "" && replayThrough ? path.findIndex((e) => e.id === replayThrough) : -1;
 			const start = firstKept >= 0 ? firstKept : snapshot >= 0 ? snapshot + 1 : -1;
 			if (start >= 0 && start < cAt) for (let i = start; i < cAt; i++) append(path[i]);
 		} else if (replayThrough) {

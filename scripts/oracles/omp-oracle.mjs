@@ -50,8 +50,7 @@ Bun.plugin({
 	},
 });
 
-const src = join(ompDir, "src", "session");
-const { SessionManager } = await import(join(src, "session-manager.ts"));
+const { SessionManager } = await import(join(ompDir, "src", "session", "session-manager.ts"));
 
 function treeOf(nodes) {
 	const out = [];
@@ -94,7 +93,8 @@ if (mode === "read") {
 	}
 } else if (mode === "write") {
 	const { writeSessions } = await import("./omp-writes.mjs");
-	const files = await writeSessions(SessionManager, args[0]);
+	const { MemorySessionStorage } = await import(join(ompDir, "src", "session", "session-storage.ts"));
+	const files = await writeSessions(SessionManager, MemorySessionStorage, args[0]);
 	process.stdout.write(`${JSON.stringify({ files, nativeCalls })}\n`);
 } else {
 	process.stderr.write(`omp oracle: unknown mode ${mode}\n`);

@@ -141,7 +141,7 @@ describe("omp provider-native compactions in buildOmpContext", () => {
 					firstKeptEntryId: "",
 					providerReplayThroughEntryId: "a2",
 					method: "remote",
-					preserveData: { anthropicCompaction: { content: "native summary", encrypted_content: "opaque" } },
+					preserveData: { anthropicCompaction: { provider: "anthropic", content: "native summary", encrypted_content: "opaque" } },
 				}),
 			),
 		);
@@ -153,7 +153,7 @@ describe("omp provider-native compactions in buildOmpContext", () => {
 				compaction("c", "a3", 7, {
 					firstKeptEntryId: "a1",
 					providerReplayThroughEntryId: "a2",
-					preserveData: { anthropicCompaction: { content: "native summary" } },
+					preserveData: { anthropicCompaction: { provider: "anthropic", content: "native summary" } },
 				}),
 			),
 		);
