@@ -50,6 +50,7 @@ Bun.plugin({
 	},
 });
 
+// eslint-disable-next-line arbor/layers -- omp 18.3.4 from the runtimes cache (scripts/runtimes.mjs), not this repo's node_modules
 const { SessionManager } = await import(join(ompDir, "src", "session", "session-manager.ts"));
 
 function treeOf(nodes) {
@@ -93,6 +94,7 @@ if (mode === "read") {
 	}
 } else if (mode === "write") {
 	const { writeSessions } = await import("./omp-writes.mjs");
+	// eslint-disable-next-line arbor/layers -- omp 18.3.4 from the runtimes cache, as above
 	const { MemorySessionStorage } = await import(join(ompDir, "src", "session", "session-storage.ts"));
 	const files = await writeSessions(SessionManager, MemorySessionStorage, args[0]);
 	process.stdout.write(`${JSON.stringify({ files, nativeCalls })}\n`);
