@@ -74,7 +74,17 @@ function arborView(c: Case) {
 		};
 		for (const n of sm.getTree()) walk(n as never);
 		const ctx = buildOmpContext(sm);
-		const { messages, entryIds: _ids, ...settings } = ctx;
+		const { messages: mine, entryIds: _ids, ...settings } = ctx;
+		// Two fields of omp 18.3.4's own pi-agent-core that the newest published one (18.2.11, what the oracle
+		// loads) does not write: compared only where the sibling has them (omp-compaction.test.ts pins them).
+		const messages = mine.map((m) => {
+			const x = m as Record<string, any>;
+			if (x.role !== "compactionSummary") return m;
+			const { historyRewriteAt: _h, ...rest } = x;
+			if (rest.providerPayload?.type !== "anthropicCompaction") return rest;
+			const { signature: _s, ...payload } = rest.providerPayload;
+			return { ...rest, providerPayload: payload };
+		});
 		return {
 			entries: entries.map((e) => ({ id: id(e.id), parentId: id(e.parentId), type: e.type })),
 			tree,
