@@ -116,7 +116,9 @@ async function compactions(SessionManager, dir, method) {
 		const preserveData = { anthropicCompaction: { provider: "anthropic", content: "Server-side compacted state.", model: "claude-x", usedTokens: 1234 } };
 		sm.appendCompaction("Anthropic summary.", "server", "", 5000, { method: "remote", preserveData, providerReplayThroughEntryId: a, tokensAfter: 800 });
 	} else if (method === "snapcompact") {
-		sm.appendCompaction("Snap summary.", "snap", kept, 5000, { method: "snapcompact", details: { readFiles: ["f1.ts"] }, tokensAfter: 700 });
+		// A text-only archive (head and tail, no image frames): omp re-attaches it to the summary message as blocks.
+		const preserveData = { snapcompact: { frames: [], textHead: "user: question 1\n", textTail: "assistant: answer 1\n", totalChars: 36, truncatedChars: 0 } };
+		sm.appendCompaction("Snap summary.", "snap", kept, 5000, { method: "snapcompact", details: { readFiles: ["f1.ts"] }, preserveData, tokensAfter: 700 });
 	} else {
 		sm.appendCompaction("Plain summary.", undefined, kept, 5000, { details: { modifiedFiles: ["f2.ts"] } });
 	}

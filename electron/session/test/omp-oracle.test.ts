@@ -101,7 +101,13 @@ function arborView(c: Case) {
 function ompView(c: Case, v: OmpView) {
 	const pos = new Map(v.entries.map((e, i) => [e.id, String(i)]));
 	const id = (x: string | null | undefined) => (x == null ? null : c.byIndex ? (pos.get(x) ?? `?${x}`) : x);
-	const { messages, cacheMissExplainedAt: _c, ...settings } = v.context;
+	const { messages: theirs, cacheMissExplainedAt: _c, ...settings } = v.context;
+	// snapcompact's archived history re-attached to the summary (`blocks`): not reproduced by Arbor, pinned below.
+	const messages = theirs.map((m) => {
+		if (m.role !== "compactionSummary" || m.blocks === undefined) return m;
+		const { blocks: _b, ...rest } = m;
+		return rest;
+	});
 	return {
 		entries: v.entries.map((e) => ({ id: id(e.id), parentId: id(e.parentId), type: e.type })),
 		tree: v.tree.map((n) => ({ id: id(n.id), children: n.children.map(id) })),
@@ -154,6 +160,16 @@ describe("omp 18.3.4's own SessionManager and Arbor read the same files alike", 
 		expect(differ).toEqual([]);
 	});
 
+	it("deliberate difference: omp re-attaches a snapcompact archive to the summary as `blocks`; Arbor does not", () => {
+		const c = cases.find((x) => x.name === "omp wrote snapcompact")!;
+		const theirs = views.get(c.name)!.context.messages[0] as { role: string; blocks?: unknown };
+		expect(theirs.role).toBe("compactionSummary");
+		expect(theirs.blocks).toEqual([{ type: "text", text: "user: question 1\nassistant: answer 1\n" }]);
+		const sm = SessionManager.open(c.file);
+		expect((buildOmpContext(sm).messages[0] as { blocks?: unknown }).blocks).toBeUndefined();
+		sm.close();
+	});
+
 	it("the omp-written files hold what they were written to test (so the comparisons above cover them)", () => {
 		const types = new Set(cases.filter((c) => c.name.startsWith("omp wrote")).flatMap((c) => views.get(c.name)!.entries.map((e) => e.type)));
 		for (const t of [
@@ -174,5 +190,9 @@ describe("omp 18.3.4's own SessionManager and Arbor read the same files alike", 
 		const remote = views.get("omp wrote remote")!.context.messages[0] as { providerPayload?: { type: string } };
 		expect(remote.providerPayload?.type).toBe("openaiResponsesHistory");
 		expect(views.get("omp wrote records")!.sessionName).toBe("Records of every kind");
+		// omp's title slot (rewritten in place by setSessionName) reads as the same title in Arbor.
+		const sm = SessionManager.open(cases.find((c) => c.name === "omp wrote records")!.file);
+		expect(sm.getTitleSlot()?.title).toBe("Records of every kind");
+		sm.close();
 	});
 });
