@@ -10,7 +10,7 @@ import { writePi16Session } from "../../../shared/test/pi16-writer";
 import { buildOmpContext, SessionManager } from "../index";
 import { cleanupTempDirs, copyFixture, fixtureNames, tempDir } from "./helpers/files";
 import { generatedSession } from "./helpers/gen";
-import { ompRead, ompRuntime, ompWrite, type OmpView } from "./oracles/omp-oracle";
+import { comparableArborMessages, comparableOmpMessages, ompRead, ompRuntime, ompWrite, type OmpView } from "./oracles/omp-oracle";
 
 afterAll(cleanupTempDirs);
 
@@ -75,16 +75,7 @@ function arborView(c: Case) {
 		for (const n of sm.getTree()) walk(n as never);
 		const ctx = buildOmpContext(sm);
 		const { messages: mine, entryIds: _ids, ...settings } = ctx;
-		// Two fields of omp 18.3.4's own pi-agent-core that the newest published one (18.2.11, what the oracle
-		// loads) does not write: compared only where the sibling has them (omp-compaction.test.ts pins them).
-		const messages = mine.map((m) => {
-			const x = m as Record<string, any>;
-			if (x.role !== "compactionSummary") return m;
-			const { historyRewriteAt: _h, ...rest } = x;
-			if (rest.providerPayload?.type !== "anthropicCompaction") return rest;
-			const { signature: _s, ...payload } = rest.providerPayload;
-			return { ...rest, providerPayload: payload };
-		});
+		const messages = comparableArborMessages(mine);
 		return {
 			entries: entries.map((e) => ({ id: id(e.id), parentId: id(e.parentId), type: e.type })),
 			tree,
@@ -102,12 +93,7 @@ function ompView(c: Case, v: OmpView) {
 	const pos = new Map(v.entries.map((e, i) => [e.id, String(i)]));
 	const id = (x: string | null | undefined) => (x == null ? null : c.byIndex ? (pos.get(x) ?? `?${x}`) : x);
 	const { messages: theirs, cacheMissExplainedAt: _c, ...settings } = v.context;
-	// snapcompact's archived history re-attached to the summary (`blocks`): not reproduced by Arbor, pinned below.
-	const messages = theirs.map((m) => {
-		if (m.role !== "compactionSummary" || m.blocks === undefined) return m;
-		const { blocks: _b, ...rest } = m;
-		return rest;
-	});
+	const messages = comparableOmpMessages(theirs);
 	return {
 		entries: v.entries.map((e) => ({ id: id(e.id), parentId: id(e.parentId), type: e.type })),
 		tree: v.tree.map((n) => ({ id: id(n.id), children: n.children.map(id) })),

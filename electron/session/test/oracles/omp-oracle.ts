@@ -45,3 +45,31 @@ export function ompWrite(rt: { bun: string; omp: string }, home: string, dir: st
 	const out = execFileSync(rt.bun, [SCRIPT, rt.omp, "write", dir], { encoding: "utf8", env: ompEnv(home), timeout: 300_000 });
 	return JSON.parse(out.trim().split("\n").pop()!) as { files: string[]; nativeCalls: string[] };
 }
+
+type Loose = Record<string, any>;
+
+/**
+ * Arbor's context messages as the oracle can check them: two fields of omp 18.3.4's own pi-agent-core that
+ * the newest published one (18.2.11, which the oracle loads) does not write are left out of the comparison
+ * (an Anthropic summary's `historyRewriteAt` and its payload's `signature`; omp-compaction.test.ts pins them).
+ */
+export function comparableArborMessages(messages: readonly unknown[]): unknown[] {
+	return messages.map((m) => {
+		const x = m as Loose;
+		if (x.role !== "compactionSummary") return m;
+		const { historyRewriteAt: _h, ...rest } = x;
+		if (rest.providerPayload?.type !== "anthropicCompaction") return rest;
+		const { signature: _s, ...payload } = rest.providerPayload;
+		return { ...rest, providerPayload: payload };
+	});
+}
+
+/** omp's context messages as compared: its snapcompact `blocks` on the summary are a deliberate difference. */
+export function comparableOmpMessages(messages: readonly unknown[]): unknown[] {
+	return messages.map((m) => {
+		const x = m as Loose;
+		if (x.role !== "compactionSummary" || x.blocks === undefined) return m;
+		const { blocks: _b, ...rest } = x;
+		return rest;
+	});
+}
