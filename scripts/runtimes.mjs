@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The newer runtimes the oracle tests need, from the npm registry into a cache folder outside the repo:
-// Node 24 runs pi 1.6.0's whole CLI (its main entry needs Node >= 22.19; Arbor itself stays on Node 20) and
-// Bun runs oh-my-pi, which needs Bun. Neither is a dependency of the project: npm scripts put
+// Node 24 runs pi 1.6.0's whole CLI (its main entry needs Node >= 22.19; Arbor itself stays on Node 20),
+// Bun runs oh-my-pi, which needs Bun, and "omp" is omp 18.3.4's own source for the Bun oracle. Neither is a dependency of the project: npm scripts put
 // node_modules/.bin first on PATH, so a `node` dependency would switch every script to Node 24.
 //
 //   node scripts/runtimes.mjs          install what is missing, print {"node24": PATH, "bun": PATH, "omp": DIR}
@@ -120,8 +120,8 @@ function installOmp(r, dir, npm) {
 	};
 	const manifest = { name: "arbor-omp-oracle", private: true, dependencies: OMP_SIBLINGS, overrides: OMP_OVERRIDES };
 	writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, "\t")}\n`);
-	step(["i", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]);
-	const tgz = step(["pack", `@oh-my-pi/pi-coding-agent@${OMP_VERSION}`, "--silent"])
+	step(["i", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]);
+	const tgz = step(["pack", `@oh-my-pi/pi-coding-agent@${OMP_VERSION}`, "--pack-destination", dir, "--silent"])
 		.trim()
 		.split("\n")
 		.pop();
