@@ -1,35 +1,62 @@
 #!/usr/bin/env node
 // The newer runtimes the oracle tests need, from the npm registry into a cache folder outside the repo:
-// Node 24 runs pi 1.6.0's whole CLI (its main entry needs Node >= 22.19; Arbor itself stays on Node 20) and
-// Bun runs oh-my-pi, which needs Bun. Neither is a dependency of the project: npm scripts put
+// Node 24 runs pi 1.6.0's whole CLI (its main entry needs Node >= 22.19; Arbor itself stays on Node 20),
+// Bun runs oh-my-pi, which needs Bun, and "omp" is omp 18.3.4's own source for the Bun oracle. Neither is a dependency of the project: npm scripts put
 // node_modules/.bin first on PATH, so a `node` dependency would switch every script to Node 24.
 //
-//   node scripts/runtimes.mjs          install what is missing, print {"node24": PATH, "bun": PATH}
+//   node scripts/runtimes.mjs          install what is missing, print {"node24": PATH, "bun": PATH, "omp": DIR}
 //   import { runtimes } from ".../scripts/runtimes.mjs"   the same, from a test setup
 //
 // ARBOR_RUNTIMES_DIR moves the cache (default ~/.cache/arbor-runtimes). Installs are pinned and idempotent;
 // two processes installing at once are serialised by a lock folder.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
 export const NODE24_VERSION = "24.21.0";
 export const BUN_VERSION = "1.4.5";
+// omp's own session code (the published tarball ships its TypeScript `src/`, which Bun runs as is). Its
+// @oh-my-pi/* siblings were never published at 18.3.4, so they are pinned to the newest published ones
+// (docs/compatibility.md "omp 18.3 as an oracle" says which modules those are and why they do not change what
+// is compared). Only the siblings the session modules import are installed; pi-natives is loaded without its
+// addon by the oracle script (scripts/oracles/omp-oracle.mjs).
+export const OMP_VERSION = "18.3.4";
+const OMP_SIBLINGS = {
+	"@oh-my-pi/pi-agent-core": "18.2.11",
+	"@oh-my-pi/pi-ai": "18.2.11",
+	"@oh-my-pi/pi-tui": "18.2.9",
+	"@oh-my-pi/pi-utils": "18.2.9",
+	"@oh-my-pi/snapcompact": "18.2.11",
+};
+// Versions for every @oh-my-pi/* package those siblings depend on in turn (each asks for a sibling version
+// that was not published either).
+const OMP_OVERRIDES = {
+	...OMP_SIBLINGS,
+	"@oh-my-pi/omp-stats": "18.2.11",
+	"@oh-my-pi/omptype": "18.2.11",
+	"@oh-my-pi/pi-catalog": "18.2.11",
+	"@oh-my-pi/pi-mnemopi": "18.2.11",
+	"@oh-my-pi/pi-natives": "18.2.10",
+	"@oh-my-pi/pi-wire": "18.2.11",
+};
 
 export const runtimesDir = process.env.ARBOR_RUNTIMES_DIR || join(homedir(), ".cache", "arbor-runtimes");
 
 const RUNTIMES = {
 	node24: { pkg: `node@${NODE24_VERSION}`, folder: `node-${NODE24_VERSION}`, bin: "node", probe: ["--version"], expect: `v${NODE24_VERSION}` },
 	bun: { pkg: `bun@${BUN_VERSION}`, folder: `bun-${BUN_VERSION}`, bin: "bun", probe: ["--version"], expect: BUN_VERSION },
+	omp: { folder: `omp-${OMP_VERSION}`, path: join("node_modules", "@oh-my-pi", "pi-coding-agent"), marker: ".arbor-installed" },
 };
 
 function binPath(r) {
-	return join(runtimesDir, r.folder, "node_modules", ".bin", r.bin);
+	return r.path ? join(runtimesDir, r.folder, r.path) : join(runtimesDir, r.folder, "node_modules", ".bin", r.bin);
 }
 
 function works(r) {
 	const bin = binPath(r);
+	// omp is a source tree, not a program: installed when the last step of its install wrote the marker.
+	if (r.marker) return existsSync(join(runtimesDir, r.folder, r.marker));
 	if (!existsSync(bin)) return false;
 	const p = spawnSync(bin, r.probe, { encoding: "utf8", timeout: 30_000 });
 	return p.status === 0 && p.stdout.trim() === r.expect;
@@ -70,6 +97,7 @@ function install(name) {
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir, { recursive: true });
 		const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+		if (name === "omp") return installOmp(r, dir, npm);
 		const p = spawnSync(npm, ["i", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", r.pkg], { encoding: "utf8", timeout: 600_000 });
 		if (!works(r)) {
 			const why = (p.stderr || p.stdout || `exit ${p.status}`).trim().split("\n").slice(-3).join(" / ");
@@ -77,6 +105,33 @@ function install(name) {
 		}
 		return binPath(r);
 	});
+}
+
+/** omp: its siblings from the registry (scripts skipped: pi-natives' addon is not used), then the packed
+ * 18.3.4 tarball unpacked as node_modules/@oh-my-pi/pi-coding-agent (after npm, which would prune it). */
+function installOmp(r, dir, npm) {
+	const step = (args) => {
+		const p = spawnSync(npm, args, { cwd: dir, encoding: "utf8", timeout: 600_000 });
+		if (p.status !== 0) {
+			const why = (p.stderr || p.stdout || `exit ${p.status}`).trim().split("\n").slice(-3).join(" / ");
+			throw new Error(`runtimes: omp ${OMP_VERSION}: npm ${args[0]} failed in ${dir} (${why})`);
+		}
+		return p.stdout;
+	};
+	const manifest = { name: "arbor-omp-oracle", private: true, dependencies: OMP_SIBLINGS, overrides: OMP_OVERRIDES };
+	writeFileSync(join(dir, "package.json"), `${JSON.stringify(manifest, null, "\t")}\n`);
+	step(["i", "--prefix", dir, "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]);
+	const tgz = step(["pack", `@oh-my-pi/pi-coding-agent@${OMP_VERSION}`, "--pack-destination", dir, "--silent"])
+		.trim()
+		.split("\n")
+		.pop();
+	const target = binPath(r);
+	mkdirSync(target, { recursive: true });
+	const t = spawnSync("tar", ["xzf", join(dir, tgz), "-C", target, "--strip-components=1"], { encoding: "utf8" });
+	if (t.status !== 0) throw new Error(`runtimes: omp ${OMP_VERSION}: could not unpack ${tgz} (${t.stderr.trim()})`);
+	rmSync(join(dir, tgz), { force: true });
+	writeFileSync(join(dir, r.marker), `${OMP_VERSION}\n`);
+	return target;
 }
 
 /** Paths of the installed runtimes, installing what is missing (throws a one-line reason when it cannot). */

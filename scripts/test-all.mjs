@@ -23,7 +23,8 @@ function count(title, passed, failed, skipped = 0) {
 	lines.push(`${title}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 }
 
-// 0. The oracle runtimes (Node 24 for the real pi 1.6 CLI, Bun for omp), installed once into a cache folder.
+// 0. The oracle runtimes (Node 24 for the real pi 1.6 CLI, Bun and omp 18.3.4's source for the omp oracle),
+// installed once into a cache folder.
 const runtimesCode = run("runtimes", "node", ["scripts/runtimes.mjs"]);
 count("runtimes", runtimesCode === 0 ? 1 : 0, runtimesCode === 0 ? 0 : 1);
 

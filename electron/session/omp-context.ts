@@ -10,15 +10,16 @@
 //   replacement history on the summary message (`providerPayload`, type "openaiResponsesHistory") instead of
 //   the kept entries, plus the entries after `providerReplayThroughEntryId`; an Anthropic server compaction
 //   (`preserveData.anthropicCompaction`) with an empty `firstKeptEntryId` keeps the entries after
-//   `providerReplayThroughEntryId`; snapcompact compactions keep the ordinary kept range;
+//   `providerReplayThroughEntryId` and carries its payload (`providerPayload`, type "anthropicCompaction", and
+//   `historyRewriteAt`); snapcompact compactions keep the ordinary kept range; the summary message has omp's
+//   fields (`shortSummary`, `tokensAfter`, `method`, `warning`) in omp's order;
 // - `model_usage`, `title_change`, `credential_pin`, `session_init`, labels, custom entries never reach the model;
 // - assistant turns marked `retryRecovery` and empty error turns are skipped; tool calls without a result on
 //   the path are stripped (a turn left empty is dropped); aborted / error turns are dropped with their results.
-// Not reproduced (they need omp packages that are not published: @oh-my-pi/pi-agent-core, @oh-my-pi/snapcompact,
-// @oh-my-pi/pi-tui): the content of the Anthropic replay payload and snapcompact frames on the summary
-// message, context notes, the notes-backed rollover, the exact shapes omp gives custom and summary messages
-// (pi's are used), two internal custom-message types it filters, and the legacy service-tier coercion (the
-// stored value is passed through). docs/compatibility.md.
+// Checked against omp 18.3.4's own code run by Bun (electron/session/test/omp-oracle.test.ts). Not reproduced:
+// the snapcompact frames omp re-attaches to the summary message, context notes, the notes-backed rollover,
+// two internal custom-message types it filters, and the legacy service-tier coercion (the stored value is
+// passed through). docs/compatibility.md.
 
 import type { AgentMessage, SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "./manager";
@@ -134,15 +135,42 @@ function openAiRemotePayload(c: Loose): Loose | undefined {
 	return { type: "openaiResponsesHistory", provider: r.provider, items: r.replacementHistory };
 }
 
+const nonEmpty = (x: unknown): x is string => typeof x === "string" && x.length > 0;
+
 /**
- * An Anthropic server-compaction payload in the compaction's preserveData slot. omp reads it with
- * getAnthropicCompactionPayload (in @oh-my-pi/pi-agent-core, not published); its own persistence code
- * (session-persistence.ts) knows the slot as an object with a string `content`, which is what is checked here.
+ * omp's getAnthropicCompactionPayload (pi-agent-core 18.3.4, read in the omp 18.3.4 bundle): the preserveData
+ * slot `anthropicCompaction` counts when it names a provider and holds content (both non-empty strings); the
+ * payload keeps the non-empty `signature`, `encryptedContent` and `filesText` too.
  */
-function hasAnthropicPayload(c: Loose): boolean {
+function anthropicPayload(c: Loose): Loose | undefined {
 	const pd = c.preserveData;
 	const a = isRecord(pd) ? pd.anthropicCompaction : undefined;
-	return isRecord(a) && typeof a.content === "string";
+	if (!isRecord(a) || !nonEmpty(a.provider) || !nonEmpty(a.content)) return undefined;
+	return {
+		type: "anthropicCompaction",
+		provider: a.provider,
+		content: a.content,
+		...(nonEmpty(a.signature) ? { signature: a.signature } : {}),
+		...(nonEmpty(a.encryptedContent) ? { encryptedContent: a.encryptedContent } : {}),
+		...(nonEmpty(a.filesText) ? { filesText: a.filesText } : {}),
+	};
+}
+
+/** omp's compaction summary message: its fields in omp's order, the ones the entry lacks left out. */
+function summaryMessage(c: Loose, providerPayload: Loose | undefined, historyRewriteAt: number | undefined): Loose {
+	const m: Loose = { role: "compactionSummary", summary: c.summary };
+	const optional: [string, unknown][] = [
+		["shortSummary", c.shortSummary],
+		["tokensBefore", c.tokensBefore],
+		["tokensAfter", c.tokensAfter],
+		["method", c.method],
+		["providerPayload", providerPayload],
+		["warning", c.warning],
+		["historyRewriteAt", historyRewriteAt],
+	];
+	for (const [k, v] of optional) if (v !== undefined) m[k] = v;
+	m.timestamp = new Date(c.timestamp as string).getTime();
+	return m;
 }
 
 export function buildOmpContext(sm: SessionManager, leafId?: string | null): OmpSessionContext {
@@ -224,22 +252,24 @@ export function buildOmpContext(sm: SessionManager, leafId?: string | null): Omp
 		for (let i = resetAt + 1; i < path.length; i++) append(path[i]);
 	} else if (c) {
 		const remote = openAiRemotePayload(c);
-		const summary: Loose = {
-			role: "compactionSummary",
-			summary: c.summary,
-			tokensBefore: c.tokensBefore,
-			timestamp: new Date(c.timestamp as string).getTime(),
-		};
-		if (remote) summary.providerPayload = remote;
-		messages.push(summary as AgentMessage);
-		entryIds.push(c.id as string);
+		const anthropic = anthropicPayload(c);
 		const replayThrough = typeof c.providerReplayThroughEntryId === "string" && c.providerReplayThroughEntryId ? c.providerReplayThroughEntryId : undefined;
+		// The kept range from firstKeptEntryId; an Anthropic native compaction that kept nothing by id
+		// resumes after the entry its replay snapshot ran through.
+		const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
+		const snapshot = anthropic !== undefined && c.firstKeptEntryId === "" && replayThrough ? path.findIndex((e) => e.id === replayThrough) : -1;
+		const start = firstKept >= 0 ? firstKept : snapshot >= 0 ? snapshot + 1 : -1;
+		// omp 18.3.4 dates an Anthropic replay 1 ms before the first entry it keeps (or the first after the
+		// compaction), so that entry's thinking signatures stay valid on the next request.
+		let historyRewriteAt: number | undefined;
+		if (anthropic) {
+			const retained = start >= 0 && start < cAt ? path[start] : path[cAt + 1];
+			const at = retained ? new Date(retained.timestamp as string).getTime() : NaN;
+			if (Number.isFinite(at)) historyRewriteAt = at - 1;
+		}
+		messages.push(summaryMessage(c, remote ?? anthropic, historyRewriteAt) as AgentMessage);
+		entryIds.push(c.id as string);
 		if (!remote) {
-			// The kept range from firstKeptEntryId; an Anthropic native compaction that kept nothing by id
-			// resumes after the entry its replay snapshot ran through.
-			const firstKept = path.findIndex((e, i) => i < cAt && e.id === c.firstKeptEntryId);
-			const snapshot = hasAnthropicPayload(c) && c.firstKeptEntryId === "" && replayThrough ? path.findIndex((e) => e.id === replayThrough) : -1;
-			const start = firstKept >= 0 ? firstKept : snapshot >= 0 ? snapshot + 1 : -1;
 			if (start >= 0 && start < cAt) for (let i = start; i < cAt; i++) append(path[i]);
 		} else if (replayThrough) {
 			// The replacement history carries the kept turns up to the snapshot; later ones replay normally.

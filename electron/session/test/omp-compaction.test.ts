@@ -141,7 +141,7 @@ describe("omp provider-native compactions in buildOmpContext", () => {
 					firstKeptEntryId: "",
 					providerReplayThroughEntryId: "a2",
 					method: "remote",
-					preserveData: { anthropicCompaction: { content: "native summary", encrypted_content: "opaque" } },
+					preserveData: { anthropicCompaction: { provider: "anthropic", content: "native summary", encrypted_content: "opaque" } },
 				}),
 			),
 		);
@@ -153,7 +153,7 @@ describe("omp provider-native compactions in buildOmpContext", () => {
 				compaction("c", "a3", 7, {
 					firstKeptEntryId: "a1",
 					providerReplayThroughEntryId: "a2",
-					preserveData: { anthropicCompaction: { content: "native summary" } },
+					preserveData: { anthropicCompaction: { provider: "anthropic", content: "native summary" } },
 				}),
 			),
 		);
@@ -163,6 +163,57 @@ describe("omp provider-native compactions in buildOmpContext", () => {
 		const plain = SessionManager.open(file(compaction("c", "a3", 7, { firstKeptEntryId: "", providerReplayThroughEntryId: "a2" })));
 		expect(shape(plain)).toEqual(["summary:summary c", "text of u4", "reply a4"]);
 		plain.close();
+	});
+
+	it("the summary message has omp 18.3.4's fields: shortSummary, tokensAfter, method, the Anthropic payload with its signature, historyRewriteAt", () => {
+		// omp 18.3.4's own build (dist/cli.js) keeps `signature` in the payload and `historyRewriteAt` on the
+		// message; the newest published pi-agent-core (18.2.11, what the Bun oracle loads) has neither.
+		const slot = { provider: "anthropic", content: "native summary", signature: "sig", encryptedContent: "", filesText: "files", model: "m", usedTokens: 9 };
+		const snap = SessionManager.open(
+			file(
+				compaction("c", "a3", 7, { firstKeptEntryId: "", providerReplayThroughEntryId: "a2", method: "remote", preserveData: { anthropicCompaction: slot } }),
+			),
+		);
+		const [m] = buildOmpContext(snap).messages as any[];
+		snap.close();
+		// Retained from u3 (after the snapshot a2): 1 ms before it.
+		expect(m).toEqual({
+			role: "compactionSummary",
+			summary: "summary c",
+			shortSummary: "short",
+			tokensBefore: 5000,
+			tokensAfter: 800,
+			method: "remote",
+			providerPayload: { type: "anthropicCompaction", provider: "anthropic", content: "native summary", signature: "sig", filesText: "files" },
+			historyRewriteAt: Date.parse(t(5)) - 1,
+			timestamp: Date.parse(t(7)),
+		});
+		expect(Object.keys(m)).toEqual([
+			"role",
+			"summary",
+			"shortSummary",
+			"tokensBefore",
+			"tokensAfter",
+			"method",
+			"providerPayload",
+			"historyRewriteAt",
+			"timestamp",
+		]);
+		// Kept by id from a1; nothing kept: the first entry after the compaction (u4).
+		const byId = SessionManager.open(file(compaction("c", "a3", 7, { firstKeptEntryId: "a1", preserveData: { anthropicCompaction: slot } })));
+		expect((buildOmpContext(byId).messages[0] as any).historyRewriteAt).toBe(Date.parse(t(2)) - 1);
+		byId.close();
+		const none = SessionManager.open(file(compaction("c", "a3", 7, { firstKeptEntryId: "c", preserveData: { anthropicCompaction: slot } })));
+		expect((buildOmpContext(none).messages[0] as any).historyRewriteAt).toBe(Date.parse(t(8)) - 1);
+		none.close();
+		// No provider: not an Anthropic payload (omp's rule), so no payload and no rewrite mark.
+		const bare = SessionManager.open(
+			file(compaction("c", "a3", 7, { firstKeptEntryId: "", providerReplayThroughEntryId: "a2", preserveData: { anthropicCompaction: { content: "x" } } })),
+		);
+		const b = buildOmpContext(bare).messages[0] as any;
+		expect(b.providerPayload).toBeUndefined();
+		expect(b.historyRewriteAt).toBeUndefined();
+		bare.close();
 	});
 
 	it("snapcompact compaction: the ordinary kept range (its frames are in preserveData.snapcompact)", () => {
