@@ -32,6 +32,7 @@ import { Minimap } from "./Minimap";
 import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
+import { streamElements } from "./streaming";
 import { treeItemId } from "./treeitem";
 import { useCulling } from "./useCulling";
 import { useFlowElements } from "./useFlowElements";
@@ -90,7 +91,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
 	}, [laid, skeleton, overrides]);
 
-	const { nodes, edges } = useFlowElements({
+	const { nodes: entryNodes, edges: entryEdges } = useFlowElements({
 		laid,
 		mounted,
 		overrides,
@@ -99,6 +100,12 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		previews: props.previews,
 		requestPreviews: props.requestPreviews,
 	});
+	const { streaming } = props;
+	const { nodes, edges } = useMemo(() => {
+		const extra = streamElements(laid, skeleton, streaming, overrides, direction, new Set(mounted));
+		if (extra.nodes.length === 0) return { nodes: entryNodes, edges: entryEdges };
+		return { nodes: [...entryNodes, ...extra.nodes], edges: [...entryEdges, ...extra.edges] };
+	}, [laid, skeleton, streaming, overrides, direction, mounted, entryNodes, entryEdges]);
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
 		graph,
 		rf,
@@ -141,7 +148,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			className={`arbor-graph arbor-graph--${direction}${zoomClass}`}
 			onKeyDown={onKeyDown}
 			data-testid="arbor-graph"
-			data-mounted={nodes.length}
+			data-mounted={entryNodes.length}
 			data-nodes={laid ? laid.model.n : 0}
 			data-segments={segments}
 		>
