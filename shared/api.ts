@@ -8,6 +8,8 @@ import type { SubtreeRollup } from "./rollup";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
 import type { CardFacts, UsageRollup } from "./card-facts";
 import type { FilterMode } from "./tree-view";
+import type { AssistantMessage } from "./entries";
+import type { LiveAgent, LiveCapability } from "./live";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
@@ -52,6 +54,35 @@ export interface SessionSummary {
 	/** Number of warnings, possibly more than `warnings` holds (which is capped). */
 	warningCount: number;
 	fileSize: number;
+	/** The running pi that holds this file, when one with Arbor's extension is live (docs/live.md); null: file mode. */
+	live?: LiveSessionInfo | null;
+}
+
+/**
+ * A running pi / omp with Arbor's extension that holds a session's file (docs/live.md). While it is set,
+ * navigate / branchToFile / setLabel / send / abort are carried out by that pi (`via: "pi"`).
+ */
+export interface LiveSessionInfo {
+	pid: number;
+	agent: LiveAgent;
+	agentVersion: string;
+	extensionVersion: string;
+	model: { provider: string; modelId: string } | null;
+	thinkingLevel: string | null;
+	/** streaming: a turn, tree summary or compaction runs (navigate / branch then fail with `busy`). */
+	status: "idle" | "streaming";
+	/** pi's in-memory leaf (also after a /tree move that wrote nothing). */
+	leafId: string | null;
+	sessionFile: string | null;
+	capabilities: LiveCapability[];
+	/** Other live pis on the same file (not steered: the newest one is; docs/live.md "Two pis on one file"). */
+	otherPids: number[];
+}
+
+/** Who carried out a steering request: the running pi (with its pid) or Arbor on the file. */
+export interface SteeredVia {
+	via: "pi" | "file";
+	pid?: number;
 }
 
 /**
@@ -109,6 +140,9 @@ export interface NavigateResult {
 	editorText?: string;
 	summaryEntryId?: string;
 	noop?: boolean;
+	/** Set by the live-aware service: "pi" when the running pi navigated (then `pid`). */
+	via?: "pi" | "file";
+	pid?: number;
 }
 
 export interface ContextMessageView {
@@ -302,15 +336,30 @@ export interface ArborRequests {
 			customInstructions?: string;
 			replaceInstructions?: boolean;
 			label?: string;
+			/** Live pi busy with a turn: wait for it to end instead of failing with `busy`. */
+			waitForIdle?: boolean;
 		};
 		result: NavigateResult;
 	};
 	/** /branch: right-click a user message -> new session file (which is opened). */
 	branchToFile: {
-		params: { sessionId: string; entryId: string };
-		result: { cancelled: boolean; path: string | null; editorText: string; session: SessionSummary | null };
+		params: { sessionId: string; entryId: string; waitForIdle?: boolean };
+		result: { cancelled: boolean; path: string | null; editorText: string; session: SessionSummary | null } & Partial<SteeredVia>;
 	};
-	setLabel: { params: { sessionId: string; entryId: string; label: string | null }; result: void };
+	setLabel: { params: { sessionId: string; entryId: string; label: string | null }; result: SteeredVia | void };
+	/** The live pi holding this session's file, or null (file mode). */
+	getLiveState: { params: { sessionId: string }; result: LiveSessionInfo | null };
+	/**
+	 * Composer text -> a real turn in the live pi (pi.sendUserMessage). Fails with `no_live_agent` in file mode
+	 * (use appendUserMessage there) and `busy` while pi streams unless `deliverAs` queues it. Answers when the
+	 * turn started (`wait: "start"`, default) or ended (`"end"`); streamed text arrives as `live_stream` events.
+	 */
+	send: {
+		params: { sessionId: string; text: string; deliverAs?: "steer" | "followUp"; wait?: "start" | "end" };
+		result: { via: "pi"; pid: number; outcome: "started" | "ended" | "queued"; leafId: string | null; stopReason?: string; errorMessage?: string };
+	};
+	/** Stop the live pi's running turn / summary (Escape); `no_live_agent` in file mode. */
+	abort: { params: { sessionId: string }; result: { via: "pi"; pid: number; wasStreaming: boolean } };
 	/** Append an `arbor.position` custom entry under the leaf so pi/omp resume there. */
 	savePosition: { params: { sessionId: string }; result: { entryId: string } };
 	/** Where pi will resume (the last line) and whether that is on another branch than the newest conversation. */
@@ -390,6 +439,9 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"getSubtreeStats",
 	"exportBranch",
 	"savePrunedCopy",
+	"getLiveState",
+	"send",
+	"abort",
 ];
 
 export type ArborEvent =
@@ -413,7 +465,14 @@ export type ArborEvent =
 	| { type: "menu_command"; command: string; args?: unknown }
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */
 	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }
-	| { type: "error"; sessionId: string | null; error: ArborErrorData };
+	| { type: "error"; sessionId: string | null; error: ArborErrorData }
+	/** A live pi took or released this session's file; null = file mode again, `reason` says why (pi exited...). */
+	| { type: "live_state"; sessionId: string; live: LiveSessionInfo | null; reason?: string }
+	/**
+	 * The live pi's assistant message as it streams (text, thinking, tool calls so far); `key` is stable per
+	 * message; "end" is the complete message, which the file then brings as an entry (session_appended).
+	 */
+	| { type: "live_stream"; sessionId: string; phase: "start" | "update" | "end"; key: string; parentId: string | null; message: AssistantMessage };
 
 /** Every error code a request can fail with (the router passes on only these). */
 export const ARBOR_ERROR_CODES = [
@@ -430,6 +489,10 @@ export const ARBOR_ERROR_CODES = [
 	"extension_error",
 	"unsupported",
 	"internal",
+	/** The live pi runs a turn / summary: navigateTree and fork refuse (retry with waitForIdle, or abort). */
+	"busy",
+	/** send / abort on a file no live pi holds. */
+	"no_live_agent",
 ] as const;
 export type ArborErrorCode = (typeof ARBOR_ERROR_CODES)[number];
 

@@ -75,8 +75,9 @@ export const requestSchemas: Schemas = {
 		customInstructions: z.string().max(100_000).optional(),
 		replaceInstructions: z.boolean().optional(),
 		label: z.string().max(10_000).optional(),
+		waitForIdle: z.boolean().optional(),
 	}),
-	branchToFile: z.strictObject({ sessionId, entryId }),
+	branchToFile: z.strictObject({ sessionId, entryId, waitForIdle: z.boolean().optional() }),
 	setLabel: z.strictObject({ sessionId, entryId, label: z.string().max(10_000).nullable() }),
 	savePosition: withSession,
 	getResumePoint: withSession,
@@ -103,6 +104,14 @@ export const requestSchemas: Schemas = {
 	savePrunedCopy: z.strictObject({ sessionId, dropIds: z.array(entryId).min(1).max(10_000) }),
 	showOpenDialog: empty,
 	revealInFolder: withSession,
+	getLiveState: withSession,
+	send: z.strictObject({
+		sessionId,
+		text: z.string().min(1).max(MAX_TEXT),
+		deliverAs: z.enum(["steer", "followUp"]).optional(),
+		wait: z.enum(["start", "end"]).optional(),
+	}),
+	abort: withSession,
 };
 
 /** "field.path: message" for the first few issues, so the client sees which argument was wrong. */

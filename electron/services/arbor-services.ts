@@ -260,6 +260,22 @@ export class ArborServices {
 		});
 	}
 
+	// Live pi (docs/live.md): in file mode (no live pi holds the file) these answer as below.
+	async getLiveState(params: RequestParams<"getLiveState">): Promise<RequestResult<"getLiveState">> {
+		this.#sessions.get(params.sessionId);
+		return null;
+	}
+
+	async send(params: RequestParams<"send">): Promise<RequestResult<"send">> {
+		this.#sessions.get(params.sessionId);
+		throw new ArborServiceError("no_live_agent", "no live agent holds this file: start pi with Arbor's extension (docs/live.md), or add the text to the file");
+	}
+
+	async abort(params: RequestParams<"abort">): Promise<RequestResult<"abort">> {
+		this.#sessions.get(params.sessionId);
+		throw new ArborServiceError("no_live_agent", "no live agent holds this file: nothing runs that Arbor could stop");
+	}
+
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
 		const s = this.#sessions.get(params.sessionId);
 		const leafId = s.manager.getLeafId();
