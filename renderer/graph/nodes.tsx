@@ -275,13 +275,14 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 				)}
 				{piHere && (
 					<span
-						className="arbor-badge arbor-badge--pi"
+						className="arbor-badge arbor-badge--pi nodrag nopan"
 						data-testid="pi-leaf-badge"
-						title={
+						title={`${
 							piHidden
 								? "The running pi's leaf is below this card (hidden by the filter): its next turn continues from there."
 								: "The running pi's leaf (in its memory, even when the move wrote nothing): its next turn continues from here."
-						}
+						} Drag the badge onto another card to move pi there.`}
+						onPointerDown={(ev) => startLeafDrag(ev, graphStore)}
 					>
 						{piHidden ? "pi ↓" : "pi is here"}
 					</span>

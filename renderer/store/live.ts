@@ -72,9 +72,9 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				});
 				if (opts?.announce !== false) {
 					const who = `${before.state.agent === "omp" ? "oh-my-pi" : "pi"} (pid ${before.state.pid})`;
-					const why = opts?.reason ? `: ${opts.reason}` : "";
 					const draft = (get().drafts[sessionId] ?? "").trim() !== "" ? " Your draft is kept." : "";
-					get().toast("info", `${who} is no longer connected${why}. Arbor works on the file again.${draft}`);
+					const why = opts?.reason?.trim().replace(/\.?$/, ".");
+					get().toast("info", `${who} is no longer connected${why ? `: ${why}` : "."} Arbor works on the file again.${draft}`);
 				}
 				return;
 			}
@@ -88,7 +88,10 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: info.status === "streaming" ? (cur?.stopping ?? false) : false } } };
 			});
 			if (!before && opts?.announce) {
-				get().toast("info", `Live: ${info.agent === "omp" ? "oh-my-pi" : "pi"} ${info.agentVersion} (pid ${info.pid}) holds this file; steering goes through it.`);
+				get().toast(
+					"info",
+					`Live: ${info.agent === "omp" ? "oh-my-pi" : "pi"} ${info.agentVersion} (pid ${info.pid}) holds this file; steering goes through it.`,
+				);
 			}
 			get().pruneStreams(sessionId);
 		},
