@@ -70,6 +70,11 @@ describe("live badge", () => {
 		expect(badge?.getAttribute("aria-label")).toContain("local/arbor-test-model");
 		expect(view.byTestId("live-stop")).toBeNull();
 		expect(view.byTestId("composer-target")?.textContent).toBe("Send to pi");
+		// The status bar names where the running pi is (its in-memory leaf), not the file's positions.
+		expect(view.byTestId("status-go-pi")?.textContent).toContain("right answer");
+		expect(view.byTestId("status-save-position")).toBeNull();
+		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, leafId: "a1" } }));
+		expect(view.byTestId("status-go-pi")?.textContent).toContain("first answer");
 
 		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, status: "streaming" } }));
 		expect(view.byTestId("live-state")?.textContent).toBe("working…");
