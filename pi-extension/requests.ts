@@ -1,0 +1,164 @@
+// Arbor's requests, carried out by the running pi with its own calls (docs/live.md "What goes through pi").
+
+import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
+import type { LiveForkResult, LiveNavigateResult, LiveRequestBody, LiveSendResult } from "../shared/live";
+import { LiveRequestError } from "./channel";
+import { type LiveHub, liveState, withCommandContext } from "./hub";
+
+type Entry = { type: string; id: string; parentId: string | null; message?: { role?: string; content?: unknown }; content?: unknown };
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text")
+		.map((b) => b.text)
+		.join("");
+}
+
+/** The text pi puts back in its editor when the leaf moves to this entry's parent (a user message, a custom message). */
+function editorTextOf(entry: Entry | undefined): string | undefined {
+	if (!entry) return undefined;
+	if (entry.type === "message" && entry.message?.role === "user") return textOf(entry.message.content);
+	if (entry.type === "custom_message") return textOf(entry.content);
+	return undefined;
+}
+
+const BUSY =
+	"pi is busy: it runs a turn (or a summary / compaction), and pi's navigateTree refuses while it does. Wait for it to finish, or stop it, then try again.";
+
+/** pi's own refusals, as our error codes (the words come from pi 1.6's navigateTree). */
+function mapPiError(err: unknown): LiveRequestError {
+	const message = err instanceof Error ? err.message : String(err);
+	if (/^Wait for the current|already processing|while compaction/i.test(message)) return new LiveRequestError("busy", `${BUSY} (pi: ${message})`);
+	if (/No model/i.test(message)) return new LiveRequestError("no_model", message);
+	if (/not found/i.test(message)) return new LiveRequestError("not_found", message);
+	return new LiveRequestError("failed", message);
+}
+
+async function readyFor(ctx: ExtensionCommandContext, wait: boolean | undefined): Promise<void> {
+	if (ctx.isIdle()) return;
+	if (!wait) throw new LiveRequestError("busy", BUSY);
+	await ctx.waitForIdle();
+}
+
+function entryOf(ctx: { sessionManager: { getEntry(id: string): unknown } }, id: string): Entry {
+	const e = ctx.sessionManager.getEntry(id) as Entry | undefined;
+	if (!e) throw new LiveRequestError("not_found", `no entry ${id} in the session pi holds`);
+	return e;
+}
+
+export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<unknown> {
+	const ctx = h.ctx;
+	const pi = h.pi;
+	if (!ctx || !pi) throw new LiveRequestError("no_session", "pi has no session right now (it is switching sessions): try again");
+	switch (body.name) {
+		case "state":
+			return liveState(h);
+		case "label": {
+			if (h.agent === "omp") throw new LiveRequestError("unsupported", "omp's pi.setLabel names the extension, not an entry: Arbor labels the file itself");
+			entryOf(ctx, body.entryId);
+			try {
+				pi.setLabel(body.entryId, body.label ?? undefined);
+			} catch (err) {
+				throw mapPiError(err);
+			}
+			return { ok: true };
+		}
+		case "abort": {
+			const wasStreaming = !ctx.isIdle() || h.streaming;
+			ctx.abort();
+			return { wasStreaming };
+		}
+		case "navigate":
+			return withCommandContext(h, async (c): Promise<LiveNavigateResult> => {
+				await readyFor(c, body.waitForIdle);
+				const target = entryOf(c, body.targetId);
+				const oldLeafId = c.sessionManager.getLeafId();
+				h.lastTree = null;
+				let r: { cancelled: boolean };
+				if (h.agent === "omp" && (body.customInstructions !== undefined || body.label !== undefined || body.replaceInstructions))
+					throw new LiveRequestError("unsupported", "omp's navigateTree takes no custom summary instructions or label");
+				try {
+					r = await c.navigateTree(body.targetId, {
+						summarize: body.summarize,
+						customInstructions: body.customInstructions,
+						replaceInstructions: body.replaceInstructions,
+						label: body.label,
+					});
+				} catch (err) {
+					throw mapPiError(err);
+				}
+				const tree = h.lastTree as { summaryEntryId?: string } | null;
+				return {
+					cancelled: r.cancelled,
+					oldLeafId,
+					newLeafId: c.sessionManager.getLeafId(),
+					editorText: r.cancelled ? undefined : editorTextOf(target),
+					summaryEntryId: tree?.summaryEntryId,
+				};
+			});
+		case "fork":
+			return withCommandContext(h, async (c): Promise<LiveForkResult> => {
+				await readyFor(c, body.waitForIdle);
+				const target = entryOf(c, body.entryId);
+				let sessionFile: string | null = null;
+				let r: { cancelled: boolean };
+				try {
+					// omp 18.3 names it branch(entryId) (its /branch), without position or withSession.
+					const ompBranch = (c as unknown as { branch?: (id: string) => Promise<{ cancelled: boolean }> }).branch;
+					if (h.agent === "omp" && ompBranch) {
+						if (body.position === "at") throw new LiveRequestError("unsupported", 'omp\'s branch has no position "at"');
+						r = await ompBranch.call(c, body.entryId);
+						sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
+					} else
+						r = await c.fork(body.entryId, {
+							position: body.position,
+							withSession: async (next) => {
+								sessionFile = next.sessionManager.getSessionFile() ?? null;
+							},
+						});
+				} catch (err) {
+					throw err instanceof LiveRequestError ? err : mapPiError(err);
+				}
+				const before = (body.position ?? "before") === "before";
+				return { cancelled: r.cancelled, sessionFile, editorText: !r.cancelled && before ? editorTextOf(target) : undefined };
+			});
+		case "send":
+			return send(h, body);
+	}
+}
+
+function send(h: LiveHub, body: Extract<LiveRequestBody, { name: "send" }>): Promise<LiveSendResult> {
+	const ctx = h.ctx!;
+	const pi = h.pi!;
+	const model = ctx.model;
+	if (!model) throw new LiveRequestError("no_model", "pi has no model selected: choose one in pi (/model) first");
+	try {
+		if (!ctx.modelRegistry.hasConfiguredAuth(model))
+			throw new LiveRequestError("no_model", `pi has no credentials for ${model.provider}: log in or set its key in pi first`);
+	} catch (err) {
+		if (err instanceof LiveRequestError) throw err;
+		// An agent without this check (omp) answers for itself when the turn starts.
+	}
+	if (!ctx.isIdle() || h.streaming) {
+		if (!body.deliverAs) throw new LiveRequestError("busy", "pi is running a turn: queue the message (steer / follow-up) or wait for the turn to end");
+		pi.sendUserMessage(body.text, { deliverAs: body.deliverAs });
+		return Promise.resolve({ outcome: "queued", leafId: ctx.sessionManager.getLeafId() });
+	}
+	return new Promise<LiveSendResult>((resolve) => {
+		const waiter = {
+			onStart() {
+				if (body.wait !== "start") return;
+				h.sendWaiters.delete(waiter);
+				resolve({ outcome: "started", leafId: liveState(h).leafId });
+			},
+			onEnd(leafId: string | null, last: { stopReason?: string; errorMessage?: string } | undefined) {
+				h.sendWaiters.delete(waiter);
+				resolve({ outcome: "ended", leafId, stopReason: last?.stopReason, errorMessage: last?.errorMessage });
+			},
+		};
+		h.sendWaiters.add(waiter);
+		pi.sendUserMessage(body.text);
+	});
+}
