@@ -165,3 +165,49 @@ test("pi killed mid-turn: Arbor says so, is back on the file with no error, and 
 	await expect(page.getByTestId("composer-target")).toHaveText(/\.jsonl$/);
 	await shot(page, "live-pi-gone");
 });
+
+/** The same moment at both window sizes, in light and dark. */
+async function shots(page: Page, name: string): Promise<void> {
+	for (const scheme of ["light", "dark"] as const) {
+		await page.emulateMedia({ colorScheme: scheme });
+		for (const [w, h] of [
+			[1440, 900],
+			[1280, 720],
+		]) {
+			await page.setViewportSize({ width: w, height: h });
+			await shot(page, `${name}-${w}x${h}-${scheme}`);
+		}
+	}
+	await page.emulateMedia({ colorScheme: "light" });
+	await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("navigate while pi works: pi refuses, Arbor says so and offers to wait or stop; Stop pi's turn then moves", async ({ page }) => {
+	const file = await livePi(
+		page,
+		Array.from({ length: 80 }, (_, i) => `step${i} `),
+		300,
+	);
+	await page.getByTestId("composer").fill("Walk me through the fix, step by step.");
+	await page.getByTestId("composer-send").click();
+	await expect(page.getByTestId("stream-card")).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId("stream-text")).toContainText("step3");
+	await expect(page.getByTestId("live-state")).toHaveText("working…");
+	await shots(page, "live-pi-working");
+
+	const fixed = idOf(file, "Fixed. `parseForecast` now returns");
+	await card(page, fixed).click();
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-no-summary").click();
+	await expect(page.getByTestId("navigate-busy")).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId("navigate-busy")).toContainText("pi is busy with a turn right now");
+	await expect(page.getByTestId("navigate-wait")).toBeFocused();
+	await shots(page, "live-pi-busy");
+	await page.getByTestId("navigate-stop-turn").click();
+	await expect(page.getByTestId("navigate-dialog")).toHaveCount(0, { timeout: 30_000 });
+	await expect.poll(piLeaf, { timeout: 20_000 }).toBe(fixed);
+	await expect(page.getByTestId("live-state")).toHaveText("idle");
+	await expect(card(page, fixed).getByTestId("pi-leaf-badge")).toBeVisible();
+	await expect(page.getByTestId("toast-error")).toHaveCount(0);
+	await shots(page, "live-pi-after-stop");
+});
