@@ -196,6 +196,7 @@ test("navigate while pi works: pi refuses, Arbor says so and offers to wait or s
 	await shots(page, "live-pi-working");
 
 	const fixed = idOf(file, "Fixed. `parseForecast` now returns");
+	await page.getByTestId("fit-button").click();
 	await card(page, fixed).click();
 	await page.keyboard.press("Enter");
 	await page.getByTestId("navigate-no-summary").click();
