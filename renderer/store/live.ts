@@ -83,8 +83,10 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const cur = s.live[sessionId];
 				// Another pi took the file: its streams are not this one's.
 				const streams = cur && cur.state.pid === info.pid ? cur.streams : [];
-				// A turn ended: streams that never reached the file (aborted before a word) go.
-				const kept = info.status === "idle" ? streams.filter((x) => x.done) : streams;
+				// A turn ended: streams that never ended go (pi writes none of them). A new turn starts: ended streams of
+				// the last one that the file never brought (pi did not write them) go too.
+				const starting = info.status === "streaming" && cur?.state.status === "idle";
+				const kept = info.status === "idle" ? streams.filter((x) => x.done) : starting ? streams.filter((x) => !x.done) : streams;
 				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: info.status === "streaming" ? (cur?.stopping ?? false) : false } } };
 			});
 			if (!before && opts?.announce) {

@@ -170,6 +170,19 @@ describe("send and streaming through pi", () => {
 		expect(st().live.s1.streams).toEqual([]);
 	});
 
+	it("streams pi never wrote go: unfinished ones when the turn ends, finished ones when the next turn starts", async () => {
+		const client = liveClient({ ...LIVE, status: "streaming" });
+		const { h } = await mountApp(client);
+		const st = h.rt.store.getState;
+		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "update", key: "0:0", parentId: "a3", message: assistant("half") }));
+		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "end", key: "0:1", parentId: "a3", message: assistant("whole") }));
+		expect(st().live.s1.streams.map((x) => x.key)).toEqual(["0:0", "0:1"]);
+		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: LIVE }));
+		expect(st().live.s1.streams.map((x) => x.key)).toEqual(["0:1"]);
+		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, status: "streaming" } }));
+		expect(st().live.s1.streams).toEqual([]);
+	});
+
 	it("when pi goes away the session falls back to the file, says so, and the draft is kept", async () => {
 		const client = liveClient();
 		client.on("appendUserMessage", () => ({ entryId: "u9" }));
