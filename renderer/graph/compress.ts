@@ -96,7 +96,11 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		if (hiddenUnder[i] >= 0) continue;
 		const e = entryAt[i];
 		keep[i] =
-			!compress || e === leafCard || e === resumeCard || e === liveCard || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected)
+			!compress ||
+			e === leafCard ||
+			e === resumeCard ||
+			e === liveCard ||
+			mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected)
 				? 1
 				: 0;
 	}

@@ -259,7 +259,8 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 					{style.icon}
 				</span>
 				<span className="arbor-card__kind">{style.title}</span>
-				{isLeaf && (
+				{/* Live, Arbor's leaf follows pi's: one badge (pi's) says it when both are on this card. */}
+				{isLeaf && !piHere && (
 					<span
 						className="arbor-badge arbor-badge--leaf nodrag nopan"
 						data-testid="leaf-badge"

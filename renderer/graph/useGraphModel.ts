@@ -46,7 +46,20 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 			sessionKey,
 			liveLeaf,
 		});
-	}, [graphStore, skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey, liveLeaf]);
+	}, [
+		graphStore,
+		skeleton,
+		activePath,
+		labelOf,
+		selectedIndex,
+		matches,
+		props.abandonedPreview,
+		props.previews,
+		props.previewsVersion,
+		direction,
+		sessionKey,
+		liveLeaf,
+	]);
 
 	const { onLeafDrop } = props;
 	useEffect(() => {

@@ -22,7 +22,14 @@ export function LiveBadge({ sessionId }: { sessionId: string }) {
 	const s = live.state;
 	const working = s.status === "streaming";
 	return (
-		<div className={`live-badge${working ? " is-working" : ""}`} data-testid="live-badge" data-status={s.status} role="status" aria-label={liveDescription(live)} title={liveDescription(live)}>
+		<div
+			className={`live-badge${working ? " is-working" : ""}`}
+			data-testid="live-badge"
+			data-status={s.status}
+			role="status"
+			aria-label={liveDescription(live)}
+			title={liveDescription(live)}
+		>
 			<span className="live-badge__dot" aria-hidden="true" />
 			<span className="live-badge__name">
 				Live · {agentName(s.agent)} {s.agentVersion}
@@ -39,7 +46,14 @@ export function LiveBadge({ sessionId }: { sessionId: string }) {
 				{working ? "working…" : "idle"}
 			</span>
 			{working && (
-				<button type="button" className="live-badge__stop" data-testid="live-stop" disabled={stopping} title="Stop pi's turn (Escape)" onClick={() => void stop(sessionId)}>
+				<button
+					type="button"
+					className="live-badge__stop"
+					data-testid="live-stop"
+					disabled={stopping}
+					title="Stop pi's turn (Escape)"
+					onClick={() => void stop(sessionId)}
+				>
 					{stopping ? "Stopping…" : "■ Stop"}
 				</button>
 			)}
@@ -51,5 +65,12 @@ export function LiveBadge({ sessionId }: { sessionId: string }) {
 export function LiveTabDot({ sessionId }: { sessionId: string }) {
 	const live = useApp((s) => s.live[sessionId]);
 	if (!live) return null;
-	return <span className={`live-dot${live.state.status === "streaming" ? " is-working" : ""}`} data-testid="live-tab-dot" title={liveDescription(live)} aria-label="live" />;
+	return (
+		<span
+			className={`live-dot${live.state.status === "streaming" ? " is-working" : ""}`}
+			data-testid="live-tab-dot"
+			title={liveDescription(live)}
+			aria-label="live"
+		/>
+	);
 }

@@ -79,7 +79,8 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 				});
 			} else {
 				get().closeDialog("navigate");
-				if (result.via === "pi" && !result.noop) get().toast("info", `pi${viaPid ? ` (pid ${viaPid})` : ""} moved its leaf: its next turn continues from there`);
+				if (result.via === "pi" && !result.noop)
+					get().toast("info", `pi${viaPid ? ` (pid ${viaPid})` : ""} moved its leaf: its next turn continues from there`);
 			}
 			if (result.noop) get().toast("info", "Already at this point");
 			get().prefillComposer(result.editorText, sessionId);
@@ -227,7 +228,8 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					await get().addSession(result.session);
 					if (result.path) get().rememberRecent(result.path);
 				}
-				if (result.via === "pi") get().toast("info", `pi${result.pid ? ` (pid ${result.pid})` : ""} branched${result.path ? ` to ${result.path}` : ""} and works there now`);
+				if (result.via === "pi")
+					get().toast("info", `pi${result.pid ? ` (pid ${result.pid})` : ""} branched${result.path ? ` to ${result.path}` : ""} and works there now`);
 				else get().toast("info", result.path ? `Branched to ${result.path}` : "Branched to a new session");
 			} catch (err) {
 				if (err instanceof ArborRequestError && err.code === "busy") {

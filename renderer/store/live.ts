@@ -74,7 +74,8 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 					const who = `${before.state.agent === "omp" ? "oh-my-pi" : "pi"} (pid ${before.state.pid})`;
 					const draft = (get().drafts[sessionId] ?? "").trim() !== "" ? " Your draft is kept." : "";
 					const why = opts?.reason?.trim().replace(/\.?$/, ".");
-					get().toast("info", `${who} is no longer connected${why ? `: ${why}` : "."} Arbor works on the file again.${draft}`);
+					const fileMode = why?.includes("the file") ? "" : " Arbor works on the file again.";
+					get().toast("info", `${who} is no longer connected${why ? `: ${why}` : "."}${fileMode}${draft}`);
 				}
 				return;
 			}

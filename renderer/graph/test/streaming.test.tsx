@@ -95,6 +95,12 @@ describe("live pi on the graph", () => {
 		const last = container.querySelector<HTMLElement>('[data-testid=arbor-card][data-entry="7"] [data-testid=resume-badge]');
 		expect(last?.textContent).toBe("last line");
 		expect(last?.title).toContain("where pi resumes if it is restarted");
+		expect(container.querySelector('[data-testid=arbor-card][data-entry="7"] [data-testid=leaf-badge]')).not.toBeNull();
+		// Arbor's leaf on pi's: one badge, pi's, and no "last line" (pi is on it).
+		await mount({ liveLeaf: 7 });
+		expect(container.querySelectorAll("[data-testid=leaf-badge]")).toHaveLength(0);
+		expect(container.querySelector('[data-testid=arbor-card][data-entry="7"] [data-testid=pi-leaf-badge]')).not.toBeNull();
+		expect(container.querySelector("[data-testid=resume-badge]")).toBeNull();
 	});
 
 	it("draws a streaming card under its parent, past the parent's children, and nothing once streams are gone", async () => {
