@@ -36,6 +36,8 @@ import { rollupCosts, subtreeStats } from "./rollup";
 import { SessionRegistry } from "./session-registry";
 import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
+import { LiveService } from "./live/live-service";
+import { abortViaPi, forkViaPi, labelViaPi, navigateViaPi, sendViaPi } from "./live/steer";
 
 export interface ArborServicesOptions {
 	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
@@ -59,6 +61,10 @@ export interface ArborServicesOptions {
 	 * (default 20): a 1 GB open or a first search of seconds never stops the other sessions.
 	 */
 	sliceMs?: number;
+	/** Where live pis register (docs/live.md). Default <settingsDir>/live (~/.arbor/live); null: never steer a live pi. */
+	liveDir?: string | null;
+	/** Who Arbor says it is in the live handshake. */
+	liveClient?: { name: string; version: string };
 }
 
 export class ArborServices {
@@ -71,6 +77,7 @@ export class ArborServices {
 	readonly #extensions: ExtensionBridge;
 	readonly #library: LibraryRequests;
 	readonly #flow: FlowContext;
+	readonly #live: LiveService | null;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -114,6 +121,15 @@ export class ArborServices {
 			sliceMs: this.#sliceMs,
 			disposed: () => this.#disposed,
 		});
+		this.#live =
+			options.liveDir === null
+				? null
+				: new LiveService({
+						dir: options.liveDir ?? path.join(settingsDir, "live"),
+						client: options.liveClient ?? { name: "arbor", version: "0" },
+						emit: (e) => this.#events.emit(e),
+						watch: options.watch !== false,
+					});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
@@ -128,7 +144,15 @@ export class ArborServices {
 	// ---------------------------------------------------------------- sessions
 
 	async openSession(params: RequestParams<"openSession">): Promise<RequestResult<"openSession">> {
-		return this.#sessions.summary(await this.#sessions.open(params.path));
+		return this.#withLive(await this.#sessions.open(params.path));
+	}
+
+	/** The summary with the live pi that holds the file (looked for once here; live_state events follow). */
+	async #withLive(s: OpenSession): Promise<SessionSummary> {
+		const summary = this.#sessions.summary(s);
+		if (!this.#live || !summary.path) return summary;
+		await this.#live.track(s.id, summary.path);
+		return { ...summary, live: this.#live.info(s.id) };
 	}
 
 	/** Arbor extra (CLI, tests, extension flows): a new in-memory session, not backed by a file. */
@@ -139,6 +163,7 @@ export class ArborServices {
 	async closeSession(params: RequestParams<"closeSession">): Promise<RequestResult<"closeSession">> {
 		const s = this.#sessions.find(params.sessionId);
 		if (!s) return;
+		this.#live?.untrack(s.id);
 		this.#sessions.close(s);
 		this.#events.emit({ type: "session_closed", sessionId: s.id });
 	}
@@ -233,18 +258,30 @@ export class ArborServices {
 	 */
 	async navigate(params: RequestParams<"navigate">): Promise<NavigateResult> {
 		const s = this.#sessions.get(params.sessionId);
-		return this.#sessions.exclusive(s, () => navigateFlow(this.#flow, s, params));
+		const conn = this.#live?.connection(s.id);
+		if (conn) return this.#sessions.exclusive(s, () => navigateViaPi(conn, this.#sessions, s, params));
+		const { waitForIdle: _wait, ...fileParams } = params;
+		const r = await this.#sessions.exclusive(s, () => navigateFlow(this.#flow, s, fileParams));
+		return this.#live ? { ...r, via: "file" } : r;
 	}
 
 	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
 	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
 		const s = this.#sessions.get(params.sessionId);
-		return this.#sessions.exclusive(s, () => branchFlow(this.#flow, s, params.entryId));
+		const conn = this.#live?.connection(s.id);
+		if (conn && conn.welcome.capabilities.includes("fork"))
+			return this.#sessions.exclusive(s, () => forkViaPi(conn, (file) => this.openSession({ path: file }), params));
+		const r = await this.#sessions.exclusive(s, () => branchFlow(this.#flow, s, params.entryId));
+		if (r.session && this.#live) void this.#live.track(r.session.sessionId, r.session.path);
+		return this.#live ? { ...r, via: "file" } : r;
 	}
 
 	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
 		const s = this.#sessions.get(params.sessionId);
 		this.#sessions.entry(s, params.entryId);
+		const conn = this.#live?.connection(s.id);
+		// omp cannot label an entry from an extension: Arbor labels the file then, as without a live agent.
+		if (conn && conn.welcome.capabilities.includes("label")) return labelViaPi(conn, this.#sessions, s, params);
 		const label = params.label?.trim() ? params.label.trim() : undefined;
 		this.#sessions.write(s, (m) => {
 			// The write catches up with the file first; another program may have replaced it meanwhile.
@@ -258,22 +295,31 @@ export class ArborServices {
 			// branch must not move where pi resumes (pi #9930).
 			return m.appendLabelChange(params.entryId, label, { atResume: true });
 		});
+		return { via: "file" };
 	}
 
 	// Live pi (docs/live.md): in file mode (no live pi holds the file) these answer as below.
 	async getLiveState(params: RequestParams<"getLiveState">): Promise<RequestResult<"getLiveState">> {
-		this.#sessions.get(params.sessionId);
-		return null;
+		const s = this.#sessions.get(params.sessionId);
+		return this.#live?.info(s.id) ?? null;
 	}
 
 	async send(params: RequestParams<"send">): Promise<RequestResult<"send">> {
-		this.#sessions.get(params.sessionId);
-		throw new ArborServiceError("no_live_agent", "no live agent holds this file: start pi with Arbor's extension (docs/live.md), or add the text to the file");
+		const s = this.#sessions.get(params.sessionId);
+		const conn = this.#live?.connection(s.id);
+		if (!conn)
+			throw new ArborServiceError(
+				"no_live_agent",
+				"No live agent holds this file: start pi with Arbor's extension (pi -e $(arbor pi-extension)) on it, or add the text to the file.",
+			);
+		return sendViaPi(conn, this.#sessions, s, params);
 	}
 
 	async abort(params: RequestParams<"abort">): Promise<RequestResult<"abort">> {
-		this.#sessions.get(params.sessionId);
-		throw new ArborServiceError("no_live_agent", "no live agent holds this file: nothing runs that Arbor could stop");
+		const s = this.#sessions.get(params.sessionId);
+		const conn = this.#live?.connection(s.id);
+		if (!conn) throw new ArborServiceError("no_live_agent", "No live agent holds this file: nothing runs that Arbor could stop.");
+		return abortViaPi(conn);
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
@@ -445,6 +491,7 @@ export class ArborServices {
 	dispose(): void {
 		if (this.#disposed) return;
 		this.#disposed = true;
+		this.#live?.dispose();
 		this.#sessions.dispose();
 		this.#events.clear();
 	}

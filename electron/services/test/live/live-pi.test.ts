@@ -1,0 +1,163 @@
+// Arbor steers a real running pi 1.6.0 (Node 24, RPC mode) that loaded Arbor's pi extension: the service finds
+// it by its registration, connects with the secret, and navigate / label / send / abort / branch are carried
+// out by that pi; pi's own get_entries and what the loopback model receives are the oracle (docs/live.md).
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ArborEvent } from "../../../../shared/api";
+import { ArborServices } from "../../arbor-services";
+import { LiveConnection, LiveError } from "../../live/connection";
+import { registrationsFor } from "../../live/registry";
+import { type RealPi, startRealPi } from "../helpers/real-pi";
+
+const EXTENSION = path.resolve(import.meta.dirname, "../../../../pi-extension/index.ts");
+
+let pi: RealPi;
+let services: ArborServices;
+let file: string;
+let sessionId: string;
+const events: ArborEvent[] = [];
+/** pi's entries after the two first turns: user1, assistant1, user2, assistant2. */
+let ids: { u1: string; a1: string; u2: string; a2: string };
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	return (content as { type: string; text?: string }[]).map((b) => b.text ?? "").join("");
+}
+
+async function until<T>(what: string, f: () => T | undefined | null | false, timeoutMs = 30_000): Promise<T> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const v = f();
+		if (v) return v;
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((r) => setTimeout(r, 25));
+	}
+}
+
+beforeAll(async () => {
+	pi = await startRealPi({ args: ["-e", EXTENSION], answer: "First answer." });
+	await pi.prompt("first question");
+	pi.server.setScenario({ kind: "stream", chunks: ["Second answer."] });
+	await pi.prompt("second question");
+	const { entries } = await pi.entries();
+	const msgs = entries.filter((e) => e.type === "message" && ["user", "assistant"].includes((e.message as { role: string }).role));
+	ids = { u1: msgs[0]!.id, a1: msgs[1]!.id, u2: msgs[2]!.id, a2: msgs[3]!.id };
+	file = await pi.sessionFile();
+	services = new ArborServices({
+		settingsDir: path.join(pi.home, ".arbor"),
+		piAgentDir: pi.agentDir,
+		watch: false,
+		liveClient: { name: "arbor-test", version: "0" },
+	});
+	services.onEvent((e) => events.push(e));
+	const summary = await services.openSession({ path: file });
+	sessionId = summary.sessionId;
+	expect(summary.live).toMatchObject({ agent: "pi", agentVersion: "1.6.0", leafId: ids.a2, status: "idle", otherPids: [] });
+}, 240_000);
+
+afterAll(async () => {
+	services?.dispose();
+	await pi?.stop();
+});
+
+describe("a live pi with Arbor's extension", () => {
+	it("navigate moves the running pi's leaf, and pi's next prompt sends the model exactly Arbor's context at that leaf", async () => {
+		const r = await services.navigate({ sessionId, targetId: ids.a1 });
+		expect(r).toMatchObject({ via: "pi", cancelled: false, newLeafId: ids.a1, oldLeafId: ids.a2 });
+		expect((await pi.entries()).leafId).toBe(ids.a1);
+		const state = await services.getLiveState({ sessionId });
+		expect(state?.leafId).toBe(ids.a1);
+
+		const context = await services.getContext({ sessionId, leafId: ids.a1 });
+		pi.server.setScenario({ kind: "stream", chunks: ["Third answer."] });
+		await pi.prompt("third question");
+		const sent = pi.lastModelMessages().filter((m) => m.role !== "system");
+		const expected = [
+			...context.messages
+				.filter((m) => m.message.role !== "system")
+				.map((m) => ({ role: m.message.role, text: textOf((m.message as { content: unknown }).content) })),
+			{ role: "user", text: "third question" },
+		];
+		expect(sent.map((m) => ({ role: m.role, text: textOf(m.content) }))).toEqual(expected);
+	}, 120_000);
+
+	it("label goes through pi (pi's own entries hold the label)", async () => {
+		const r = await services.setLabel({ sessionId, entryId: ids.u1, label: "start here" });
+		expect(r).toMatchObject({ via: "pi" });
+		const { entries } = await pi.entries();
+		expect(entries.find((e) => e.type === "label" && e.targetId === ids.u1)).toMatchObject({ label: "start here" });
+	}, 60_000);
+
+	it("send runs a turn in pi: the text reaches the model as the last user message, the answer streams and lands in the file", async () => {
+		pi.server.setScenario({ kind: "stream", chunks: ["Streamed ", "reply ", "here."], delayMs: 150 });
+		const before = events.length;
+		const r = await services.send({ sessionId, text: "please answer", wait: "end" });
+		expect(r).toMatchObject({ via: "pi", outcome: "ended", stopReason: "stop" });
+		const last = pi.lastModelMessages().at(-1)!;
+		expect(last.role).toBe("user");
+		expect(textOf(last.content)).toBe("please answer");
+		const streamed = events.slice(before).filter((e): e is Extract<ArborEvent, { type: "live_stream" }> => e.type === "live_stream");
+		expect(streamed[0]?.phase).toBe("start");
+		expect(streamed.at(-1)).toMatchObject({ phase: "end" });
+		expect(textOf(streamed.at(-1)!.message.content)).toBe("Streamed reply here.");
+		const lines = fs
+			.readFileSync(file, "utf8")
+			.trim()
+			.split("\n")
+			.map((l) => JSON.parse(l) as { id?: string; message?: { role: string; content: unknown } });
+		expect(lines.find((l) => l.id === r.leafId)?.message?.content).toEqual([expect.objectContaining({ type: "text", text: "Streamed reply here." })]);
+		expect((await services.getLiveState({ sessionId }))?.leafId).toBe(r.leafId);
+	}, 60_000);
+
+	it("while pi streams, navigate answers busy; abort stops the turn mid-stream", async () => {
+		pi.server.setScenario({ kind: "hang" });
+		const started = await services.send({ sessionId, text: "a long one", wait: "start" });
+		expect(started.outcome).toBe("started");
+		await expect(services.navigate({ sessionId, targetId: ids.a1 })).rejects.toMatchObject({ code: "busy", message: expect.stringMatching(/pi is busy/) });
+		const aborted = await services.abort({ sessionId });
+		expect(aborted).toMatchObject({ via: "pi", wasStreaming: true });
+		await until("pi idle", () => events.some((e) => e.type === "live_state" && e.live?.status === "idle"));
+		const { entries } = await pi.entries();
+		expect(entries.at(-1)).toMatchObject({ type: "message", message: { role: "assistant", stopReason: "aborted" } });
+	}, 60_000);
+
+	it("navigate with summarize runs pi's own summarizer: a branch_summary written by pi becomes its leaf", async () => {
+		pi.server.setScenario({ kind: "stream", chunks: ["## Goal\nSummary by pi."] });
+		const r = await services.navigate({ sessionId, targetId: ids.a1, summarize: true, waitForIdle: true });
+		expect(r).toMatchObject({ via: "pi", cancelled: false });
+		expect(r.summaryEntryId).toBeTruthy();
+		const { entries, leafId } = await pi.entries();
+		expect(leafId).toBe(r.summaryEntryId);
+		expect(entries.find((e) => e.id === r.summaryEntryId)).toMatchObject({ type: "branch_summary", parentId: ids.a1 });
+		const summaryRequest = pi.modelRequests().at(-1)!;
+		expect(JSON.stringify(summaryRequest.body)).toContain("please answer");
+	}, 60_000);
+
+	it("refuses a client with the wrong secret and names the requests it knows for an unknown one", async () => {
+		const [reg] = registrationsFor(path.join(pi.home, ".arbor", "live"), file);
+		expect(reg).toBeDefined();
+		await expect(LiveConnection.connect(reg!, { name: "intruder", version: "0" }, "0".repeat(64))).rejects.toMatchObject({ code: "bad_secret" });
+		const conn = await LiveConnection.connect(reg!, { name: "arbor-test", version: "0" });
+		try {
+			const err = await conn.requestUnchecked({ name: "rm-rf" }).catch((e: unknown) => e);
+			expect(err).toBeInstanceOf(LiveError);
+			expect(err).toMatchObject({ code: "unknown_request", message: expect.stringContaining("navigate") });
+		} finally {
+			conn.close();
+		}
+	}, 30_000);
+
+	it("branch goes through pi's fork: pi moves to the new file, which Arbor opens live", async () => {
+		const r = await services.branchToFile({ sessionId, entryId: ids.u2 });
+		expect(r).toMatchObject({ via: "pi", cancelled: false, editorText: "second question" });
+		expect(r.path).not.toBe(file);
+		expect(await pi.sessionFile()).toBe(r.path);
+		expect(r.session?.live).toMatchObject({ agent: "pi", sessionFile: r.path });
+		// The old tab is in file mode now: pi left it.
+		await until("old session in file mode", () => events.some((e) => e.type === "live_state" && e.sessionId === sessionId && e.live === null));
+		expect(await services.getLiveState({ sessionId })).toBeNull();
+		await expect(services.send({ sessionId, text: "x" })).rejects.toMatchObject({ code: "no_live_agent" });
+	}, 60_000);
+});
