@@ -138,7 +138,7 @@ test("Send runs a real turn in pi: a streaming card, then the entry in the file;
 	await page.getByTestId("composer").fill("Now explain it at length.");
 	await page.getByTestId("composer-send").click();
 	await expect(page.getByTestId("stream-card")).toBeVisible({ timeout: 20_000 });
-	await page.getByTestId("live-stop").click();
+	await page.getByTestId("composer-stop").click();
 	await expect(page.getByTestId("live-state")).toHaveText("idle", { timeout: 20_000 });
 	await expect.poll(() => llm!.requests.at(-1)?.aborted, { timeout: 20_000 }).toBe(true);
 	await expect(page.getByTestId("toast-error")).toHaveCount(0);

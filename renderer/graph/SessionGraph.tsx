@@ -101,11 +101,32 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		requestPreviews: props.requestPreviews,
 	});
 	const { streaming } = props;
-	const { nodes, edges } = useMemo(() => {
-		const extra = streamElements(laid, skeleton, streaming, overrides, direction, new Set(mounted));
-		if (extra.nodes.length === 0) return { nodes: entryNodes, edges: entryEdges };
-		return { nodes: [...entryNodes, ...extra.nodes], edges: [...entryEdges, ...extra.edges] };
-	}, [laid, skeleton, streaming, overrides, direction, mounted, entryNodes, entryEdges]);
+	const extra = useMemo(
+		() => streamElements(laid, skeleton, streaming, overrides, direction, new Set(mounted)),
+		[laid, skeleton, streaming, overrides, direction, mounted],
+	);
+	const { nodes, edges } = useMemo(
+		() =>
+			extra.nodes.length === 0 ? { nodes: entryNodes, edges: entryEdges } : { nodes: [...entryNodes, ...extra.nodes], edges: [...entryEdges, ...extra.edges] },
+		[extra, entryNodes, entryEdges],
+	);
+	// A message pi starts streaming comes into view once (as pi's terminal scrolls to it); later updates
+	// leave the camera alone, so the user can look elsewhere while pi works.
+	const shownStreams = useRef(new Set<string>());
+	useEffect(() => {
+		for (const n of extra.nodes) {
+			if (shownStreams.current.has(n.id)) continue;
+			shownStreams.current.add(n.id);
+			const { x, y, zoom } = rf.getViewport();
+			const w = (n.width ?? 0) * zoom;
+			const h = (n.height ?? 0) * zoom;
+			const sx = n.position.x * zoom + x;
+			const sy = n.position.y * zoom + y;
+			if (paneWidth > 0 && (sx < 0 || sy < 0 || sx + w > paneWidth || sy + h > paneHeight)) {
+				void rf.setCenter(n.position.x + (n.width ?? 0) / 2, n.position.y + (n.height ?? 0) / 2, { zoom, duration: 300 });
+			}
+		}
+	}, [extra, rf, paneWidth, paneHeight]);
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
 		graph,
 		rf,

@@ -9,7 +9,7 @@ import { useGraph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
-import { streamCards } from "../store/live";
+import { piLeafId, streamCards } from "../store/live";
 import type { StreamCard } from "../graph/streaming";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
@@ -168,7 +168,7 @@ const NO_STREAMS: StreamCard[] = [];
 /** A live pi's in-memory leaf (entry index; null in file mode) and its streaming cards, for the graph. */
 function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { liveLeaf: number | null; streaming: StreamCard[] } {
 	const live = useApp((s) => (sessionId ? s.live[sessionId] : undefined));
-	const leafId = live ? live.state.leafId : undefined;
+	const leafId = live ? piLeafId(live, skeleton) : undefined;
 	const streams = live?.streams;
 	const liveLeaf = useMemo(() => {
 		if (leafId === undefined || !skeleton) return null;

@@ -1,5 +1,5 @@
 // The live badge: a running pi (with Arbor's extension) holds this session, so steering goes through it.
-// Says which pi (version, pid), its model, and whether it is idle or working; Stop aborts its turn.
+// Says which pi (version, pid), its model, and whether it is idle or working (Stop is next to the composer).
 
 import { useApp } from "../store";
 import type { LiveSessionView } from "../store/live";
@@ -16,8 +16,6 @@ export function liveDescription(live: LiveSessionView): string {
 
 export function LiveBadge({ sessionId }: { sessionId: string }) {
 	const live = useApp((s) => s.live[sessionId]);
-	const stop = useApp((s) => s.stopLive);
-	const stopping = useApp((s) => s.live[sessionId]?.stopping ?? false);
 	if (!live) return null;
 	const s = live.state;
 	const working = s.status === "streaming";
@@ -38,25 +36,13 @@ export function LiveBadge({ sessionId }: { sessionId: string }) {
 				pid {s.pid}
 			</span>
 			{s.model && (
-				<span className="live-badge__model mono narrow-hide" data-testid="live-model">
+				<span className="live-badge__model mono" data-testid="live-model">
 					{s.model.modelId}
 				</span>
 			)}
 			<span className="live-badge__state" data-testid="live-state">
 				{working ? "working…" : "idle"}
 			</span>
-			{working && (
-				<button
-					type="button"
-					className="live-badge__stop"
-					data-testid="live-stop"
-					disabled={stopping}
-					title="Stop pi's turn (Escape)"
-					onClick={() => void stop(sessionId)}
-				>
-					{stopping ? "Stopping…" : "■ Stop"}
-				</button>
-			)}
 		</div>
 	);
 }

@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
+import { piLeafId } from "../store/live";
 import { activeSession, indexOfId } from "../store/selectors";
 import { shorten } from "./session-name";
 
@@ -33,7 +34,10 @@ export function StatusBar() {
 	const leafText = useEntryText(sk?.leaf ?? -1);
 	const resumeText = useEntryText(sk && leafDiffers ? sk.resumeLeaf : -1);
 	// Live: the running pi's in-memory leaf is where the next turn goes; the file's positions are secondary.
-	const liveLeafId = useApp((s) => (s.activeSessionId ? s.live[s.activeSessionId]?.state.leafId : undefined));
+	const liveLeafId = useApp((s) => {
+		const v = s.activeSessionId ? s.live[s.activeSessionId] : undefined;
+		return v ? piLeafId(v, sk) : undefined;
+	});
 	const liveIndex = sk && liveLeafId ? indexOfId(sk, liveLeafId) : -1;
 	const piText = useEntryText(liveIndex);
 	return (

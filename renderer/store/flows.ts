@@ -4,6 +4,7 @@
 
 import { ArborRequestError } from "../../shared/api";
 import { errorText, type NavigateDialog, type NavigateRequest } from "./dialogs";
+import { piLeafId } from "./live";
 import { activeSession, activeSkeleton, draftOf, indexOfId, leafId } from "./selectors";
 import type { AppState, SliceCreator } from "./types";
 
@@ -109,7 +110,7 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			if (!sessionId || !sk) return;
 			// Live, "here" is where the running pi is (its in-memory leaf), not the file's idea of the leaf.
 			const live = get().live[sessionId];
-			if ((live ? live.state.leafId : leafId(sk)) === targetId) {
+			if ((live ? piLeafId(live, sk) : leafId(sk)) === targetId) {
 				get().toast("info", "Already at this point");
 				return;
 			}

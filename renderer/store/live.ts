@@ -26,6 +26,11 @@ export interface LiveSessionView {
 	streams: LiveStream[];
 	/** Stop was asked and pi has not answered yet. */
 	stopping: boolean;
+	/**
+	 * During a turn: the newest entry pi is known to have built on (a stream's parent, a streamed message the
+	 * file brought). pi reports its leaf at turn boundaries only, and only ever appends while it works.
+	 */
+	turnLeafId: string | null;
 }
 
 export interface LiveSlice {
@@ -88,7 +93,9 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				// the last one that the file never brought (pi did not write them) go too.
 				const starting = info.status === "streaming" && cur?.state.status === "idle";
 				const kept = info.status === "idle" ? streams.filter((x) => x.done) : starting ? streams.filter((x) => !x.done) : streams;
-				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: info.status === "streaming" ? (cur?.stopping ?? false) : false } } };
+				const working = info.status === "streaming";
+				const turnLeafId = working && !starting && cur ? cur.turnLeafId : null;
+				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false, turnLeafId } } };
 			});
 			if (!before && opts?.announce) {
 				get().toast(
@@ -111,7 +118,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const old = i >= 0 ? v.streams[i] : null;
 				const next: LiveStream = { key, parentId, message, done: phase === "end", baseCount: old?.baseCount ?? sk?.count ?? 0 };
 				const streams = i >= 0 ? v.streams.map((x, k) => (k === i ? next : x)) : [...v.streams, next];
-				return { ...v, streams };
+				return { ...v, streams, turnLeafId: parentId ?? v.turnLeafId };
 			});
 			if (phase === "end") get().pruneStreams(sessionId);
 		},
@@ -121,8 +128,13 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 			if (!sk) return;
 			patch(sessionId, (v) => {
 				if (v.streams.length === 0) return v;
-				const kept = v.streams.filter((x) => !(x.done && landed(sk, x)));
-				return kept.length === v.streams.length ? v : { ...v, streams: kept };
+				let turnLeafId = v.turnLeafId;
+				const kept = v.streams.filter((x) => {
+					const at = x.done ? landedAt(sk, x) : -1;
+					if (at >= 0 && v.state.status === "streaming") turnLeafId = sk.ids[at];
+					return at < 0;
+				});
+				return kept.length === v.streams.length ? v : { ...v, streams: kept, turnLeafId };
 			});
 		},
 
@@ -142,12 +154,23 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 	};
 };
 
-/** The file has the streamed message: an assistant entry under its parent, appended after it started. */
-function landed(sk: Skeleton, x: LiveStream): boolean {
+/** Where the file has the streamed message (an assistant entry under its parent, appended after it started), or -1. */
+function landedAt(sk: Skeleton, x: LiveStream): number {
 	const parent = x.parentId === null ? -1 : indexOfId(sk, x.parentId);
-	if (x.parentId !== null && parent < 0) return false;
-	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return true;
-	return false;
+	if (x.parentId !== null && parent < 0) return -1;
+	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return i;
+	return -1;
+}
+
+/**
+ * pi's in-memory leaf as best known: what pi last reported, or, while a turn runs, the newer entry it has
+ * built on since (pi reports its leaf at turn boundaries; it cannot move backwards while it works).
+ */
+export function piLeafId(v: LiveSessionView, sk: Skeleton | null): string | null {
+	const reported = v.state.leafId;
+	if (v.state.status !== "streaming" || !v.turnLeafId || !sk) return reported;
+	const t = indexOfId(sk, v.turnLeafId);
+	return t >= 0 && t > (reported ? indexOfId(sk, reported) : -1) ? v.turnLeafId : reported;
 }
 
 /** What the graph draws for a session's streams (memoized per streams array by the caller). */

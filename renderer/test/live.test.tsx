@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ArborRequestError, type LiveSessionInfo, type NavigateResult, type NavigationPreview } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
 import { App } from "../App";
+import { piLeafId } from "../store/live";
 import { draftOf } from "../store/selectors";
 import { FakeClient, makeDelta, makeSummary } from "./fake-client";
 import { harness, type Harness } from "./harness";
@@ -56,7 +57,7 @@ async function mountApp(client: FakeClient): Promise<{ h: Harness; view: Rendere
 const assistant = (text: string): AssistantMessage => ({ role: "assistant", content: [{ type: "text", text }] });
 
 describe("live badge", () => {
-	it("shows pi's version, pid, model and idle / working, and Stop aborts the turn", async () => {
+	it("shows pi's version, pid, model and idle / working, and Stop (by the composer) aborts the turn", async () => {
 		const client = liveClient();
 		client.on("abort", () => ({ via: "pi", pid: 4242, wasStreaming: true }));
 		const { view } = await mountApp(client);
@@ -68,7 +69,7 @@ describe("live badge", () => {
 		expect(view.byTestId("live-state")?.textContent).toBe("idle");
 		expect(badge?.getAttribute("aria-label")).toContain("pi 1.6.0 (pid 4242)");
 		expect(badge?.getAttribute("aria-label")).toContain("local/arbor-test-model");
-		expect(view.byTestId("live-stop")).toBeNull();
+		expect(view.byTestId("composer-stop")).toBeNull();
 		expect(view.byTestId("composer-target")?.textContent).toBe("Send to pi");
 		// The status bar names where the running pi is (its in-memory leaf), not the file's positions.
 		expect(view.byTestId("status-go-pi")?.textContent).toContain("right answer");
@@ -80,7 +81,7 @@ describe("live badge", () => {
 		expect(view.byTestId("live-state")?.textContent).toBe("working…");
 		expect(view.byTestId("live-badge")?.dataset.status).toBe("streaming");
 		expect(view.byTestId("composer-target")?.textContent).toBe("Queue for pi");
-		await click(view.byTestId("live-stop"));
+		await click(view.byTestId("composer-stop"));
 		expect(client.callsOf("abort")).toEqual([{ sessionId: "s1" }]);
 	});
 
@@ -168,6 +169,25 @@ describe("send and streaming through pi", () => {
 		const sk2 = st().sessions.s1.skeleton!;
 		await settle(() => client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk2, [{ id: "a4", parent: "u4", kind: "assistant" }]) }));
 		expect(st().live.s1.streams).toEqual([]);
+	});
+
+	it("while pi works, its leaf is the newest entry it built on (pi reports its leaf only between turns)", async () => {
+		const client = liveClient({ ...LIVE, status: "streaming" });
+		const { h } = await mountApp(client);
+		const st = h.rt.store.getState;
+		const leaf = () => piLeafId(st().live.s1, st().sessions.s1.skeleton);
+		expect(leaf()).toBe("a3");
+		const sk = st().sessions.s1.skeleton!;
+		await settle(() => client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk, [{ id: "u4", parent: "a3", kind: "user" }]) }));
+		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "start", key: "0.0", parentId: "u4", message: assistant("") }));
+		expect(leaf()).toBe("u4");
+		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "end", key: "0.0", parentId: "u4", message: assistant("done") }));
+		const sk2 = st().sessions.s1.skeleton!;
+		await settle(() => client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk2, [{ id: "a4", parent: "u4", kind: "assistant" }]) }));
+		expect(leaf()).toBe("a4");
+		// Idle again: what pi reports is the truth (it may since have moved anywhere).
+		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, leafId: "a1" } }));
+		expect(leaf()).toBe("a1");
 	});
 
 	it("streams pi never wrote go: unfinished ones when the turn ends, finished ones when the next turn starts", async () => {
