@@ -121,9 +121,13 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 								? "pi is summarizing the abandoned branch with its model… (Escape stops it; nothing changes)"
 								: "Summarizing the abandoned branch… (Escape cancels; nothing changes)"}
 					</p>
-					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">
-						{dialog.summaryText}
-					</pre>
+					{live && dialog.summaryText === "" ? (
+						<p className="muted">pi writes the summary inside its own process; it appears on the graph once saved.</p>
+					) : (
+						<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">
+							{dialog.summaryText}
+						</pre>
+					)}
 					<div className="button-row">
 						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>
 							Cancel
@@ -163,10 +167,9 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 
 			{dialog.stage === "busy" && (
 				<div data-testid="navigate-busy">
-					<p role="alert">
+					<p role="alert" title={dialog.busyMessage}>
 						<strong>pi is busy with a turn right now</strong>, and it cannot move its leaf while the turn runs. Nothing was changed.
 					</p>
-					{dialog.busyMessage && <p className="muted">pi said: {dialog.busyMessage}</p>}
 					<div className="button-row">
 						<button ref={waitRef} type="button" data-testid="navigate-wait" onClick={() => void resolveBusy("wait")}>
 							Wait for pi to finish

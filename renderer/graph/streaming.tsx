@@ -32,6 +32,8 @@ export const STREAM_SIZE = { w: 280, h: 112 } as const;
 const STREAM_STYLE = { width: STREAM_SIZE.w, height: STREAM_SIZE.h };
 /** Characters of the streamed text a card keeps (its tail): enough to fill it, cheap to re-render. */
 const TAIL = 600;
+/** Longer than the card holds (about four lines): shown from its end. */
+const LONG = 150;
 
 export const streamNodeId = (key: string): string => `stream:${key}`;
 
@@ -162,7 +164,7 @@ export const StreamingNode = memo(function StreamingNode({ data }: NodeProps<Gra
 				</span>
 			</div>
 			{text && (
-				<div className="arbor-stream__text" data-testid="stream-text">
+				<div className={`arbor-stream__text${text.length > LONG ? " is-long" : ""}`} data-testid="stream-text">
 					{text}
 				</div>
 			)}

@@ -80,7 +80,14 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 					const draft = (get().drafts[sessionId] ?? "").trim() !== "" ? " Your draft is kept." : "";
 					const why = opts?.reason?.trim().replace(/\.?$/, ".");
 					const fileMode = why?.includes("the file") ? "" : " Arbor works on the file again.";
-					get().toast("info", `${who} is no longer connected${why ? `: ${why}` : "."}${fileMode}${draft}`);
+					// "pi 4242 closed the connection…" already names it: said once, not twice.
+					const own = `pi ${before.state.pid} `;
+					const what = !why
+						? `${who} is no longer connected.`
+						: why.startsWith(own)
+							? `${who} ${why.slice(own.length)}`
+							: `${who} is no longer connected: ${why}`;
+					get().toast("info", `${what}${fileMode}${draft}`);
 				}
 				return;
 			}

@@ -218,8 +218,8 @@ describe("send and streaming through pi", () => {
 		expect(toast?.message).toBe("pi (pid 4242) is no longer connected: pi exited. Arbor works on the file again. Your draft is kept.");
 		// A reason that already says so is not repeated.
 		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: LIVE }));
-		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: null, reason: "pi closed the connection: Arbor acts on the file" }));
-		expect(st().toasts.at(-1)?.message).toBe("pi (pid 4242) is no longer connected: pi closed the connection: Arbor acts on the file. Your draft is kept.");
+		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: null, reason: "pi 4242 closed the connection: Arbor acts on the file" }));
+		expect(st().toasts.at(-1)?.message).toBe("pi (pid 4242) closed the connection: Arbor acts on the file. Your draft is kept.");
 		expect(st().toasts.some((t) => t.level === "error")).toBe(false);
 		expect((view.byTestId("composer") as HTMLTextAreaElement).value).toBe("half-written thought");
 		expect(view.byTestId("composer-target")?.textContent).toBe("s1.jsonl");
