@@ -158,7 +158,7 @@ test("pi killed mid-turn: Arbor says so, is back on the file with no error, and 
 	expect(pid).toBeGreaterThan(0);
 	process.kill(-pid, "SIGKILL");
 	await expect(page.getByTestId("live-badge")).toHaveCount(0, { timeout: 20_000 });
-	await expect(page.getByTestId("toast-info").last()).toContainText(/^pi \(pid \d+\) .*the file.*Your draft is kept\.$/);
+	await expect(page.getByTestId("toast-info").last()).toContainText(/^pi \(pid \d+\) .*the file.*Your draft is kept\./);
 	await expect(page.getByTestId("toast-error")).toHaveCount(0);
 	await expect(page.getByTestId("stream-card")).toHaveCount(0);
 	await expect(page.getByTestId("composer")).toHaveValue("a draft typed while pi works");
