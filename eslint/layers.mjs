@@ -57,7 +57,13 @@ export const LAYERS = [
 	},
 	{ folder: "electron/test", may: ["eslint"], packages: [], node: true },
 	// Runs inside pi / omp: the wire (shared/) and pi's extension API only (DESIGN.md "pi-extension/").
-	{ folder: "pi-extension", may: ["shared"], packages: ["@earendil-works/pi-coding-agent", "@oh-my-pi/pi-coding-agent"], node: true, testMay: ["electron/services", "electron/session"] },
+	{
+		folder: "pi-extension",
+		may: ["shared"],
+		packages: ["@earendil-works/pi-coding-agent", "@oh-my-pi/pi-coding-agent"],
+		node: true,
+		testMay: ["electron/services", "electron/session"],
+	},
 	{
 		folder: "renderer",
 		may: ["shared"],
