@@ -7,7 +7,7 @@ export default defineConfig({
 				test: {
 					name: "node",
 					environment: "node",
-					include: ["shared/**/*.test.ts", "electron/**/*.test.ts", "build/**/*.test.ts", "bench/**/*.test.ts"],
+					include: ["shared/**/*.test.ts", "electron/**/*.test.ts", "pi-extension/**/*.test.ts", "build/**/*.test.ts", "bench/**/*.test.ts"],
 					testTimeout: 60_000,
 					hookTimeout: 60_000,
 				},

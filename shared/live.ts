@@ -189,6 +189,19 @@ export type LiveEvent =
 	/** pi is shutting down or switched away; the channel closes after this. */
 	| { type: "bye"; reason: string };
 
+export const LIVE_EVENT_TYPES: readonly LiveEvent["type"][] = [
+	"state",
+	"agent_start",
+	"agent_end",
+	"turn_start",
+	"turn_end",
+	"message_update",
+	"entry_appended",
+	"tree",
+	"error",
+	"bye",
+];
+
 export type ServerMessage = LiveWelcome | LiveRefused | LiveResponse | { type: "event"; event: LiveEvent };
 
 // ---- readers (validate on receipt) ----
@@ -354,7 +367,9 @@ export function readServerMessage(v: unknown): ServerMessage | null {
 			throw new LiveProtocolError("bad_request", "malformed response");
 		case "event":
 			if (!isRecord(v.event) || !str(v.event.type)) throw new LiveProtocolError("bad_request", "malformed event");
-			return isLiveEvent(v.event) ? { type: "event", event: v.event } : null;
+			if (isLiveEvent(v.event)) return { type: "event", event: v.event };
+			if (LIVE_EVENT_TYPES.includes(v.event.type as LiveEvent["type"])) throw new LiveProtocolError("bad_request", `malformed ${v.event.type} event`);
+			return null;
 		default:
 			throw new LiveProtocolError("bad_request", `unknown message type ${JSON.stringify(String(v.type)).slice(0, 80)}`);
 	}

@@ -28,11 +28,16 @@ Commands:
   family FILE      the files branched from / into FILE (pi /fork, omp /branch, Arbor), --json
   search QUERY [DIR...]  search the contents of every session through Arbor's index (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
+  send FILE TEXT   run a turn in the live pi that holds FILE and print its answer (--json)
+  pi-extension     print the path of Arbor's pi extension (pi -e "$(arbor pi-extension)")
+
+navigate, label and branch go through the live pi that holds FILE (pi with Arbor's extension), if one
+does; --no-live acts on the file instead (docs/live.md).
 
 Run "arbor <command> --help" for a command's options.
 Exit codes: 0 ok, 1 usage error, 2 bad or unreadable session file, 3 no usable model
 (model, navigate --summarize), the model failed or an extension cancelled the move, or an extension failed
-to load (extensions).`;
+to load (extensions), 4 no live agent holds the file (send), 5 the live pi is busy or refused.`;
 
 // Each command's module is loaded only when it runs: `arbor context` never loads the browser host (ws, zod,
 // the services) that `arbor serve` needs, which would otherwise cost most of a short command's start-up.
@@ -51,6 +56,8 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	extensions: async (argv) => (await import("./commands/extensions")).extensionsCommand(argv),
 	family: async (argv) => (await import("./commands/family")).familyCommand(argv),
 	search: async (argv) => (await import("./commands/search")).searchCommand(argv),
+	send: async (argv) => (await import("./commands/send")).sendCommand(argv),
+	"pi-extension": async (argv) => (await import("./commands/pi-extension")).piExtensionCommand(argv),
 	serve: async (argv) => {
 		const result: unknown = await (await import("./serve")).runServe(argv);
 		return typeof result === "number" ? result : 0;

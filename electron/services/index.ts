@@ -6,3 +6,6 @@
 export { ArborServices, type ArborServicesOptions } from "./arbor-services";
 export { ArborServiceError } from "./errors";
 export type { ResolvedModel } from "./models";
+export { connectToHolder, LiveService } from "./live/live-service";
+export { LiveConnection, LiveError } from "./live/connection";
+export { defaultLiveDir, registrationsFor } from "./live/registry";

@@ -8,14 +8,17 @@ import type { NavigateResult } from "../../../shared/api";
 import { ArborServices } from "../../services";
 import { EXIT_BAD_FILE, EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { errorText } from "../../../shared/guards";
+import { cliClient, EXIT_BUSY } from "../live";
 
-export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--json]
+export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--wait] [--no-live] [--json]
 
 Move FILE's leaf to ENTRY_ID as pi's /tree does and print the new leaf (and the summary entry).
 Selecting a user message puts the leaf on its parent (the message's text is printed as "editor text").
 Without --summarize or --label nothing is written: like pi, the moved leaf only lasts until the next
 entry, so the file's leaf stays where it was. With --summarize, a branch_summary of the branch being
 left is written at ENTRY_ID and becomes the leaf; --label labels it (or, without a summary, ENTRY_ID).
+When a running pi with Arbor's extension holds FILE, that pi moves (its own navigateTree, summarizer and
+model; docs/live.md) and its leaf stays where it was moved.
 
 Options:
   --summarize        summarize the branch being left with the model \`arbor model\` shows
@@ -23,10 +26,12 @@ Options:
   --replace-prompt   use --prompt instead of Arbor's summary prompt
   --label TEXT       label the summary entry (or ENTRY_ID when there is no summary)
   --extension PATH   load a pi-style extension file or folder (repeatable)
-  --json             print {"newLeafId","oldLeafId","summaryEntryId","cancelled",...}
+  --wait             the live pi is mid-turn: wait for the turn to end instead of failing (exit 5)
+  --no-live          act on the file even when a live pi holds it
+  --json             print {"newLeafId","oldLeafId","summaryEntryId","cancelled","via",...} ("via":"pi" adds "pid")
   -h, --help         show this help
 Exit codes: 0 moved (or already there), 1 usage, 2 bad file, 3 no model, the model failed, or an
-extension cancelled the move (nothing written).`;
+extension cancelled the move (nothing written), 5 the live pi is mid-turn (see --wait) or refused.`;
 
 export async function navigateCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(
@@ -37,6 +42,8 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 			"replace-prompt": { type: "boolean" },
 			label: { type: "string" },
 			extension: { type: "string", multiple: true },
+			wait: { type: "boolean" },
+			"no-live": { type: "boolean" },
 			json: { type: "boolean" },
 		},
 		navigateUsage,
@@ -50,7 +57,12 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 	if (prompt !== undefined && !flag(args, "summarize")) throw new UsageError("--prompt needs --summarize", navigateUsage);
 	if (flag(args, "replace-prompt") && prompt === undefined) throw new UsageError("--replace-prompt needs --prompt", navigateUsage);
 	const ext = args.values.extension;
-	const services = new ArborServices({ watch: false, extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [] });
+	const services = new ArborServices({
+		watch: false,
+		extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [],
+		liveClient: cliClient(),
+		...(flag(args, "no-live") ? { liveDir: null } : {}),
+	});
 	const json = flag(args, "json");
 	const fail = (code: number, message: string): number => {
 		if (json) process.stdout.write(`${JSON.stringify({ error: message })}\n`);
@@ -73,12 +85,14 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 				...(prompt !== undefined ? { customInstructions: prompt } : {}),
 				...(flag(args, "replace-prompt") ? { replaceInstructions: true } : {}),
 				...(stringOption(args, "label") !== undefined ? { label: stringOption(args, "label") } : {}),
+				...(flag(args, "wait") ? { waitForIdle: true } : {}),
 			});
 		} catch (err) {
 			const code = (err as { code?: unknown }).code;
 			const message = errorText(err);
 			if (code === "not_found" || code === "bad_request") throw new UsageError(message, navigateUsage);
 			if (code === "no_model" || code === "llm_error" || code === "cancelled") return fail(EXIT_NO_MODEL, message);
+			if (code === "busy" || code === "unsupported" || code === "extension_error") return fail(EXIT_BUSY, message);
 			return fail(EXIT_BAD_FILE, message);
 		}
 		if (json) {
@@ -91,6 +105,8 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 					...(r.reason ? { reason: r.reason } : {}),
 					...(r.noop ? { noop: true } : {}),
 					...(r.editorText !== undefined ? { editorText: r.editorText } : {}),
+					via: r.via ?? "file",
+					...(r.pid !== undefined ? { pid: r.pid } : {}),
 				})}\n`,
 			);
 		} else if (r.cancelled) {
@@ -99,6 +115,7 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 			const lines = [`leaf: ${r.newLeafId ?? "(before the first entry)"}${r.noop ? " (already there)" : ""}`];
 			if (r.summaryEntryId) lines.push(`summary: ${r.summaryEntryId}`);
 			if (r.editorText !== undefined) lines.push(`editor text: ${r.editorText}`);
+			if (r.via === "pi") lines.push(`via: pi ${r.pid}`);
 			process.stdout.write(`${lines.join("\n")}\n`);
 		}
 		return r.cancelled ? EXIT_NO_MODEL : 0;

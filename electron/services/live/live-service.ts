@@ -39,7 +39,8 @@ export async function connectToHolder(
 	for (const [i, reg] of regs.entries()) {
 		try {
 			const conn = await LiveConnection.connect(reg, client);
-			return { conn, otherPids: regs.filter((_, j) => j !== i).map((r) => r.pid) };
+			// Those before it did not answer and were removed; those after are older pis on the same file.
+			return { conn, otherPids: regs.slice(i + 1).map((r) => r.pid) };
 		} catch (err) {
 			if (err instanceof LiveError && err.code === "unreachable") {
 				removeRegistration(dir, reg);
@@ -146,7 +147,8 @@ export class LiveService {
 	async #rescan(t: Tracked): Promise<void> {
 		if (this.#disposed || this.#tracked.get(t.sessionId) !== t) return;
 		const regs = registrationsFor(this.dir, t.path);
-		if (t.conn && !t.conn.closed && regs.some((r) => r.pid === t.conn!.registration.pid)) {
+		// The newest pi on the file is the one steered (the CLI picks the same): stay while it still is.
+		if (t.conn && !t.conn.closed && regs[0]?.pid === t.conn.registration.pid) {
 			const others = regs.filter((r) => r.pid !== t.conn!.registration.pid).map((r) => r.pid);
 			if (others.join() !== t.otherPids.join()) {
 				t.otherPids = others;

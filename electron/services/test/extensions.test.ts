@@ -99,7 +99,7 @@ export default function (pi: { on(e: string, h: (event: { preparation: Prep; sig
 			"nobranch.js": `export default (pi) => pi.on("session_before_branch", (e) => e.entryId === "u2" ? { cancel: true } : undefined);`,
 		});
 		const r = await t.services.branchToFile({ sessionId, entryId: "u2" });
-		expect(r).toEqual({ cancelled: true, path: null, editorText: "Fix the tokenizer", session: null });
+		expect(r).toEqual({ cancelled: true, path: null, editorText: "Fix the tokenizer", session: null, via: "file" });
 		expect(fs.readdirSync(path.dirname(file))).toEqual([path.basename(file)]);
 	});
 

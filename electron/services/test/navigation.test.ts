@@ -75,7 +75,7 @@ describe("navigate without a summary", () => {
 		const { sessionId, file } = await open();
 		const before = fs.readFileSync(file);
 		const r = await t.services.navigate({ sessionId, targetId: "a4" });
-		expect(r).toEqual({ cancelled: false, newLeafId: "a4", oldLeafId: "a3" });
+		expect(r).toEqual({ cancelled: false, newLeafId: "a4", oldLeafId: "a3", via: "file" });
 		expect(fs.readFileSync(file).equals(before)).toBe(true);
 		expect(t.of("leaf_changed").at(-1)).toEqual({ type: "leaf_changed", sessionId, leafId: "a4", resumeLeafId: "a3" });
 		expect(t.of("session_tree")).toEqual([{ type: "session_tree", sessionId, newLeafId: "a4", oldLeafId: "a3" }]);

@@ -1,0 +1,101 @@
+// The live wire's readers (shared/live.ts): what each end accepts from the other, and the plain errors it
+// gives for the rest.
+
+import { describe, expect, it } from "vitest";
+import { LiveProtocolError, readClientMessage, readLiveRegistration, readLiveRequestBody, readServerMessage } from "../live";
+
+const state = {
+	pid: 1,
+	agent: "pi",
+	agentVersion: "1.6.0",
+	sessionFile: "/s.jsonl",
+	sessionId: "x",
+	leafId: null,
+	model: null,
+	thinkingLevel: null,
+	status: "idle",
+	cwd: "/",
+};
+
+describe("readLiveRequestBody", () => {
+	it("accepts each request with its fields and drops unknown extra fields", () => {
+		expect(readLiveRequestBody({ name: "navigate", targetId: "a1", summarize: true, extra: 1 })).toEqual({
+			name: "navigate",
+			targetId: "a1",
+			summarize: true,
+			customInstructions: undefined,
+			replaceInstructions: undefined,
+			label: undefined,
+			waitForIdle: undefined,
+		});
+		expect(readLiveRequestBody({ name: "label", entryId: "e", label: null })).toEqual({ name: "label", entryId: "e", label: null });
+		expect(readLiveRequestBody({ name: "send", text: "hi", deliverAs: "steer" })).toMatchObject({ name: "send", text: "hi", deliverAs: "steer" });
+		expect(readLiveRequestBody({ name: "abort" })).toEqual({ name: "abort" });
+	});
+
+	it("names the known requests when the request is unknown", () => {
+		const err = (() => {
+			try {
+				readLiveRequestBody({ name: "shell", cmd: "rm -rf /" });
+			} catch (e) {
+				return e;
+			}
+		})() as LiveProtocolError;
+		expect(err).toBeInstanceOf(LiveProtocolError);
+		expect(err.code).toBe("unknown_request");
+		expect(err.message).toMatch(/unknown request "shell".*navigate, fork, label, send, abort/);
+	});
+
+	it("refuses wrong field types with the field named", () => {
+		expect(() => readLiveRequestBody({ name: "navigate", targetId: 5 })).toThrow(/navigate: targetId/);
+		expect(() => readLiveRequestBody({ name: "send", text: "   " })).toThrow(/send: text/);
+		expect(() => readLiveRequestBody({ name: "fork", entryId: "e", position: "after" })).toThrow(/position/);
+		expect(() => readLiveRequestBody({ name: "label", entryId: "e", label: 3 })).toThrow(/label is a string or null/);
+		expect(() => readLiveRequestBody([])).toThrow(/no name/);
+	});
+});
+
+describe("readClientMessage / readServerMessage", () => {
+	it("reads a hello and a request, refuses anything else", () => {
+		expect(readClientMessage({ type: "hello", protocol: 1, secret: "s", client: { name: "arbor", version: "1" } })).toMatchObject({ type: "hello" });
+		expect(readClientMessage({ type: "request", id: 3, request: { name: "state" } })).toEqual({ type: "request", id: 3, request: { name: "state" } });
+		expect(() => readClientMessage({ type: "request", id: -1, request: { name: "state" } })).toThrow(/id/);
+		expect(() => readClientMessage({ type: "hello", protocol: 1 })).toThrow(/secret/);
+		expect(() => readClientMessage({ type: "exec" })).toThrow(/unknown message type/);
+	});
+
+	it("skips an event type it does not know (a newer extension) but refuses a malformed known one", () => {
+		expect(readServerMessage({ type: "event", event: { type: "future_thing", x: 1 } })).toBeNull();
+		expect(readServerMessage({ type: "event", event: { type: "state", state } })).toMatchObject({ type: "event" });
+		expect(() => readServerMessage({ type: "event", event: { type: "state", state: { ...state, status: "dancing" } } })).toThrow(/malformed state event/);
+		expect(() => readServerMessage({ type: "welcome", protocol: 1 })).toThrow(/malformed welcome/);
+		expect(readServerMessage({ type: "response", id: 2, ok: false, error: { code: "busy", message: "m" } })).toEqual({
+			type: "response",
+			id: 2,
+			ok: false,
+			error: { code: "busy", message: "m" },
+		});
+	});
+
+	it("keeps only the capabilities it knows from a welcome", () => {
+		const w = readServerMessage({
+			type: "welcome",
+			protocol: 1,
+			agent: "omp",
+			agentVersion: "18.3.4",
+			extensionVersion: "1",
+			capabilities: ["navigate", "teleport"],
+			state,
+		});
+		expect(w).toMatchObject({ type: "welcome", agent: "omp", capabilities: ["navigate"] });
+	});
+});
+
+describe("readLiveRegistration", () => {
+	it("reads a registration and refuses a partial one", () => {
+		const reg = { protocol: 1, pid: 5, agent: "pi", agentVersion: "1.6.0", extensionVersion: "1", sessionFile: null, socket: "/s", secret: "ab", startedAt: 1 };
+		expect(readLiveRegistration(reg)).toEqual(reg);
+		expect(readLiveRegistration({ ...reg, secret: undefined })).toBeNull();
+		expect(readLiveRegistration("x")).toBeNull();
+	});
+});
