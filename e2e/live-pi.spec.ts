@@ -212,3 +212,28 @@ test("navigate while pi works: pi refuses, Arbor says so and offers to wait or s
 	await expect(page.getByTestId("toast-error")).toHaveCount(0);
 	await shots(page, "live-pi-after-stop");
 });
+
+test("navigate while pi works, Wait for pi to finish: the move happens when the turn ends", async ({ page }) => {
+	const file = await livePi(
+		page,
+		Array.from({ length: 25 }, (_, i) => `part${i} `),
+		250,
+	);
+	await page.getByTestId("composer").fill("Summarize the session so far.");
+	await page.getByTestId("composer-send").click();
+	await expect(page.getByTestId("stream-card")).toBeVisible({ timeout: 20_000 });
+	const found = idOf(file, "Found it: `parseForecast` reads");
+	await page.getByTestId("fit-button").click();
+	await card(page, found).click();
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-no-summary").click();
+	await expect(page.getByTestId("navigate-busy")).toBeVisible({ timeout: 20_000 });
+	await page.getByTestId("navigate-wait").click();
+	await expect(page.getByTestId("navigate-waiting")).toBeVisible();
+	// The turn runs to its end (its answer lands in the file), then pi moves.
+	await expect(page.getByTestId("navigate-dialog")).toHaveCount(0, { timeout: 40_000 });
+	await expect.poll(piLeaf, { timeout: 20_000 }).toBe(found);
+	const answer = jsonl(file).find((e) => (e.message as { role?: string } | undefined)?.role === "assistant" && JSON.stringify(e).includes("part24"));
+	expect(answer, "the turn was not cut short").toBeTruthy();
+	await expect(page.getByTestId("toast-error")).toHaveCount(0);
+});
