@@ -3,6 +3,7 @@
 // get_entries says where its leaf went), Summarize stopped with Escape mid-stream (nothing changes), Send (a
 // streaming card, then the entry in the file), Stop, and pi killed mid-turn (file mode, no error, draft kept).
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
 import { type RealPi, startRealPi } from "../electron/services/test/helpers/real-pi";
@@ -166,6 +167,25 @@ test("pi killed mid-turn: Arbor says so, is back on the file with no error, and 
 	await shot(page, "live-pi-gone");
 });
 
+/** axe-core: no serious or critical WCAG 2.1 AA violation, light and dark (as e2e/a11y.spec.ts). */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+	for (const scheme of ["light", "dark"] as const) {
+		await page.emulateMedia({ colorScheme: scheme });
+		const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+		const bad = r.violations
+			.filter((v) => v.impact === "serious" || v.impact === "critical")
+			.map(
+				(v) =>
+					`${v.id}: ${v.help} — ${v.nodes
+						.slice(0, 3)
+						.map((n) => n.target.join(" "))
+						.join(", ")}`,
+			);
+		expect(bad, `axe on ${where} (${scheme})`).toEqual([]);
+	}
+	await page.emulateMedia({ colorScheme: "light" });
+}
+
 /** The same moment at both window sizes, in light and dark. */
 async function shots(page: Page, name: string): Promise<void> {
 	for (const scheme of ["light", "dark"] as const) {
@@ -194,6 +214,7 @@ test("navigate while pi works: pi refuses, Arbor says so and offers to wait or s
 	await expect(page.getByTestId("stream-text")).toContainText("step3");
 	await expect(page.getByTestId("live-state")).toHaveText("working…");
 	await shots(page, "live-pi-working");
+	await expectAccessible(page, "a live session while pi streams");
 
 	const fixed = idOf(file, "Fixed. `parseForecast` now returns");
 	await page.getByTestId("fit-button").click();
@@ -204,6 +225,7 @@ test("navigate while pi works: pi refuses, Arbor says so and offers to wait or s
 	await expect(page.getByTestId("navigate-busy")).toContainText("pi is busy with a turn right now");
 	await expect(page.getByTestId("navigate-wait")).toBeFocused();
 	await shots(page, "live-pi-busy");
+	await expectAccessible(page, "the pi-is-busy dialog");
 	await page.getByTestId("navigate-stop-turn").click();
 	await expect(page.getByTestId("navigate-dialog")).toHaveCount(0, { timeout: 30_000 });
 	await expect.poll(piLeaf, { timeout: 20_000 }).toBe(fixed);

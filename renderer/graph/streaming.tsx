@@ -28,6 +28,9 @@ export interface StreamCard {
 	stopReason?: string;
 }
 
+const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
+const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
+
 export const STREAM_SIZE = { w: 280, h: 112 } as const;
 const STREAM_STYLE = { width: STREAM_SIZE.w, height: STREAM_SIZE.h };
 /** Characters of the streamed text a card keeps (its tail): enough to fill it, cheap to re-render. */
@@ -104,7 +107,9 @@ export function streamElements(
 			connectable: false,
 			deletable: false,
 			focusable: false,
+			// As the entry cards (useFlowElements): the wrapper adds nothing to the tree; the card is its item.
 			ariaRole: "none",
+			domAttributes: NO_ROLEDESCRIPTION,
 		});
 		if (g >= 0 && mounted.has(g)) {
 			edges.push({
@@ -116,6 +121,7 @@ export function streamElements(
 				selectable: false,
 				focusable: false,
 				ariaRole: "none",
+				domAttributes: NO_EDGE_LABEL,
 			});
 		}
 	}
@@ -150,8 +156,8 @@ export const StreamingNode = memo(function StreamingNode({ data }: NodeProps<Gra
 			data-testid="stream-card"
 			data-stream-key={s.key}
 			data-done={s.done ? "true" : "false"}
-			role="status"
-			aria-live="polite"
+			role="treeitem"
+			aria-selected={false}
 			aria-label={`pi is answering (${status})${text ? `: ${text.slice(-200)}` : ""}${tools ? `. Tool calls: ${tools}` : ""}`}
 			title="pi's answer as it streams; the real entry replaces this card once pi writes it to the file"
 		>
