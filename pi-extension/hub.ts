@@ -23,6 +23,8 @@ export interface LiveHub {
 	agent: LiveAgent;
 	agentVersion: string;
 	streaming: boolean;
+	/** A tree summary Arbor asked for is running (reported as streaming: navigate / fork would be busy). */
+	summarizing: boolean;
 	ops: Map<string, Op>;
 	nextOp: number;
 	/** The last session_tree's summary entry (navigate reports it). */
@@ -46,6 +48,7 @@ export function hub(): LiveHub {
 		agent: "pi",
 		agentVersion: "unknown",
 		streaming: false,
+		summarizing: false,
 		ops: new Map(),
 		nextOp: 1,
 		lastTree: null,
@@ -83,7 +86,7 @@ export function liveState(h: LiveHub): LiveState {
 		leafId: sm?.getLeafId() ?? null,
 		model,
 		thinkingLevel,
-		status: idle && !h.streaming ? "idle" : "streaming",
+		status: idle && !h.streaming && !h.summarizing ? "idle" : "streaming",
 		cwd,
 	};
 }

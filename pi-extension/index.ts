@@ -213,6 +213,8 @@ export default function arborLive(pi: ExtensionAPI): void {
 		h.channel?.broadcast({ type: "tree", oldLeafId: e.oldLeafId, newLeafId: e.newLeafId, summaryEntryId: e.summaryEntry?.id });
 		publishState(h);
 	});
+	// pi is idle (ctx.isIdle()) only once the run has settled, after agent_end: say so then.
+	pi.on("agent_settled", () => publishState(h));
 	pi.on("model_select", () => publishState(h));
 	pi.on("thinking_level_select", () => publishState(h));
 }

@@ -79,6 +79,10 @@ export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<
 				let r: { cancelled: boolean };
 				if (h.agent === "omp" && (body.customInstructions !== undefined || body.label !== undefined || body.replaceInstructions))
 					throw new LiveRequestError("unsupported", "omp's navigateTree takes no custom summary instructions or label");
+				if (body.summarize) {
+					h.summarizing = true;
+					h.channel?.broadcast({ type: "state", state: liveState(h) });
+				}
 				try {
 					r = await c.navigateTree(body.targetId, {
 						summarize: body.summarize,
@@ -88,6 +92,11 @@ export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<
 					});
 				} catch (err) {
 					throw mapPiError(err);
+				} finally {
+					if (h.summarizing) {
+						h.summarizing = false;
+						h.channel?.broadcast({ type: "state", state: liveState(h) });
+					}
 				}
 				const tree = h.lastTree as { summaryEntryId?: string } | null;
 				return {

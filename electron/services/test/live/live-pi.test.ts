@@ -109,6 +109,11 @@ describe("a live pi with Arbor's extension", () => {
 			.map((l) => JSON.parse(l) as { id?: string; message?: { role: string; content: unknown } });
 		expect(lines.find((l) => l.id === r.leafId)?.message?.content).toEqual([expect.objectContaining({ type: "text", text: "Streamed reply here." })]);
 		expect((await services.getLiveState({ sessionId }))?.leafId).toBe(r.leafId);
+		// The tab's badge goes back to idle once pi's run has settled.
+		await until(
+			"idle again",
+			() => (events.filter((e) => e.type === "live_state").at(-1) as Extract<ArborEvent, { type: "live_state" }>).live?.status === "idle",
+		);
 	}, 60_000);
 
 	it("while pi streams, navigate answers busy; abort stops the turn mid-stream", async () => {
@@ -133,6 +138,22 @@ describe("a live pi with Arbor's extension", () => {
 		expect(entries.find((e) => e.id === r.summaryEntryId)).toMatchObject({ type: "branch_summary", parentId: ids.a1 });
 		const summaryRequest = pi.modelRequests().at(-1)!;
 		expect(JSON.stringify(summaryRequest.body)).toContain("please answer");
+	}, 60_000);
+
+	it("Stop during pi's summary (Escape) aborts it: navigate answers cancelled and pi's leaf stays", async () => {
+		const before = await pi.entries();
+		pi.server.setScenario({ kind: "hang" });
+		const asked = pi.modelRequests().length;
+		const nav = services.navigate({ sessionId, targetId: ids.u2, summarize: true });
+		await until("the summary request reached the model", () => pi.modelRequests().length > asked);
+		expect((await services.getLiveState({ sessionId }))?.status).toBe("streaming");
+		const stopped = await services.abort({ sessionId });
+		expect(stopped.via).toBe("pi");
+		expect(await nav).toMatchObject({ via: "pi", cancelled: true });
+		const after = await pi.entries();
+		expect(after.leafId).toBe(before.leafId);
+		expect(after.entries.length).toBe(before.entries.length);
+		expect((await services.getLiveState({ sessionId }))?.status).toBe("idle");
 	}, 60_000);
 
 	it("refuses a client with the wrong secret and names the requests it knows for an unknown one", async () => {
