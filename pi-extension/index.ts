@@ -162,12 +162,6 @@ export default function arborLive(pi: ExtensionAPI): void {
 		h.channel?.broadcast({ type: "agent_end", leafId });
 		publishState(h);
 	});
-	// pi is still busy inside agent_end (ctx.isIdle() is false until it settles: retries, queued messages), so
-	// the state published there says "streaming"; agent_settled is when it is idle (pi 1.6 docs/extensions.md).
-	onAny("agent_settled", (_e, ctx) => {
-		h.ctx = ctx;
-		publishState(h);
-	});
 	pi.on("turn_start", (e) => {
 		h.stream.turnIndex = e.turnIndex;
 		h.channel?.broadcast({ type: "turn_start", turnIndex: e.turnIndex });
