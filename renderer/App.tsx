@@ -18,6 +18,7 @@ import { WarningsDialog } from "./dialogs/WarningsDialog";
 import { SessionTabs, Toasts, UpgradeBanner } from "./panels/Banners";
 import { ResumeBanner } from "./panels/ResumeBanner";
 import { Composer } from "./panels/Composer";
+import { LiveBadge } from "./panels/LiveBadge";
 import { ContextPanel } from "./panels/ContextPanel";
 import { FilterBar } from "./panels/FilterBar";
 import { GraphPane } from "./panels/GraphPane";
@@ -88,6 +89,7 @@ function Toolbar() {
 	const { run, registry, deps } = useServices();
 	// Session controls only when a session is open: the welcome screen has nothing to filter or fit.
 	const hasSession = useApp((s) => s.activeSessionId !== null);
+	const activeId = useApp((s) => s.activeSessionId);
 	// Text and tooltip (with the key) from the command definitions.
 	const ctx = makeContext(deps, { source: "button" });
 	const meta = (id: string) => {
@@ -106,6 +108,7 @@ function Toolbar() {
 				{library.text}
 			</button>
 			<SessionTabs />
+			{activeId && <LiveBadge sessionId={activeId} />}
 			{hasSession && <FilterBar />}
 			{hasSession && <SearchBar />}
 			<span className="spacer" />

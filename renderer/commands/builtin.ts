@@ -282,6 +282,9 @@ export function builtinCommands(): Command[] {
 				if (st.contextMenu) return st.closeContextMenu();
 				if (st.dialog?.kind === "navigate") return st.cancelNavigate();
 				if (st.dialog) return st.closeDialog();
+				// pi: Escape while it works stops the turn (Arbor's Escape does the same to a live pi).
+				const live = st.activeSessionId ? st.live[st.activeSessionId] : undefined;
+				if (live?.state.status === "streaming") return st.stopLive();
 				if (st.search.query !== "") {
 					st.clearSearch();
 					st.focusGraph();

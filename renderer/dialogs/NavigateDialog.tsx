@@ -11,6 +11,10 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 	const confirm = useApp((s) => s.confirmNavigate);
 	const cancel = useApp((s) => s.cancelNavigate);
 	const undo = useApp((s) => s.undoNavigate);
+	const resolveBusy = useApp((s) => s.resolveBusyNavigate);
+	// Live: the running pi moves (and summarizes with its own model); the texts say so.
+	const live = useApp((s) => (s.activeSessionId ? s.live[s.activeSessionId] : undefined));
+	const waitRef = useRef<HTMLButtonElement>(null);
 	const closeDialog = useApp((s) => s.closeDialog);
 	const doneRef = useRef<HTMLButtonElement>(null);
 	const model = useApp((s) => s.activeModel);
@@ -27,6 +31,7 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 
 	useEffect(() => {
 		if (dialog.stage === "done") doneRef.current?.focus();
+		if (dialog.stage === "busy") waitRef.current?.focus();
 	}, [dialog.stage]);
 
 	useEffect(() => {
@@ -109,11 +114,20 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 			{dialog.stage === "summarizing" && (
 				<div data-testid="navigate-progress">
 					<p className="muted">
-						<span className="spinner" /> {dialog.cancelling ? "Cancelling…" : "Summarizing the abandoned branch… (Escape cancels; nothing changes)"}
+						<span className="spinner" />{" "}
+						{dialog.cancelling
+							? "Cancelling…"
+							: live
+								? "pi is summarizing the abandoned branch with its model… (Escape stops it; nothing changes)"
+								: "Summarizing the abandoned branch… (Escape cancels; nothing changes)"}
 					</p>
-					<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">
-						{dialog.summaryText}
-					</pre>
+					{live && dialog.summaryText === "" ? (
+						<p className="muted">pi writes the summary inside its own process; it appears on the graph once saved.</p>
+					) : (
+						<pre ref={streamRef} className="summary-stream" data-testid="navigate-summary-text">
+							{dialog.summaryText}
+						</pre>
+					)}
 					<div className="button-row">
 						<button type="button" data-testid="navigate-abort" disabled={dialog.cancelling} onClick={() => void cancel()}>
 							Cancel
@@ -125,7 +139,7 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 			{(dialog.stage === "done" || dialog.stage === "undoing") && dialog.result && (
 				<div data-testid="navigate-done">
 					<p role="status">
-						Summary saved as a <strong>branch summary</strong> entry
+						Summary saved{dialog.result.viaPid !== undefined ? ` by pi (pid ${dialog.result.viaPid})` : ""} as a <strong>branch summary</strong> entry
 						{dialog.result.file ? (
 							<>
 								{" "}
@@ -148,6 +162,41 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 							{dialog.stage === "undoing" ? "Moving back…" : "Undo: move the leaf back"}
 						</button>
 					</div>
+				</div>
+			)}
+
+			{dialog.stage === "busy" && (
+				<div data-testid="navigate-busy">
+					<p role="alert" title={dialog.busyMessage}>
+						<strong>pi is busy with a turn right now</strong>, and it cannot move its leaf while the turn runs. Nothing was changed.
+					</p>
+					<div className="button-row">
+						<button ref={waitRef} type="button" data-testid="navigate-wait" onClick={() => void resolveBusy("wait")}>
+							Wait for pi to finish
+						</button>
+						<button type="button" data-testid="navigate-stop-turn" onClick={() => void resolveBusy("stop")}>
+							Stop pi's turn
+						</button>
+						<button type="button" data-testid="navigate-busy-cancel" onClick={() => void cancel()}>
+							Cancel
+						</button>
+					</div>
+					<p className="muted">Wait: pi moves as soon as its turn ends. Stop: the turn is stopped, then pi moves.</p>
+				</div>
+			)}
+
+			{dialog.stage === "waiting" && (
+				<div data-testid="navigate-waiting">
+					<p role="status">
+						<span className="spinner" />{" "}
+						{dialog.cancelling ? "Stopping pi's turn, then moving…" : "Waiting for pi to finish its turn; it moves as soon as the turn ends."}
+					</p>
+					<div className="button-row">
+						<button type="button" data-testid="navigate-stop-now" disabled={dialog.cancelling} onClick={() => void cancel()}>
+							Stop pi's turn now
+						</button>
+					</div>
+					<p className="muted">Escape stops the turn too; the move then goes ahead.</p>
 				</div>
 			)}
 

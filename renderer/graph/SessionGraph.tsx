@@ -32,6 +32,7 @@ import { Minimap } from "./Minimap";
 import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
+import { streamElements } from "./streaming";
 import { treeItemId } from "./treeitem";
 import { useCulling } from "./useCulling";
 import { useFlowElements } from "./useFlowElements";
@@ -90,7 +91,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
 	}, [laid, skeleton, overrides]);
 
-	const { nodes, edges } = useFlowElements({
+	const { nodes: entryNodes, edges: entryEdges } = useFlowElements({
 		laid,
 		mounted,
 		overrides,
@@ -99,6 +100,33 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		previews: props.previews,
 		requestPreviews: props.requestPreviews,
 	});
+	const { streaming } = props;
+	const extra = useMemo(
+		() => streamElements(laid, skeleton, streaming, overrides, direction, new Set(mounted)),
+		[laid, skeleton, streaming, overrides, direction, mounted],
+	);
+	const { nodes, edges } = useMemo(
+		() =>
+			extra.nodes.length === 0 ? { nodes: entryNodes, edges: entryEdges } : { nodes: [...entryNodes, ...extra.nodes], edges: [...entryEdges, ...extra.edges] },
+		[extra, entryNodes, entryEdges],
+	);
+	// A message pi starts streaming comes into view once (as pi's terminal scrolls to it); later updates
+	// leave the camera alone, so the user can look elsewhere while pi works.
+	const shownStreams = useRef(new Set<string>());
+	useEffect(() => {
+		for (const n of extra.nodes) {
+			if (shownStreams.current.has(n.id)) continue;
+			shownStreams.current.add(n.id);
+			const { x, y, zoom } = rf.getViewport();
+			const w = (n.width ?? 0) * zoom;
+			const h = (n.height ?? 0) * zoom;
+			const sx = n.position.x * zoom + x;
+			const sy = n.position.y * zoom + y;
+			if (paneWidth > 0 && (sx < 0 || sy < 0 || sx + w > paneWidth || sy + h > paneHeight)) {
+				void rf.setCenter(n.position.x + (n.width ?? 0) / 2, n.position.y + (n.height ?? 0) / 2, { zoom, duration: 300 });
+			}
+		}
+	}, [extra, rf, paneWidth, paneHeight]);
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
 		graph,
 		rf,
@@ -141,7 +169,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			className={`arbor-graph arbor-graph--${direction}${zoomClass}`}
 			onKeyDown={onKeyDown}
 			data-testid="arbor-graph"
-			data-mounted={nodes.length}
+			data-mounted={entryNodes.length}
 			data-nodes={laid ? laid.model.n : 0}
 			data-segments={segments}
 		>

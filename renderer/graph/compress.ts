@@ -19,6 +19,8 @@ export interface CompressOptions {
 	minRun?: number;
 	/** Turn compression off (every visible entry gets its own card). */
 	compress?: boolean;
+	/** A live pi's in-memory leaf (entry index, -1 none): always its own card, like the leaf. */
+	liveLeaf?: number;
 }
 
 /** Ids and structure of a compressed graph; see GraphModel. */
@@ -88,12 +90,17 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 	};
 	const leafCard = nearestShown(s.leaf);
 	const resumeCard = nearestShown(s.resumeLeaf);
+	const liveCard = opts.liveLeaf !== undefined && opts.liveLeaf >= 0 ? nearestShown(opts.liveLeaf) : -1;
 	const keep = new Uint8Array(m);
 	for (let i = 0; i < m; i++) {
 		if (hiddenUnder[i] >= 0) continue;
 		const e = entryAt[i];
 		keep[i] =
-			!compress || e === leafCard || e === resumeCard || mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected)
+			!compress ||
+			e === leafCard ||
+			e === resumeCard ||
+			e === liveCard ||
+			mustStayVisible(s, e, vparent[i] < 0, liveChildren[i], folded[i] === 1, labelled, matches, selected)
 				? 1
 				: 0;
 	}
@@ -179,6 +186,7 @@ export function buildGraphModel(s: Skeleton, tree: GraphTreeInput, opts: Compres
 		childCount,
 		leafCard,
 		resumeCard,
+		liveCard,
 	};
 }
 
@@ -270,6 +278,7 @@ export function expandSegments(s: Skeleton, model: GraphModel, firstIds: Readonl
 		childCount,
 		leafCard: model.leafCard,
 		resumeCard: model.resumeCard,
+		liveCard: model.liveCard,
 	};
 }
 

@@ -52,6 +52,8 @@ export interface GraphModel {
 	leafCard?: number;
 	/** Same for where pi resumes (the file's last line). */
 	resumeCard?: number;
+	/** Same for a live pi's in-memory leaf (-1 or absent: no live pi). */
+	liveCard?: number;
 }
 
 export type Direction = "TB" | "LR";

@@ -20,6 +20,7 @@ import {
 import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
+import { StreamingNode } from "./streaming";
 import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
 import { useGraph, useGraphStore, type GraphState, type GraphStore } from "./store";
 import { treeItemId } from "./treeitem";
@@ -31,7 +32,7 @@ export interface GraphNodeData extends Record<string, unknown> {
 	/** Segments: entries inside; stubs: hidden entries; entries: graph children (>= 2 = branch point). */
 	count: number;
 }
-export type GraphFlowNode = Node<GraphNodeData, "entry" | "segment" | "foldStub">;
+export type GraphFlowNode = Node<GraphNodeData, "entry" | "segment" | "foldStub" | "streaming">;
 
 // Sizes come from the layout's table so a stylesheet edit cannot make cards overlap what the layout placed.
 const CARD_STYLE = { width: NODE_SIZE.entry.w, height: NODE_SIZE.entry.h };
@@ -183,6 +184,9 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const leafCard = useGraphStore((s) => s.model?.leafCard ?? s.skeleton?.leaf ?? -1);
 	const level = useGraphStore((s) => (s.model && s.depth && e < s.model.nodeOfEntry.length ? (s.depth[s.model.nodeOfEntry[e]] ?? 1) : 1));
 	const resumeCard = useGraphStore((s) => s.model?.resumeCard ?? s.skeleton?.resumeLeaf ?? -1);
+	// A live pi's in-memory leaf (null: file mode), on its card or its nearest shown ancestor.
+	const liveLeaf = useGraphStore((s) => s.liveLeaf);
+	const liveCard = useGraphStore((s) => (s.liveLeaf === null ? -1 : (s.model?.liveCard ?? s.liveLeaf)));
 	const services = useContext(ServicesContext);
 	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
 	const client = services?.client ?? null;
@@ -194,7 +198,11 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const style = kindStyle(sk.kind[e]);
 	const isLeaf = leafCard === e;
 	const leafHidden = isLeaf && sk.leaf !== e;
-	const resumesHere = resumeCard === e && sk.leaf !== sk.resumeLeaf;
+	const live = liveLeaf !== null;
+	const piHere = live && liveCard === e;
+	const piHidden = piHere && liveLeaf !== e;
+	// Live, the file's last line matters only where it differs from where the running pi is.
+	const resumesHere = resumeCard === e && (live ? liveLeaf !== sk.resumeLeaf : sk.leaf !== sk.resumeLeaf);
 	const resumeHidden = resumesHere && sk.resumeLeaf !== e;
 	const markers = flagMarkers(sk.flags[e]);
 	const tokens = formatTokens(sk.tokens[e]);
@@ -224,6 +232,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 		active ? "is-active" : "",
 		selected ? "is-selected" : "",
 		isLeaf ? "is-leaf" : "",
+		piHere ? "is-pi-leaf" : "",
 		match === "hit" ? "is-match" : match === "miss" ? "is-dimmed" : "",
 		abandoned ? "is-abandoned" : "",
 		data.count >= 2 ? "is-branch" : "",
@@ -242,7 +251,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 			aria-selected={selected}
 			aria-expanded={data.count > 0 ? true : undefined}
 			aria-current={isLeaf ? "true" : undefined}
-			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${label ? `, label ${label.label}` : ""}: ${text}`}
+			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${piHere ? " (the running pi is here)" : ""}${label ? `, label ${label.label}` : ""}: ${text}`}
 		>
 			<Handles />
 			<div className="arbor-card__head">
@@ -250,7 +259,8 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 					{style.icon}
 				</span>
 				<span className="arbor-card__kind">{style.title}</span>
-				{isLeaf && (
+				{/* Live, Arbor's leaf follows pi's: one badge (pi's) says it when both are on this card. */}
+				{isLeaf && !piHere && (
 					<span
 						className="arbor-badge arbor-badge--leaf nodrag nopan"
 						data-testid="leaf-badge"
@@ -264,13 +274,33 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 						{leafHidden ? "leaf ↓" : "leaf"}
 					</span>
 				)}
+				{piHere && (
+					<span
+						className="arbor-badge arbor-badge--pi nodrag nopan"
+						data-testid="pi-leaf-badge"
+						title={`${
+							piHidden
+								? "The running pi's leaf is below this card (hidden by the filter): its next turn continues from there."
+								: "The running pi's leaf (in its memory, even when the move wrote nothing): its next turn continues from here."
+						} Drag the badge onto another card to move pi there.`}
+						onPointerDown={(ev) => startLeafDrag(ev, graphStore)}
+					>
+						{piHidden ? "pi ↓" : "pi is here"}
+					</span>
+				)}
 				{resumesHere && (
 					<span
 						className="arbor-badge arbor-badge--resume"
 						data-testid="resume-badge"
-						title={resumeHidden ? "pi resumes below this card (hidden by the filter)" : "pi resumes here on reload"}
+						title={
+							live
+								? `The file's last line${resumeHidden ? " (below this card, hidden by the filter)" : ""}: where pi resumes if it is restarted. The running pi is elsewhere.`
+								: resumeHidden
+									? "pi resumes below this card (hidden by the filter)"
+									: "pi resumes here on reload"
+						}
 					>
-						{resumeHidden ? "pi resumes ↓" : "pi resumes here"}
+						{live ? (resumeHidden ? "last line ↓" : "last line") : resumeHidden ? "pi resumes ↓" : "pi resumes here"}
 					</span>
 				)}
 				{label && (
@@ -402,4 +432,4 @@ function BranchRollup({ entry }: { entry: number }) {
 }
 
 /** Declared once at module level: a new object per render would remount every node. */
-export const nodeTypes: NodeTypes = { entry: EntryNode, segment: SegmentNode, foldStub: FoldStubNode };
+export const nodeTypes: NodeTypes = { entry: EntryNode, segment: SegmentNode, foldStub: FoldStubNode, streaming: StreamingNode };

@@ -3,6 +3,7 @@
 
 import type { Skeleton } from "../../shared/skeleton";
 import type { Direction, GraphTreeInput } from "./model";
+import type { StreamCard } from "./streaming";
 
 export interface SessionGraphProps {
 	sessionKey: string;
@@ -25,4 +26,8 @@ export interface SessionGraphProps {
 	/** The leaf badge was dragged onto a card (entry index), or dropped elsewhere (-1: cancelled). */
 	onLeafDrop?(index: number): void;
 	focusTick?: number;
+	/** A live pi's assistant messages as they stream (drawn under their parent until the file has them). */
+	streaming?: readonly StreamCard[];
+	/** A live pi holds the session: its in-memory leaf (entry index, -1 not in the file yet); null/absent = file mode. */
+	liveLeaf?: number | null;
 }

@@ -61,6 +61,8 @@ export interface GraphState {
 	depth: Int32Array | null;
 	/** The leaf badge was dropped on a card (entry index) or elsewhere (-1 = cancelled). */
 	onLeafDrop: ((entry: number) => void) | null;
+	/** A live pi holds the session: its in-memory leaf (entry index, -1 not in the file yet); null = file mode. */
+	liveLeaf: number | null;
 }
 
 const NO_PREVIEW = (): undefined => undefined;
@@ -88,6 +90,7 @@ export function initialGraphState(): GraphState {
 		controller: null,
 		onLeafDrop: null,
 		depth: null,
+		liveLeaf: null,
 	};
 }
 

@@ -32,6 +32,7 @@ export function useGraphInteraction({ graph, rf, props, laid, overview, camera, 
 	const onNodeClick: NodeMouseHandler<GraphFlowNode> = useCallback(
 		(_ev, node) => {
 			const { entry } = node.data;
+			if (node.type === "streaming") return;
 			if (node.type === "segment") setSegmentExpanded(graphStore, sessionKey, skeleton.ids[entry], true);
 			else if (node.type === "foldStub") onToggleFold?.(entry);
 			else onSelect(entry);

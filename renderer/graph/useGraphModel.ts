@@ -16,6 +16,7 @@ export interface GraphModelResult {
 
 export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphModelResult {
 	const { skeleton, view, sessionKey, selectedIndex } = props;
+	const liveLeaf = props.liveLeaf ?? null;
 	const direction = props.direction ?? "TB";
 	const graphStore = graph.store;
 
@@ -43,8 +44,22 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 			preview: props.previews,
 			direction,
 			sessionKey,
+			liveLeaf,
 		});
-	}, [graphStore, skeleton, activePath, labelOf, selectedIndex, matches, props.abandonedPreview, props.previews, props.previewsVersion, direction, sessionKey]);
+	}, [
+		graphStore,
+		skeleton,
+		activePath,
+		labelOf,
+		selectedIndex,
+		matches,
+		props.abandonedPreview,
+		props.previews,
+		props.previewsVersion,
+		direction,
+		sessionKey,
+		liveLeaf,
+	]);
 
 	const { onLeafDrop } = props;
 	useEffect(() => {
@@ -64,6 +79,7 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 		view: GraphTreeInput;
 		matches: ReadonlySet<number> | null;
 		compress: boolean;
+		liveLeaf: number | null;
 		expanded: ReadonlySet<string>;
 		model: GraphModel;
 	} | null>(null);
@@ -76,17 +92,18 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 			prev.view === view &&
 			prev.matches === matches &&
 			prev.compress === compress &&
+			prev.liveLeaf === liveLeaf &&
 			containsAll(expanded, prev.expanded)
 		) {
 			const added = new Set<string>();
 			for (const id of expanded) if (!prev.expanded.has(id)) added.add(id);
 			next = added.size > 0 ? expandSegments(skeleton, prev.model, added) : prev.model;
 		} else {
-			next = buildGraphModel(skeleton, view, { expanded, matches, compress });
+			next = buildGraphModel(skeleton, view, { expanded, matches, compress, liveLeaf: liveLeaf ?? -1 });
 		}
-		modelMemo.current = { skeleton, view, matches, compress, expanded, model: next };
+		modelMemo.current = { skeleton, view, matches, compress, liveLeaf, expanded, model: next };
 		return next;
-	}, [skeleton, view, expanded, matches, compress]);
+	}, [skeleton, view, expanded, matches, compress, liveLeaf]);
 
 	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
 	useEffect(() => {

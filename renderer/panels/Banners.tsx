@@ -4,6 +4,7 @@
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSession } from "../store/selectors";
+import { LiveTabDot } from "./LiveBadge";
 import { useSessionName } from "./session-name";
 
 export function UpgradeBanner() {
@@ -88,6 +89,7 @@ function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active:
 	return (
 		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
 			<button type="button" onClick={onOpen} title={path ?? "in memory"} aria-current={active ? "true" : undefined}>
+				<LiveTabDot sessionId={id} />
 				{name}
 			</button>
 			<button type="button" aria-label={`Close ${name}`} title="Close" onClick={onClose}>

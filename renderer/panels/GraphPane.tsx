@@ -8,7 +8,10 @@ import { HiddenBranches } from "../compare/HiddenBranches";
 import { useGraph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
-import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
+import { piLeafId, streamCards } from "../store/live";
+import type { StreamCard } from "../graph/streaming";
+import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
 
@@ -55,6 +58,7 @@ export function GraphPane() {
 	const previewMap = useApp((s) => (s.activeSessionId ? s.previews[s.activeSessionId] : undefined));
 	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
 	const focusTick = useApp((s) => s.graphFocusTick);
+	const { liveLeaf, streaming } = useLiveGraph(sessionId, skeleton);
 	const st = deps.store.getState;
 	const graph = useGraph();
 
@@ -104,11 +108,11 @@ export function GraphPane() {
 				st().toast("info", "Leaf not moved: drop the badge on a card to move the leaf there");
 				return;
 			}
-			if (skeleton && i === skeleton.leaf) return;
+			if (skeleton && i === (liveLeaf ?? skeleton.leaf)) return;
 			st().select(id);
 			void run("navigate.here", { targetId: id, source: "button" });
 		},
-		[run, idOf, st, skeleton],
+		[run, idOf, st, skeleton, liveLeaf],
 	);
 	const onToggleFold = useCallback(
 		(i: number) => {
@@ -152,7 +156,24 @@ export function GraphPane() {
 				onToggleFold={onToggleFold}
 				onLeafDrop={onLeafDrop}
 				focusTick={focusTick}
+				liveLeaf={liveLeaf}
+				streaming={streaming}
 			/>
 		</div>
 	);
+}
+
+const NO_STREAMS: StreamCard[] = [];
+
+/** A live pi's in-memory leaf (entry index; null in file mode) and its streaming cards, for the graph. */
+function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { liveLeaf: number | null; streaming: StreamCard[] } {
+	const live = useApp((s) => (sessionId ? s.live[sessionId] : undefined));
+	const leafId = live ? piLeafId(live, skeleton) : undefined;
+	const streams = live?.streams;
+	const liveLeaf = useMemo(() => {
+		if (leafId === undefined || !skeleton) return null;
+		return leafId === null ? -1 : indexOfId(skeleton, leafId);
+	}, [leafId, skeleton]);
+	const streaming = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
+	return { liveLeaf, streaming };
 }

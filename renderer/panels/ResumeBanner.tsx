@@ -19,6 +19,7 @@ export function ResumeBanner() {
 	const resumeLeaf = sk?.resumeLeaf ?? -1;
 	const [info, setInfo] = useState<{ sessionId: string; r: ResumePointInfo; text: string } | null>(null);
 	const [busy, setBusy] = useState(false);
+	const isLive = useApp((s) => (s.activeSessionId ? s.live[s.activeSessionId] !== undefined : false));
 	const [, bump] = useState(0);
 
 	useEffect(() => {
@@ -47,6 +48,8 @@ export function ResumeBanner() {
 		};
 	}, [client, deps, sessionId, count, resumeLeaf]);
 
+	// Live, the running pi is not resuming from the file: its own leaf is on the graph and in the status bar.
+	if (isLive) return null;
 	if (!sessionId || !info || info.sessionId !== sessionId || !info.r.stale || !info.r.suggestedId) return null;
 	if (dismissed.has(sessionId) && dismissed.get(sessionId) === info.r.resumeLeafId) return null;
 	const suggested = info.r.suggestedId;

@@ -5,7 +5,8 @@ import { useEffect } from "react";
 import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
-import { activeSession } from "../store/selectors";
+import { piLeafId } from "../store/live";
+import { activeSession, indexOfId } from "../store/selectors";
 import { shorten } from "./session-name";
 
 /** "user: fix the parser" style text of an entry for the status bar (fetched on demand), never a hex id. */
@@ -23,7 +24,7 @@ function useEntryText(index: number): string {
 }
 
 export function StatusBar() {
-	const { run } = useServices();
+	const { run, reveal } = useServices();
 	const session = useApp(activeSession);
 	const progress = useApp((s) => s.progress);
 	const model = useApp((s) => s.activeModel);
@@ -32,6 +33,13 @@ export function StatusBar() {
 	const leafDiffers = !!sk && sk.leaf !== sk.resumeLeaf;
 	const leafText = useEntryText(sk?.leaf ?? -1);
 	const resumeText = useEntryText(sk && leafDiffers ? sk.resumeLeaf : -1);
+	// Live: the running pi's in-memory leaf is where the next turn goes; the file's positions are secondary.
+	const liveLeafId = useApp((s) => {
+		const v = s.activeSessionId ? s.live[s.activeSessionId] : undefined;
+		return v ? piLeafId(v, sk) : undefined;
+	});
+	const liveIndex = sk && liveLeafId ? indexOfId(sk, liveLeafId) : -1;
+	const piText = useEntryText(liveIndex);
 	return (
 		<footer className="status-bar" data-testid="status-bar">
 			{session ? (
@@ -50,7 +58,21 @@ export function StatusBar() {
 						</button>
 					)}
 					<span data-testid="status-entries">{sk ? `${sk.count.toLocaleString()} entries` : "loading…"}</span>
-					{sk && (
+					{sk && liveLeafId !== undefined && (
+						<span data-testid="status-leaf" className="status-leaf">
+							<button
+								type="button"
+								className="link"
+								data-testid="status-go-pi"
+								title="Go to the running pi's leaf (in its memory): its next turn continues from there"
+								disabled={liveIndex < 0}
+								onClick={() => liveLeafId && reveal(liveLeafId)}
+							>
+								pi is at: {liveLeafId === null ? "(start)" : liveIndex >= 0 ? piText : "(not in the file yet)"}
+							</button>
+						</span>
+					)}
+					{sk && liveLeafId === undefined && (
 						<span data-testid="status-leaf" className={`status-leaf${leafDiffers ? " warn" : ""}`}>
 							<button
 								type="button"
@@ -79,7 +101,7 @@ export function StatusBar() {
 							)}
 						</span>
 					)}
-					{leafDiffers && (
+					{leafDiffers && liveLeafId === undefined && (
 						<button type="button" data-testid="status-save-position" onClick={() => void run("position.save", { source: "button" })}>
 							Save position for pi
 						</button>

@@ -4,7 +4,15 @@
 import { ArborRequestError, type NavigationPreview } from "../../shared/api";
 import type { SliceCreator } from "./types";
 
-export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "done" | "undoing" | "error";
+/** busy: a live pi runs a turn and refused to move; waiting: asked to move once that turn ends. */
+export type NavigateStage = "loading" | "choose" | "custom" | "summarizing" | "done" | "undoing" | "error" | "busy" | "waiting";
+
+/** The navigate request as chosen, kept so a refused one (pi busy) can be sent again. */
+export interface NavigateRequest {
+	summarize: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+}
 
 export interface NavigateDialog {
 	kind: "navigate";
@@ -19,7 +27,11 @@ export interface NavigateDialog {
 	/** Which choice gets keyboard focus ("Navigate with summary…" focuses Summarize). */
 	focus?: "none" | "summarize" | "custom";
 	/** After a summarized move ("done"): what was saved and where, and the leaf to go back to. */
-	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null };
+	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null; viaPid?: number };
+	/** The request last sent (set once a choice is made). */
+	request?: NavigateRequest;
+	/** pi's own words when it refused (stage "busy"). */
+	busyMessage?: string;
 }
 
 export type Dialog =

@@ -82,5 +82,12 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 		case "error":
 			st.toast("error", event.error.message, { file: event.error.file, line: event.error.line });
 			return;
+		case "live_state":
+			// Connected while open: announced; released: announced with pi's reason (exit, dropped connection).
+			st.setLive(event.sessionId, event.live, { reason: event.reason, announce: true });
+			return;
+		case "live_stream":
+			st.onLiveStream(event.sessionId, event.phase, event.key, event.parentId, event.message);
+			return;
 	}
 }

@@ -3,9 +3,12 @@
 // changes only when the main process's events arrive (events.ts).
 
 import { ArborRequestError } from "../../shared/api";
-import { errorText, type NavigateDialog } from "./dialogs";
+import { errorText, type NavigateDialog, type NavigateRequest } from "./dialogs";
+import { piLeafId } from "./live";
 import { activeSession, activeSkeleton, draftOf, indexOfId, leafId } from "./selectors";
-import type { SliceCreator } from "./types";
+import type { AppState, SliceCreator } from "./types";
+
+const isWorking = (s: AppState, sessionId: string): boolean => s.live[sessionId]?.state.status === "streaming";
 
 export type NavigateChoice = "none" | "summarize" | "custom";
 
@@ -18,6 +21,8 @@ export interface FlowSlice {
 	undoNavigate(): Promise<void>;
 	/** Escape in the navigate dialog: cancel a running summary, otherwise close. */
 	cancelNavigate(): Promise<void>;
+	/** pi refused (busy): navigate once its turn ends ("wait"), or stop the turn and then navigate ("stop"). */
+	resolveBusyNavigate(how: "wait" | "stop"): Promise<void>;
 	onSummaryProgress(phase: "start" | "delta" | "done" | "error" | "aborted", text: string): void;
 	branchToFile(entryId: string): Promise<void>;
 	startLabelEdit(entryId: string): void;
@@ -39,13 +44,73 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 		return d && d.kind === "navigate" ? d : null;
 	};
 
+	/** Send the navigate request (again, with waitForIdle, after pi said it was busy) and show its outcome. */
+	const runNavigate = async (request: NavigateRequest, waitForIdle: boolean): Promise<void> => {
+		const dialog = navDialog();
+		const sessionId = get().activeSessionId;
+		if (!dialog || !sessionId) return;
+		const { summarize } = request;
+		get().updateDialog("navigate", {
+			stage: waitForIdle && isWorking(get(), sessionId) ? "waiting" : summarize ? "summarizing" : "loading",
+			request,
+			summaryText: "",
+			error: null,
+			cancelling: false,
+		});
+		try {
+			const result = await client.request("navigate", { sessionId, targetId: dialog.targetId, ...request, ...(waitForIdle ? { waitForIdle: true } : {}) });
+			if (result.cancelled) {
+				get().closeDialog("navigate");
+				get().toast("info", `Navigation cancelled${result.reason ? ` (${result.reason})` : ""}; nothing changed`);
+				return;
+			}
+			const viaPid = result.via === "pi" ? result.pid : undefined;
+			// A saved summary stays on screen (what was saved, where, and an undo) until the user closes it.
+			if (summarize && result.summaryEntryId && !result.noop) {
+				get().setAbandoned(null);
+				get().updateDialog("navigate", {
+					stage: "done",
+					result: {
+						summaryEntryId: result.summaryEntryId,
+						oldLeafId: result.oldLeafId,
+						newLeafId: result.newLeafId,
+						file: activeSession(get())?.summary.path ?? null,
+						...(viaPid !== undefined ? { viaPid } : {}),
+					},
+				});
+			} else {
+				get().closeDialog("navigate");
+				if (result.via === "pi" && !result.noop)
+					get().toast("info", `pi${viaPid ? ` (pid ${viaPid})` : ""} moved its leaf: its next turn continues from there`);
+			}
+			if (result.noop) get().toast("info", "Already at this point");
+			get().prefillComposer(result.editorText, sessionId);
+			get().select(dialog.targetId);
+			// pi puts a user message's text in the editor to edit and resend: the composer takes focus.
+			if (result.editorText) get().focusComposer();
+		} catch (err) {
+			if (err instanceof ArborRequestError && err.code === "cancelled") {
+				get().closeDialog("navigate");
+				get().toast("info", "Navigation cancelled; nothing changed");
+				return;
+			}
+			if (err instanceof ArborRequestError && err.code === "busy") {
+				get().updateDialog("navigate", { stage: "busy", busyMessage: err.message, cancelling: false });
+				return;
+			}
+			get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
+		}
+	};
+
 	return {
 		async startNavigate(targetId) {
 			const state = get();
 			const sessionId = state.activeSessionId;
 			const sk = activeSkeleton(state);
 			if (!sessionId || !sk) return;
-			if (leafId(sk) === targetId) {
+			// Live, "here" is where the running pi is (its in-memory leaf), not the file's idea of the leaf.
+			const live = get().live[sessionId];
+			if ((live ? piLeafId(live, sk) : leafId(sk)) === targetId) {
 				get().toast("info", "Already at this point");
 				return;
 			}
@@ -69,52 +134,36 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 
 		async confirmNavigate(choice, custom) {
 			const dialog = navDialog();
-			const sessionId = get().activeSessionId;
-			if (!dialog || !sessionId) return;
+			if (!dialog || !get().activeSessionId) return;
 			if (choice === "custom" && !custom) {
 				get().updateDialog("navigate", { stage: "custom" });
 				return;
 			}
-			const summarize = choice !== "none";
-			get().updateDialog("navigate", { stage: summarize ? "summarizing" : "loading", summaryText: "", error: null });
-			try {
-				const result = await client.request("navigate", {
-					sessionId,
-					targetId: dialog.targetId,
-					summarize,
-					...(choice === "custom" && custom ? { customInstructions: custom.instructions, replaceInstructions: custom.replace } : {}),
-				});
-				if (result.cancelled) {
-					get().closeDialog("navigate");
-					get().toast("info", `Navigation cancelled${result.reason ? ` (${result.reason})` : ""}; nothing changed`);
-					return;
+			const request: NavigateRequest = {
+				summarize: choice !== "none",
+				...(choice === "custom" && custom ? { customInstructions: custom.instructions, replaceInstructions: custom.replace } : {}),
+			};
+			await runNavigate(request, false);
+		},
+
+		async resolveBusyNavigate(how) {
+			const dialog = navDialog();
+			const sessionId = get().activeSessionId;
+			if (!dialog?.request || !sessionId) return;
+			if (how === "stop") {
+				get().updateDialog("navigate", { stage: "waiting", cancelling: true });
+				try {
+					await client.request("abort", { sessionId });
+				} catch (err) {
+					// pi went away meanwhile: the navigate below goes to the file (or says why it cannot).
+					if (!(err instanceof ArborRequestError && err.code === "no_live_agent")) {
+						get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
+						return;
+					}
 				}
-				// A saved summary stays on screen (what was saved, where, and an undo) until the user closes it.
-				if (summarize && result.summaryEntryId && !result.noop) {
-					get().setAbandoned(null);
-					get().updateDialog("navigate", {
-						stage: "done",
-						result: {
-							summaryEntryId: result.summaryEntryId,
-							oldLeafId: result.oldLeafId,
-							newLeafId: result.newLeafId,
-							file: activeSession(get())?.summary.path ?? null,
-						},
-					});
-				} else get().closeDialog("navigate");
-				if (result.noop) get().toast("info", "Already at this point");
-				get().prefillComposer(result.editorText, sessionId);
-				get().select(dialog.targetId);
-				// pi puts a user message's text in the editor to edit and resend: the composer takes focus.
-				if (result.editorText) get().focusComposer();
-			} catch (err) {
-				if (err instanceof ArborRequestError && err.code === "cancelled") {
-					get().closeDialog("navigate");
-					get().toast("info", "Navigation cancelled; nothing changed");
-					return;
-				}
-				get().updateDialog("navigate", { stage: "error", error: errorText(err), cancelling: false });
 			}
+			// After a stop pi may still be winding the turn down: waitForIdle covers that moment too.
+			await runNavigate(dialog.request, true);
 		},
 
 		async undoNavigate() {
@@ -136,11 +185,12 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			const dialog = navDialog();
 			const sessionId = get().activeSessionId;
 			if (!dialog) return;
-			if (dialog.stage === "summarizing" && sessionId) {
-				// The navigate request answers `cancelled`; the dialog closes then, with nothing changed.
+			if ((dialog.stage === "summarizing" || dialog.stage === "waiting") && sessionId) {
+				// The navigate request answers `cancelled`; the dialog closes then, with nothing changed. Live,
+				// pi's own summarizer runs: abort stops it (waiting: stops the turn, then pi moves).
 				get().updateDialog("navigate", { cancelling: true });
 				try {
-					await client.request("cancel", { sessionId });
+					await client.request(get().live[sessionId] ? "abort" : "cancel", { sessionId });
 				} catch (err) {
 					get().reportError(err, "Could not cancel");
 				}
@@ -179,8 +229,14 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 					await get().addSession(result.session);
 					if (result.path) get().rememberRecent(result.path);
 				}
-				get().toast("info", result.path ? `Branched to ${result.path}` : "Branched to a new session");
+				if (result.via === "pi")
+					get().toast("info", `pi${result.pid ? ` (pid ${result.pid})` : ""} branched${result.path ? ` to ${result.path}` : ""} and works there now`);
+				else get().toast("info", result.path ? `Branched to ${result.path}` : "Branched to a new session");
 			} catch (err) {
+				if (err instanceof ArborRequestError && err.code === "busy") {
+					get().toast("info", "pi is working on a turn and cannot branch now. Wait for it to finish, or stop it (Escape), then try again.");
+					return;
+				}
 				get().reportError(err, "Branch to new file failed");
 			}
 		},
@@ -224,12 +280,24 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			const sessionId = get().activeSessionId;
 			const text = draftOf(get(), sessionId);
 			if (!sessionId || text.trim() === "") return;
+			const live = get().live[sessionId];
 			try {
-				await client.request("appendUserMessage", { sessionId, text });
+				if (live) {
+					// A real turn in the running pi; while it works, the message waits for the turn to end (pi's follow-up).
+					const working = live.state.status === "streaming";
+					const r = await client.request("send", { sessionId, text, wait: "start", ...(working ? { deliverAs: "followUp" as const } : {}) });
+					if (r.outcome === "queued") get().toast("info", "pi is working: your message is queued for when this turn ends");
+				} else {
+					await client.request("appendUserMessage", { sessionId, text });
+				}
 				// Cleared only if unchanged meanwhile (the user may have typed on while the request ran).
 				if (draftOf(get(), sessionId) === text) get().setComposerText("", sessionId);
 			} catch (err) {
-				get().reportError(err, "Could not append the message");
+				if (live && err instanceof ArborRequestError && err.code === "no_live_agent") {
+					get().toast("error", "pi is no longer connected, so the message was not sent; it is still in the composer. Send again to append it to the file.");
+					return;
+				}
+				get().reportError(err, live ? "pi did not take the message (it is still in the composer)" : "Could not append the message");
 			}
 		},
 

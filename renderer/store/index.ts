@@ -7,6 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ArborClient } from "../../shared/api";
 import { createDialogSlice } from "./dialogs";
 import { createFlowSlice } from "./flows";
+import { createLiveSlice } from "./live";
 import { createPreviewSlice } from "./previews";
 import { createSessionSlice } from "./session";
 import { createSettingsSlice } from "./settings";
@@ -24,6 +25,7 @@ export function createAppStore(client: ArborClient): AppStore {
 		...createPreviewSlice(set, get, client),
 		...createSettingsSlice(set, get, client),
 		...createFlowSlice(set, get, client),
+		...createLiveSlice(set, get, client),
 	}));
 }
 

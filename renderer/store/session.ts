@@ -56,6 +56,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			};
 		});
 		if (activate) get().setActive(id);
+		get().liveFromSummary(summary);
 		await get().refetchSkeleton(id);
 	},
 
@@ -90,7 +91,9 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			const activeSessionId = s.activeSessionId === sessionId ? (order[order.length - 1] ?? null) : s.activeSessionId;
 			const drafts = { ...s.drafts };
 			delete drafts[sessionId];
-			return { sessions, order, activeSessionId, drafts };
+			const live = { ...s.live };
+			delete live[sessionId];
+			return { sessions, order, activeSessionId, drafts, live };
 		});
 		get().dropPreviews(sessionId);
 		const active = get().activeSessionId;
@@ -127,6 +130,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			return { sessions: { ...s.sessions, [sessionId]: { ...cur, skeleton } } };
 		});
 		if (get().activeSessionId === sessionId) get().reconcileSelection();
+		get().pruneStreams(sessionId);
 	},
 
 	setSummary(sessionId, summary) {
@@ -135,6 +139,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			if (!cur) return {};
 			return { sessions: { ...s.sessions, [sessionId]: { ...cur, summary } } };
 		});
+		get().liveFromSummary(summary);
 	},
 
 	async boot() {

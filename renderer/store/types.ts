@@ -4,12 +4,13 @@
 import type { ArborClient } from "../../shared/api";
 import type { DialogSlice } from "./dialogs";
 import type { FlowSlice } from "./flows";
+import type { LiveSlice } from "./live";
 import type { PreviewSlice } from "./previews";
 import type { SessionSlice } from "./session";
 import type { SettingsSlice } from "./settings";
 import type { ViewSlice } from "./view";
 
-export type AppState = SessionSlice & ViewSlice & DialogSlice & PreviewSlice & SettingsSlice & FlowSlice;
+export type AppState = SessionSlice & ViewSlice & DialogSlice & PreviewSlice & SettingsSlice & FlowSlice & LiveSlice;
 
 export type SetState = (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

@@ -1,0 +1,216 @@
+// Live slice: a running pi (with Arbor's extension) that holds a session's file (docs/app.md "Live pi").
+// What it says about itself (version, pid, model, idle / working, its in-memory leaf) comes from the main
+// process (`live_state`, SessionSummary.live); the assistant messages it streams (`live_stream`) are kept
+// here until the file brings the entry that replaces them. Losing pi never touches drafts or the file:
+// the session simply goes back to file mode.
+
+import type { LiveSessionInfo, SessionSummary } from "../../shared/api";
+import type { AssistantMessage } from "../../shared/entries";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import type { StreamCard } from "../graph/streaming";
+import { indexOfId } from "./selectors";
+import type { SliceCreator } from "./types";
+
+export interface LiveStream {
+	key: string;
+	parentId: string | null;
+	message: AssistantMessage;
+	/** pi ended the message; the card stays until the file has the entry. */
+	done: boolean;
+	/** Entries the skeleton had when the message started: an assistant entry under `parentId` past it replaces the card. */
+	baseCount: number;
+}
+
+export interface LiveSessionView {
+	state: LiveSessionInfo;
+	streams: LiveStream[];
+	/** Stop was asked and pi has not answered yet. */
+	stopping: boolean;
+	/**
+	 * During a turn: the newest entry pi is known to have built on (a stream's parent, a streamed message the
+	 * file brought). pi reports its leaf at turn boundaries only, and only ever appends while it works.
+	 */
+	turnLeafId: string | null;
+}
+
+export interface LiveSlice {
+	/** Live sessions by session id (absent: file mode). */
+	live: Record<string, LiveSessionView>;
+	/**
+	 * A live pi took (info) or released (null) a session. Released with `announce`: the user hears why and
+	 * that Arbor is on the file again (their draft stays as it is).
+	 */
+	setLive(sessionId: string, info: LiveSessionInfo | null, opts?: { reason?: string; announce?: boolean }): void;
+	/** A summary that says whether the file is live (open, reload): taken as is, without a notice. */
+	liveFromSummary(summary: SessionSummary): void;
+	onLiveStream(sessionId: string, phase: "start" | "update" | "end", key: string, parentId: string | null, message: AssistantMessage): void;
+	/** Drop streaming cards whose entry the file now has (after each skeleton change). */
+	pruneStreams(sessionId: string): void;
+	/** Stop the live pi's turn (Escape, the Stop buttons); default: the active session. */
+	stopLive(sessionId?: string): Promise<void>;
+}
+
+export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
+	const patch = (sessionId: string, f: (v: LiveSessionView) => LiveSessionView | null): void =>
+		set((s) => {
+			const cur = s.live[sessionId];
+			if (!cur) return {};
+			const next = f(cur);
+			if (next === cur) return {};
+			const live = { ...s.live };
+			if (next) live[sessionId] = next;
+			else delete live[sessionId];
+			return { live };
+		});
+
+	return {
+		live: {},
+
+		setLive(sessionId, info, opts) {
+			const before = get().live[sessionId];
+			if (!info) {
+				if (!before) return;
+				set((s) => {
+					const live = { ...s.live };
+					delete live[sessionId];
+					return { live };
+				});
+				if (opts?.announce !== false) {
+					const who = `${before.state.agent === "omp" ? "oh-my-pi" : "pi"} (pid ${before.state.pid})`;
+					const draft = (get().drafts[sessionId] ?? "").trim() !== "" ? " Your draft is kept." : "";
+					const why = opts?.reason?.trim().replace(/\.?$/, ".");
+					const fileMode = why?.includes("the file") ? "" : " Arbor works on the file again.";
+					// "pi 4242 closed the connection…" already names it: said once, not twice.
+					const own = `pi ${before.state.pid} `;
+					const what = !why
+						? `${who} is no longer connected.`
+						: why.startsWith(own)
+							? `${who} ${why.slice(own.length)}`
+							: `${who} is no longer connected: ${why}`;
+					get().toast("info", `${what}${fileMode}${draft}`);
+				}
+				return;
+			}
+			if (!get().sessions[sessionId]) return;
+			set((s) => {
+				const cur = s.live[sessionId];
+				// Another pi took the file: its streams are not this one's.
+				const streams = cur && cur.state.pid === info.pid ? cur.streams : [];
+				// A turn ended: streams that never ended go (pi writes none of them). A new turn starts: ended streams of
+				// the last one that the file never brought (pi did not write them) go too.
+				const starting = info.status === "streaming" && cur?.state.status === "idle";
+				const kept = info.status === "idle" ? streams.filter((x) => x.done) : starting ? streams.filter((x) => !x.done) : streams;
+				const working = info.status === "streaming";
+				const turnLeafId = working && !starting && cur ? cur.turnLeafId : null;
+				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false, turnLeafId } } };
+			});
+			if (!before && opts?.announce) {
+				get().toast(
+					"info",
+					`Live: ${info.agent === "omp" ? "oh-my-pi" : "pi"} ${info.agentVersion} (pid ${info.pid}) holds this file; steering goes through it.`,
+				);
+			}
+			get().pruneStreams(sessionId);
+		},
+
+		liveFromSummary(summary) {
+			if (summary.live === undefined) return;
+			get().setLive(summary.sessionId, summary.live, { announce: false });
+		},
+
+		onLiveStream(sessionId, phase, key, parentId, message) {
+			const sk = get().sessions[sessionId]?.skeleton ?? null;
+			patch(sessionId, (v) => {
+				const i = v.streams.findIndex((x) => x.key === key);
+				const old = i >= 0 ? v.streams[i] : null;
+				const next: LiveStream = { key, parentId, message, done: phase === "end", baseCount: old?.baseCount ?? sk?.count ?? 0 };
+				const streams = i >= 0 ? v.streams.map((x, k) => (k === i ? next : x)) : [...v.streams, next];
+				return { ...v, streams, turnLeafId: parentId ?? v.turnLeafId };
+			});
+			if (phase === "end") get().pruneStreams(sessionId);
+		},
+
+		pruneStreams(sessionId) {
+			const sk = get().sessions[sessionId]?.skeleton;
+			if (!sk) return;
+			patch(sessionId, (v) => {
+				if (v.streams.length === 0) return v;
+				let turnLeafId = v.turnLeafId;
+				const kept = v.streams.filter((x) => {
+					const at = x.done ? landedAt(sk, x) : -1;
+					if (at >= 0 && v.state.status === "streaming") turnLeafId = sk.ids[at];
+					return at < 0;
+				});
+				return kept.length === v.streams.length ? v : { ...v, streams: kept, turnLeafId };
+			});
+		},
+
+		async stopLive(sessionId) {
+			const id = sessionId ?? get().activeSessionId;
+			if (!id || !get().live[id]) return;
+			patch(id, (v) => ({ ...v, stopping: true }));
+			try {
+				const r = await client.request("abort", { sessionId: id });
+				if (!r.wasStreaming) get().toast("info", "pi was not working on a turn");
+			} catch (err) {
+				get().reportError(err, "Could not stop pi's turn");
+			} finally {
+				patch(id, (v) => (v.stopping ? { ...v, stopping: false } : v));
+			}
+		},
+	};
+};
+
+/** Where the file has the streamed message (an assistant entry under its parent, appended after it started), or -1. */
+function landedAt(sk: Skeleton, x: LiveStream): number {
+	const parent = x.parentId === null ? -1 : indexOfId(sk, x.parentId);
+	if (x.parentId !== null && parent < 0) return -1;
+	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return i;
+	return -1;
+}
+
+/**
+ * pi's in-memory leaf as best known: what pi last reported, or, while a turn runs, the newer entry it has
+ * built on since (pi reports its leaf at turn boundaries; it cannot move backwards while it works).
+ */
+export function piLeafId(v: LiveSessionView, sk: Skeleton | null): string | null {
+	const reported = v.state.leafId;
+	if (v.state.status !== "streaming" || !v.turnLeafId || !sk) return reported;
+	const t = indexOfId(sk, v.turnLeafId);
+	return t >= 0 && t > (reported ? indexOfId(sk, reported) : -1) ? v.turnLeafId : reported;
+}
+
+/** What the graph draws for a session's streams (memoized per streams array by the caller). */
+export function streamCards(sk: Skeleton, streams: readonly LiveStream[]): StreamCard[] {
+	return streams.map((x) => {
+		let text = "";
+		let thinking = false;
+		const tools: { name: string; args: string }[] = [];
+		for (const b of x.message.content) {
+			if (b.type === "text" && typeof b.text === "string") text += b.text;
+			else if (b.type === "thinking") thinking = true;
+			else if (b.type === "toolCall") {
+				const name = typeof b.name === "string" ? b.name : "tool";
+				tools.push({ name, args: argsPreview(b.arguments) });
+			}
+		}
+		const stop = x.message.stopReason;
+		return {
+			key: x.key,
+			parentIndex: x.parentId === null ? -1 : indexOfId(sk, x.parentId),
+			text,
+			tools,
+			thinking,
+			done: x.done,
+			...(stop === "aborted" || stop === "error" ? { stopReason: stop } : {}),
+		};
+	});
+}
+
+function argsPreview(args: unknown): string {
+	if (!args || typeof args !== "object") return "";
+	const first = Object.values(args as Record<string, unknown>).find((v) => typeof v === "string");
+	if (typeof first !== "string") return "";
+	const one = first.replace(/\s+/g, " ").trim();
+	return one.length > 40 ? `${one.slice(0, 39)}…` : one;
+}
