@@ -29,6 +29,7 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore } 
 import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
 import { Minimap } from "./Minimap";
+import { RowLanes } from "./RowLanes";
 import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
@@ -120,7 +121,8 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		for (let g = 0; g < laid.model.n; g++) if (laid.model.kind[g] === GraphNodeKind.segment) c++;
 		return c;
 	}, [laid]);
-	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
+	// The rows view keeps one line per entry at every zoom (it has no room for the compact cards' big font).
+	const zoomClass = lod === "far" && direction !== "rows" ? " arbor-graph--far" : "";
 	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
 	const activeDescendant =
 		selectedIndex >= 0 &&
@@ -183,7 +185,9 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					disableKeyboardA11y
 					onlyRenderVisibleElements={false}
 					proOptions={HIDE_BUILTIN_ATTRIBUTION}
-				/>
+				>
+					{laid && !overview && direction === "rows" && <RowLanes model={laid.model} layout={laid.layout} mounted={mounted} />}
+				</ReactFlow>
 			</div>
 			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
 			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">
@@ -198,6 +202,22 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					height={paneHeight}
 					requestPreviews={props.requestPreviews}
 				/>
+			)}
+			{props.onToggleView && (
+				<button
+					type="button"
+					className="arbor-view-toggle"
+					data-testid="view-toggle"
+					title={direction === "rows" ? "Show the session as a tree of cards (Ctrl+Shift+R)" : "Show the session as rows, one line per entry (Ctrl+Shift+R)"}
+					onClick={props.onToggleView}
+				>
+					{direction === "rows" ? "Tree view" : "Rows view"}
+				</button>
+			)}
+			{overview && (
+				<div className="arbor-overview-hint" data-testid="overview-hint" role="status">
+					Overview: every entry of this filter. Click an entry, press Ctrl+G (leaf) or zoom in (Ctrl+=) for readable {direction === "rows" ? "rows" : "cards"}.
+				</div>
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
 				<>

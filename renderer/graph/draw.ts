@@ -1,7 +1,8 @@
 // Canvas drawing shared by the zoomed-out overview and the minimap: every node as a box or a dot and
 // every edge as a line, in two batched paths (plain, active path) so tens of thousands draw in a frame.
 
-import { GraphNodeKind, type GraphLayout, type GraphModel } from "./model";
+import { laneX } from "./layoutRows";
+import { GraphNodeKind, ROW, type GraphLayout, type GraphModel } from "./model";
 import { queryRect, type SpatialIndex } from "./spatial";
 
 export interface DrawColors {
@@ -92,7 +93,9 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		for (let i = 0; i < layout.n; i++) all[i] = i;
 		nodes = all;
 	}
-	const cx = (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
+	// The rows view is drawn as its branch graph: each node on its lane, each link down its child's lane.
+	const lane = layout.lane;
+	const cx = lane ? (i: number): number => laneX(lane[i]) * zoom + tx : (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
 	const cy = (i: number): number => (layout.y[i] + layout.h[i] / 2) * zoom + ty;
 	const onPath = (g: number): boolean => d.activePath !== null && d.activePath[model.entry[g]] === 1;
 
@@ -105,6 +108,7 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		if (p < 0) continue;
 		const path = onPath(g) && onPath(p) ? active : plain;
 		path.moveTo(cx(p), cy(p));
+		if (lane && lane[p] !== lane[g]) path.lineTo(cx(g), cy(p) + ROW.h * zoom);
 		path.lineTo(cx(g), cy(g));
 	}
 	ctx.lineWidth = 1;
@@ -115,7 +119,7 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 	ctx.stroke(active);
 
 	// Nodes: boxes when they are at least a few pixels wide, dots otherwise; one path per colour.
-	const boxes = 240 * zoom >= 6;
+	const boxes = !lane && 240 * zoom >= 6;
 	const r = Math.max(1.5, Math.min(4, 30 * zoom));
 	const buckets = { match: new Path2D(), active: new Path2D(), segment: new Path2D(), user: new Path2D(), node: new Path2D() };
 	for (let k = 0; k < nodes.length; k++) {

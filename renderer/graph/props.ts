@@ -25,4 +25,6 @@ export interface SessionGraphProps {
 	/** The leaf badge was dragged onto a card (entry index), or dropped elsewhere (-1: cancelled). */
 	onLeafDrop?(index: number): void;
 	focusTick?: number;
+	/** Switch between the rows view and the tree of cards (the graph's own button); no button when absent. */
+	onToggleView?(): void;
 }

@@ -56,7 +56,8 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 
 	// ---- model: visible tree -> compressed graph
 	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
-	const compress = props.compress ?? true;
+	// The rows view lists every entry, as pi's /tree does: a "+N" pill would take a row of its own there.
+	const compress = (props.compress ?? true) && direction !== "rows";
 	// Opening segments (a click, or the selection walking into one) patches the previous model; only a
 	// new skeleton, view, search or a collapse re-runs compression over the whole visible tree.
 	const modelMemo = useRef<{

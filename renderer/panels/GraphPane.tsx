@@ -53,7 +53,7 @@ export function GraphPane() {
 	const matches = useApp((s) => s.search.matches);
 	const abandoned = useApp((s) => s.abandoned);
 	const previewMap = useApp((s) => (s.activeSessionId ? s.previews[s.activeSessionId] : undefined));
-	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
+	const direction = useApp((s) => s.settings?.layoutDirection ?? "rows");
 	const focusTick = useApp((s) => s.graphFocusTick);
 	const st = deps.store.getState;
 	const graph = useGraph();
@@ -152,6 +152,7 @@ export function GraphPane() {
 				onToggleFold={onToggleFold}
 				onLeafDrop={onLeafDrop}
 				focusTick={focusTick}
+				onToggleView={() => void st().updateSettings({ layoutDirection: direction === "rows" ? "TB" : "rows" })}
 			/>
 		</div>
 	);
