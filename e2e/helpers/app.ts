@@ -156,3 +156,25 @@ export async function readableEntries(page: Page): Promise<{ count: number; ids:
 		return { count: ids.length, ids, zoom };
 	});
 }
+
+/**
+ * Is the whole drawing of the current filter inside the graph pane? The graph element carries the layout's
+ * extent in flow coordinates (`data-extent`: minX minY maxX maxY); the viewport transform maps it to the screen.
+ */
+export async function extentInPane(page: Page): Promise<boolean> {
+	return page.evaluate(() => {
+		const graph = document.querySelector<HTMLElement>('[data-testid="arbor-graph"]');
+		const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
+		if (!graph || !vp) return false;
+		const [minX, minY, maxX, maxY] = (graph.dataset.extent ?? "").split(" ").map(Number);
+		const m = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([\d.e-]+)\)/.exec(vp.style.transform);
+		if (!m || !Number.isFinite(maxY)) return false;
+		const [tx, ty, z] = [Number(m[1]), Number(m[2]), Number(m[3])];
+		const pane = graph.getBoundingClientRect();
+		const left = pane.left + tx + minX * z;
+		const top = pane.top + ty + minY * z;
+		const right = pane.left + tx + maxX * z;
+		const bottom = pane.top + ty + maxY * z;
+		return left >= pane.left - 1 && top >= pane.top - 1 && right <= pane.right + 1 && bottom <= pane.bottom + 1;
+	});
+}

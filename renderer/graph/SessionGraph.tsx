@@ -146,6 +146,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			data-mounted={nodes.length}
 			data-nodes={laid ? laid.model.n : 0}
 			data-segments={segments}
+			data-extent={laid ? `${laid.layout.minX} ${laid.layout.minY} ${laid.layout.maxX} ${laid.layout.maxY}` : undefined}
 		>
 			{/* One tab stop: the tree holds focus and points at the selected card (aria-activedescendant). */}
 			<div

@@ -10,7 +10,7 @@ import { nodeCenter, type Laid } from "./laid";
 import { ROW } from "./model";
 import type { GraphFlowNode } from "./nodes";
 import { useGraphStore, type Graph, type GraphController } from "./store";
-import { JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM } from "./zoom";
+import { FAR_ZOOM, JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM } from "./zoom";
 
 export interface CameraInput {
 	graph: Graph;
@@ -166,9 +166,12 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
-		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM)
-			centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
+		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM (the
+		// rows view keeps its 12 px text, so it needs zoom 1).
+		const rows = laid.layout.direction === "rows";
+		const jumpMin = rows ? FAR_ZOOM : JUMP_MIN_ZOOM;
+		if (force || !inside || cur.zoom < jumpMin)
+			centerOn(laid, pendingReveal, cur.zoom < jumpMin || force ? Math.max(cur.zoom, rows ? 1 : READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 
