@@ -1,7 +1,6 @@
 // Canvas drawing shared by the zoomed-out overview and the minimap: every node as a box or a dot and
 // every edge as a line, in two batched paths (plain, active path) so tens of thousands draw in a frame.
 
-import { laneX } from "./layoutRows";
 import { GraphNodeKind, ROW, type GraphLayout, type GraphModel } from "./model";
 import { queryRect, type SpatialIndex } from "./spatial";
 
@@ -95,7 +94,9 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 	}
 	// The rows view is drawn as its branch graph: each node on its lane, each link down its child's lane.
 	const lane = layout.lane;
-	const cx = lane ? (i: number): number => laneX(lane[i]) * zoom + tx : (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
+	// Zoomed far out its lanes would merge into one line: they keep at least 6 px between them.
+	const laneStep = Math.max(6, ROW.lane * zoom);
+	const cx = lane ? (i: number): number => tx + (lane[i] + 0.5) * laneStep : (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
 	const cy = (i: number): number => (layout.y[i] + layout.h[i] / 2) * zoom + ty;
 	const onPath = (g: number): boolean => d.activePath !== null && d.activePath[model.entry[g]] === 1;
 
@@ -151,7 +152,7 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		ctx.strokeStyle = color;
 		ctx.lineWidth = 2;
 		ctx.beginPath();
-		ctx.arc(cx(g), cy(g), Math.max(6, Math.min(40, layout.w[g] * zoom * 0.6)), 0, Math.PI * 2);
+		ctx.arc(cx(g), cy(g), Math.max(6, Math.min(lane ? 8 : 40, layout.w[g] * zoom * 0.6)), 0, Math.PI * 2);
 		ctx.stroke();
 	}
 	return d.text ? drawLandmarks(ctx, d, nodes, cx, cy, onPath) : { texts: 0, missing: [] };
