@@ -32,8 +32,10 @@ export const RowLanes = memo(function RowLanes({ model, layout, mounted }: RowLa
 	const bottom = rowY(r1) + ROW.h;
 	const clip = (v: number): number => Math.max(top, Math.min(bottom, v));
 	const on = (g: number): boolean => activePath !== null && activePath[model.entry[g]] === 1;
+	const cut = layout.laneCut;
 	let plain = "";
 	let active = "";
+	let stubs = "";
 	// Rows are pre-order and a parent comes first, so a link p -> g covers the rows p..g.
 	for (let g = 0; g < model.n; g++) {
 		const p = model.parent[g];
@@ -43,6 +45,13 @@ export const RowLanes = memo(function RowLanes({ model, layout, mounted }: RowLa
 		const yp = rowY(p);
 		const yg = rowY(g);
 		let d: string;
+		if (cut && cut[g] === 1) {
+			// No free lane for this branch: a stub leaving the branch point and one arriving at the branch.
+			const bend = yp + ROW.h * 0.75;
+			if (yp >= top) stubs += `M${xp} ${yp}C${xp} ${bend} ${xg} ${yp} ${xg} ${bend}v${ROW.h * 0.4}`;
+			if (yg <= bottom) stubs += `M${xg} ${yg - ROW.h * 0.9}V${yg}`;
+			continue;
+		}
 		if (xp === xg) d = `M${xp} ${clip(yp)}V${clip(yg)}`;
 		else {
 			// Leaves its parent's lane sideways within one row, then runs down its own lane.
@@ -69,6 +78,7 @@ export const RowLanes = memo(function RowLanes({ model, layout, mounted }: RowLa
 			<svg className="arbor-lanes" data-testid="arbor-lanes" width={1} height={1} aria-hidden="true">
 				<path className="arbor-lane" d={plain} />
 				<path className="arbor-lane is-active" d={active} />
+				<path className="arbor-lane is-cut" d={stubs} />
 				{dots}
 			</svg>
 		</ViewportPortal>

@@ -108,6 +108,8 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		const p = model.parent[g];
 		if (p < 0) continue;
 		const path = onPath(g) && onPath(p) ? active : plain;
+		// A rows-view branch without a lane of its own (layoutRows.ts MAX_LANES): no line across the rows.
+		if (layout.laneCut && layout.laneCut[g] === 1) continue;
 		path.moveTo(cx(p), cy(p));
 		if (lane && lane[p] !== lane[g]) path.lineTo(cx(g), cy(p) + ROW.h * zoom);
 		path.lineTo(cx(g), cy(g));

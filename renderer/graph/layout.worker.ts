@@ -19,6 +19,7 @@ scope.onmessage = (ev) => {
 		const layout = layoutTree({ parent, kind, direction });
 		const transfer = [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer];
 		if (layout.lane) transfer.push(layout.lane.buffer);
+		if (layout.laneCut) transfer.push(layout.laneCut.buffer);
 		scope.postMessage({ seq, layout }, transfer);
 	} catch (err) {
 		scope.postMessage({ seq, error: errorText(err) }, []);

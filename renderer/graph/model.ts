@@ -67,6 +67,8 @@ export interface GraphLayout {
 	direction: Direction;
 	/** Rows layout only: the lane (column of the branch graph) of every node. */
 	lane?: Int32Array;
+	/** Rows layout only: 1 where a branch found no free lane, so its long branch-off is drawn as two stubs. */
+	laneCut?: Uint8Array;
 	minX: number;
 	minY: number;
 	maxX: number;
