@@ -110,9 +110,31 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		const path = onPath(g) && onPath(p) ? active : plain;
 		// A rows-view branch without a lane of its own (layoutRows.ts MAX_LANES): no line across the rows.
 		if (layout.laneCut && layout.laneCut[g] === 1) continue;
+		// Rows view: a chain's links (consecutive rows in one lane) are drawn below as one line per run.
+		if (lane && p === g - 1 && lane[p] === lane[g]) continue;
 		path.moveTo(cx(p), cy(p));
 		if (lane && lane[p] !== lane[g]) path.lineTo(cx(g), cy(p) + ROW.h * zoom);
 		path.lineTo(cx(g), cy(g));
+	}
+	if (lane) {
+		// Runs of consecutive rows in one lane, split where the active path ends: one line each instead
+		// of one per row (a 100k session's minimap would otherwise draw ~88k sub-pixel links).
+		let from = 0;
+		for (let g = 1; g <= layout.n; g++) {
+			const cont = g < layout.n && model.parent[g] === g - 1 && lane[g] === lane[g - 1] && onPath(g) === onPath(g - 1);
+			if (cont) continue;
+			if (g - 1 > from) {
+				const path = onPath(from) && onPath(g - 1) ? active : plain;
+				path.moveTo(cx(from), cy(from));
+				path.lineTo(cx(from), cy(g - 1));
+			}
+			// A run that ends in a link to the next row (active path -> rest of the chain) keeps it.
+			if (g < layout.n && model.parent[g] === g - 1 && lane[g] === lane[g - 1]) {
+				plain.moveTo(cx(g - 1), cy(g - 1));
+				plain.lineTo(cx(g), cy(g));
+			}
+			from = g;
+		}
 	}
 	ctx.lineWidth = 1;
 	ctx.strokeStyle = d.colors.edge;
@@ -125,20 +147,35 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 	const boxes = !lane && 240 * zoom >= 6;
 	const r = Math.max(1.5, Math.min(4, 30 * zoom));
 	const buckets = { match: new Path2D(), active: new Path2D(), segment: new Path2D(), user: new Path2D(), node: new Path2D() };
+	const bits = { match: 1, active: 2, segment: 4, user: 8, node: 16 };
+	// A dot drawn where one of the same colour already is changes no pixel: one per pixel cell and colour.
+	const gw = Math.max(1, Math.ceil(d.width));
+	const gh = Math.max(1, Math.ceil(d.height));
+	const drawn = boxes ? null : new Uint8Array(gw * gh);
 	for (let k = 0; k < nodes.length; k++) {
 		const g = nodes[k];
 		const e = model.entry[g];
 		const kind = model.kind[g];
-		const bucket =
+		const name: keyof typeof buckets =
 			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e)
-				? buckets.match
+				? "match"
 				: onPath(g)
-					? buckets.active
+					? "active"
 					: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub
-						? buckets.segment
+						? "segment"
 						: d.kind[e] === 0
-							? buckets.user
-							: buckets.node;
+							? "user"
+							: "node";
+		const bucket = buckets[name];
+		if (drawn) {
+			const px = Math.floor(cx(g));
+			const py = Math.floor(cy(g));
+			if (px >= 0 && py >= 0 && px < gw && py < gh) {
+				const cell = py * gw + px;
+				if (drawn[cell] & bits[name]) continue;
+				drawn[cell] |= bits[name];
+			}
+		}
 		if (boxes) bucket.rect(layout.x[g] * zoom + tx, layout.y[g] * zoom + ty, Math.max(1, layout.w[g] * zoom), Math.max(1, layout.h[g] * zoom));
 		else bucket.rect(cx(g) - r / 2, cy(g) - r / 2, r, r);
 	}
