@@ -255,7 +255,7 @@ export function builtinCommands(): Command[] {
 			id: "view.toggleRows",
 			label: (ctx) => ((ctx.state.settings?.layoutDirection ?? "rows") === "rows" ? "View: tree of cards" : "View: rows"),
 			category: "View",
-			keys: ["Ctrl+Shift+R"],
+			keys: ["Ctrl+Shift+E"],
 			when: (ctx) => ctx.state.settings !== null,
 			perform: (ctx) => ctx.store.getState().updateSettings({ layoutDirection: (ctx.state.settings?.layoutDirection ?? "rows") === "rows" ? "TB" : "rows" }),
 		},

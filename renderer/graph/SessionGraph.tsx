@@ -209,7 +209,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					type="button"
 					className="arbor-view-toggle"
 					data-testid="view-toggle"
-					title={direction === "rows" ? "Show the session as a tree of cards (Ctrl+Shift+R)" : "Show the session as rows, one line per entry (Ctrl+Shift+R)"}
+					title={direction === "rows" ? "Show the session as a tree of cards (Ctrl+Shift+E)" : "Show the session as rows, one line per entry (Ctrl+Shift+E)"}
 					onClick={props.onToggleView}
 				>
 					{direction === "rows" ? "Tree view" : "Rows view"}

@@ -72,6 +72,13 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 			else openOn(laid);
 			return;
 		}
+		// Another view (rows <-> tree): the old viewport points at nothing in the new drawing.
+		if (prev && prev.layout.direction !== laid.layout.direction) {
+			const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
+			if (laid.layout.direction === "rows") openOn(laid);
+			else centerOn(laid, anchor >= 0 ? anchor : 0, 1);
+			return;
+		}
 		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
 		const after = graphStore.getState().revealAfterLayout;
 		if (after >= 0 && prev && prev.model !== laid.model) graphStore.setState({ revealAfterLayout: -1, pendingReveal: after, revealCenter: false });
