@@ -64,13 +64,13 @@ for (const size of [
 				await page.getByTestId("view-toggle").click();
 				await expect(page.getByTestId("view-toggle")).toHaveText("Rows view");
 				await viewportSettled(page);
-				// The switch lands on the cards (it once kept the rows' viewport: an empty pane).
-				await expect(page.locator(".arbor-card.is-leaf").first()).toBeInViewport();
+				// The switch lands on the selected entry (it once kept the rows' viewport: an empty pane).
+				await expect(page.locator(".arbor-card.is-selected").first()).toBeInViewport();
 				await shot(page, `screens-tree-${tag}`);
 				await page.getByTestId("view-toggle").click();
 				await expect(page.getByTestId("view-toggle")).toHaveText("Tree view");
 				await viewportSettled(page);
-				await expect(page.locator(".arbor-card.is-leaf").first()).toBeInViewport();
+				await expect(page.locator(".arbor-card.is-selected").first()).toBeInViewport();
 				// Dialogs over the rows.
 				await page.getByTestId("open-library").click();
 				await page.waitForTimeout(500);
@@ -84,7 +84,7 @@ for (const size of [
 				await page.waitForTimeout(300);
 				await shot(page, `screens-palette-${tag}`);
 				await page.keyboard.press("Escape");
-				const leaf = page.locator(".arbor-card.is-leaf").first();
+				const leaf = page.locator(".arbor-card.is-selected").first();
 				await leaf.click({ button: "right" });
 				await expect(page.getByTestId("context-menu")).toBeVisible();
 				await shot(page, `screens-menu-${tag}`);

@@ -72,11 +72,11 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 			else openOn(laid);
 			return;
 		}
-		// Another view (rows <-> tree): the old viewport points at nothing in the new drawing.
+		// Another view (rows <-> tree): the old viewport points at nothing in the new drawing. The
+		// selection is centred at zoom 1; without one, the view opens as a session does.
 		if (prev && prev.layout.direction !== laid.layout.direction) {
-			const anchor = selectedIndex >= 0 ? selectedIndex : skeleton.leaf;
-			if (laid.layout.direction === "rows") openOn(laid);
-			else centerOn(laid, anchor >= 0 ? anchor : 0, 1);
+			if (selectedIndex >= 0) centerOn(laid, selectedIndex, 1);
+			else openOn(laid);
 			return;
 		}
 		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
