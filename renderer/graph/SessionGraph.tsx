@@ -12,7 +12,7 @@
 //   previews(i)       cached one-line preview of entry i (pi's row text), undefined while not loaded;
 //                     pass a new function (or bump previewsVersion) when new pages arrive
 //   requestPreviews   asked for the indices of mounted cards whose preview is missing
-//   direction         "TB" | "LR"
+//   direction         "rows" (one line per entry, lanes: layoutRows.ts) | "TB" | "LR" (tidy tree)
 //   onSelect(i), onActivate(i) (double-click), onContextMenu(i, clientX, clientY), onToggleFold(i)
 //   focusTick         bump to move keyboard focus to the graph
 // Imperative actions (fit, zoomToLeaf, reveal, expandSegment...) are the graph's `actions` (store.ts
