@@ -264,6 +264,39 @@ const INSTRUMENT = () => {
 			}
 			return { events, planned: drags.length * steps };
 		},
+		// Filter switches: click each filter button, then wait until the graph shows a new node count and
+		// has drawn `settleMs` more; every frame in between is recorded. Returns one entry per switch.
+		async filters(modes, settleMs) {
+			const out = [];
+			for (const mode of modes) {
+				const graph = document.querySelector('[data-testid="arbor-graph"]');
+				const before = graph?.getAttribute("data-nodes");
+				const btn = document.querySelector(`[data-testid="filter-${mode}"]`);
+				if (!btn) continue;
+				const from = window.__bench.frames.length;
+				const t0 = performance.now();
+				btn.click();
+				let changedAt = null;
+				while (performance.now() - t0 < 20_000) {
+					await frame();
+					const now = document.querySelector('[data-testid="arbor-graph"]')?.getAttribute("data-nodes");
+					if (changedAt === null && now !== before) changedAt = performance.now();
+					if (changedAt !== null && performance.now() - changedAt > settleMs) break;
+					if (changedAt === null && performance.now() - t0 > 3000) break; // same count: nothing more to wait for
+				}
+				const f = window.__bench.frames.slice(from);
+				let max = 0;
+				// The click's own frame counts: from the click to the first frame after it.
+				let prev = t0;
+				for (const t of f) {
+					if (t < t0) continue;
+					max = Math.max(max, t - prev);
+					prev = t;
+				}
+				out.push({ mode, maxMs: max, frames: f.length, tookMs: (changedAt ?? performance.now()) - t0 });
+			}
+			return out;
+		},
 		async zoom(phases, budgetMs) {
 			const end = performance.now() + budgetMs;
 			const p = panPoint();
@@ -318,6 +351,10 @@ async function record(page, gesture) {
 		})
 		.then((r) => ({ ...r, ...done }));
 }
+// Filter switches on the open session (Arbor only): each mode once, back to the default, twice over.
+const FILTER_SEQUENCE = ["no-tools", "user-only", "labeled-only", "all", "default", "no-tools", "user-only", "labeled-only", "all", "default"];
+const FILTER_TARGET_MS = 100;
+const filterGesture = (page) => page.evaluate(([m, s]) => window.__drive.filters(m, s), [FILTER_SEQUENCE, 600]);
 const panGesture = (page) => page.evaluate(([d, s, b]) => window.__drive.pan(d, s, b), [DRAGS, DRAG_STEPS, GESTURE_BUDGET_MS]);
 const zoomGesture = (page) => page.evaluate(([w, b]) => window.__drive.zoom(w, b), [WHEEL, GESTURE_BUDGET_MS]);
 
@@ -344,7 +381,7 @@ function within(promise, ms, what) {
  * The browser is killed afterwards (not closed politely): a page that never finished rendering does not
  * answer a close.
  */
-async function measurePage(url, timeoutS, css = "") {
+async function measurePage(url, timeoutS, css = "", filters = false) {
 	const server = await chromium.launchServer({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 	const errors = [];
 	const result = { errors };
@@ -399,6 +436,18 @@ async function measurePage(url, timeoutS, css = "") {
 			}
 		}
 		result.mountedMax = Math.max(...counts);
+		if (filters) {
+			try {
+				await page.evaluate(() => {
+					window.__bench.frames = [];
+					window.__bench.rec = true;
+				});
+				result.filters = await within(filterGesture(page), 5 * 60_000, "filter switches");
+				await page.evaluate(() => (window.__bench.rec = false));
+			} catch (e) {
+				result.filters = { failed: String(e?.message ?? e).split("\n")[0] };
+			}
+		}
 		return result;
 	} catch (e) {
 		result.failed = String(e?.message ?? e).split("\n")[0];
@@ -422,7 +471,7 @@ try {
 		let arbor;
 		try {
 			log(`n=${n}: Arbor: first graph, pan, zoom ...`);
-			arbor = await measurePage(host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S, arborCss);
+			arbor = await measurePage(host.url, FIRST_GRAPH_TIMEOUT_ARBOR_S, arborCss, true);
 			arbor.hostReadyMs = host.readyMs;
 		} finally {
 			await host.stop();
@@ -501,6 +550,18 @@ for (const r of results) {
 		ratio(p.baselineLayoutMs, p.layoutMs),
 		"≤ 50 ms",
 	);
+	if (Array.isArray(a.filters) && a.filters.length > 0) {
+		const worst = Math.max(...a.filters.map((f) => f.maxMs));
+		const over = a.filters.filter((f) => f.maxMs > FILTER_TARGET_MS).length;
+		row(
+			"filter switch, longest frame",
+			`${ms(worst)} (${over}/${a.filters.length} switches over ${FILTER_TARGET_MS} ms)`,
+			"(no filters)",
+			"",
+			`every frame ≤ ${FILTER_TARGET_MS} ms`,
+		);
+		console.log(`    per switch (longest frame, time to new graph): ${a.filters.map((f) => `${f.mode} ${ms(f.maxMs)}, ${ms(f.tookMs)}`).join(" · ")}`);
+	} else if (a.filters?.failed) console.log(`  Arbor filter switches failed: ${a.filters.failed}`);
 	if (b.pageInfo) row("layout, in the page", "(in a Web Worker, not exposed)", ms(b.pageInfo.layoutMs), "");
 	row("Arbor pipeline, Node CPU", `view ${ms(p.treeViewMs)}, compress ${ms(p.compressMs)}, spatial ${ms(p.spatialMs)}`, "", "");
 	for (const [who, x] of [

@@ -5,7 +5,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { openApp, shot, viewportSettled } from "./helpers/app";
-import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+import { type Host, repoRoot, startHost, tempCopy, TREE_VIEW } from "./helpers/host";
 
 let host: Host | undefined;
 test.afterEach(async () => {
@@ -30,7 +30,7 @@ for (const scheme of ["light", "dark"] as const) {
 					.map((o) => JSON.stringify(o) + "\n")
 					.join(""),
 			);
-			host = await startHost([file]);
+			host = await startHost([file], TREE_VIEW);
 			await openApp(page, host);
 			await viewportSettled(page);
 			await expect(page.locator(".arbor-badge--label").first()).toBeVisible();

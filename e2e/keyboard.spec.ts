@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { openApp, shot, viewportSettled } from "./helpers/app";
-import { fixturesDir, genSession, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+import { fixturesDir, genSession, type Host, repoRoot, startHost, tempCopy, TREE_VIEW } from "./helpers/host";
 
 let host: Host | undefined;
 test.afterEach(async () => {
@@ -20,7 +20,7 @@ test("menu keys, +N pills, session switching, and one tab stop for the tree", as
 	await page.setViewportSize({ width: 1400, height: 900 });
 	const a = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
 	const b = tempCopy(join(fixturesDir, "formic__pi-v3-branch-compaction.jsonl"));
-	host = await startHost([a, b]);
+	host = await startHost([a, b], TREE_VIEW);
 	await openApp(page, host);
 	// Two tabs fit on one toolbar row.
 	const bar = await page.locator("header.toolbar").boundingBox();

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { openApp, shot } from "./helpers/app";
-import { genSession, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+import { extentInPane, openApp, shot, viewportSettled } from "./helpers/app";
+import { genSession, type Host, repoRoot, startHost, tempCopy, TREE_VIEW } from "./helpers/host";
 
 let host: Host | undefined;
 test.afterEach(async () => {
@@ -45,7 +45,7 @@ for (const scheme of ["light", "dark"] as const) {
 		test.use({ colorScheme: scheme });
 
 		test(`Fit on a small session keeps card text legible (${scheme})`, async ({ page }) => {
-			host = await startHost([tempCopy(join(repoRoot, "build", "sample-session.jsonl"))]);
+			host = await startHost([tempCopy(join(repoRoot, "build", "sample-session.jsonl"))], TREE_VIEW);
 			await openApp(page, host);
 			await page.getByTestId("fit-button").click();
 			await page.waitForTimeout(500);
@@ -55,28 +55,29 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `zoom-sample-fit-${scheme}`);
 		});
 
-		test(`Fit on a 3k session shows the leaf at a zoom that draws text; a search jump too (${scheme})`, async ({ page }) => {
-			host = await startHost([generated(3000)]);
+		test(`Fit on a 3k session shows every entry as the overview, says how to get back; a search jump draws text (${scheme})`, async ({ page }) => {
+			host = await startHost([generated(3000)], TREE_VIEW);
 			await openApp(page, host);
 			await page.getByTestId("fit-button").click();
-			await page.waitForTimeout(600);
-			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
-			await expect(page.getByTestId("leaf-badge")).toBeInViewport();
-			await shot(page, `zoom-3k-fit-${scheme}`);
-			// Zoomed far out, a search jump comes back to readable text.
-			for (let i = 0; i < 8; i++) await page.keyboard.press("Control+-");
-			await page.waitForTimeout(400);
+			await viewportSettled(page);
+			// Every node of the layout inside the pane (issue 21: Fit fits), drawn as the overview with its hint.
+			expect(await extentInPane(page)).toBe(true);
 			expect(await zoomOf(page)).toBeLessThan(0.5);
+			await expect(page.getByTestId("arbor-overview")).toBeVisible();
+			await expect(page.getByTestId("overview-hint")).toContainText("Ctrl+=");
+			await shot(page, `zoom-3k-fit-${scheme}`);
 			await page.getByTestId("search-input").fill("the");
 			await expect(page.getByTestId("search-count")).toHaveText(/^\d+\/\d+/);
 			await page.keyboard.press("F3");
-			await page.waitForTimeout(600);
+			await viewportSettled(page);
 			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
+			await expect(page.getByTestId("overview-hint")).toBeHidden();
+			expect(await smallestText(page)).toBeGreaterThanOrEqual(11);
 			await shot(page, `zoom-3k-search-${scheme}`);
 		});
 
 		test(`the zoomed-out overview of a 3k session draws user messages and labels as text (${scheme})`, async ({ page }) => {
-			host = await startHost([generated(3000)]);
+			host = await startHost([generated(3000)], TREE_VIEW);
 			await openApp(page, host);
 			await page.getByTestId("fit-button").click();
 			await page.waitForTimeout(400);
@@ -94,7 +95,7 @@ for (const scheme of ["light", "dark"] as const) {
 		});
 
 		test(`the minimap moves to another corner rather than cover the leaf (${scheme})`, async ({ page }) => {
-			host = await startHost([generated(3000)]);
+			host = await startHost([generated(3000)], TREE_VIEW);
 			await openApp(page, host);
 			await page.getByTestId("zoom-leaf-button").click();
 			await page.waitForTimeout(500);
@@ -131,16 +132,15 @@ for (const scheme of ["light", "dark"] as const) {
 			await shot(page, `minimap-off-leaf-${scheme}`);
 		});
 
-		test(`a 100k session: Fit shows the leaf readably (${scheme})`, async ({ page }) => {
+		test(`a 100k session: Fit shows it whole (${scheme})`, async ({ page }) => {
 			test.skip(!process.env.ARBOR_E2E_BIG, "set ARBOR_E2E_BIG=1 (generates a 100k-entry, ~330 MB session)");
 			const file = process.env.ARBOR_E2E_BIG_FILE && existsSync(process.env.ARBOR_E2E_BIG_FILE) ? process.env.ARBOR_E2E_BIG_FILE : generated(100_000);
-			host = await startHost([file]);
+			host = await startHost([file], TREE_VIEW);
 			await openApp(page, host);
 			await shot(page, `zoom-100k-open-${scheme}`);
 			await page.getByTestId("fit-button").click();
-			await page.waitForTimeout(800);
-			expect(await zoomOf(page)).toBeGreaterThanOrEqual(0.5);
-			await expect(page.getByTestId("leaf-badge")).toBeInViewport();
+			await viewportSettled(page);
+			expect(await extentInPane(page)).toBe(true);
 			await shot(page, `zoom-100k-fit-${scheme}`);
 			for (let i = 0; i < 12; i++) await page.keyboard.press("Control+-");
 			await page.waitForTimeout(800);

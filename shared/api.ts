@@ -209,7 +209,8 @@ export interface ArborSettings {
 	treeFilterMode: FilterMode;
 	/** pi's `branchSummary.skipPrompt`. */
 	skipSummaryPrompt: boolean;
-	layoutDirection: "TB" | "LR";
+	/** The graph's layout: "rows" (one line per entry, branches as lanes; the default) or a tidy tree. */
+	layoutDirection: "rows" | "TB" | "LR";
 	recentFiles: string[];
 	/**
 	 * pi extensions (module paths) the user chose to run in Arbor. Changed only through

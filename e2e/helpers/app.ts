@@ -117,3 +117,64 @@ export function jsonl(file: string): Record<string, unknown>[] {
 		.filter((l) => l.trim())
 		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/**
+ * Entries a user can read on screen right now (issue 21's measure). A card counts when:
+ * - its text element's computed font size × the graph's zoom is at least 11 px;
+ * - its box (getBoundingClientRect) lies wholly inside the graph pane and not under the minimap;
+ * - its text is not clipped mid-line: the text box's height is a whole number of lines
+ *   (clientHeight / line-height within 0.5 px of an integer ≥ 1);
+ * - its text is loaded (not the "…" placeholder shown while the preview is fetched).
+ * Segments ("+N") and fold stubs are not entries and never count.
+ */
+export async function readableEntries(page: Page): Promise<{ count: number; ids: string[]; zoom: number }> {
+	return page.evaluate(() => {
+		const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
+		const zoom = Number(/scale\(([\d.e-]+)\)/.exec(vp?.style.transform ?? "")?.[1] ?? "1");
+		const pane = document.querySelector('[data-testid="arbor-graph"]')?.getBoundingClientRect();
+		const mini = document.querySelector('[data-testid="arbor-minimap"]')?.getBoundingClientRect();
+		if (!pane) return { count: 0, ids: [], zoom };
+		const ids: string[] = [];
+		const overlaps = (a: DOMRect, b: DOMRect | undefined): boolean =>
+			!!b && b.width > 0 && a.left < b.right && a.right > b.left && a.top < b.bottom && a.bottom > b.top;
+		for (const card of document.querySelectorAll<HTMLElement>('[data-testid="arbor-card"]')) {
+			const text = card.querySelector<HTMLElement>(".arbor-card__text, .arbor-row__text");
+			if (!text) continue;
+			const cs = getComputedStyle(text);
+			if (cs.display === "none" || cs.visibility === "hidden") continue;
+			if (parseFloat(cs.fontSize) * zoom < 11 - 1e-6) continue;
+			const r = card.getBoundingClientRect();
+			if (r.width <= 0 || r.left < pane.left - 0.5 || r.right > pane.right + 0.5 || r.top < pane.top - 0.5 || r.bottom > pane.bottom + 0.5) continue;
+			if (overlaps(r, mini)) continue;
+			const lh = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+			const lines = text.clientHeight / lh;
+			if (lines < 0.99 || Math.abs(lines - Math.round(lines)) > 0.5 / lh + 0.02) continue;
+			const t = (text.textContent ?? "").trim();
+			if (t === "" || t === "…") continue;
+			ids.push(card.closest(".react-flow__node")?.getAttribute("data-id") ?? "");
+		}
+		return { count: ids.length, ids, zoom };
+	});
+}
+
+/**
+ * Is the whole drawing of the current filter inside the graph pane? The graph element carries the layout's
+ * extent in flow coordinates (`data-extent`: minX minY maxX maxY); the viewport transform maps it to the screen.
+ */
+export async function extentInPane(page: Page): Promise<boolean> {
+	return page.evaluate(() => {
+		const graph = document.querySelector<HTMLElement>('[data-testid="arbor-graph"]');
+		const vp = document.querySelector<HTMLElement>(".react-flow__viewport");
+		if (!graph || !vp) return false;
+		const [minX, minY, maxX, maxY] = (graph.dataset.extent ?? "").split(" ").map(Number);
+		const m = /translate\(([-\d.e]+)px, ?([-\d.e]+)px\) scale\(([\d.e-]+)\)/.exec(vp.style.transform);
+		if (!m || !Number.isFinite(maxY)) return false;
+		const [tx, ty, z] = [Number(m[1]), Number(m[2]), Number(m[3])];
+		const pane = graph.getBoundingClientRect();
+		const left = pane.left + tx + minX * z;
+		const top = pane.top + ty + minY * z;
+		const right = pane.left + tx + maxX * z;
+		const bottom = pane.top + ty + maxY * z;
+		return left >= pane.left - 1 && top >= pane.top - 1 && right <= pane.right + 1 && bottom <= pane.bottom + 1;
+	});
+}

@@ -10,6 +10,9 @@ export const fixturesDir = resolve(repoRoot, "..", "shared", "fixtures", "sessio
 export const genSession = resolve(repoRoot, "..", "shared", "tools", "gen-session.mjs");
 export const screenshotDir = join(repoRoot, "e2e", "screenshots");
 
+/** Settings for the specs about the tree of cards (pills, card text, semantic zoom): the default view is rows. */
+export const TREE_VIEW = { settings: { layoutDirection: "TB" } } as const;
+
 export interface Host {
 	url: string;
 	token: string;

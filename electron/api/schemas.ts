@@ -42,7 +42,7 @@ const settingsPatch = z.strictObject({
 	doubleEscapeAction: z.enum(["tree", "branch"]).optional(),
 	treeFilterMode: filterMode.optional(),
 	skipSummaryPrompt: z.boolean().optional(),
-	layoutDirection: z.enum(["TB", "LR"]).optional(),
+	layoutDirection: z.enum(["rows", "TB", "LR"]).optional(),
 	recentFiles: z.array(path).max(100).optional(),
 	hiddenBranches: z.record(path, z.array(entryId).max(10_000)).optional(),
 });

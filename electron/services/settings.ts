@@ -17,7 +17,7 @@ export function defaultSettings(): ArborSettings {
 		doubleEscapeAction: "tree",
 		treeFilterMode: "default",
 		skipSummaryPrompt: false,
-		layoutDirection: "TB",
+		layoutDirection: "rows",
 		recentFiles: [],
 		enabledExtensions: [],
 		hiddenBranches: {},
@@ -60,7 +60,7 @@ export function mergeSettings(base: ArborSettings, patch: unknown): ArborSetting
 		out.treeFilterMode = patch.treeFilterMode as FilterMode;
 	}
 	if (typeof patch.skipSummaryPrompt === "boolean") out.skipSummaryPrompt = patch.skipSummaryPrompt;
-	if (patch.layoutDirection === "TB" || patch.layoutDirection === "LR") out.layoutDirection = patch.layoutDirection;
+	if (patch.layoutDirection === "rows" || patch.layoutDirection === "TB" || patch.layoutDirection === "LR") out.layoutDirection = patch.layoutDirection;
 	if (Array.isArray(patch.recentFiles)) {
 		out.recentFiles = patch.recentFiles.filter((f): f is string => typeof f === "string").slice(0, RECENT_FILES_MAX);
 	}

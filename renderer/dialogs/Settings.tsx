@@ -62,7 +62,7 @@ export function formOf(s: ArborSettings | null): SettingsForm {
 		doubleEscapeAction: s?.doubleEscapeAction ?? "tree",
 		treeFilterMode: s?.treeFilterMode ?? "default",
 		skipSummaryPrompt: s?.skipSummaryPrompt ?? false,
-		layoutDirection: s?.layoutDirection ?? "TB",
+		layoutDirection: s?.layoutDirection ?? "rows",
 	};
 }
 
@@ -363,8 +363,9 @@ export function SettingsDialog() {
 							<select
 								data-testid="settings-layout"
 								value={form.layoutDirection}
-								onChange={(e) => edit({ layoutDirection: e.target.value === "LR" ? "LR" : "TB" })}
+								onChange={(e) => edit({ layoutDirection: e.target.value === "LR" ? "LR" : e.target.value === "TB" ? "TB" : "rows" })}
 							>
+								<option value="rows">rows (one line per entry)</option>
 								<option value="TB">top-down</option>
 								<option value="LR">left-to-right</option>
 							</select>

@@ -1,4 +1,4 @@
-// The zoomed-out view (zoom < OVERVIEW_ZOOM): one <canvas> over the React Flow pane with every node as a
+// The zoomed-out view (a big graph below the zoom where card text reads, zoom.ts lodOf): one <canvas> over the React Flow pane with every node as a
 // dot or box, instead of thousands of DOM cards nobody could read at that size. React Flow keeps handling
 // pan and zoom underneath (the canvas ignores pointer events).
 //
@@ -12,7 +12,6 @@ import type { SpatialIndex } from "./spatial";
 import { useGraphStore } from "./store";
 import { useViewportTransform } from "./viewport";
 
-export const OVERVIEW_ZOOM = 0.25;
 const MAX_TILE_PX = 4096;
 const SETTLE_MS = 120;
 

@@ -12,7 +12,7 @@
 //   previews(i)       cached one-line preview of entry i (pi's row text), undefined while not loaded;
 //                     pass a new function (or bump previewsVersion) when new pages arrive
 //   requestPreviews   asked for the indices of mounted cards whose preview is missing
-//   direction         "TB" | "LR"
+//   direction         "rows" (one line per entry, lanes: layoutRows.ts) | "TB" | "LR" (tidy tree)
 //   onSelect(i), onActivate(i) (double-click), onContextMenu(i, clientX, clientY), onToggleFold(i)
 //   focusTick         bump to move keyboard focus to the graph
 // Imperative actions (fit, zoomToLeaf, reveal, expandSegment...) are the graph's `actions` (store.ts
@@ -29,6 +29,7 @@ import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore } 
 import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
 import { Minimap } from "./Minimap";
+import { RowLanes } from "./RowLanes";
 import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
@@ -148,7 +149,8 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		for (let g = 0; g < laid.model.n; g++) if (laid.model.kind[g] === GraphNodeKind.segment) c++;
 		return c;
 	}, [laid]);
-	const zoomClass = lod === "far" ? " arbor-graph--far" : "";
+	// The rows view keeps one line per entry at every zoom (it has no room for the compact cards' big font).
+	const zoomClass = lod === "far" && direction !== "rows" ? " arbor-graph--far" : "";
 	// aria-activedescendant: the selected card, when it is mounted (roving focus without moving DOM focus).
 	const activeDescendant =
 		selectedIndex >= 0 &&
@@ -172,6 +174,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			data-mounted={entryNodes.length}
 			data-nodes={laid ? laid.model.n : 0}
 			data-segments={segments}
+			data-extent={laid ? `${laid.layout.minX} ${laid.layout.minY} ${laid.layout.maxX} ${laid.layout.maxY}` : undefined}
 		>
 			{/* One tab stop: the tree holds focus and points at the selected card (aria-activedescendant). */}
 			<div
@@ -211,7 +214,9 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					disableKeyboardA11y
 					onlyRenderVisibleElements={false}
 					proOptions={HIDE_BUILTIN_ATTRIBUTION}
-				/>
+				>
+					{laid && !overview && direction === "rows" && <RowLanes model={laid.model} layout={laid.layout} mounted={mounted} />}
+				</ReactFlow>
 			</div>
 			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
 			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">
@@ -226,6 +231,22 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					height={paneHeight}
 					requestPreviews={props.requestPreviews}
 				/>
+			)}
+			{props.onToggleView && (
+				<button
+					type="button"
+					className="arbor-view-toggle"
+					data-testid="view-toggle"
+					title={direction === "rows" ? "Show the session as a tree of cards (Ctrl+Shift+E)" : "Show the session as rows, one line per entry (Ctrl+Shift+E)"}
+					onClick={props.onToggleView}
+				>
+					{direction === "rows" ? "Tree view" : "Rows view"}
+				</button>
+			)}
+			{overview && (
+				<div className="arbor-overview-hint" data-testid="overview-hint" role="status">
+					Overview: every entry of this filter. Click an entry, press Ctrl+G (leaf) or zoom in (Ctrl+=) for readable {direction === "rows" ? "rows" : "cards"}.
+				</div>
 			)}
 			{(props.showMinimap ?? true) && laid && laid.layout.n > 0 && (
 				<>

@@ -1,7 +1,7 @@
 // Canvas drawing shared by the zoomed-out overview and the minimap: every node as a box or a dot and
 // every edge as a line, in two batched paths (plain, active path) so tens of thousands draw in a frame.
 
-import { GraphNodeKind, type GraphLayout, type GraphModel } from "./model";
+import { GraphNodeKind, ROW, type GraphLayout, type GraphModel } from "./model";
 import { queryRect, type SpatialIndex } from "./spatial";
 
 export interface DrawColors {
@@ -92,7 +92,11 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		for (let i = 0; i < layout.n; i++) all[i] = i;
 		nodes = all;
 	}
-	const cx = (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
+	// The rows view is drawn as its branch graph: each node on its lane, each link down its child's lane.
+	const lane = layout.lane;
+	// Zoomed far out its lanes would merge into one line: they keep at least 6 px between them.
+	const laneStep = Math.max(6, ROW.lane * zoom);
+	const cx = lane ? (i: number): number => tx + (lane[i] + 0.5) * laneStep : (i: number): number => (layout.x[i] + layout.w[i] / 2) * zoom + tx;
 	const cy = (i: number): number => (layout.y[i] + layout.h[i] / 2) * zoom + ty;
 	const onPath = (g: number): boolean => d.activePath !== null && d.activePath[model.entry[g]] === 1;
 
@@ -104,8 +108,33 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		const p = model.parent[g];
 		if (p < 0) continue;
 		const path = onPath(g) && onPath(p) ? active : plain;
+		// A rows-view branch without a lane of its own (layoutRows.ts MAX_LANES): no line across the rows.
+		if (layout.laneCut && layout.laneCut[g] === 1) continue;
+		// Rows view: a chain's links (consecutive rows in one lane) are drawn below as one line per run.
+		if (lane && p === g - 1 && lane[p] === lane[g]) continue;
 		path.moveTo(cx(p), cy(p));
+		if (lane && lane[p] !== lane[g]) path.lineTo(cx(g), cy(p) + ROW.h * zoom);
 		path.lineTo(cx(g), cy(g));
+	}
+	if (lane) {
+		// Runs of consecutive rows in one lane, split where the active path ends: one line each instead
+		// of one per row (a 100k session's minimap would otherwise draw ~88k sub-pixel links).
+		let from = 0;
+		for (let g = 1; g <= layout.n; g++) {
+			const cont = g < layout.n && model.parent[g] === g - 1 && lane[g] === lane[g - 1] && onPath(g) === onPath(g - 1);
+			if (cont) continue;
+			if (g - 1 > from) {
+				const path = onPath(from) && onPath(g - 1) ? active : plain;
+				path.moveTo(cx(from), cy(from));
+				path.lineTo(cx(from), cy(g - 1));
+			}
+			// A run that ends in a link to the next row (active path -> rest of the chain) keeps it.
+			if (g < layout.n && model.parent[g] === g - 1 && lane[g] === lane[g - 1]) {
+				plain.moveTo(cx(g - 1), cy(g - 1));
+				plain.lineTo(cx(g), cy(g));
+			}
+			from = g;
+		}
 	}
 	ctx.lineWidth = 1;
 	ctx.strokeStyle = d.colors.edge;
@@ -115,23 +144,38 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 	ctx.stroke(active);
 
 	// Nodes: boxes when they are at least a few pixels wide, dots otherwise; one path per colour.
-	const boxes = 240 * zoom >= 6;
+	const boxes = !lane && 240 * zoom >= 6;
 	const r = Math.max(1.5, Math.min(4, 30 * zoom));
 	const buckets = { match: new Path2D(), active: new Path2D(), segment: new Path2D(), user: new Path2D(), node: new Path2D() };
+	const bits = { match: 1, active: 2, segment: 4, user: 8, node: 16 };
+	// A dot drawn where one of the same colour already is changes no pixel: one per pixel cell and colour.
+	const gw = Math.max(1, Math.ceil(d.width));
+	const gh = Math.max(1, Math.ceil(d.height));
+	const drawn = boxes ? null : new Uint8Array(gw * gh);
 	for (let k = 0; k < nodes.length; k++) {
 		const g = nodes[k];
 		const e = model.entry[g];
 		const kind = model.kind[g];
-		const bucket =
+		const name: keyof typeof buckets =
 			d.matches !== null && kind === GraphNodeKind.entry && d.matches.has(e)
-				? buckets.match
+				? "match"
 				: onPath(g)
-					? buckets.active
+					? "active"
 					: kind === GraphNodeKind.segment || kind === GraphNodeKind.foldStub
-						? buckets.segment
+						? "segment"
 						: d.kind[e] === 0
-							? buckets.user
-							: buckets.node;
+							? "user"
+							: "node";
+		const bucket = buckets[name];
+		if (drawn) {
+			const px = Math.floor(cx(g));
+			const py = Math.floor(cy(g));
+			if (px >= 0 && py >= 0 && px < gw && py < gh) {
+				const cell = py * gw + px;
+				if (drawn[cell] & bits[name]) continue;
+				drawn[cell] |= bits[name];
+			}
+		}
 		if (boxes) bucket.rect(layout.x[g] * zoom + tx, layout.y[g] * zoom + ty, Math.max(1, layout.w[g] * zoom), Math.max(1, layout.h[g] * zoom));
 		else bucket.rect(cx(g) - r / 2, cy(g) - r / 2, r, r);
 	}
@@ -147,7 +191,7 @@ export function drawGraph(ctx: CanvasRenderingContext2D, d: DrawInput): DrawResu
 		ctx.strokeStyle = color;
 		ctx.lineWidth = 2;
 		ctx.beginPath();
-		ctx.arc(cx(g), cy(g), Math.max(6, Math.min(40, layout.w[g] * zoom * 0.6)), 0, Math.PI * 2);
+		ctx.arc(cx(g), cy(g), Math.max(6, Math.min(lane ? 8 : 40, layout.w[g] * zoom * 0.6)), 0, Math.PI * 2);
 		ctx.stroke();
 	}
 	return d.text ? drawLandmarks(ctx, d, nodes, cx, cy, onPath) : { texts: 0, missing: [] };

@@ -6,6 +6,7 @@
 // its parent and its child. That halves the nodes d3 has to place and the depth of the drawing.
 
 import { hierarchy, tree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
+import { layoutRows } from "./layoutRows";
 import { GAP, GraphNodeKind, NODE_SIZE, nodeSizeOf, type Direction, type GraphLayout, type GraphModel } from "./model";
 
 /** What the layout needs of a model: small enough to transfer to a worker. */
@@ -24,6 +25,7 @@ export function computeGraphLayout(model: Pick<GraphModel, "parent" | "kind">, d
 
 export function layoutTree(input: LayoutInput): GraphLayout {
 	const { parent, kind, direction } = input;
+	if (direction === "rows") return layoutRows(parent);
 	const n = parent.length;
 	const x = new Float64Array(n);
 	const y = new Float64Array(n);

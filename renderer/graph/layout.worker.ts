@@ -17,7 +17,10 @@ scope.onmessage = (ev) => {
 	const { seq, parent, kind, direction } = ev.data;
 	try {
 		const layout = layoutTree({ parent, kind, direction });
-		scope.postMessage({ seq, layout }, [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer]);
+		const transfer = [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer];
+		if (layout.lane) transfer.push(layout.lane.buffer);
+		if (layout.laneCut) transfer.push(layout.laneCut.buffer);
+		scope.postMessage({ seq, layout }, transfer);
 	} catch (err) {
 		scope.postMessage({ seq, error: errorText(err) }, []);
 	}

@@ -56,7 +56,8 @@ export interface GraphModel {
 	liveCard?: number;
 }
 
-export type Direction = "TB" | "LR";
+/** "rows": one row per entry in pi's order, branches as lanes (layoutRows.ts); "TB" / "LR": tidy tree. */
+export type Direction = "TB" | "LR" | "rows";
 
 /** Positions of a GraphModel (top-left corner, flow coordinates). */
 export interface GraphLayout {
@@ -66,6 +67,10 @@ export interface GraphLayout {
 	w: Float32Array;
 	h: Float32Array;
 	direction: Direction;
+	/** Rows layout only: the lane (column of the branch graph) of every node. */
+	lane?: Int32Array;
+	/** Rows layout only: 1 where a branch found no free lane, so its long branch-off is drawn as two stubs. */
+	laneCut?: Uint8Array;
 	minX: number;
 	minY: number;
 	maxX: number;
@@ -83,6 +88,12 @@ export const NODE_SIZE = {
  * the depth axis must hold one: 30 px high in TB, 112 px wide in LR.
  */
 export const GAP = { breadth: 24, depthTB: 56, depthLR: 144, cousin: 16 } as const;
+
+/**
+ * Rows layout: a row is ROW.h high (a ROW.card-high card and a 2 px gap), lanes are ROW.lane apart, and a
+ * row's card starts after the lanes that run past it.
+ */
+export const ROW = { h: 24, card: 22, w: 560, lane: 14, pad: 10 } as const;
 
 export function nodeSizeOf(kind: number): { w: number; h: number } {
 	return kind === GraphNodeKind.entry ? NODE_SIZE.entry : kind === GraphNodeKind.segment ? NODE_SIZE.segment : NODE_SIZE.foldStub;

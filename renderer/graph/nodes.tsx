@@ -21,7 +21,7 @@ import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
 import { StreamingNode } from "./streaming";
-import { GraphNodeKind, NODE_SIZE, type GraphModel } from "./model";
+import { GraphNodeKind, NODE_SIZE, ROW, type Direction, type GraphModel } from "./model";
 import { useGraph, useGraphStore, type GraphState, type GraphStore } from "./store";
 import { treeItemId } from "./treeitem";
 import { indexOfId } from "../store/selectors";
@@ -68,7 +68,9 @@ const TEXT_3_LINES = { "--arbor-card-lines": 3 } as React.CSSProperties;
 const SEG_STYLE = { width: NODE_SIZE.segment.w, height: NODE_SIZE.segment.h };
 const STUB_STYLE = { width: NODE_SIZE.foldStub.w, height: NODE_SIZE.foldStub.h };
 
-const useDirection = (): "TB" | "LR" => useGraphStore((s) => s.direction);
+const useDirection = (): Direction => useGraphStore((s) => s.direction);
+const ROW_STYLE = { width: ROW.w, height: ROW.card };
+const STUB_ROW_STYLE = { width: 220, height: ROW.card };
 
 function Handles(): React.JSX.Element {
 	const tb = useDirection() === "TB";
@@ -194,6 +196,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const editTarget = facts?.contextEdit && sk ? indexOfId(sk, facts.contextEdit.targetId) : -1;
 	const targetPreview = useGraphStore((s) => (editTarget >= 0 ? s.preview(editTarget) : undefined));
 	const usageRollup = useUsageRollup(client, sessionId, sk, e);
+	const rows = useDirection() === "rows";
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
 	const isLeaf = leafCard === e;
@@ -242,7 +245,7 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	return (
 		<div
 			className={cls}
-			style={CARD_STYLE}
+			style={rows ? ROW_STYLE : CARD_STYLE}
 			data-entry={e}
 			data-testid="arbor-card"
 			id={treeItemId(id)}
@@ -313,9 +316,14 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 				)}
 				<FamilyBranchBadge entry={e} />
 			</div>
-			<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>
-				{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}
-			</div>
+			{rows ? (
+				// One line that ends in an ellipsis (CSS): the row is as wide as the text can be.
+				<div className="arbor-card__text">{text.length > 400 ? text.slice(0, 400) : text}</div>
+			) : (
+				<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>
+					{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}
+				</div>
+			)}
 			{data.count >= 2 && <BranchRollup entry={e} />}
 			{hasFoot && (
 				<div className="arbor-card__foot">
@@ -388,12 +396,13 @@ export const SegmentNode = memo(function SegmentNode({ data }: NodeProps<GraphFl
 });
 
 export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<GraphFlowNode>) {
-	const tb = useDirection() === "TB";
+	const dir = useDirection();
+	const tb = dir === "TB";
 	const rollup = useFoldRollup(data.entry);
 	return (
 		<div
 			className="arbor-stub"
-			style={STUB_STYLE}
+			style={dir === "rows" ? STUB_ROW_STYLE : STUB_STYLE}
 			data-testid="arbor-fold-stub"
 			data-entry={data.entry}
 			data-rollup={rollup ?? undefined}

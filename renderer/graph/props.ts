@@ -30,4 +30,6 @@ export interface SessionGraphProps {
 	streaming?: readonly StreamCard[];
 	/** A live pi holds the session: its in-memory leaf (entry index, -1 not in the file yet); null/absent = file mode. */
 	liveLeaf?: number | null;
+	/** Switch between the rows view and the tree of cards (the graph's own button); no button when absent. */
+	onToggleView?(): void;
 }

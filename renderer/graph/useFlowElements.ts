@@ -46,7 +46,8 @@ export function useFlowElements({ laid, mounted, overrides, direction, activePat
 	}, [laid, mounted, overrides, direction]);
 
 	const edges = useMemo(() => {
-		if (!laid) return [];
+		// The rows view draws its lanes itself (RowLanes.tsx): an edge there can span thousands of rows.
+		if (!laid || laid.layout.direction === "rows") return [];
 		const { model: m } = laid;
 		const inSet = new Set(mounted);
 		const out: Edge[] = [];

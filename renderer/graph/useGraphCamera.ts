@@ -7,9 +7,10 @@ import type { ReactFlowInstance, Viewport } from "@xyflow/react";
 import type { Skeleton } from "../../shared/skeleton";
 import { viewRect } from "./cull";
 import { nodeCenter, type Laid } from "./laid";
+import { ROW } from "./model";
 import type { GraphFlowNode } from "./nodes";
 import { useGraphStore, type Graph, type GraphController } from "./store";
-import { BIG_FIT_ZOOM, JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM, SMALL_GRAPH } from "./zoom";
+import { FAR_ZOOM, JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM } from "./zoom";
 
 export interface CameraInput {
 	graph: Graph;
@@ -68,7 +69,14 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 			shownKey.current = sessionKey;
 			const saved = graphStore.getState().viewports[sessionKey];
 			if (saved) setViewport(saved);
-			else centerOn(laid, skeleton.leaf >= 0 ? skeleton.leaf : 0, 1);
+			else openOn(laid);
+			return;
+		}
+		// Another view (rows <-> tree): the old viewport points at nothing in the new drawing. The
+		// selection is centred at zoom 1; without one, the view opens as a session does.
+		if (prev && prev.layout.direction !== laid.layout.direction) {
+			if (selectedIndex >= 0) centerOn(laid, selectedIndex, 1);
+			else openOn(laid);
 			return;
 		}
 		// A reveal asked for the next layout (filter change) runs now, against the positions just installed.
@@ -94,6 +102,21 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
+	// A session opens on its recent past. The rows view (the default) reads at zoom 1: the lanes at the
+	// left edge, the leaf's row low in the pane so the rows above it (its path back toward the root, and
+	// the lanes of the branches leaving that path) fill it, never scrolled past the last row. The tidy
+	// tree centres the leaf at zoom 1.
+	function openOn(target: Laid): void {
+		const l = target.layout;
+		const leaf = skeleton.leaf >= 0 ? skeleton.leaf : 0;
+		if (l.direction !== "rows") return centerOn(target, leaf, 1);
+		const h = paneHeight > 0 ? paneHeight : 600;
+		const c = nodeCenter(target, leaf, skeleton);
+		if (!c) return;
+		const y = Math.min(12, Math.max(h - 3 * ROW.h - c.y, h - 12 - l.maxY));
+		setViewport({ x: 8 - l.minX, y, zoom: 1 });
+	}
+
 	// Tree depth of every graph node (aria-level), for the cards.
 	useLayoutEffect(() => {
 		if (!laid) return;
@@ -114,17 +137,9 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 				const { minX, minY, maxX, maxY } = l.layout;
 				const pw = w > 0 ? w : 800;
 				const ph = h > 0 ? h : 600;
+				// Everything the filter shows, whole. On a big graph that zoom is below readable card text, so it
+				// draws as the overview (zoom.ts lodOf), which says how to get back to cards.
 				const z = Math.max(mz, Math.min(1, (pw * 0.92) / Math.max(1, maxX - minX), (ph * 0.92) / Math.max(1, maxY - minY)));
-				// A big session fitted whole is a thin strip of dots: Fit shows the neighbourhood of the leaf
-				// at the lowest zoom that still draws text instead (the overview stays a zoom-out away).
-				if (z < BIG_FIT_ZOOM && l.model.n > SMALL_GRAPH) {
-					const sk = graphStore.getState().skeleton;
-					const c = nodeCenter(l, sk && sk.leaf >= 0 ? sk.leaf : 0, sk ?? undefined);
-					if (c) {
-						setViewport({ x: pw / 2 - c.x * BIG_FIT_ZOOM, y: ph / 2 - c.y * BIG_FIT_ZOOM, zoom: BIG_FIT_ZOOM }, 200);
-						return;
-					}
-				}
 				setViewport({ x: pw / 2 - ((minX + maxX) / 2) * z, y: ph / 2 - ((minY + maxY) / 2) * z, zoom: z }, 200);
 			},
 			centerOnEntry(entry, zoom) {
@@ -158,9 +173,12 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const cur = rf.getViewport();
 		const r = viewRect(cur, paneWidth || 800, paneHeight || 600);
 		const inside = c.x > r.x + 40 / cur.zoom && c.x < r.x + r.w - 40 / cur.zoom && c.y > r.y + 30 / cur.zoom && c.y < r.y + r.h - 30 / cur.zoom;
-		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM.
-		if (force || !inside || cur.zoom < JUMP_MIN_ZOOM)
-			centerOn(laid, pendingReveal, cur.zoom < JUMP_MIN_ZOOM || force ? Math.max(cur.zoom, READABLE_ZOOM) : cur.zoom, 200);
+		// Jumps land where card text is legible: from below JUMP_MIN_ZOOM they zoom in to READABLE_ZOOM (the
+		// rows view keeps its 12 px text, so it needs zoom 1).
+		const rows = laid.layout.direction === "rows";
+		const jumpMin = rows ? FAR_ZOOM : JUMP_MIN_ZOOM;
+		if (force || !inside || cur.zoom < jumpMin)
+			centerOn(laid, pendingReveal, cur.zoom < jumpMin || force ? Math.max(cur.zoom, rows ? 1 : READABLE_ZOOM) : cur.zoom, 200);
 		// eslint-disable-next-line react-hooks/exhaustive-deps -- centerOn is recreated each render
 	}, [pendingReveal, laid]);
 

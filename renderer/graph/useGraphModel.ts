@@ -1,13 +1,16 @@
 // The graph's model hook: SessionGraph's props -> the graph store's render inputs (the cards select from
 // them) and the visible tree -> the compressed graph model (compress.ts), patched when segments open.
 
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { activePathMask } from "../../shared/tree-view";
 import { buildGraphModel, expandSegments } from "./compress";
 import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
 import type { SessionGraphProps } from "./props";
 import { EMPTY_SET, setSegmentExpanded, useGraphStore, type Graph } from "./store";
+
+/** Models this big are rebuilt a frame after a filter or search change (smaller ones take a few ms). */
+const DEFER_REBUILD_NODES = 4000;
 
 export interface GraphModelResult {
 	model: GraphModel;
@@ -71,7 +74,8 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 
 	// ---- model: visible tree -> compressed graph
 	const expanded = useGraphStore((s) => s.expanded[sessionKey] ?? EMPTY_SET);
-	const compress = props.compress ?? true;
+	// The rows view lists every entry, as pi's /tree does: a "+N" pill would take a row of its own there.
+	const compress = (props.compress ?? true) && direction !== "rows";
 	// Opening segments (a click, or the selection walking into one) patches the previous model; only a
 	// new skeleton, view, search or a collapse re-runs compression over the whole visible tree.
 	const modelMemo = useRef<{
@@ -83,9 +87,27 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 		expanded: ReadonlySet<string>;
 		model: GraphModel;
 	} | null>(null);
+	// A filter switch or a new search on a big session rebuilds a model of up to ~90k nodes (tens of ms)
+	// right after the visible tree was recomputed in the click's own task. The rebuild waits for the next
+	// frame, so no frame carries both (bench:ui "filter switch"): the old model stays on screen one frame.
+	const [rebuildTick, setRebuildTick] = useState(0);
+	const deferred = useRef(false);
+	const allowRebuild = useRef(false);
 	const model = useMemo(() => {
 		const prev = modelMemo.current;
 		let next: GraphModel;
+		if (
+			prev &&
+			!allowRebuild.current &&
+			prev.skeleton === skeleton &&
+			prev.model.n >= DEFER_REBUILD_NODES &&
+			(prev.view !== view || prev.matches !== matches || prev.compress !== compress)
+		) {
+			deferred.current = true;
+			return prev.model;
+		}
+		allowRebuild.current = false;
+		deferred.current = false;
 		if (
 			prev &&
 			prev.skeleton === skeleton &&
@@ -103,7 +125,23 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 		}
 		modelMemo.current = { skeleton, view, matches, compress, liveLeaf, expanded, model: next };
 		return next;
-	}, [skeleton, view, expanded, matches, compress, liveLeaf]);
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- rebuildTick re-runs a deferred rebuild
+	}, [skeleton, view, expanded, matches, compress, liveLeaf, rebuildTick]);
+	useEffect(() => {
+		if (!deferred.current) return;
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		// After the next paint: a frame callback, then a task.
+		const frame = requestAnimationFrame(() => {
+			timer = setTimeout(() => {
+				allowRebuild.current = true;
+				setRebuildTick((t) => t + 1);
+			}, 0);
+		});
+		return () => {
+			cancelAnimationFrame(frame);
+			if (timer !== undefined) clearTimeout(timer);
+		};
+	}, [skeleton, view, expanded, matches, compress]);
 
 	// The selection is never left inside a "+N": its segment opens (and stays open while the user walks it).
 	useEffect(() => {

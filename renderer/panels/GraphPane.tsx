@@ -56,7 +56,7 @@ export function GraphPane() {
 	const matches = useApp((s) => s.search.matches);
 	const abandoned = useApp((s) => s.abandoned);
 	const previewMap = useApp((s) => (s.activeSessionId ? s.previews[s.activeSessionId] : undefined));
-	const direction = useApp((s) => s.settings?.layoutDirection ?? "TB");
+	const direction = useApp((s) => s.settings?.layoutDirection ?? "rows");
 	const focusTick = useApp((s) => s.graphFocusTick);
 	const { liveLeaf, streaming } = useLiveGraph(sessionId, skeleton);
 	const st = deps.store.getState;
@@ -158,6 +158,7 @@ export function GraphPane() {
 				focusTick={focusTick}
 				liveLeaf={liveLeaf}
 				streaming={streaming}
+				onToggleView={() => void st().updateSettings({ layoutDirection: direction === "rows" ? "TB" : "rows" })}
 			/>
 		</div>
 	);

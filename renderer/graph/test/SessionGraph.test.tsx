@@ -261,13 +261,15 @@ describe("SessionGraph", () => {
 		expect(container.querySelector("[data-testid=arbor-minimap]")).not.toBeNull();
 	});
 
-	it("draws a canvas overview instead of cards when zoomed out below 0.25, and cards again when zoomed in", async () => {
+	it("draws a canvas overview instead of cards when Fit or a zoom-out goes below readable text, and cards again when zoomed in", async () => {
 		const big = generateSkeleton(20_000, 4);
 		await mount({ skeleton: big, view: computeTreeView(big), selectedIndex: big.leaf, previews: () => undefined });
-		// Fit on a big graph centres the leaf at a zoom with text (0.5): still cards.
+		// Fit on a big graph shows all of it (issue 21): far below readable text, so the overview.
 		await act(async () => graph.actions.fit());
-		await waitFor(() => Math.abs((graph.store.getState().viewports.s1?.zoom ?? 0) - 0.5) < 1e-6);
-		expect(container.querySelector("[data-testid=arbor-overview]")).toBeNull();
+		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") !== null);
+		expect(graph.store.getState().viewports.s1?.zoom ?? 1).toBeLessThan(0.5);
+		await act(async () => graph.actions.zoomToLeaf());
+		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") === null);
 		expect(cardOf(big.leaf)).toBeTruthy();
 		for (let i = 0; i < 12; i++) await act(async () => graph.actions.zoomOut());
 		await waitFor(() => container.querySelector("[data-testid=arbor-overview]") !== null);
