@@ -1,0 +1,84 @@
+// Defects a usability test found (issue #21, item 5), each reproduced in Chromium through the browser host
+// at 1440×900: the library stays inside the window with a long first message and its keyboard walks one
+// result at a time; the leaf drag shows a ghost and the drop target; focus returns where it belongs; tabs
+// get distinct names; the status bar names the model a summary uses; polish (attribution, toasts, settings).
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { openApp, shot } from "./helpers/app";
+import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+const sample = join(repoRoot, "build", "sample-session.jsonl");
+
+/** A folder of copies of the sample session; the first copy's first user message made very long. */
+function libraryDir(count: number): string {
+	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-lib-"));
+	// Without the session's name, the library titles each file by its first user message.
+	const lines = readFileSync(sample, "utf8")
+		.split("\n")
+		.filter((l) => !l.includes('"type":"session_info"'));
+	const first = lines.findIndex((l) => l.includes('"role":"user"'));
+	for (let i = 0; i < count; i++) {
+		const out = [...lines];
+		if (i === 0) {
+			const e = JSON.parse(out[first]) as { message: { content: { text: string }[] } };
+			e.message.content[0].text = `${"Please_refactor_the_whole_weather_module_".repeat(8)} ${"and keep going with a long first message ".repeat(20)}`;
+			out[first] = JSON.stringify(e);
+		}
+		writeFileSync(join(dir, `s${i}.jsonl`), out.join("\n"));
+	}
+	return dir;
+}
+
+for (const [w, h] of [
+	[1440, 900],
+	[1280, 720],
+] as const) {
+	test(`the library stays inside a ${w}×${h} window with a long first message`, async ({ page }) => {
+		await page.setViewportSize({ width: w, height: h });
+		host = await startHost([libraryDir(3)]);
+		await page.goto(host.url);
+		const lib = page.getByTestId("library");
+		await expect(lib).toBeVisible({ timeout: 60_000 });
+		await expect(page.getByTestId("library-item")).toHaveCount(3);
+		const box = (await lib.boundingBox())!;
+		expect(box.x).toBeGreaterThanOrEqual(0);
+		expect(box.x + box.width).toBeLessThanOrEqual(w);
+		for (const id of ["library-search", "library-item", "library-project"]) {
+			for (const el of await page.getByTestId(id).all()) {
+				const b = (await el.boundingBox())!;
+				expect(b.x, id).toBeGreaterThanOrEqual(box.x);
+				expect(b.x + b.width, id).toBeLessThanOrEqual(box.x + box.width);
+			}
+		}
+		await shot(page, `library-long-title-${w}`);
+	});
+}
+
+test("library keyboard: ArrowDown from the search selects the first result, Enter opens it", async ({ page }) => {
+	host = await startHost([libraryDir(3)]);
+	await page.goto(host.url);
+	await expect(page.getByTestId("library-item")).toHaveCount(3, { timeout: 60_000 });
+	const search = page.getByTestId("library-search");
+	await search.focus();
+	await page.keyboard.press("ArrowDown");
+	await expect(page.getByTestId("library-item").nth(0)).toBeFocused();
+	await page.keyboard.press("ArrowDown");
+	await expect(page.getByTestId("library-item").nth(1)).toBeFocused();
+	await page.keyboard.press("ArrowUp");
+	await page.keyboard.press("ArrowUp");
+	await expect(search).toBeFocused();
+	// Enter in the field opens the first result of the search.
+	await search.fill("s2.jsonl");
+	await expect(page.getByTestId("library-item")).toHaveCount(1);
+	await page.keyboard.press("Enter");
+	await expect(page.getByTestId("library")).toBeHidden({ timeout: 30_000 });
+	await expect(page.getByTestId("status-file")).toContainText("s2.jsonl");
+});
