@@ -82,3 +82,32 @@ test("library keyboard: ArrowDown from the search selects the first result, Ente
 	await expect(page.getByTestId("library")).toBeHidden({ timeout: 30_000 });
 	await expect(page.getByTestId("status-file")).toContainText("s2.jsonl");
 });
+
+test("dragging the leaf badge shows the badge under the pointer and marks the card it would drop on", async ({ page }) => {
+	host = await startHost([tempCopy(sample)]);
+	await openApp(page, host);
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	const b = (await page.getByTestId("leaf-badge").boundingBox())!;
+	const dest = page.locator(".react-flow__node:has(.arbor-card--user)").first();
+	const d = (await dest.boundingBox())!;
+	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+	await page.mouse.down();
+	await page.mouse.move(d.x + d.width / 2, d.y + d.height / 2, { steps: 12 });
+	await expect(dest).toHaveClass(/is-drop-target/);
+	const ghost = page.locator(".arbor-leaf-ghost");
+	await expect(ghost).toBeVisible();
+	const g = (await ghost.boundingBox())!;
+	// Next to the pointer, not at the page's corner or in the document flow.
+	expect(Math.abs(g.x - (d.x + d.width / 2 + 8))).toBeLessThan(4);
+	expect(Math.abs(g.y - (d.y + d.height / 2 + 8))).toBeLessThan(4);
+	const looks = await dest.evaluate((el) => {
+		const c = el.querySelector(".arbor-card") as HTMLElement;
+		return { outline: getComputedStyle(c).outlineStyle, cursor: getComputedStyle(document.body).cursor };
+	});
+	expect(looks).toEqual({ outline: "dashed", cursor: "grabbing" });
+	await shot(page, "leaf-drag-ghost");
+	await page.keyboard.press("Escape");
+	await expect(ghost).toHaveCount(0);
+	await page.mouse.up();
+});
