@@ -111,3 +111,34 @@ test("dragging the leaf badge shows the badge under the pointer and marks the ca
 	await expect(ghost).toHaveCount(0);
 	await page.mouse.up();
 });
+
+test("the status bar names the model a summary in this session uses (its own model), with where it comes from", async ({ page }) => {
+	// The sample's branch chose anthropic/claude-sonnet-4-5; with only an Anthropic key pi's own choice for a
+	// new session would be claude-opus-5-5, which a summary here does not use.
+	host = await startHost([tempCopy(sample)], { env: { ANTHROPIC_API_KEY: "sk-test" } });
+	await openApp(page, host);
+	const model = page.getByTestId("status-model");
+	await expect(model).toHaveText("anthropic/claude-sonnet-4-5");
+	await expect(model).toHaveAttribute("title", /this session's own model/);
+});
+
+test("Save position for pi has a tooltip and the leaf then reads as the message it sits under", async ({ page }) => {
+	const file = tempCopy(sample);
+	host = await startHost([file]);
+	await openApp(page, host);
+	// Move the leaf off the file's last line (No summary), so the two positions differ.
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	await page.locator(".react-flow__node:has(.arbor-card--assistant)").first().click();
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-no-summary").click();
+	const save = page.getByTestId("status-save-position");
+	await expect(save).toBeVisible();
+	await expect(save).toHaveAttribute("title", /resume/);
+	await save.click();
+	await expect(save).toBeHidden();
+	const leaf = page.getByTestId("status-go-leaf");
+	await expect(leaf).toContainText(/Leaf: assistant: .+ ↓/);
+	await expect(leaf).not.toContainText("custom");
+	await expect(leaf).not.toContainText("arbor.position");
+});

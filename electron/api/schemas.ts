@@ -85,7 +85,7 @@ export const requestSchemas: Schemas = {
 	upgradeLegacy: withSession,
 	getSettings: empty,
 	setSettings: z.strictObject({ settings: settingsPatch }),
-	getActiveModel: empty,
+	getActiveModel: z.strictObject({ sessionId: sessionId.optional() }),
 	listCommands: empty,
 	runExtensionCommand: z.strictObject({
 		sessionId,
