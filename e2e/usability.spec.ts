@@ -6,13 +6,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
 import { openApp, shot } from "./helpers/app";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
+let llm: LlmServer | undefined;
 test.afterEach(async () => {
 	await host?.stop();
 	host = undefined;
+	await llm?.close();
+	llm = undefined;
 });
 
 const sample = join(repoRoot, "build", "sample-session.jsonl");
@@ -141,4 +145,35 @@ test("Save position for pi has a tooltip and the leaf then reads as the message 
 	await expect(leaf).toContainText(/Leaf: assistant: .+ ↓/);
 	await expect(leaf).not.toContainText("custom");
 	await expect(leaf).not.toContainText("arbor.position");
+});
+
+test("focus: Summarize → Done on a user message focuses the composer; closing a dialog returns focus, never to <body>", async ({ page }) => {
+	llm = await startLlmServer({ kind: "stream", chunks: ["## Goal\nFocus.", "\n\n## Outcome\nDone."], delayMs: 5 });
+	const settings = { model: { provider: "local", modelId: "arbor-test-model", api: "openai-completions", baseUrl: llm.baseUrl, apiKey: "test-key" } };
+	host = await startHost([tempCopy(sample)], { settings });
+	await openApp(page, host);
+	// A dialog opened from a toolbar button gives the focus back to it.
+	await page.getByTestId("open-settings").click();
+	await expect(page.getByTestId("settings-dialog")).toBeVisible();
+	await page.keyboard.press("Escape");
+	await expect(page.getByTestId("settings-dialog")).toBeHidden();
+	await expect(page.getByTestId("open-settings")).toBeFocused();
+	// Opened from the graph with the keyboard: back on the graph.
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	await page.locator(".react-flow__node:has(.arbor-card--user)").nth(1).click();
+	await page.keyboard.press("Control+k");
+	await expect(page.getByTestId("command-palette")).toBeVisible();
+	await page.keyboard.press("Escape");
+	await expect(page.getByTestId("command-palette")).toBeHidden();
+	expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("BODY");
+	await expect(page.getByTestId("arbor-tree")).toBeFocused();
+	// Summarize → Done on a user message: its text is in the composer, which has the focus (as after No summary).
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-summarize").click();
+	await expect(page.getByTestId("navigate-done-close")).toBeVisible({ timeout: 30_000 });
+	await page.getByTestId("navigate-done-close").click();
+	await expect(page.getByTestId("navigate-dialog")).toBeHidden();
+	await expect(page.getByTestId("composer")).toBeFocused();
+	await expect(page.getByTestId("composer")).not.toHaveValue("");
 });

@@ -19,7 +19,14 @@ export interface NavigateDialog {
 	/** Which choice gets keyboard focus ("Navigate with summary…" focuses Summarize). */
 	focus?: "none" | "summarize" | "custom";
 	/** After a summarized move ("done"): what was saved and where, and the leaf to go back to. */
-	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null };
+	result?: {
+		summaryEntryId: string | null;
+		oldLeafId: string | null;
+		newLeafId: string | null;
+		file: string | null;
+		/** The move put a user message's text in the composer: closing the dialog hands it the focus. */
+		focusComposer?: boolean;
+	};
 }
 
 export type Dialog =
@@ -144,6 +151,7 @@ export const createDialogSlice: SliceCreator<DialogSlice> = (set, get) => ({
 		if (!cur || (kind && cur.kind !== kind)) return;
 		set({ dialog: null });
 		if (cur.kind === "navigate") get().setAbandoned(null);
+		if (cur.kind === "navigate" && cur.result?.focusComposer) get().focusComposer();
 	},
 
 	updateDialog(kind, patch) {

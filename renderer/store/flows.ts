@@ -99,6 +99,7 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 							oldLeafId: result.oldLeafId,
 							newLeafId: result.newLeafId,
 							file: activeSession(get())?.summary.path ?? null,
+							...(result.editorText ? { focusComposer: true } : {}),
 						},
 					});
 				} else get().closeDialog("navigate");
