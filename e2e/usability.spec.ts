@@ -177,3 +177,56 @@ test("focus: Summarize → Done on a user message focuses the composer; closing 
 	await expect(page.getByTestId("composer")).toBeFocused();
 	await expect(page.getByTestId("composer")).not.toHaveValue("");
 });
+
+test("tabs: branches to new files get distinct names, a branch from the first message is not an empty-filter graph, the search field keeps its width", async ({
+	page,
+}) => {
+	// Untitled, so each tab is named by a message (a branch shares its parent's first one).
+	const file = join(mkdtempSync(join(tmpdir(), "arbor-e2e-tabs-")), "untitled.jsonl");
+	writeFileSync(
+		file,
+		readFileSync(sample, "utf8")
+			.split("\n")
+			.filter((l) => !l.includes('"type":"session_info"'))
+			.join("\n"),
+	);
+	host = await startHost([file]);
+	await openApp(page, host);
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	const tabs = page.getByTestId("session-tab");
+	// From a later user message: the new file starts with the same first message as the one it came from.
+	await page.locator(".react-flow__node:has(.arbor-card--user)").nth(1).click();
+	await page.keyboard.press("Control+b");
+	await expect(tabs).toHaveCount(2, { timeout: 20_000 });
+	await expect(page.locator(".react-flow__node").first()).toBeVisible();
+	const names = async () => (await tabs.locator("button:first-child").allTextContents()).map((t) => t.trim());
+	// Named once the new file's skeleton and first preview are in (never by its raw file name).
+	await expect.poll(async () => (await names()).filter((n) => !n.endsWith(".jsonl")).length).toBe(2);
+	expect(new Set(await names()).size).toBe(2);
+	expect((await page.getByTestId("search-input").boundingBox())!.width).toBeGreaterThanOrEqual(200);
+	// The "Branched to …" toast leaves the side panel's tabs visible and clickable.
+	const toast = (await page.getByTestId("toast-info").first().boundingBox())!;
+	const sideTab = (await page.getByTestId("panel-tab-labels").boundingBox())!;
+	expect(toast.y).toBeGreaterThanOrEqual(sideTab.y + sideTab.height);
+	await shot(page, "tabs-two-1440");
+	// From the first user message: nothing of the conversation comes along (only the model and thinking level).
+	await tabs.first().locator("button").first().click();
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	await page.locator(".react-flow__node:has(.arbor-card--user)").first().click();
+	await page.keyboard.press("Control+b");
+	await expect(tabs).toHaveCount(3, { timeout: 20_000 });
+	await page.waitForTimeout(1000);
+	for (const n of await names()) expect(n).not.toMatch(/\.jsonl$/);
+	expect(new Set(await names()).size).toBe(3);
+	const empty = page.getByTestId("graph-empty");
+	await expect(empty).toBeVisible();
+	await expect(empty).not.toContainText("No entries match this filter");
+	await expect(empty).toContainText("no messages yet");
+	await expect(page.getByTestId("composer")).not.toHaveValue("");
+	await shot(page, "tabs-branch-from-first-message");
+	// Its entries are one click away.
+	await empty.getByRole("button", { name: /show all entries/i }).click();
+	await expect(page.locator(".react-flow__node").first()).toBeVisible();
+});
