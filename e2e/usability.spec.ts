@@ -230,3 +230,32 @@ test("tabs: branches to new files get distinct names, a branch from the first me
 	await empty.getByRole("button", { name: /show all entries/i }).click();
 	await expect(page.locator(".react-flow__node").first()).toBeVisible();
 });
+
+test("polish: no React Flow box on the canvas (credited in About), Settings' Save and Close visible at 900 px, Leaf selects the leaf", async ({ page }) => {
+	host = await startHost([tempCopy(sample)]);
+	await openApp(page, host);
+	await expect(page.getByTestId("graph").getByText("React Flow", { exact: true })).toHaveCount(0);
+	await expect(page.locator(".react-flow__attribution")).toHaveCount(0);
+	// Settings at 1440×900: both buttons on screen and not under anything.
+	await page.getByTestId("open-settings").click();
+	for (const id of ["settings-save", "settings-close"]) {
+		const b = page.getByTestId(id);
+		await expect(b).toBeInViewport({ ratio: 1 });
+		const box = (await b.boundingBox())!;
+		const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.getAttribute("data-testid"), [box.x + box.width / 2, box.y + box.height / 2]);
+		expect(hit).toBe(id);
+	}
+	await shot(page, "settings-1440x900");
+	await page.getByTestId("settings-about").click();
+	await expect(page.getByTestId("about-dialog")).toContainText("React Flow");
+	await shot(page, "about");
+	await page.keyboard.press("Escape");
+	// Leaf: the view moves to the leaf and the leaf is the selected entry.
+	await page.getByTestId("fit-button").click();
+	await page.waitForTimeout(400);
+	await page.locator(".react-flow__node:has(.arbor-card--user)").first().click();
+	const before = await page.getByTestId("inspector").textContent();
+	await page.getByTestId("zoom-leaf-button").click();
+	await expect.poll(() => page.getByTestId("inspector").textContent()).not.toBe(before);
+	await expect(page.locator('.react-flow__node:has([data-testid="leaf-badge"]) .is-selected')).toHaveCount(1);
+});

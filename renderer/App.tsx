@@ -1,6 +1,7 @@
 // renderer: the React app — one ArborClient (renderer/client), a sliced zustand store (store/), the
 // command registry (commands/), the graph (graph/), panels and dialogs. App lays them out.
 
+import { AboutDialog } from "./dialogs/About";
 import { useEffect, useState } from "react";
 import { CompareDialog } from "./compare/CompareDialog";
 import { forgetClosedSessions } from "./commands/forget-closed";
@@ -42,6 +43,7 @@ function Dialogs() {
 			{dialog?.kind === "warnings" && <WarningsDialog />}
 			{dialog?.kind === "library" && <Library />}
 			{dialog?.kind === "settings" && <SettingsDialog />}
+			{dialog?.kind === "about" && <AboutDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
 			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
 			{menu && <ContextMenu menu={menu} />}

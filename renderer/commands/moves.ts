@@ -35,7 +35,8 @@ export function selectIndex(ctx: CommandContext, index: number): void {
 }
 
 /** Select an entry (its nearest shown ancestor when the filter hides it) and zoom to it readably. */
-function goTo(ctx: CommandContext, index: number): void {
+/** Select an entry (or its nearest shown ancestor) and bring it into view at a readable zoom. */
+export function goTo(ctx: CommandContext, index: number): void {
 	if (!ctx.skeleton || index < 0) return;
 	const shown = ctx.tree ? keepSelection(ctx.tree, index) : index;
 	const target = shown >= 0 ? shown : index;

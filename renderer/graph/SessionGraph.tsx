@@ -185,10 +185,6 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					proOptions={HIDE_BUILTIN_ATTRIBUTION}
 				/>
 			</div>
-			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
-			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">
-				React Flow
-			</a>
 			{overview && laid && paneWidth > 0 && (
 				<CanvasOverview
 					model={laid.model}

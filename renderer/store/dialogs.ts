@@ -37,6 +37,7 @@ export type Dialog =
 	| { kind: "branchList" }
 	| { kind: "warnings" }
 	| { kind: "settings" }
+	| { kind: "about" }
 	| { kind: "family"; path: string }
 	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
 	| { kind: "compare"; a: string; b: string; siblingsOf?: string };
