@@ -1,6 +1,7 @@
 // renderer: the React app — one ArborClient (renderer/client), a sliced zustand store (store/), the
 // command registry (commands/), the graph (graph/), panels and dialogs. App lays them out.
 
+import { BranchesPanel } from "./panels/BranchesPanel";
 import { AboutDialog } from "./dialogs/About";
 import { useEffect, useState } from "react";
 import { CompareDialog } from "./compare/CompareDialog";
@@ -55,6 +56,7 @@ const PANELS: { id: SidePanel; label: string }[] = [
 	{ id: "inspector", label: "Entry" },
 	{ id: "context", label: "Context" },
 	{ id: "labels", label: "Labels" },
+	{ id: "branches", label: "Branches" },
 ];
 
 function SidePanelView() {
@@ -81,6 +83,7 @@ function SidePanelView() {
 				{panel === "inspector" && <Inspector />}
 				{panel === "context" && <ContextPanel />}
 				{panel === "labels" && <LabelList />}
+				{panel === "branches" && <BranchesPanel />}
 			</div>
 		</aside>
 	);

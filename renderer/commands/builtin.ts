@@ -262,6 +262,13 @@ export function builtinCommands(): Command[] {
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },
 		{
+			id: "panel.branches",
+			label: "Show branches (every leaf, by cost or time)",
+			category: "View",
+			when: hasSession,
+			perform: (ctx) => ctx.store.getState().setPanel("branches"),
+		},
+		{
 			...COMMAND_INFO["settings.open"],
 			category: "View",
 			// One dialog at a time: replacing a running navigation (a menu-bar click) would orphan its summary.

@@ -58,7 +58,7 @@ export interface ViewSlice {
 	reconcileSelection(): void;
 }
 
-export type SidePanel = "inspector" | "context" | "labels";
+export type SidePanel = "inspector" | "context" | "labels" | "branches";
 
 const EMPTY_SEARCH: SearchState = { query: "", scope: "pi", matches: [], pending: false, error: null };
 const SEARCH_DEBOUNCE_MS = 120;
