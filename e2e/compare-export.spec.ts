@@ -199,3 +199,27 @@ test("export a branch as Markdown (download) and save a pruned copy next to the 
 	expect(sha256(file)).toBe(before);
 	expect(existsSync(file)).toBe(true);
 });
+
+test("compare siblings starts from the child you came from, and its whole-subtree figures are the inspector's", async ({ page }) => {
+	const file = fixture();
+	host = await startHost([file], { settings: { treeFilterMode: "all" } });
+	await page.setViewportSize({ width: 1440, height: 900 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	// The child off the leaf's path: its inspector roll-up first.
+	await page.getByTestId("fit-button").click();
+	await card(page, "inactive-user").click();
+	const entries = (await page.getByTestId("rollup-entries").textContent())!.trim();
+	const cost = Number((await page.getByTestId("rollup-cost").textContent())!.replace("$", ""));
+	await card(page, "thinking-root").click({ button: "right" });
+	await page.getByTestId("menu-item-compare.siblings").click();
+	await expect(page.getByTestId("compare-pick-a")).toHaveValue("inactive-user");
+	await expect(page.getByTestId("compare-facts-a")).toHaveAttribute("data-leaf-id", "inactive-tool");
+	await expect(page.getByTestId("compare-subtree-figures-a")).toContainText(`${entries} entries`);
+	await expect(page.getByTestId("compare-subtree-figures-a")).toContainText(`$${cost.toFixed(2)}`);
+	await expect(page.getByTestId("compare-path-entries-a")).toHaveText(/\d+/);
+	for (const scheme of ["light", "dark"] as const) {
+		await page.emulateMedia({ colorScheme: scheme });
+		await shot(page, `compare-siblings-from-child-${scheme}`);
+	}
+});
