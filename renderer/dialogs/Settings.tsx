@@ -392,8 +392,7 @@ export function SettingsDialog() {
 						<button type="button" data-testid="settings-close" onClick={() => close("settings")}>
 							Close
 						</button>
-						<span className="spacer" />
-						<button type="button" className="link" data-testid="settings-about" onClick={() => openDialog({ kind: "about" })}>
+						<button type="button" className="link settings-about" data-testid="settings-about" onClick={() => openDialog({ kind: "about" })}>
 							About Arbor
 						</button>
 					</div>
