@@ -8,7 +8,7 @@ import { FILTER_MODES, type FilterMode } from "../../shared/api";
 import { COMMAND_INFO, FILTERS, type SharedCommandId } from "../../shared/commands";
 import { entryPlainText, prettyJson } from "../panels/entry-text";
 import { activeSession, leafId } from "../store/selectors";
-import { goTo, hasSession, hasTarget, selectIndex, treeMoveCommands } from "./moves";
+import { hasSession, selectShown, hasTarget, selectIndex, treeMoveCommands } from "./moves";
 import type { Command, CommandContext } from "./registry";
 
 const DOUBLE_ESCAPE_MS = 500;
@@ -232,7 +232,10 @@ export function builtinCommands(): Command[] {
 			when: hasSession,
 			// The leaf becomes the selection too: moving the view there while the inspector kept showing the old
 			// entry read as if Leaf had done nothing.
-			perform: (ctx) => (ctx.skeleton && ctx.skeleton.leaf >= 0 ? goTo(ctx, ctx.skeleton.leaf) : ctx.graph.zoomToLeaf()),
+			perform: (ctx) => {
+				if (ctx.skeleton) selectShown(ctx, ctx.skeleton.leaf);
+				ctx.graph.zoomToLeaf();
+			},
 		},
 		{ ...COMMAND_INFO["view.fit"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.fit() },
 		{ ...COMMAND_INFO["view.zoomIn"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
