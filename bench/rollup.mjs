@@ -4,6 +4,7 @@
 // column (filled by the scan). Target (issue #12): <= 200 ms. Prints the median and worst of 9 runs (wall ms),
 // and the same for getting the cost inputs (services/rollup.ts rollupCosts, what getRollupCosts answers):
 // from the column now, no entry parsed (it read every cost-carrying entry before the column existed).
+// Also the Branches panel's table (shared/branches.ts computeBranches + sortBranches).
 // Usage: node bench/rollup.mjs [--n 100000]
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -20,7 +21,7 @@ const bundle = join(cache, "rollup-bench.cjs");
 await build({
 	stdin: {
 		contents:
-			'export { computeRollups } from "./shared/rollup"; export { SessionManager } from "./electron/session"; export { rollupCosts } from "./electron/services/rollup";',
+			'export { computeRollups } from "./shared/rollup"; export { computeBranches, sortBranches } from "./shared/branches"; export { SessionManager } from "./electron/session"; export { rollupCosts } from "./electron/services/rollup";',
 		resolveDir: root,
 		loader: "ts",
 	},
@@ -62,4 +63,16 @@ console.log(
 	`roll-ups of every subtree, ${sk.count} entries: median ${median.toFixed(1)} ms, worst ${times[8].toFixed(1)} ms (root: ${r.entries[rootIdx]} entries, $${r.cost[rootIdx].toFixed(2)}) | target <= 200 ms -> ${median <= 200 ? "MET" : "MISSED"}`,
 );
 console.log(`cost inputs of the roll-ups (getRollupCosts), ${sk.count} entries: median ${costTimes[4].toFixed(1)} ms, worst ${costTimes[8].toFixed(1)} ms`);
+// The Branches panel's table (shared/branches.ts): every leaf with its path's figures, then sorted by cost.
+const branchTimes = [];
+let rows;
+for (let k = 0; k < 9; k++) {
+	const t = performance.now();
+	rows = m.sortBranches(m.computeBranches(sk), "cost");
+	branchTimes.push(performance.now() - t);
+}
+branchTimes.sort((a, b) => a - b);
+console.log(
+	`branches table (every leaf, path figures, sorted by cost), ${sk.count} entries: median ${branchTimes[4].toFixed(1)} ms, worst ${branchTimes[8].toFixed(1)} ms (${rows.length} leaves)`,
+);
 sm.close();

@@ -33,9 +33,9 @@ test("compare a card with the leaf: ancestor, both sides' facts, prompts side by
 	await menu(page, "inactive-tool", "compare.withLeaf");
 	const dialog = page.getByTestId("compare-dialog");
 	await expect(dialog).toBeVisible();
-	await expect(page.getByTestId("compare-ancestor")).toContainText("thinking-root");
-	await expect(page.getByTestId("compare-facts-a")).toContainText("unknown-active");
-	await expect(page.getByTestId("compare-facts-b")).toContainText("inactive-tool");
+	await expect(page.getByTestId("compare-ancestor")).toHaveAttribute("data-entry-id", "thinking-root");
+	await expect(page.getByTestId("compare-facts-a")).toHaveAttribute("data-leaf-id", "unknown-active");
+	await expect(page.getByTestId("compare-facts-b")).toHaveAttribute("data-leaf-id", "inactive-tool");
 	await expect(page.getByTestId("compare-rows")).toContainText("This abandoned branch must not become active chat.");
 	await expect(page.getByTestId("compare-diff")).toContainText("active branch closes");
 	await shot(page, "compare-with-leaf");
@@ -54,12 +54,18 @@ test("compare siblings of a branch point: pick two of its children", async ({ pa
 	await expandAllSegments(page);
 	await menu(page, "thinking-root", "compare.siblings");
 	await expect(page.getByTestId("compare-siblings")).toBeVisible();
-	await expect(page.getByTestId("compare-ancestor")).toContainText("thinking-root");
+	await expect(page.getByTestId("compare-ancestor")).toHaveAttribute("data-entry-id", "thinking-root");
 	// Children oldest first: user-first then inactive-user; each side runs to its branch's latest entry.
-	await expect(page.getByTestId("compare-facts-a")).toContainText("unknown-active");
-	await expect(page.getByTestId("compare-facts-b")).toContainText("inactive-tool");
+	await expect(page.getByTestId("compare-facts-a")).toHaveAttribute("data-leaf-id", "unknown-active");
+	await expect(page.getByTestId("compare-facts-b")).toHaveAttribute("data-leaf-id", "inactive-tool");
+	// Each branch is named by its prompt, never by a hex id; both sides say what their numbers cover: the
+	// path to the side's leaf, and the whole subtree under the child (the inspector's roll-up of it).
+	await expect(page.getByTestId("compare-pick-a").locator("option").first()).not.toContainText("user-first");
+	await expect(page.getByTestId("compare-side-name-b")).not.toHaveText(/inactive|user message…/);
+	await expect(page.getByTestId("compare-facts-a")).toContainText("Path: from after the common ancestor");
+	await expect(page.getByTestId("compare-subtree-a")).toContainText("Whole subtree");
 	await page.getByTestId("compare-pick-b").selectOption("user-first");
-	await expect(page.getByTestId("compare-ancestor")).toContainText("unknown-active");
+	await expect(page.getByTestId("compare-ancestor")).toHaveAttribute("data-entry-id", "unknown-active");
 	await shot(page, "compare-siblings");
 });
 
@@ -192,4 +198,28 @@ test("export a branch as Markdown (download) and save a pruned copy next to the 
 	expect(ids).toContain("unknown-active");
 	expect(sha256(file)).toBe(before);
 	expect(existsSync(file)).toBe(true);
+});
+
+test("compare siblings starts from the child you came from, and its whole-subtree figures are the inspector's", async ({ page }) => {
+	const file = fixture();
+	host = await startHost([file], { settings: { treeFilterMode: "all" } });
+	await page.setViewportSize({ width: 1440, height: 900 });
+	await openApp(page, host);
+	await expandAllSegments(page);
+	// The child off the leaf's path: its inspector roll-up first.
+	await page.getByTestId("fit-button").click();
+	await card(page, "inactive-user").click();
+	const entries = (await page.getByTestId("rollup-entries").textContent())!.trim();
+	const cost = Number((await page.getByTestId("rollup-cost").textContent())!.replace("$", ""));
+	await card(page, "thinking-root").click({ button: "right" });
+	await page.getByTestId("menu-item-compare.siblings").click();
+	await expect(page.getByTestId("compare-pick-a")).toHaveValue("inactive-user");
+	await expect(page.getByTestId("compare-facts-a")).toHaveAttribute("data-leaf-id", "inactive-tool");
+	await expect(page.getByTestId("compare-subtree-figures-a")).toContainText(`${entries} entries`);
+	await expect(page.getByTestId("compare-subtree-figures-a")).toContainText(`$${cost.toFixed(2)}`);
+	await expect(page.getByTestId("compare-path-entries-a")).toHaveText(/\d+/);
+	for (const scheme of ["light", "dark"] as const) {
+		await page.emulateMedia({ colorScheme: scheme });
+		await shot(page, `compare-siblings-from-child-${scheme}`);
+	}
 });

@@ -1,6 +1,8 @@
 // renderer: the React app — one ArborClient (renderer/client), a sliced zustand store (store/), the
 // command registry (commands/), the graph (graph/), panels and dialogs. App lays them out.
 
+import { BranchesPanel } from "./panels/BranchesPanel";
+import { AboutDialog } from "./dialogs/About";
 import { useEffect, useState } from "react";
 import { CompareDialog } from "./compare/CompareDialog";
 import { forgetClosedSessions } from "./commands/forget-closed";
@@ -43,6 +45,7 @@ function Dialogs() {
 			{dialog?.kind === "warnings" && <WarningsDialog />}
 			{dialog?.kind === "library" && <Library />}
 			{dialog?.kind === "settings" && <SettingsDialog />}
+			{dialog?.kind === "about" && <AboutDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
 			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
 			{menu && <ContextMenu menu={menu} />}
@@ -54,6 +57,7 @@ const PANELS: { id: SidePanel; label: string }[] = [
 	{ id: "inspector", label: "Entry" },
 	{ id: "context", label: "Context" },
 	{ id: "labels", label: "Labels" },
+	{ id: "branches", label: "Branches" },
 ];
 
 function SidePanelView() {
@@ -80,6 +84,7 @@ function SidePanelView() {
 				{panel === "inspector" && <Inspector />}
 				{panel === "context" && <ContextPanel />}
 				{panel === "labels" && <LabelList />}
+				{panel === "branches" && <BranchesPanel />}
 			</div>
 		</aside>
 	);

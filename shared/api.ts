@@ -386,7 +386,11 @@ export interface ArborRequests {
 	upgradeLegacy: { params: { sessionId: string }; result: { backupPath: string } };
 	getSettings: { params: Record<string, never>; result: ArborSettings };
 	setSettings: { params: { settings: Partial<ArborSettings> }; result: ArborSettings };
-	getActiveModel: { params: Record<string, never>; result: ActiveModelInfo | null };
+	/**
+	 * The model a summary would use: with a session, the one a summary in that session uses (pi restores the
+	 * branch's own model, project settings of its cwd); without, pi's choice for a session of its own.
+	 */
+	getActiveModel: { params: { sessionId?: string }; result: ActiveModelInfo | null };
 	listCommands: { params: Record<string, never>; result: ExtensionCommandInfo[] };
 	runExtensionCommand: { params: { sessionId: string; name: string; entryId?: string; args?: string }; result: void };
 	/** What extensions were found, which run, and each load error. */

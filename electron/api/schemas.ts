@@ -86,7 +86,7 @@ export const requestSchemas: Schemas = {
 	upgradeLegacy: withSession,
 	getSettings: empty,
 	setSettings: z.strictObject({ settings: settingsPatch }),
-	getActiveModel: empty,
+	getActiveModel: z.strictObject({ sessionId: sessionId.optional() }),
 	listCommands: empty,
 	runExtensionCommand: z.strictObject({
 		sessionId,

@@ -400,14 +400,20 @@ export class ArborServices {
 		}
 	}
 
-	async getActiveModel(_params: RequestParams<"getActiveModel">): Promise<RequestResult<"getActiveModel">> {
-		const r = await this.#resolveModel();
+	async getActiveModel(params: RequestParams<"getActiveModel">): Promise<RequestResult<"getActiveModel">> {
+		// The same resolution the navigate flow makes for this session, so the status bar names the model a
+		// summary really uses (a closed session falls back to the choice for a session of its own).
+		const s = params.sessionId !== undefined ? this.#sessions.find(params.sessionId) : undefined;
+		const r = await this.#resolveModel(s);
 		return r.ok ? r.resolved.info : null;
 	}
 
-	/** Arbor extra (`arbor model`): the model a summary would use and where it came from, or why there is none. */
-	async modelStatus(): Promise<{ ok: true; info: ActiveModelInfo } | { ok: false; reason: string }> {
-		const r = await this.#resolveModel();
+	/**
+	 * Arbor extra (`arbor model [FILE]`): the model a summary would use and where it came from, or why there
+	 * is none; with a session, the one a summary in it uses.
+	 */
+	async modelStatus(sessionId?: string): Promise<{ ok: true; info: ActiveModelInfo } | { ok: false; reason: string }> {
+		const r = await this.#resolveModel(sessionId !== undefined ? this.#sessions.get(sessionId) : undefined);
 		return r.ok ? { ok: true, info: r.resolved.info } : { ok: false, reason: r.reason };
 	}
 

@@ -9,6 +9,7 @@
 // custom endpoint and receives only the key set with it in Arbor's settings — never a key stored for
 // another endpoint (environment, auth.json, OAuth, models.json).
 
+import { setMaxListeners } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Api, AuthContext, AuthResult, Model, Models, MutableModels, Provider, ProviderStreams } from "@earendil-works/pi-ai";
@@ -396,7 +397,12 @@ export async function resolvePiModel(cat: PiCatalog, agentDir: string, at: PiCho
 				: `pi's saved default ${provider}/${modelId} is not a model pi knows`;
 		note = note ? `${note}; ${why}` : why;
 	}
-	const available = [...(await cat.models.getAvailable())];
+	// pi-ai checks every provider at once, each adding an abort listener to the one signal of the call: with
+	// pi 1.6's ~20 built-in providers Node warned of a listener leak (MaxListenersExceededWarning) although
+	// each listener is removed when its check settles. Our own signal allows them all.
+	const signal = new AbortController().signal;
+	setMaxListeners(0, signal);
+	const available = [...(await cat.models.getAvailable(undefined, { signal }))];
 	let chosen: Model<Api> | undefined;
 	for (const [p, id] of PI_DEFAULT_MODEL_PER_PROVIDER) {
 		chosen = available.find((m) => m.provider === p && m.id === id);

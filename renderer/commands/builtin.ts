@@ -8,7 +8,7 @@ import { FILTER_MODES, type FilterMode } from "../../shared/api";
 import { COMMAND_INFO, FILTERS, type SharedCommandId } from "../../shared/commands";
 import { entryPlainText, prettyJson } from "../panels/entry-text";
 import { activeSession, leafId } from "../store/selectors";
-import { hasSession, hasTarget, selectIndex, treeMoveCommands } from "./moves";
+import { hasSession, selectShown, hasTarget, selectIndex, treeMoveCommands } from "./moves";
 import type { Command, CommandContext } from "./registry";
 
 const DOUBLE_ESCAPE_MS = 500;
@@ -226,7 +226,17 @@ export function builtinCommands(): Command[] {
 		},
 
 		// ---------------------------------------------------------------- the view
-		{ ...COMMAND_INFO["view.zoomToLeaf"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomToLeaf() },
+		{
+			...COMMAND_INFO["view.zoomToLeaf"],
+			category: "View",
+			when: hasSession,
+			// The leaf becomes the selection too: moving the view there while the inspector kept showing the old
+			// entry read as if Leaf had done nothing.
+			perform: (ctx) => {
+				if (ctx.skeleton) selectShown(ctx, ctx.skeleton.leaf);
+				ctx.graph.zoomToLeaf();
+			},
+		},
 		{ ...COMMAND_INFO["view.fit"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.fit() },
 		{ ...COMMAND_INFO["view.zoomIn"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomIn() },
 		{ ...COMMAND_INFO["view.zoomOut"], category: "View", when: hasSession, perform: (ctx) => ctx.graph.zoomOut() },
@@ -263,11 +273,25 @@ export function builtinCommands(): Command[] {
 		{ id: "panel.context", label: "Show context panel", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("context") },
 		{ id: "panel.labels", label: "Show label list", category: "View", when: hasSession, perform: (ctx) => ctx.store.getState().setPanel("labels") },
 		{
+			id: "panel.branches",
+			label: "Show branches (every leaf, by cost or time)",
+			category: "View",
+			when: hasSession,
+			perform: (ctx) => ctx.store.getState().setPanel("branches"),
+		},
+		{
 			...COMMAND_INFO["settings.open"],
 			category: "View",
 			// One dialog at a time: replacing a running navigation (a menu-bar click) would orphan its summary.
 			when: (ctx) => ctx.state.dialog?.kind !== "navigate",
 			perform: (ctx) => ctx.store.getState().openDialog({ kind: "settings" }),
+		},
+		{
+			id: "app.about",
+			label: "About Arbor (credits)",
+			category: "View",
+			when: (ctx) => ctx.state.dialog?.kind !== "navigate",
+			perform: (ctx) => ctx.store.getState().openDialog({ kind: "about" }),
 		},
 		{
 			...COMMAND_INFO["palette.open"],

@@ -4,10 +4,10 @@
 
 import type { ExportFormat } from "../../shared/api";
 import { EntryKind } from "../../shared/skeleton";
-import { childrenOf, download } from "../compare/branches";
+import { childToward, childrenOf, download } from "../compare/branches";
 import { marks } from "../compare/marks";
 import { activePathMask } from "../../shared/tree-view";
-import { activeSession, leafId } from "../store/selectors";
+import { activeSession, indexOfId, leafId } from "../store/selectors";
 import type { Command, CommandContext } from "./registry";
 
 function has(ctx: CommandContext): boolean {
@@ -76,8 +76,16 @@ export function compareExportCommands(): Command[] {
 			contextMenu: true,
 			when: (ctx) => has(ctx) && childrenOf(ctx.skeleton!, ctx.target).length >= 2,
 			perform(ctx) {
-				const kids = childrenOf(ctx.skeleton!, ctx.target).map((k) => ctx.skeleton!.ids[k]);
-				ctx.store.getState().openDialog({ kind: "compare", a: kids[0], b: kids[1], siblingsOf: targetId(ctx) });
+				// Side A is the child you came from (the previous selection is under it), else the one on the
+				// leaf's path; B the next sibling.
+				const sk = ctx.skeleton!;
+				const kids = childrenOf(sk, ctx.target);
+				const prev = ctx.state.previousSelectedId ? indexOfId(sk, ctx.state.previousSelectedId) : -1;
+				let a = prev >= 0 ? childToward(sk, ctx.target, prev) : -1;
+				if (a < 0 && sk.leaf >= 0) a = childToward(sk, ctx.target, sk.leaf);
+				if (a < 0) a = kids[0];
+				const b = kids[(kids.indexOf(a) + 1) % kids.length];
+				ctx.store.getState().openDialog({ kind: "compare", a: sk.ids[a], b: sk.ids[b], siblingsOf: targetId(ctx) });
 			},
 		},
 		exportCommand("md", "Markdown"),

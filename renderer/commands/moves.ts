@@ -35,12 +35,19 @@ export function selectIndex(ctx: CommandContext, index: number): void {
 }
 
 /** Select an entry (its nearest shown ancestor when the filter hides it) and zoom to it readably. */
-function goTo(ctx: CommandContext, index: number): void {
-	if (!ctx.skeleton || index < 0) return;
+/** Select an entry, or its nearest ancestor the filter shows; returns the selected id. */
+export function selectShown(ctx: CommandContext, index: number): string | null {
+	if (!ctx.skeleton || index < 0) return null;
 	const shown = ctx.tree ? keepSelection(ctx.tree, index) : index;
-	const target = shown >= 0 ? shown : index;
-	const id = ctx.skeleton.ids[target];
+	const id = ctx.skeleton.ids[shown >= 0 ? shown : index];
 	ctx.store.getState().select(id);
+	return id;
+}
+
+/** Select an entry (or its nearest shown ancestor) and bring it into view at a readable zoom. */
+export function goTo(ctx: CommandContext, index: number): void {
+	const id = selectShown(ctx, index);
+	if (id === null) return;
 	if (ctx.graph.zoomToEntry) ctx.graph.zoomToEntry(id);
 	else ctx.graph.reveal(id);
 }

@@ -5,26 +5,54 @@
 
 import { useEffect, useState } from "react";
 import type { CompareSide, CompareView } from "../../shared/compare";
-import { formatSpan, formatTokens } from "../../shared/rollup";
+import { formatSpan, formatTokens, rollupAt, type SubtreeRollup } from "../../shared/rollup";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { shorten } from "../panels/session-name";
 import { useServices } from "../commands/services";
 import { Modal } from "../dialogs/Modal";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { activeSkeleton, indexOfId } from "../store/selectors";
-import { branchEnd, childrenOf } from "./branches";
+import { branchEnd, childToward, childrenOf, firstPromptUnder } from "./branches";
+import { rollupsOf } from "./rollups";
 import "./compare.css";
 
 type Loaded = { key: string; view: CompareView } | { key: string; error: string } | null;
 
-function SideFacts({ name, side, aborts }: { name: "A" | "B"; side: CompareSide; aborts: number }) {
+/** The entry right after the common ancestor on a side's path (the root of that side's subtree), -1 if none. */
+function sideRoot(sk: Skeleton, ancestorId: string | null, leafId: string): number {
+	const leaf = indexOfId(sk, leafId);
+	if (leaf < 0) return -1;
+	if (ancestorId === null) {
+		let i = leaf;
+		while (sk.parent[i] >= 0) i = sk.parent[i];
+		return i;
+	}
+	return childToward(sk, indexOfId(sk, ancestorId), leaf);
+}
+
+function SideFacts({
+	name,
+	side,
+	aborts,
+	title,
+	subtree,
+}: {
+	name: "A" | "B";
+	side: CompareSide;
+	aborts: number;
+	title: string;
+	subtree: { rollup: SubtreeRollup; branches: number } | null;
+}) {
 	return (
-		<div className="cmp-facts" data-testid={`compare-facts-${name.toLowerCase()}`}>
-			<div className="cmp-facts-head">
-				<span className="cmp-side-badge">{name}</span> <span className="mono">{side.leafId}</span>
+		<div className="cmp-facts" data-testid={`compare-facts-${name.toLowerCase()}`} data-leaf-id={side.leafId}>
+			<div className="cmp-facts-head" title={`leaf ${side.leafId}`}>
+				<span className="cmp-side-badge">{name}</span> <span data-testid={`compare-side-name-${name.toLowerCase()}`}>{title}</span>
 			</div>
+			<p className="cmp-covers muted">Path: from after the common ancestor to this side&apos;s leaf (one branch).</p>
 			<dl>
 				<dt>Entries</dt>
-				<dd>{side.entries.length}</dd>
+				<dd data-testid={`compare-path-entries-${name.toLowerCase()}`}>{side.entries.length}</dd>
 				<dt>Tokens</dt>
 				<dd title={`input ${side.tokens.input}, output ${side.tokens.output}, cache read ${side.tokens.cacheRead}, cache write ${side.tokens.cacheWrite}`}>
 					{formatTokens(side.tokens.total)}
@@ -42,6 +70,17 @@ function SideFacts({ name, side, aborts }: { name: "A" | "B"; side: CompareSide;
 					<FilesRow key={k} name={k} files={side.files[k]} />
 				))}
 			</dl>
+			{subtree && (
+				<p className="cmp-subtree" data-testid={`compare-subtree-${name.toLowerCase()}`}>
+					<span className="muted">
+						Whole subtree ({subtree.branches === 1 ? "this branch only" : `all ${subtree.branches} branches under it`}, as the inspector shows it):
+					</span>{" "}
+					<span data-testid={`compare-subtree-figures-${name.toLowerCase()}`}>
+						{subtree.rollup.entries} entries · {formatTokens(subtree.rollup.tokens)} tok · ${subtree.rollup.cost.toFixed(2)}
+						{subtree.rollup.errors > 0 ? ` · ${subtree.rollup.errors} err` : ""}
+					</span>
+				</p>
+			)}
 		</div>
 	);
 }
@@ -62,6 +101,15 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 	const [pick, setPick] = useState<[string, string]>([a, b]);
 	const [loaded, setLoaded] = useState<Loaded>(null);
 	const kids = sk && siblingsOf ? childrenOf(sk, indexOfId(sk, siblingsOf)).map((k) => sk.ids[k]) : [];
+	const previews = useApp((s) => (sessionId ? s.previews[sessionId] : undefined));
+	const ensure = useApp((s) => s.ensurePreviews);
+	// Branches are named by their prompt (the first user message under the child, or the side's root).
+	const promptOf = (id: string): number => (sk ? firstPromptUnder(sk, indexOfId(sk, id), EntryKind.user) : -1);
+	const nameOf = (id: string): string => {
+		const p = promptOf(id);
+		const text = p >= 0 ? previews?.get(p) : undefined;
+		return p < 0 ? "(no user message)" : text === undefined ? "user message…" : shorten(text, 60);
+	};
 	// Siblings: each side runs from the chosen child down to the latest entry of its branch.
 	const endOf = (id: string): string => (sk && siblingsOf ? sk.ids[branchEnd(sk, indexOfId(sk, id))] : id);
 	const idA = endOf(pick[0]);
@@ -86,6 +134,42 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 		fn();
 	};
 	const view = loaded && loaded.key === key && "view" in loaded ? loaded.view : null;
+	const roots = view && sk ? ([sideRoot(sk, view.commonAncestorId, view.a.leafId), sideRoot(sk, view.commonAncestorId, view.b.leafId)] as const) : null;
+	const subtreeOf = (root: number): { rollup: SubtreeRollup; branches: number } | null => {
+		if (!sk || root < 0) return null;
+		const r = rollupsOf(sk);
+		let leaves = 0;
+		const inSub = new Uint8Array(sk.count);
+		inSub[root] = 1;
+		const hasKids = new Uint8Array(sk.count);
+		for (let j = root + 1; j < sk.count; j++) {
+			const p = sk.parent[j];
+			if (p >= 0 && inSub[p] && sk.kind[j] !== EntryKind.usage && sk.kind[j] !== EntryKind.modelUsage) {
+				inSub[j] = 1;
+				hasKids[p] = 1;
+			}
+		}
+		for (let j = root; j < sk.count; j++) if (inSub[j] && !hasKids[j]) leaves++;
+		return { rollup: rollupAt(r, root), branches: leaves };
+	};
+	/** An entry by its own text ("assistant: Found it…"), for the branch point and the common ancestor. */
+	const entryText = (id: string | null): string => {
+		const i = sk && id ? indexOfId(sk, id) : -1;
+		if (!sk || i < 0) return id ?? "";
+		const text = previews?.get(i);
+		return text === undefined ? "…" : text.trim() === "" ? "(no text)" : shorten(text, 60);
+	};
+	const own = [siblingsOf ?? null, view?.commonAncestorId ?? null]
+		.map((id) => (sk && id ? indexOfId(sk, id) : -1))
+		.filter((i) => i >= 0 && previews?.get(i) === undefined);
+	const wanted = [
+		...own,
+		...[...kids, ...(roots ? roots.filter((x) => x >= 0).map((x) => sk!.ids[x]) : [])].map(promptOf).filter((p) => p >= 0 && previews?.get(p) === undefined),
+	];
+	const wantKey = wanted.join(",");
+	useEffect(() => {
+		if (sessionId && wantKey) void ensure(sessionId, wantKey.split(",").map(Number));
+	}, [sessionId, wantKey, ensure]);
 	const lastPrompt = (side: "a" | "b") =>
 		view?.rows
 			.map((r) => r[side])
@@ -96,7 +180,7 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 		<Modal title="Compare branches" testId="compare-dialog" wide>
 			{siblingsOf && kids.length >= 2 && (
 				<div className="cmp-pick" data-testid="compare-siblings">
-					{kids.length} branches from <span className="mono">{siblingsOf}</span>:
+					{kids.length} branches from <span title={siblingsOf}>“{entryText(siblingsOf)}”</span>:
 					{([0, 1] as const).map((k) => (
 						<select
 							key={k}
@@ -106,7 +190,7 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 							onChange={(e) => setPick(k === 0 ? [e.target.value, pick[1]] : [pick[0], e.target.value])}
 						>
 							{kids.map((id, n) => (
-								<option key={id} value={id}>{`${n + 1}. ${id}`}</option>
+								<option key={id} value={id}>{`${n + 1}. ${nameOf(id)}`}</option>
 							))}
 						</select>
 					))}
@@ -121,12 +205,26 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 			) : (
 				view && (
 					<div className="cmp" data-testid="compare-view">
-						<p className="cmp-ancestor" data-testid="compare-ancestor">
-							Common ancestor: <span className="mono">{view.commonAncestorId ?? "none (separate roots)"}</span>
+						<p className="cmp-ancestor" data-testid="compare-ancestor" data-entry-id={view.commonAncestorId ?? ""}>
+							Common ancestor:{" "}
+							<span title={view.commonAncestorId ?? undefined}>
+								{view.commonAncestorId ? `“${entryText(view.commonAncestorId)}”` : "none (separate roots)"}
+							</span>
 						</p>
 						<div className="cmp-grid">
-							<SideFacts name="A" side={view.a} aborts={view.aborts.a} />
-							<SideFacts name="B" side={view.b} aborts={view.aborts.b} />
+							{(["a", "b"] as const).map((s, k) => {
+								const root = roots ? roots[k] : -1;
+								return (
+									<SideFacts
+										key={s}
+										name={s === "a" ? "A" : "B"}
+										side={view[s]}
+										aborts={view.aborts[s]}
+										title={root >= 0 && sk ? nameOf(sk.ids[root]) : "the common ancestor itself (same branch)"}
+										subtree={subtreeOf(root)}
+									/>
+								);
+							})}
 						</div>
 						<div className="cmp-actions">
 							{(["a", "b"] as const).map((s) => {

@@ -37,6 +37,7 @@ export function SubtreeStats({ entryId }: { entryId: string }) {
 	return (
 		<details className="inspector-rollup" data-testid="inspector-rollup" open>
 			<summary>Subtree from here</summary>
+			<p className="muted rollup-covers">Every branch under this entry, the entry included (Compare shows one path).</p>
 			<dl className="rollup">
 				<dt>Entries</dt>
 				<dd data-testid="rollup-entries">{r.entries}</dd>

@@ -9,6 +9,27 @@ export function childrenOf(sk: Skeleton, i: number): number[] {
 	return out;
 }
 
+/** The child of `point` whose subtree holds `entry` (-1 when `entry` is not below `point`). */
+export function childToward(sk: Skeleton, point: number, entry: number): number {
+	for (let i = entry, guard = 0; i >= 0 && guard <= sk.count; i = sk.parent[i], guard++) if (sk.parent[i] === point) return i;
+	return -1;
+}
+
+/** The first user message in the subtree under `root` (file order), -1 when there is none. */
+export function firstPromptUnder(sk: Skeleton, root: number, userKind: number): number {
+	if (sk.kind[root] === userKind) return root;
+	const inSub = new Uint8Array(sk.count);
+	inSub[root] = 1;
+	for (let j = root + 1; j < sk.count; j++) {
+		const p = sk.parent[j];
+		if (p >= 0 && inSub[p]) {
+			inSub[j] = 1;
+			if (sk.kind[j] === userKind) return j;
+		}
+	}
+	return -1;
+}
+
 /** Latest entry (highest file index) in the subtree under `root`. */
 export function branchEnd(sk: Skeleton, root: number): number {
 	const inSub = new Uint8Array(sk.count);

@@ -128,15 +128,17 @@ export function Library() {
 						placeholder="Search sessions"
 						onChange={(e) => setQuery(e.target.value)}
 						onKeyDown={(e) => {
-							// ArrowDown enters the results (the first session, else the first recent file).
-							if (e.key !== "ArrowDown") return;
+							// ArrowDown enters the results (the first session, else the first recent file); Enter opens
+							// that one. Handled here only: the list's own handler would move on to the second result.
+							if (e.key !== "ArrowDown" && e.key !== "Enter") return;
+							e.stopPropagation();
 							const first = listRef.current?.querySelector<HTMLButtonElement>(
 								'[data-testid="library-item"]:not(:disabled), [data-testid="library-recent-item"]',
 							);
-							if (first) {
-								e.preventDefault();
-								first.focus();
-							}
+							if (!first) return;
+							e.preventDefault();
+							if (e.key === "ArrowDown") first.focus();
+							else first.click();
 						}}
 					/>
 					{client.host === "electron" && (

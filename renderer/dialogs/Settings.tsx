@@ -162,6 +162,7 @@ export function SettingsDialog() {
 	const settings = useApp((s) => s.settings);
 	const activeModel = useApp((s) => s.activeModel);
 	const close = useApp((s) => s.closeDialog);
+	const openDialog = useApp((s) => s.openDialog);
 	const [form, setForm] = useState<SettingsForm | null>(null);
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
@@ -384,12 +385,16 @@ export function SettingsDialog() {
 							{status}
 						</p>
 					)}
-					<div className="button-row">
+					{/* Stays at the dialog's bottom edge while the fields scroll (a 900 px window cut it off). */}
+					<div className="button-row settings-actions">
 						<button type="submit" data-testid="settings-save" disabled={busy}>
 							{busy ? "Saving…" : "Save"}
 						</button>
 						<button type="button" data-testid="settings-close" onClick={() => close("settings")}>
 							Close
+						</button>
+						<button type="button" className="link settings-about" data-testid="settings-about" onClick={() => openDialog({ kind: "about" })}>
+							About Arbor
 						</button>
 					</div>
 				</form>

@@ -218,10 +218,6 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					{laid && !overview && direction === "rows" && <RowLanes model={laid.model} layout={laid.layout} mounted={mounted} />}
 				</ReactFlow>
 			</div>
-			{/* React Flow's credit, outside the tree and readable in both colour schemes. */}
-			<a className="arbor-attribution" href="https://reactflow.dev" target="_blank" rel="noreferrer">
-				React Flow
-			</a>
 			{overview && laid && paneWidth > 0 && (
 				<CanvasOverview
 					model={laid.model}

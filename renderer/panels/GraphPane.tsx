@@ -132,7 +132,27 @@ export function GraphPane() {
 	if (tree.rows.length === 0) {
 		return (
 			<div className="graph-empty" data-testid="graph-empty">
-				{skeleton.count === 0 ? "This session has no entries yet." : "No entries match this filter (0/0). Ctrl+D returns to the default filter."}
+				{skeleton.count === 0 ? (
+					"This session has no entries yet."
+				) : filter === "default" ? (
+					// A file branched from its first user message holds only settings lines (model, thinking level).
+					<p>
+						This session has no messages yet: its {skeleton.count === 1 ? "one entry is a settings line" : `${skeleton.count} entries are settings lines`}{" "}
+						(model, thinking level, labels…), which the default filter hides. Type the first message below, or{" "}
+						<button type="button" className="link" onClick={() => void run("filter.all", { source: "button" })}>
+							show all entries
+						</button>
+						.
+					</p>
+				) : (
+					<p>
+						No entries match this filter (0 of {skeleton.count.toLocaleString()}).{" "}
+						<button type="button" className="link" onClick={() => void run("filter.default", { source: "button" })}>
+							Back to the default filter
+						</button>{" "}
+						(Ctrl+D).
+					</p>
+				)}
 			</div>
 		);
 	}

@@ -2,12 +2,54 @@
 // and the summary model (a button to the settings dialog).
 
 import { useEffect } from "react";
+import type { ActiveModelInfo } from "../../shared/api";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
 import { piLeafId } from "../store/live";
 import { activeSession, indexOfId } from "../store/selectors";
 import { shorten } from "./session-name";
+
+/** Kinds that carry conversation text; the others (labels, saved positions, model changes…) are settings lines. */
+const TEXT_KINDS: ReadonlySet<number> = new Set([
+	EntryKind.user,
+	EntryKind.assistant,
+	EntryKind.toolResult,
+	EntryKind.bashExecution,
+	EntryKind.customMessageRole,
+	EntryKind.otherRole,
+	EntryKind.compaction,
+	EntryKind.branchSummary,
+	EntryKind.customMessage,
+]);
+
+/**
+ * The entry to name for a position: itself, or when it is a settings line (Arbor's saved position, a label,
+ * a model change…) its nearest ancestor with conversation text, so the status bar reads "assistant: Fixed…"
+ * instead of "custom: [custom: arbor.position]".
+ */
+export function namedEntry(sk: Skeleton | null, index: number): { index: number; below: boolean } {
+	if (!sk || index < 0) return { index, below: false };
+	let i = index;
+	while (i >= 0 && !TEXT_KINDS.has(sk.kind[i])) i = sk.parent[i];
+	return i < 0 ? { index, below: false } : { index: i, below: i !== index };
+}
+
+export function modelSourceText(source: ActiveModelInfo["source"]): string {
+	switch (source) {
+		case "arbor-settings":
+			return "Arbor's settings";
+		case "pi-session":
+			return "this session's own model, as pi restores it";
+		case "pi-settings":
+			return "pi's saved default";
+		case "env":
+			return "pi's automatic choice, on an environment key";
+		default:
+			return "pi's automatic choice";
+	}
+}
 
 /** "user: fix the parser" style text of an entry for the status bar (fetched on demand), never a hex id. */
 function useEntryText(index: number): string {
@@ -28,11 +70,14 @@ export function StatusBar() {
 	const session = useApp(activeSession);
 	const progress = useApp((s) => s.progress);
 	const model = useApp((s) => s.activeModel);
+	const refreshModel = useApp((s) => s.refreshActiveModel);
 	const tasks = Object.values(progress);
 	const sk = session?.skeleton ?? null;
 	const leafDiffers = !!sk && sk.leaf !== sk.resumeLeaf;
-	const leafText = useEntryText(sk?.leaf ?? -1);
-	const resumeText = useEntryText(sk && leafDiffers ? sk.resumeLeaf : -1);
+	const leafNamed = namedEntry(sk, sk?.leaf ?? -1);
+	const resumeNamed = namedEntry(sk, sk && leafDiffers ? sk.resumeLeaf : -1);
+	const leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
+	const resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
 	// Live: the running pi's in-memory leaf is where the next turn goes; the file's positions are secondary.
 	const liveLeafId = useApp((s) => {
 		const v = s.activeSessionId ? s.live[s.activeSessionId] : undefined;
@@ -40,6 +85,14 @@ export function StatusBar() {
 	});
 	const liveIndex = sk && liveLeafId ? indexOfId(sk, liveLeafId) : -1;
 	const piText = useEntryText(liveIndex);
+	// A summary uses the session's own model (its branch's last model): ask again when the session or its
+	// leaf changes, so the model named here is the one the summary request uses.
+	const sessionId = session?.summary.sessionId;
+	const leaf = sk?.leaf ?? -1;
+	useEffect(() => {
+		const t = setTimeout(() => void refreshModel(), 150);
+		return () => clearTimeout(t);
+	}, [sessionId, leaf, refreshModel]);
 	return (
 		<footer className="status-bar" data-testid="status-bar">
 			{session ? (
@@ -78,7 +131,7 @@ export function StatusBar() {
 								type="button"
 								className="link"
 								data-testid="status-go-leaf"
-								title="Go to the leaf (where the next message goes)"
+								title={`Go to the leaf (where the next message goes)${leafNamed.below ? ": a settings line under this entry" : ""}`}
 								onClick={() => void run("go.leaf", { source: "button" })}
 							>
 								Leaf: {sk.leaf >= 0 ? leafText : "(none)"}
@@ -102,7 +155,12 @@ export function StatusBar() {
 						</span>
 					)}
 					{leafDiffers && liveLeafId === undefined && (
-						<button type="button" data-testid="status-save-position" onClick={() => void run("position.save", { source: "button" })}>
+						<button
+							type="button"
+							data-testid="status-save-position"
+							title="pi and omp resume at the file's last line: append a marker under Arbor's leaf so the next `pi -c` continues from here (Ctrl+S)"
+							onClick={() => void run("position.save", { source: "button" })}
+						>
 							Save position for pi
 						</button>
 					)}
@@ -128,7 +186,7 @@ export function StatusBar() {
 				data-testid="status-model"
 				title={
 					model
-						? `Summaries use ${model.provider}/${model.modelId} (from ${model.source === "arbor-settings" ? "Arbor settings" : model.source === "env" ? "the environment" : "pi's configuration"}). Click to change.`
+						? `Summaries${session ? " in this session" : ""} use ${model.provider}/${model.modelId} (from ${modelSourceText(model.source)}). Click to change.`
 						: "No model for summaries: click to set one"
 				}
 				onClick={() => void run("settings.open", { source: "button" })}

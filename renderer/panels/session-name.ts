@@ -22,6 +22,23 @@ export function firstUserIndex(sk: Skeleton): number {
 	return found;
 }
 
+const lastUserCache = new WeakMap<Skeleton, number>();
+
+/** Index of the last user message in file order, -1 when there is none. */
+export function lastUserIndex(sk: Skeleton): number {
+	const hit = lastUserCache.get(sk);
+	if (hit !== undefined) return hit;
+	let found = -1;
+	for (let i = sk.count - 1; i >= 0; i--) {
+		if (sk.kind[i] === EntryKind.user) {
+			found = i;
+			break;
+		}
+	}
+	lastUserCache.set(sk, found);
+	return found;
+}
+
 export function baseName(p: string): string {
 	return p.split(/[\\/]/).pop() || p;
 }
@@ -35,19 +52,36 @@ export function shorten(text: string, max = 40): string {
 	return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 
-/** The session's display name (fetches the first user message's preview when needed). */
+/**
+ * The session's display name (fetches the needed preview). A file branched or forked from another (its
+ * header names a parentSession) starts with the same messages as its parent, so its first message would
+ * name it like the parent: it is named "↳ " and its last user message instead (the one it branched with),
+ * or, with no message yet (a branch from the first message), "↳ new branch of" the parent.
+ */
 export function useSessionName(sessionId: string | null, max = 40): string {
 	const session = useApp((s) => (sessionId ? s.sessions[sessionId] : undefined));
 	const sk = session?.skeleton ?? null;
 	const title = session?.summary.title ?? null;
-	const first = sk && !title ? firstUserIndex(sk) : -1;
+	const parentPath = session?.summary.header.parentSession ?? null;
+	const branched = !!parentPath;
+	const first = sk && !title ? (branched ? lastUserIndex(sk) : firstUserIndex(sk)) : -1;
 	const preview = useApp((s) => (sessionId && first >= 0 ? s.previews[sessionId]?.get(first) : undefined));
+	const parent = useApp((s) => (parentPath && !title && first < 0 ? Object.values(s.sessions).find((x) => x.summary.path === parentPath) : undefined));
+	const parentFirst = parent?.skeleton && !parent.summary.title ? firstUserIndex(parent.skeleton) : -1;
+	const parentPreview = useApp((s) => (parent && parentFirst >= 0 ? s.previews[parent.summary.sessionId]?.get(parentFirst) : undefined));
 	const ensure = useApp((s) => s.ensurePreviews);
 	useEffect(() => {
 		if (sessionId && first >= 0 && preview === undefined) void ensure(sessionId, [first]);
 	}, [sessionId, first, preview, ensure]);
 	if (!session) return "";
 	if (title) return shorten(title, max);
+	if (branched) {
+		if (preview) return `↳ ${shorten(preview, max - 2)}`;
+		if (sk && first < 0) {
+			const of = parent?.summary.title ?? parentPreview ?? (parentPath ? baseName(parentPath) : "");
+			return shorten(`↳ new branch of ${shorten(of, max)}`, max);
+		}
+	}
 	if (preview) return shorten(preview, max);
 	return session.summary.path ? baseName(session.summary.path) : "(in memory)";
 }

@@ -27,7 +27,15 @@ export interface NavigateDialog {
 	/** Which choice gets keyboard focus ("Navigate with summary…" focuses Summarize). */
 	focus?: "none" | "summarize" | "custom";
 	/** After a summarized move ("done"): what was saved and where, and the leaf to go back to. */
-	result?: { summaryEntryId: string | null; oldLeafId: string | null; newLeafId: string | null; file: string | null; viaPid?: number };
+	result?: {
+		summaryEntryId: string | null;
+		oldLeafId: string | null;
+		newLeafId: string | null;
+		file: string | null;
+		viaPid?: number;
+		/** The move put a user message's text in the composer: closing the dialog hands it the focus. */
+		focusComposer?: boolean;
+	};
 	/** The request last sent (set once a choice is made). */
 	request?: NavigateRequest;
 	/** pi's own words when it refused (stage "busy"). */
@@ -42,6 +50,7 @@ export type Dialog =
 	| { kind: "branchList" }
 	| { kind: "warnings" }
 	| { kind: "settings" }
+	| { kind: "about" }
 	| { kind: "family"; path: string }
 	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
 	| { kind: "compare"; a: string; b: string; siblingsOf?: string };
@@ -156,6 +165,7 @@ export const createDialogSlice: SliceCreator<DialogSlice> = (set, get) => ({
 		if (!cur || (kind && cur.kind !== kind)) return;
 		set({ dialog: null });
 		if (cur.kind === "navigate") get().setAbandoned(null);
+		if (cur.kind === "navigate" && cur.result?.focusComposer) get().focusComposer();
 	},
 
 	updateDialog(kind, patch) {

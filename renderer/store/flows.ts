@@ -76,6 +76,7 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 						newLeafId: result.newLeafId,
 						file: activeSession(get())?.summary.path ?? null,
 						...(viaPid !== undefined ? { viaPid } : {}),
+						...(result.editorText ? { focusComposer: true } : {}),
 					},
 				});
 			} else {

@@ -45,7 +45,9 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, clien
 
 	async refreshActiveModel() {
 		try {
-			set({ activeModel: await client.request("getActiveModel", {}) });
+			// For the open session: the same resolution its summary request makes (its own model first).
+			const sessionId = get().activeSessionId;
+			set({ activeModel: await client.request("getActiveModel", sessionId ? { sessionId } : {}) });
 		} catch {
 			// No model is a normal state: summarizing then fails plainly in the navigate dialog.
 			set({ activeModel: null });

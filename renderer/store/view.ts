@@ -22,6 +22,8 @@ export interface ViewSlice {
 	filter: FilterMode;
 	folded: ReadonlySet<string>;
 	selectedId: string | null;
+	/** The selection before the current one ("Compare siblings" starts from the child you came from). */
+	previousSelectedId: string | null;
 	search: SearchState;
 	/** Entry ids a pending navigation would summarize (highlighted on the graph), or null. */
 	abandoned: ReadonlySet<string> | null;
@@ -58,7 +60,7 @@ export interface ViewSlice {
 	reconcileSelection(): void;
 }
 
-export type SidePanel = "inspector" | "context" | "labels";
+export type SidePanel = "inspector" | "context" | "labels" | "branches";
 
 const EMPTY_SEARCH: SearchState = { query: "", scope: "pi", matches: [], pending: false, error: null };
 const SEARCH_DEBOUNCE_MS = 120;
@@ -79,6 +81,7 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		filter: "default",
 		folded: new Set(),
 		selectedId: null,
+		previousSelectedId: null,
 		search: EMPTY_SEARCH,
 		abandoned: null,
 		searchFocusTick: 0,
@@ -91,7 +94,8 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		},
 
 		select(id) {
-			if (get().selectedId !== id) set({ selectedId: id });
+			const cur = get().selectedId;
+			if (cur !== id) set({ selectedId: id, previousSelectedId: cur });
 		},
 
 		setFilter(mode) {

@@ -216,7 +216,10 @@ describe("acting on an entry", () => {
 
 	it("view commands drive the graph", async () => {
 		const h = await harness();
+		h.rt.store.getState().select("u1");
 		h.press("Ctrl+G");
+		// Zoom to leaf also selects the leaf (it used to move the view and keep the old selection).
+		expect(h.rt.store.getState().selectedId).not.toBe("u1");
 		h.press("Ctrl+0");
 		h.press("Ctrl+=");
 		h.press("Ctrl+-");

@@ -87,9 +87,34 @@ describe("arbor model", () => {
 		expect(r.stderr).toMatch(/^arbor model: No model for summaries: no provider has credentials\./);
 	});
 
-	it("rejects arguments it does not take", async () => {
-		const r = await arbor(["model", "extra"], { HOME: tempDir() });
+	it("rejects arguments it does not take; a FILE that cannot be opened exits 2", async () => {
+		const r = await arbor(["model", "a.jsonl", "extra"], { HOME: tempDir() });
 		expect(r.status).toBe(1);
+		const missing = await arbor(["model", join(tempDir(), "missing.jsonl")], { HOME: tempDir() });
+		expect(missing.status).toBe(2);
+	});
+
+	it("prints no MaxListenersExceededWarning (pi-ai checks every provider on one signal)", async () => {
+		const { HOME } = piHome({});
+		const r = await arbor(["model"], { HOME, ANTHROPIC_API_KEY: "sk-a" });
+		expect(r.status).toBe(0);
+		expect(r.stdout).toBe("anthropic/claude-opus-5-5\nsource: env\nauth: env\n");
+		expect(r.stderr).toBe("");
+	});
+
+	it("with FILE: the session's own model, the one its summary request uses (source pi-session)", async () => {
+		const { HOME } = piHome({ "models.json": labProvider() });
+		const change = { type: "model_change", id: "mc", parentId: "a3", timestamp: "2026-01-01T00:00:09.000Z", provider: "lab", modelId: "lab-1" };
+		const file = writeSession(tempDir(), [...branchySession(), change as never]);
+		const env = { HOME, LAB_KEY: "lab-key-session", ANTHROPIC_API_KEY: "sk-a" };
+		const general = await arbor(["model", "--json"], env);
+		expect(JSON.parse(general.stdout)).toMatchObject({ provider: "anthropic", source: "env" });
+		const m = await arbor(["model", file, "--json"], env);
+		expect(m.stderr).toBe("");
+		expect(JSON.parse(m.stdout)).toEqual({ provider: "lab", modelId: "lab-1", source: "pi-session", auth: "env" });
+		const n = await arbor(["navigate", file, "a4", "--summarize", "--json"], env);
+		expect(n.status).toBe(0);
+		expect(server.requests.at(-1)?.authorization).toBe("Bearer lab-key-session");
 	});
 });
 

@@ -1,0 +1,105 @@
+// The Branches panel's table: every leaf of the tree (an entry with no children) as one row with the
+// figures of its path from the root — entries, assistant usage tokens, cost, errors, the last user prompt
+// and the last activity. One pass over the skeleton's columns, O(n): each entry's path figures are its
+// parent's plus its own, in a BFS order where a parent always comes first (no per-leaf walk up the tree).
+//
+// The numbers follow shared/rollup.ts: tokens are assistant usage tokens (a compaction's tokensBefore is a
+// context size), and the cost of lines no tree shows (pi 1.x `usage`, omp `model_usage`) bills the entry
+// they hang under; those lines are never leaves of their own.
+
+import { billsParent } from "./rollup";
+import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
+
+export interface BranchRow {
+	/** Index of the leaf entry (the branch's tip). */
+	leaf: number;
+	/** Index of the last user message on the path root → leaf, -1 when there is none. */
+	prompt: number;
+	/** Entries on the path, the root and the leaf included. */
+	entries: number;
+	tokens: number;
+	cost: number;
+	errors: number;
+	/** Latest finite timestamp on the path (ms), NaN when none. */
+	last: number;
+	/** The skeleton's in-app leaf is this branch's tip. */
+	active: boolean;
+}
+
+export type BranchSort = "cost" | "newest" | "entries" | "errors";
+
+export function computeBranches(sk: Skeleton): BranchRow[] {
+	const n = sk.count;
+	const { parent, kind, flags, time } = sk;
+	const costs = sk.cost;
+	// Children counts and a parent-first order (CSR + BFS from the roots), as computeRollups builds it.
+	const start = new Int32Array(n + 1);
+	for (let i = 0; i < n; i++) {
+		const p = parent[i];
+		if (p >= 0 && p < n) start[p + 1]++;
+	}
+	for (let i = 0; i < n; i++) start[i + 1] += start[i];
+	const fill = start.slice(0, n);
+	const kids = new Int32Array(n);
+	const order = new Int32Array(n);
+	let tail = 0;
+	for (let i = 0; i < n; i++) {
+		const p = parent[i];
+		if (p >= 0 && p < n) kids[fill[p]++] = i;
+		else order[tail++] = i;
+	}
+	for (let h = 0; h < tail; h++) {
+		const v = order[h];
+		for (let k = start[v]; k < start[v + 1]; k++) order[tail++] = kids[k];
+	}
+	// Own figures; a billing record's cost moves to its parent, and it does not make its parent a branch point.
+	const own = new Float64Array(n);
+	const realKids = new Int32Array(n);
+	for (let i = 0; i < n; i++) {
+		const p = parent[i];
+		const c = costs ? costs[i] : 0;
+		if (billsParent(kind[i]) && p >= 0) {
+			if (c > 0 || c < 0) own[p] += c;
+		} else {
+			if (c > 0 || c < 0) own[i] += c;
+			if (p >= 0) realKids[p]++;
+		}
+	}
+	const entries = new Int32Array(n);
+	const tokens = new Float64Array(n);
+	const cost = new Float64Array(n);
+	const errors = new Int32Array(n);
+	const prompt = new Int32Array(n);
+	const last = new Float64Array(n);
+	const rows: BranchRow[] = [];
+	for (let h = 0; h < tail; h++) {
+		const v = order[h];
+		const p = parent[v];
+		const hasP = p >= 0 && p < n;
+		const t = time[v];
+		entries[v] = (hasP ? entries[p] : 0) + 1;
+		tokens[v] = (hasP ? tokens[p] : 0) + (kind[v] === EntryKind.compaction ? 0 : sk.tokens[v]);
+		cost[v] = (hasP ? cost[p] : 0) + own[v];
+		errors[v] = (hasP ? errors[p] : 0) + (flags[v] & EntryFlag.error ? 1 : 0);
+		prompt[v] = kind[v] === EntryKind.user ? v : hasP ? prompt[p] : -1;
+		const lp = hasP ? last[p] : NaN;
+		last[v] = t === t && !(t < lp) ? t : lp;
+		if (realKids[v] === 0 && !billsParent(kind[v])) {
+			rows.push({ leaf: v, prompt: prompt[v], entries: entries[v], tokens: tokens[v], cost: cost[v], errors: errors[v], last: last[v], active: v === sk.leaf });
+		}
+	}
+	return rows;
+}
+
+/** Rows sorted for the panel (a copy): most expensive, newest, longest or most errors first; ties newest first. */
+export function sortBranches(rows: readonly BranchRow[], by: BranchSort): BranchRow[] {
+	const newest = (a: BranchRow, b: BranchRow): number => (b.last === b.last ? b.last : -Infinity) - (a.last === a.last ? a.last : -Infinity) || b.leaf - a.leaf;
+	const key: Record<BranchSort, (r: BranchRow) => number> = {
+		cost: (r) => r.cost,
+		newest: () => 0,
+		entries: (r) => r.entries,
+		errors: (r) => r.errors,
+	};
+	const k = key[by];
+	return [...rows].sort((a, b) => k(b) - k(a) || newest(a, b));
+}
