@@ -7,7 +7,7 @@
 // context size), and the cost of lines no tree shows (pi 1.x `usage`, omp `model_usage`) bills the entry
 // they hang under; those lines are never leaves of their own.
 
-import { billsParent } from "./rollup";
+import { billsParent, parentFirstOrder } from "./rollup";
 import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
 
 export interface BranchRow {
@@ -32,26 +32,7 @@ export function computeBranches(sk: Skeleton): BranchRow[] {
 	const n = sk.count;
 	const { parent, kind, flags, time } = sk;
 	const costs = sk.cost;
-	// Children counts and a parent-first order (CSR + BFS from the roots), as computeRollups builds it.
-	const start = new Int32Array(n + 1);
-	for (let i = 0; i < n; i++) {
-		const p = parent[i];
-		if (p >= 0 && p < n) start[p + 1]++;
-	}
-	for (let i = 0; i < n; i++) start[i + 1] += start[i];
-	const fill = start.slice(0, n);
-	const kids = new Int32Array(n);
-	const order = new Int32Array(n);
-	let tail = 0;
-	for (let i = 0; i < n; i++) {
-		const p = parent[i];
-		if (p >= 0 && p < n) kids[fill[p]++] = i;
-		else order[tail++] = i;
-	}
-	for (let h = 0; h < tail; h++) {
-		const v = order[h];
-		for (let k = start[v]; k < start[v + 1]; k++) order[tail++] = kids[k];
-	}
+	const { order, count: tail } = parentFirstOrder(parent, n);
 	// Own figures; a billing record's cost moves to its parent, and it does not make its parent a branch point.
 	const own = new Float64Array(n);
 	const realKids = new Int32Array(n);

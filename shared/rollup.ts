@@ -38,12 +38,11 @@ export function billsParent(kind: number): boolean {
 	return kind === EntryKind.usage || kind === EntryKind.modelUsage;
 }
 
-/** Roll-ups of every subtree of the skeleton. Cycle-safe: the skeleton's parents are already a forest. */
-export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
-	const n = sk.count;
-	const parent = sk.parent;
-	// Children in CSR form (counting sort by parent), then a BFS order from the roots: reversed, every child
-	// comes before its parent, so one backward sweep adds each subtree into its parent.
+/**
+ * Entries in a parent-first order (BFS from the roots over children in CSR form, a counting sort by parent):
+ * every entry comes after its parent. `count` is how many entries the order holds (all of a forest).
+ */
+export function parentFirstOrder(parent: ArrayLike<number>, n: number): { order: Int32Array; count: number } {
 	const start = new Int32Array(n + 1);
 	for (let i = 0; i < n; i++) {
 		const p = parent[i];
@@ -52,18 +51,27 @@ export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
 	for (let i = 0; i < n; i++) start[i + 1] += start[i];
 	const fill = start.slice(0, n);
 	const kids = new Int32Array(n);
-	let roots = 0;
 	const order = new Int32Array(n);
+	let tail = 0;
 	for (let i = 0; i < n; i++) {
 		const p = parent[i];
 		if (p >= 0 && p < n) kids[fill[p]++] = i;
-		else order[roots++] = i;
+		else order[tail++] = i;
 	}
-	let tail = roots;
 	for (let h = 0; h < tail; h++) {
 		const v = order[h];
 		for (let k = start[v]; k < start[v + 1]; k++) order[tail++] = kids[k];
 	}
+	return { order, count: tail };
+}
+
+/** Roll-ups of every subtree of the skeleton. Cycle-safe: the skeleton's parents are already a forest. */
+export function computeRollups(sk: Skeleton, input: RollupInput = {}): Rollups {
+	const n = sk.count;
+	const parent = sk.parent;
+	// Reversed, the parent-first order puts every child before its parent: one backward sweep adds each
+	// subtree into its parent.
+	const { order, count: tail } = parentFirstOrder(parent, n);
 
 	const entries = new Int32Array(n);
 	const tokens = new Float64Array(n);
