@@ -8,6 +8,8 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entries = [
 	{ in: "electron/cli/main.ts", out: "cli" },
+	// `arbor context` alone (bin/arbor.cjs): the path-only reader without the rest of the CLI.
+	{ in: "electron/cli/context-main.ts", out: "cli-context" },
 	{ in: "electron/hosts/electron/main.ts", out: "main" },
 	{ in: "electron/hosts/electron/preload.ts", out: "preload" },
 ].filter((e) => existsSync(join(root, e.in)));

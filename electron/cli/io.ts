@@ -8,56 +8,7 @@ import { SessionFileError, SessionManager } from "../session";
 import { terminalJson, terminalLine, terminalText } from "../../shared/terminal-text";
 import { EXIT_BAD_FILE, UsageError } from "./args";
 
-/** Collects output and writes it in large chunks; `flush()` resolves when stdout has taken it all. */
-export class Output {
-	#parts: string[] = [];
-	#size = 0;
-	#pending: Promise<void> = Promise.resolve();
-
-	#write(s: string): void {
-		this.#parts.push(s);
-		this.#size += s.length;
-		if (this.#size >= 1 << 20) this.#drain();
-	}
-
-	/** One line of text: every control character in it, a newline too, is shown escaped. */
-	line(s = ""): void {
-		this.#write(`${terminalLine(s)}\n`);
-	}
-
-	/** Text of several lines (newlines and tabs kept, other controls escaped), ended by a newline. */
-	text(s: string): void {
-		this.#write(`${terminalText(s)}\n`);
-	}
-
-	/** A piece of JSON text (as written: no newline added). */
-	json(chunk: string): void {
-		this.#write(terminalJson(chunk));
-	}
-
-	/** One JSON value's text and a newline. */
-	jsonLine(text: string): void {
-		this.#write(`${terminalJson(text)}\n`);
-	}
-
-	#drain(): void {
-		if (this.#parts.length === 0) return;
-		const chunk = this.#parts.join("");
-		this.#parts = [];
-		this.#size = 0;
-		this.#pending = this.#pending.then(
-			() =>
-				new Promise<void>((resolve, reject) => {
-					process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
-				}),
-		);
-	}
-
-	flush(): Promise<void> {
-		this.#drain();
-		return this.#pending;
-	}
-}
+export { Output, printError } from "./output";
 
 /** Short output at once: one line of text on stdout (escaped as Output.line does). */
 export function printLine(s: string): void {
@@ -86,11 +37,6 @@ export function printExport(data: Buffer, kind: "text" | "jsonl"): Promise<void>
 /** A command's usage (Arbor's own text). */
 export function printUsage(usage: string): void {
 	process.stdout.write(`${usage}\n`);
-}
-
-/** A message on stderr, escaped like stdout's text: it may name a file or quote one. Newlines kept. */
-export function printError(message: string): void {
-	process.stderr.write(`${terminalText(message)}\n`);
 }
 
 /** Progress on a terminal's stderr: Arbor's own control sequences (\r, erase line) around escaped text. */

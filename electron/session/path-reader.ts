@@ -208,6 +208,45 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 	if (!st.isFile()) fallback("not a regular file");
 	const size = st.size;
 	if (size === 0) fallback("empty file");
+	const rows = scanLines(fd, size, piOnly);
+	const n = rows.n;
+	// Each pass is its own function: a hot loop compiles (on-stack replacement) the function holding it, and
+	// one function holding every pass was compiled anew for each of them.
+	const table = idTable(rows);
+	const parent = parentLinks(rows, table);
+	const mask = table.length - 1;
+	const { idAt, idLen, idHash, pool } = rows;
+	// Loops anywhere (SessionManager warns about each).
+	forEachParentLoop(parent, n, () => fallback("parent loop"));
+
+	let leaf = n - 1;
+	if (leafId !== undefined) {
+		const b = Buffer.from(leafId, "utf8");
+		const h = hashBytes(b, 0, b.length);
+		leaf = -1;
+		for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
+			const j = table[slot];
+			if (idHash[j] === h && idLen[j] === b.length && b.equals(pool.subarray(idAt[j], idAt[j] + idLen[j]))) {
+				leaf = j;
+				break;
+			}
+		}
+		if (leaf < 0) fallback("leaf not in the file");
+	}
+	let depth = 0;
+	for (let j = leaf; j >= 0; j = parent[j]) depth++;
+	const path = new Int32Array(depth);
+	for (let j = leaf, k = depth; j >= 0; j = parent[j]) path[--k] = j;
+
+	const src = checkPath(fd, rows, path, size);
+	const local = new Int32Array(depth);
+	for (let k = 0; k < depth; k++) local[k] = k;
+	const context = buildContextFromPath(src, local);
+	return { ok: true, context, leafId: src.ids[depth - 1], entries: n, pathLength: depth };
+}
+
+/** Scans the file's lines into rows (type / id / parentId from each line's opening keys); see readOpen. */
+function scanLines(fd: number, size: number, piOnly: boolean): Rows {
 	const rows = new Rows(Math.max(1024, Math.min(1 << 20, Math.ceil(size / 1024))));
 	let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(64, size)));
 	let filled = 0;
@@ -346,17 +385,21 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		line(0, filled, bufOffset, false);
 	}
 	if (!headerSeen) fallback("no session header");
-	const n = rows.n;
-	if (n === 0) fallback("no entries");
+	if (rows.n === 0) fallback("no entries");
 	if (readPos !== size) fallback("file changed while reading");
+	return rows;
+}
 
-	// ids into an open-addressing table; a repeated id makes SessionManager warn.
+/** The rows' ids in an open-addressing table (row numbers, -1 empty); a repeated id falls back. */
+function idTable(rows: Rows): Int32Array {
+	const n = rows.n;
 	const pool = rows.pool;
+	// ids into an open-addressing table; a repeated id makes SessionManager warn.
 	let cap = 1024;
 	while (cap < n * 2) cap *= 2;
 	const mask = cap - 1;
 	const table = new Int32Array(cap).fill(-1);
-	const { idAt, idLen, idHash, par, parAt, parLen, parHash } = rows;
+	const { idAt, idLen, idHash } = rows;
 	for (let i = 0; i < n; i++) {
 		let slot = idHash[i] & mask;
 		for (;;) {
@@ -369,6 +412,14 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 			slot = (slot + 1) & mask;
 		}
 	}
+	return table;
+}
+
+/** Each row's parent row (-1: a root), resolved through the id table. */
+function parentLinks(rows: Rows, table: Int32Array): Int32Array {
+	const n = rows.n;
+	const mask = table.length - 1;
+	const { pool, idAt, idLen, idHash, par, parAt, parLen, parHash } = rows;
 	// Parent links (bytes compared, as for ids); a dangling parent (SessionManager: "orphan" warning) or a
 	// self-parent falls back.
 	const parent = new Int32Array(n);
@@ -395,33 +446,7 @@ function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): Path
 		if (j === i) fallback("entry is its own parent");
 		parent[i] = j;
 	}
-	// Loops anywhere (SessionManager warns about each).
-	forEachParentLoop(parent, n, () => fallback("parent loop"));
-
-	let leaf = n - 1;
-	if (leafId !== undefined) {
-		const b = Buffer.from(leafId, "utf8");
-		const h = hashBytes(b, 0, b.length);
-		leaf = -1;
-		for (let slot = h & mask; table[slot] >= 0; slot = (slot + 1) & mask) {
-			const j = table[slot];
-			if (idHash[j] === h && idLen[j] === b.length && b.equals(pool.subarray(idAt[j], idAt[j] + idLen[j]))) {
-				leaf = j;
-				break;
-			}
-		}
-		if (leaf < 0) fallback("leaf not in the file");
-	}
-	let depth = 0;
-	for (let j = leaf; j >= 0; j = parent[j]) depth++;
-	const path = new Int32Array(depth);
-	for (let j = leaf, k = depth; j >= 0; j = parent[j]) path[--k] = j;
-
-	const src = checkPath(fd, rows, path, size);
-	const local = new Int32Array(depth);
-	for (let k = 0; k < depth; k++) local[k] = k;
-	const context = buildContextFromPath(src, local);
-	return { ok: true, context, leafId: src.ids[depth - 1], entries: n, pathLength: depth };
+	return parent;
 }
 
 /**
@@ -461,7 +486,7 @@ function checkPath(fd: number, rows: Rows, path: Int32Array, size: number): Path
 			// Validity only: SessionManager's skim accepts a subset of what JSON.parse does, so a line is an
 			// entry there exactly when it parses. Decoded as Latin-1 (valid UTF-8 was checked per chunk, and
 			// JSON's grammar is ASCII, so it parses exactly when the UTF-8 text does); compared in Latin-1 too.
-			const o = parseLine(scratch, s, e, "latin1");
+			const o = parseText(scratch.toString("latin1", s, e));
 			if (o.id !== rows.idLatin1(i)) fallback("path line id differs from its opening keys");
 			if (o.type === "session") fallback("path line is a session header");
 			const rp = o.parentId;
@@ -498,10 +523,14 @@ function readFully(fd: number, into: Buffer, len: number, at: number): void {
 	}
 }
 
-function parseLine(b: Buffer, s: number, e: number, encoding: "utf8" | "latin1" = "utf8"): Loose {
+function parseLine(b: Buffer, s: number, e: number): Loose {
+	return parseText(b.toString("utf8", s, e));
+}
+
+function parseText(text: string): Loose {
 	let obj: unknown;
 	try {
-		obj = JSON.parse(b.toString(encoding, s, e));
+		obj = JSON.parse(text);
 	} catch {
 		fallback("a path line is not JSON");
 	}
