@@ -28,7 +28,8 @@ vi.mock("node:fs", async (importOriginal) => {
 		return (real.writeSync as (...a: unknown[]) => number)(fd, ...rest);
 	}) as typeof real.writeSync;
 	const writeFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
-		gate(String(path));
+		// Arbor's private files are written through a descriptor opened 0600 (arbor-files.ts).
+		gate(typeof path === "number" ? (fdPaths.get(path) ?? "") : String(path));
 		return (real.writeFileSync as (...a: unknown[]) => void)(path, ...rest);
 	}) as typeof real.writeFileSync;
 	const patched = { openSync, writeSync, writeFileSync };
