@@ -88,7 +88,8 @@ test("navigate with a summary streams it from the model and appends a branch_sum
 	expect(llm?.requests.length).toBe(1);
 	await page.getByTestId("navigate-done-close").click();
 	await expect(page.getByTestId("navigate-dialog")).toBeHidden();
-	await expect(page.locator(".is-leaf")).toHaveCount(1);
+	// One leaf card (the rows view also marks the leaf's dot on its lane: not a card).
+	await expect(page.locator(".arbor-card.is-leaf")).toHaveCount(1);
 	await shot(page, "navigated-with-summary");
 });
 
