@@ -188,6 +188,9 @@ describe("settings dialog: saving", () => {
 		await typeInto(view.byTestId("settings-model"), "llama3.1:8b");
 		await typeInto(view.byTestId("settings-api-key"), "  sk-secret  ");
 		server.active = { provider: "ollama", modelId: "llama3.1:8b", source: "arbor-settings", auth: null, baseUrl: "http://127.0.0.1:11434/v1" };
+		// The status bar asks for the model 150 ms after mounting (StatusBar's debounce): let that pass, so the
+		// count below is the save's own request.
+		await new Promise((r) => setTimeout(r, 400));
 		const asked = client.callsOf("getActiveModel").length;
 		await click(view.byTestId("settings-save"));
 
