@@ -6,24 +6,11 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SearchIndex, indexedFileList } from "../../services/search-index";
 import { arbor, buildCli, repo, tempDir } from "./helpers";
+import { searchSession } from "../../services/test/helpers/search-sessions";
 
 beforeAll(buildCli);
 
-function session(id: string, texts: string[]): string {
-	const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" })];
-	texts.forEach((text, i) =>
-		lines.push(
-			JSON.stringify({
-				type: "message",
-				id: `${id}-e${i}`,
-				parentId: i ? `${id}-e${i - 1}` : null,
-				timestamp: "2026-12-01T00:00:01.000Z",
-				message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
-			}),
-		),
-	);
-	return `${lines.join("\n")}\n`;
-}
+const session = searchSession;
 
 function snapshot(dir: string): Record<string, string> {
 	const out: Record<string, string> = {};

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { searchSession } from "./helpers/search-sessions";
 
 // A full disk while the search index is updated: every write into the index folder fails with ENOSPC after
 // `allow` more writes (a real full tmpfs runs in `npm run test:reliability`, section "search"). The update
@@ -38,21 +39,7 @@ vi.mock("node:fs", async (importOriginal) => {
 
 const { IndexWriteError, SearchIndex } = await import("../search-index");
 
-function session(id: string, texts: string[]): string {
-	const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" })];
-	texts.forEach((text, i) =>
-		lines.push(
-			JSON.stringify({
-				type: "message",
-				id: `${id}-e${i}`,
-				parentId: i ? `${id}-e${i - 1}` : null,
-				timestamp: "2026-12-01T00:00:01.000Z",
-				message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
-			}),
-		),
-	);
-	return `${lines.join("\n")}\n`;
-}
+const session = searchSession;
 
 function snapshot(dir: string): Record<string, string> {
 	const out: Record<string, string> = {};

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IndexBusyError, IndexFolderError, SearchIndex } from "../search-index";
 import { dictName } from "../search-terms";
+import { searchSession } from "./helpers/search-sessions";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -20,24 +21,7 @@ function tmp(): string {
 	return d;
 }
 
-function session(id: string, texts: string[]): string {
-	const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" })];
-	let parent: string | null = null;
-	texts.forEach((text, i) => {
-		const eid = `${id}-e${i}`;
-		lines.push(
-			JSON.stringify({
-				type: "message",
-				id: eid,
-				parentId: parent,
-				timestamp: "2026-12-01T00:00:01.000Z",
-				message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
-			}),
-		);
-		parent = eid;
-	});
-	return `${lines.join("\n")}\n`;
-}
+const session = searchSession;
 
 /** Every file under `dir` with its bytes. */
 function snapshot(dir: string): Record<string, string> {

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { SearchIndex } from "../search-index";
+import { searchSession } from "./helpers/search-sessions";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,24 +18,7 @@ function tmp(): string {
 	return d;
 }
 
-function session(id: string, texts: string[]): string {
-	const lines = [JSON.stringify({ type: "session", version: 3, id, timestamp: "2026-12-01T00:00:00.000Z", cwd: "/w" })];
-	let parent: string | null = null;
-	texts.forEach((text, i) => {
-		const eid = `${id}-e${i}`;
-		lines.push(
-			JSON.stringify({
-				type: "message",
-				id: eid,
-				parentId: parent,
-				timestamp: "2026-12-01T00:00:01.000Z",
-				message: { role: "user", content: [{ type: "text", text }], timestamp: 1 },
-			}),
-		);
-		parent = eid;
-	});
-	return `${lines.join("\n")}\n`;
-}
+const session = searchSession;
 
 describe("search index layout", () => {
 	it("answers a query from only the dictionary files its terms start with", () => {
