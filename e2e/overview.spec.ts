@@ -56,3 +56,48 @@ for (const scheme of ["light", "dark"] as const) {
 		});
 	});
 }
+
+test("a filter switch mounts only the new filter's rows: no card or lane of the old list drawn against the new model", async ({ page }) => {
+	host = await startHost([generated(3000, "e2e")]);
+	await openApp(page, host);
+	await viewportSettled(page);
+	// Everything the switch adds to the DOM: React Flow nodes, and lane attributes that are not numbers.
+	await page.evaluate(() => {
+		const w = window as unknown as { __switch: { added: string[]; bad: string[] } };
+		w.__switch = { added: [], bad: [] };
+		new MutationObserver((records) => {
+			for (const r of records) {
+				if (r.type === "attributes") {
+					const v = (r.target as Element).getAttribute(r.attributeName ?? "") ?? "";
+					if (/NaN|undefined/.test(v)) w.__switch.bad.push(`${r.attributeName}=${v.slice(0, 40)}`);
+				}
+				for (const n of r.addedNodes) {
+					if (!(n instanceof Element)) continue;
+					if (n.matches(".react-flow__node")) w.__switch.added.push(n.getAttribute("data-id") ?? "(no id)");
+					for (const el of [n, ...n.querySelectorAll("*")])
+						for (const a of el.getAttributeNames()) if (/NaN|undefined/.test(el.getAttribute(a) ?? "")) w.__switch.bad.push(`${a}=${(el.getAttribute(a) ?? "").slice(0, 40)}`);
+				}
+			}
+		}).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["d", "cx", "cy", "transform", "style", "data-id"] });
+	});
+	for (const mode of ["labeled-only", "no-tools", "default"]) {
+		await page.evaluate(() => {
+			const w = window as unknown as { __switch: { added: string[]; bad: string[] } };
+			w.__switch.added = [];
+		});
+		await page.getByTestId(`filter-${mode}`).click();
+		await viewportSettled(page);
+		await page.waitForTimeout(300);
+		const { added, bad, now } = await page.evaluate(() => {
+			const w = window as unknown as { __switch: { added: string[]; bad: string[] } };
+			return { ...w.__switch, now: [...document.querySelectorAll(".react-flow__node")].map((n) => n.getAttribute("data-id") ?? "") };
+		});
+		expect(bad, `${mode}: lane or card attributes`).toEqual([]);
+		// A card mounted during the switch and gone once it settled belonged to the old list.
+		expect(
+			added.filter((id) => !now.includes(id)),
+			`${mode}: cards mounted for one commit`,
+		).toEqual([]);
+		expect(now.length).toBeGreaterThan(0);
+	}
+});

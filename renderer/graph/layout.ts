@@ -8,6 +8,7 @@
 import { hierarchy, tree, type HierarchyNode, type HierarchyPointNode } from "d3-hierarchy";
 import { layoutRows } from "./layoutRows";
 import { GAP, GraphNodeKind, NODE_SIZE, nodeSizeOf, type Direction, type GraphLayout, type GraphModel } from "./model";
+import { buildSpatialIndex, type SpatialIndex } from "./spatial";
 
 /** What the layout needs of a model: small enough to transfer to a worker. */
 export interface LayoutInput {
@@ -21,6 +22,21 @@ export interface LayoutInput {
 /** Lay out a model: the timing entry point for benchmarks (`computeGraphLayout(model, "TB")`). */
 export function computeGraphLayout(model: Pick<GraphModel, "parent" | "kind">, direction: Direction): GraphLayout {
 	return layoutTree({ parent: model.parent, kind: model.kind, direction });
+}
+
+/** Positions and the spatial index over them, which always travel together. */
+export interface LaidOut {
+	layout: GraphLayout;
+	index: SpatialIndex;
+}
+
+/** What layout.worker.ts sends back of the index: all of it but `layout` (the same object, sent once). */
+export type WorkerIndex = Omit<SpatialIndex, "layout">;
+
+/** Layout and spatial index in one step (the layout runner's unit of work, on either thread). */
+export function layOut(input: LayoutInput): LaidOut {
+	const layout = layoutTree(input);
+	return { layout, index: buildSpatialIndex(layout) };
 }
 
 export function layoutTree(input: LayoutInput): GraphLayout {

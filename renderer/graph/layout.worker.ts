@@ -1,7 +1,8 @@
 // Web Worker running layoutTree off the UI thread (the 100k-entry graph takes tens of ms, more than a
-// frame). Receives the parent/kind arrays of a compressed graph, answers with transferred positions.
+// frame), and the spatial index over its positions. Receives the parent/kind arrays of a graph, answers
+// with transferred positions and index arrays.
 
-import { layoutTree, type LayoutInput } from "./layout";
+import { layOut, type LayoutInput, type WorkerIndex } from "./layout";
 import { errorText } from "../../shared/guards";
 
 interface LayoutRequest extends LayoutInput {
@@ -16,11 +17,14 @@ const scope = globalThis as unknown as {
 scope.onmessage = (ev) => {
 	const { seq, parent, kind, direction } = ev.data;
 	try {
-		const layout = layoutTree({ parent, kind, direction });
-		const transfer = [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer];
+		const { layout, index } = layOut({ parent, kind, direction });
+		const { layout: _sameLayout, ...rest } = index;
+		const sent: WorkerIndex = rest;
+		const transfer: Transferable[] = [layout.x.buffer, layout.y.buffer, layout.w.buffer, layout.h.buffer];
 		if (layout.lane) transfer.push(layout.lane.buffer);
 		if (layout.laneCut) transfer.push(layout.laneCut.buffer);
-		scope.postMessage({ seq, layout }, transfer);
+		transfer.push(sent.start.buffer, sent.items.buffer, sent.stamp.buffer);
+		scope.postMessage({ seq, layout, index: sent }, transfer);
 	} catch (err) {
 		scope.postMessage({ seq, error: errorText(err) }, []);
 	}

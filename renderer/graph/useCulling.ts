@@ -2,13 +2,15 @@
 // mount budget) and the level of detail. Pan/zoom frames do not re-render SessionGraph: React Flow moves
 // the pane itself; it only re-renders when the set of mounted nodes or the level of detail changes.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ReactFlowInstance, Viewport } from "@xyflow/react";
 import { cullNodes, viewRect } from "./cull";
 import type { Laid } from "./laid";
 import type { GraphFlowNode } from "./nodes";
 import { EMPTY_MAP, useGraphStore, type Graph, type XY } from "./store";
 import { CULL_MARGIN_PX, lodOf, type Lod } from "./zoom";
+
+const NONE: number[] = [];
 
 export interface CullingResult {
 	/** The viewport the session opens on (its saved one, else the origin until the camera places it). */
@@ -34,8 +36,14 @@ export function useCulling(
 ): CullingResult {
 	const [initialViewport] = useState<Viewport>(() => graph.store.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
 	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom, Infinity));
-	const [mounted, setMounted] = useState<number[]>([]);
-	const mountedRef = useRef<number[]>([]);
+	// Graph node indices mean nothing in another layout: the list is kept with the layout it was culled
+	// for, and a render of a new layout mounts nothing until the layout effect below has culled for it
+	// (before paint). Drawing the old list against a new model (a filter switch) mounted unrelated cards
+	// and lanes for one commit, or indices past the new model's end (NaN positions), on the switch's
+	// longest frame.
+	const [culled, setCulled] = useState<{ laid: Laid | null; list: number[] }>({ laid: null, list: NONE });
+	const mounted = culled.laid === laid ? culled.list : NONE;
+	const mountedRef = useRef<{ laid: Laid | null; list: number[] }>(culled);
 	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
 	const overrides = useMemo(() => {
 		const out = new Map<number, XY>();
@@ -57,11 +65,13 @@ export function useCulling(
 			next = cullNodes(l.index, l.model, viewRect(v, w > 0 ? w : 800, h > 0 ? h : 600), { margin: CULL_MARGIN_PX / v.zoom, overrides: o });
 		}
 		const prev = mountedRef.current;
-		if (prev.length === next.length && prev.every((g, k) => g === next[k])) return;
-		mountedRef.current = next;
-		setMounted(next);
+		if (prev.laid === l && prev.list.length === next.length && prev.list.every((g, k) => g === next[k])) return;
+		mountedRef.current = { laid: l, list: next };
+		setCulled(mountedRef.current);
 	}, []);
-	useEffect(() => recull(rf.getViewport()), [laid, overrides, paneWidth, paneHeight, recull, rf]);
+	// Before paint: a new layout is never painted without its cards (the camera's own layout effect, which
+	// runs after this one, may move the view and cull again; React renders both as one).
+	useLayoutEffect(() => recull(rf.getViewport()), [laid, overrides, paneWidth, paneHeight, recull, rf]);
 
 	const rafRef = useRef(0);
 	const onMove = useCallback(

@@ -1,11 +1,11 @@
-// The graph's layout hook: model -> positions (layout.ts, in a worker for big graphs) and a spatial index.
+// The graph's layout hook: model -> positions (layout.ts) and a spatial index, both in a worker for big graphs.
 // A model with unchanged structure reuses the previous positions; a stale run never overwrites a newer one.
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { lazyIdIndex, sameStructure, type Laid } from "./laid";
 import { createLayoutRunner } from "./layoutRunner";
 import type { Direction, GraphLayout, GraphModel } from "./model";
-import { buildSpatialIndex, type SpatialIndex } from "./spatial";
+import type { SpatialIndex } from "./spatial";
 
 export interface GraphLayoutResult {
 	/** The layout for this session, null until the first one arrives. */
@@ -32,7 +32,7 @@ export function useGraphLayout(model: GraphModel, direction: Direction, sessionK
 			install(prev.layout, prev.index);
 			return;
 		}
-		void runner.run({ parent: model.parent, kind: model.kind, direction }).then((layout) => install(layout, buildSpatialIndex(layout)));
+		void runner.run({ parent: model.parent, kind: model.kind, direction }).then(({ layout, index }) => install(layout, index));
 	}, [model, direction, runner, sessionKey]);
 	return { laid, laidRef };
 }

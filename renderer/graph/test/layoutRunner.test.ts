@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { layoutTree, type LayoutInput } from "../layout";
+import { layOut, layoutTree, type LayoutInput, type WorkerIndex } from "../layout";
 import { createLayoutRunner } from "../layoutRunner";
 import type { GraphLayout } from "../model";
+import { buildSpatialIndex, queryRect } from "../spatial";
 
 const chain = (n: number): LayoutInput => ({
 	parent: Int32Array.from({ length: n }, (_, i) => i - 1),
@@ -26,7 +27,11 @@ class FakeWorker {
 		this.posted++;
 		setTimeout(() => {
 			if (FakeWorker.fail) this.onerror?.(new Error("boom"));
-			else this.onmessage?.({ data: { seq: msg.seq, layout: layoutTree(msg) } } as MessageEvent);
+			else {
+				const { layout, index } = layOut(msg);
+				const { layout: _same, ...sent } = index;
+				this.onmessage?.({ data: { seq: msg.seq, layout, index: sent } } as MessageEvent);
+			}
 		}, 1);
 	}
 	terminate(): void {}
@@ -44,12 +49,16 @@ describe("layout runner", () => {
 		const runner = createLayoutRunner(100);
 		const small = await runner.run(chain(10));
 		expect(FakeWorker.created).toHaveLength(0);
-		expect(small.n).toBe(10);
+		expect(small.layout.n).toBe(10);
 		const big = await runner.run(chain(500));
 		expect(FakeWorker.created).toHaveLength(1);
 		expect(FakeWorker.created[0].options.type).toBe("module");
 		expect(String(FakeWorker.created[0].url)).toMatch(/layout\.worker\.ts/);
-		expect(Array.from(big.y)).toEqual(Array.from(layoutTree(chain(500)).y));
+		expect(Array.from(big.layout.y)).toEqual(Array.from(layoutTree(chain(500)).y));
+		// The index built in the worker answers queries over the positions it came with.
+		expect(big.index.layout).toBe(big.layout);
+		const rect = { x: big.layout.x[250], y: big.layout.y[250], w: 1, h: 1 };
+		expect(queryRect(big.index, rect)).toEqual(queryRect(buildSpatialIndex(layoutTree(chain(500))), rect));
 		runner.dispose();
 	});
 
@@ -58,8 +67,9 @@ describe("layout runner", () => {
 		FakeWorker.fail = true;
 		const runner = createLayoutRunner(100);
 		const [a, b] = await Promise.all([runner.run(chain(200)), runner.run(chain(300))]);
-		expect(a.n).toBe(200);
-		expect(b.n).toBe(300);
+		expect(a.layout.n).toBe(200);
+		expect(b.layout.n).toBe(300);
+		expect(b.index.layout).toBe(b.layout);
 		await runner.run(chain(400));
 		expect(FakeWorker.created).toHaveLength(1);
 		expect(FakeWorker.created[0].posted).toBe(2);
@@ -68,16 +78,18 @@ describe("layout runner", () => {
 	it("works without any Worker (jsdom, old runtimes)", async () => {
 		vi.stubGlobal("Worker", undefined);
 		const l = await createLayoutRunner(1).run(chain(50));
-		expect(l.n).toBe(50);
+		expect(l.layout.n).toBe(50);
+		expect(l.index.layout).toBe(l.layout);
 	});
 });
 
 describe("layout worker", () => {
-	it("answers a request with the positions layoutTree computes, transferring the arrays", async () => {
-		const posted: { message: { seq: number; layout: GraphLayout }; transfer: Transferable[] }[] = [];
+	it("answers a request with the positions layoutTree computes and their spatial index, transferring the arrays", async () => {
+		type Message = { seq: number; layout: GraphLayout; index: WorkerIndex };
+		const posted: { message: Message; transfer: Transferable[] }[] = [];
 		const g = globalThis as unknown as { postMessage: unknown; onmessage: unknown };
 		const saved = { postMessage: g.postMessage, onmessage: g.onmessage };
-		g.postMessage = (message: { seq: number; layout: GraphLayout }, transfer: Transferable[]) => posted.push({ message, transfer });
+		g.postMessage = (message: Message, transfer: Transferable[]) => posted.push({ message, transfer });
 		try {
 			await import("../layout.worker");
 			const input = chain(20);
@@ -85,7 +97,12 @@ describe("layout worker", () => {
 			expect(posted).toHaveLength(1);
 			expect(posted[0].message.seq).toBe(7);
 			expect(Array.from(posted[0].message.layout.y)).toEqual(Array.from(layoutTree(input).y));
-			expect(posted[0].transfer).toHaveLength(4);
+			const want = buildSpatialIndex(layoutTree(input));
+			expect(Array.from(posted[0].message.index.items)).toEqual(Array.from(want.items));
+			expect(Array.from(posted[0].message.index.start)).toEqual(Array.from(want.start));
+			expect("layout" in posted[0].message.index).toBe(false);
+			// x, y, w, h and the index's start, items and stamp.
+			expect(posted[0].transfer).toHaveLength(7);
 		} finally {
 			g.postMessage = saved.postMessage;
 			g.onmessage = saved.onmessage;
