@@ -78,7 +78,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 
 	const { model, activePath } = useGraphModel(graph, props);
 	const { laid, laidRef } = useGraphLayout(model, direction, sessionKey);
-	const { initialViewport, lod, mounted, overrides, recull, onMove, onMoveEnd } = useCulling(graph, rf, laid, sessionKey, paneWidth, paneHeight);
+	const { initialViewport, lod, mounted, drawn, overrides, recull, onMove, onMoveEnd } = useCulling(graph, rf, laid, sessionKey, paneWidth, paneHeight);
 	const camera = useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull });
 	const { minZoom } = camera;
 
@@ -92,8 +92,9 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
 	}, [laid, skeleton, overrides]);
 
+	// The cards and lanes are drawn with the layout their mounted list was culled for (useCulling).
 	const { nodes: entryNodes, edges: entryEdges } = useFlowElements({
-		laid,
+		laid: drawn,
 		mounted,
 		overrides,
 		direction,
@@ -103,8 +104,8 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	});
 	const { streaming } = props;
 	const extra = useMemo(
-		() => streamElements(laid, skeleton, streaming, overrides, direction, new Set(mounted)),
-		[laid, skeleton, streaming, overrides, direction, mounted],
+		() => streamElements(drawn, skeleton, streaming, overrides, direction, new Set(mounted)),
+		[drawn, skeleton, streaming, overrides, direction, mounted],
 	);
 	const { nodes, edges } = useMemo(
 		() =>
@@ -155,11 +156,11 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	const activeDescendant =
 		selectedIndex >= 0 &&
 		selectedIndex < skeleton.count &&
-		laid &&
-		laid.model.nodeOfEntry[selectedIndex] >= 0 &&
-		laid.model.kind[laid.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry &&
-		mounted.includes(laid.model.nodeOfEntry[selectedIndex])
-			? treeItemId(laid.model.ids[laid.model.nodeOfEntry[selectedIndex]])
+		drawn &&
+		drawn.model.nodeOfEntry[selectedIndex] >= 0 &&
+		drawn.model.kind[drawn.model.nodeOfEntry[selectedIndex]] === GraphNodeKind.entry &&
+		mounted.includes(drawn.model.nodeOfEntry[selectedIndex])
+			? treeItemId(drawn.model.ids[drawn.model.nodeOfEntry[selectedIndex]])
 			: undefined;
 	// React Flow marks its wrapper role="application", which would sit between the tree and its items.
 	useEffect(() => {
@@ -215,7 +216,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					onlyRenderVisibleElements={false}
 					proOptions={HIDE_BUILTIN_ATTRIBUTION}
 				>
-					{laid && !overview && direction === "rows" && <RowLanes model={laid.model} layout={laid.layout} mounted={mounted} />}
+					{drawn && !overview && direction === "rows" && <RowLanes model={drawn.model} layout={drawn.layout} mounted={mounted} />}
 				</ReactFlow>
 			</div>
 			{overview && laid && paneWidth > 0 && (

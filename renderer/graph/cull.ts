@@ -63,19 +63,35 @@ export function cullNodes(index: SpatialIndex, model: GraphModel, view: Rect, op
 	return Array.from(mounted).sort((a, b) => a - b);
 }
 
-const childIndexes = new WeakMap<GraphModel, { start: Int32Array; list: Int32Array }>();
+/** Children of every graph node, CSR: the children of g are list[start[g] .. start[g + 1]], in order. */
+export interface ChildIndex {
+	start: Int32Array;
+	list: Int32Array;
+}
 
-/** Children of every graph node (CSR, pre-order), built once per model. */
-function childIndex(model: GraphModel): { start: Int32Array; list: Int32Array } {
+const childIndexes = new WeakMap<GraphModel, ChildIndex>();
+
+export function buildChildIndex(parent: Int32Array): ChildIndex {
+	const n = parent.length;
+	const start = new Int32Array(n + 1);
+	for (let g = 0; g < n; g++) if (parent[g] >= 0) start[parent[g] + 1]++;
+	for (let g = 0; g < n; g++) start[g + 1] += start[g];
+	const fill = start.slice(0, n);
+	const list = new Int32Array(start[n]);
+	for (let g = 0; g < n; g++) if (parent[g] >= 0) list[fill[parent[g]]++] = g;
+	return { start, list };
+}
+
+/** The child index of a model built elsewhere (the layout worker), so the first cull does not build it. */
+export function adoptChildIndex(model: GraphModel, c: ChildIndex): void {
+	if (c.start.length === model.n + 1) childIndexes.set(model, c);
+}
+
+/** Children of every graph node, built once per model (unless the layout worker sent it). */
+function childIndex(model: GraphModel): ChildIndex {
 	let c = childIndexes.get(model);
 	if (c) return c;
-	const start = new Int32Array(model.n + 1);
-	for (let g = 0; g < model.n; g++) if (model.parent[g] >= 0) start[model.parent[g] + 1]++;
-	for (let g = 0; g < model.n; g++) start[g + 1] += start[g];
-	const fill = start.slice(0, model.n);
-	const list = new Int32Array(start[model.n]);
-	for (let g = 0; g < model.n; g++) if (model.parent[g] >= 0) list[fill[model.parent[g]]++] = g;
-	c = { start, list };
+	c = buildChildIndex(model.parent);
 	childIndexes.set(model, c);
 	return c;
 }

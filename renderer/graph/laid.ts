@@ -11,6 +11,8 @@ export interface Laid {
 	model: GraphModel;
 	layout: GraphLayout;
 	index: SpatialIndex;
+	/** Tree depth of every graph node, 1 for a root (the cards' aria-level). */
+	depth: Int32Array;
 	/** React Flow id -> graph node; built on first use (only dragged positions need it). */
 	nodeById(id: string): number | undefined;
 	/** Session it was computed for: another session's layout is never drawn with this one's skeleton. */

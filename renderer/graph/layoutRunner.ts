@@ -4,6 +4,7 @@
 // where the layout is: on a 100k-entry session that is ~10 ms more kept off the UI thread.
 
 import { layOut, type LaidOut, type LayoutInput, type WorkerIndex } from "./layout";
+import type { ChildIndex } from "./cull";
 import type { GraphLayout } from "./model";
 
 export const WORKER_THRESHOLD = 4000;
@@ -13,7 +14,7 @@ export interface LayoutRunner {
 	dispose(): void;
 }
 
-type Reply = { seq: number; layout?: GraphLayout; index?: WorkerIndex; error?: string };
+type Reply = { seq: number; layout?: GraphLayout; index?: WorkerIndex; children?: ChildIndex; depth?: Int32Array; error?: string };
 
 export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 	let worker: Worker | null = null;
@@ -42,8 +43,8 @@ export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 			const p = pending.get(ev.data.seq);
 			if (!p) return;
 			pending.delete(ev.data.seq);
-			const { layout, index } = ev.data;
-			p.resolve(layout && index ? { layout, index: { ...index, layout } } : layOut(p.input));
+			const { layout, index, children, depth } = ev.data;
+			p.resolve(layout && index && children && depth ? { layout, index: { ...index, layout }, children, depth } : layOut(p.input));
 		};
 		worker.onerror = () => fallBack();
 		return worker;
@@ -55,9 +56,11 @@ export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 			if (!w) return Promise.resolve(layOut(input));
 			const id = ++seq;
 			return new Promise<LaidOut>((resolve) => {
-				// The arrays are copied, not transferred: the model keeps using them on this side.
+				// Copies are transferred (the model keeps its arrays): a copy costs far less than cloning them.
 				pending.set(id, { resolve, input });
-				w.postMessage({ seq: id, parent: input.parent, kind: input.kind, direction: input.direction });
+				const parent = input.parent.slice();
+				const kind = input.kind.slice();
+				w.postMessage({ seq: id, parent, kind, direction: input.direction }, [parent.buffer, kind.buffer]);
 			});
 		},
 		dispose() {

@@ -16,8 +16,13 @@ export interface CullingResult {
 	/** The viewport the session opens on (its saved one, else the origin until the camera places it). */
 	initialViewport: Viewport;
 	lod: Lod;
-	/** Mounted graph nodes. */
+	/** Mounted graph nodes, indices into `drawn`'s model. */
 	mounted: number[];
+	/**
+	 * The layout `mounted` was culled for: the one to draw the cards and lanes with. Until the layout effect
+	 * below has culled a new layout (before paint), it is the previous one.
+	 */
+	drawn: Laid | null;
 	/** Dragged positions by graph node. */
 	overrides: ReadonlyMap<number, XY>;
 	/** Re-cull for a viewport (our own moves call it with their destination). */
@@ -37,12 +42,11 @@ export function useCulling(
 	const [initialViewport] = useState<Viewport>(() => graph.store.getState().viewports[sessionKey] ?? { x: 0, y: 0, zoom: 1 });
 	const [lod, setLod] = useState<Lod>(() => lodOf(initialViewport.zoom, Infinity));
 	// Graph node indices mean nothing in another layout: the list is kept with the layout it was culled
-	// for, and a render of a new layout mounts nothing until the layout effect below has culled for it
-	// (before paint). Drawing the old list against a new model (a filter switch) mounted unrelated cards
-	// and lanes for one commit, or indices past the new model's end (NaN positions), on the switch's
-	// longest frame.
+	// for, and the cards are drawn with that one (`drawn`) until the layout effect below has culled the
+	// new layout, before paint. Drawing the old list against a new model (a filter switch) mounted
+	// unrelated cards and lanes for one commit, or indices past the new model's end (NaN positions);
+	// mounting nothing in between unmounted and remounted every card that stays in view.
 	const [culled, setCulled] = useState<{ laid: Laid | null; list: number[] }>({ laid: null, list: NONE });
-	const mounted = culled.laid === laid ? culled.list : NONE;
 	const mountedRef = useRef<{ laid: Laid | null; list: number[] }>(culled);
 	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
 	const overrides = useMemo(() => {
@@ -94,5 +98,5 @@ export function useCulling(
 		[recull, saveViewport],
 	);
 	useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
-	return { initialViewport, lod, mounted, overrides, recull, onMove, onMoveEnd };
+	return { initialViewport, lod, mounted: culled.list, drawn: culled.laid, overrides, recull, onMove, onMoveEnd };
 }

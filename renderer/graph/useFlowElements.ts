@@ -11,6 +11,8 @@ import type { GraphFlowNode } from "./nodes";
 import type { XY } from "./store";
 
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
+/** One empty list: a new [] on every layout would make React Flow re-run every node's selectors. */
+const NO_EDGES: Edge[] = [];
 const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
 // Edges are drawn lines inside the tree, not content: no role, no "Edge from <hex> to <hex>" label.
 const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
@@ -47,7 +49,7 @@ export function useFlowElements({ laid, mounted, overrides, direction, activePat
 
 	const edges = useMemo(() => {
 		// The rows view draws its lanes itself (RowLanes.tsx): an edge there can span thousands of rows.
-		if (!laid || laid.layout.direction === "rows") return [];
+		if (!laid || laid.layout.direction === "rows") return NO_EDGES;
 		const { model: m } = laid;
 		const inSet = new Set(mounted);
 		const out: Edge[] = [];

@@ -54,7 +54,10 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		if (!laid || paneWidth <= 0) return 0.05;
 		const l = laid.layout;
 		const fit = Math.min(paneWidth / Math.max(1, l.maxX - l.minX), paneHeight / Math.max(1, l.maxY - l.minY));
-		return Math.max(0.0002, Math.min(0.1, fit * 0.5));
+		// Rounded down to a power of two: most re-layouts (a filter switch, an append) keep the same bound,
+		// and a new one makes React Flow re-run every mounted node's store selectors.
+		const half = fit * 0.5;
+		return Math.max(0.0002, half >= 0.1 ? 0.1 : 2 ** Math.floor(Math.log2(half)));
 	}, [laid, paneWidth, paneHeight]);
 
 	// Install a new layout: a new session starts on its saved viewport or the leaf; a re-layout of the same
@@ -117,13 +120,9 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		setViewport({ x: 8 - l.minX, y, zoom: 1 });
 	}
 
-	// Tree depth of every graph node (aria-level), for the cards.
+	// Tree depth of every graph node (aria-level), for the cards (computed with the layout).
 	useLayoutEffect(() => {
-		if (!laid) return;
-		const m = laid.model;
-		const depth = new Int32Array(m.n);
-		for (let g = 0; g < m.n; g++) depth[g] = m.parent[g] >= 0 ? depth[m.parent[g]] + 1 : 1;
-		graphStore.setState({ depth });
+		if (laid) graphStore.setState({ depth: laid.depth });
 	}, [graphStore, laid]);
 
 	// ---- controller for the graph actions

@@ -4,8 +4,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { lazyIdIndex, sameStructure, type Laid } from "./laid";
 import { createLayoutRunner } from "./layoutRunner";
-import type { Direction, GraphLayout, GraphModel } from "./model";
-import type { SpatialIndex } from "./spatial";
+import type { Direction, GraphModel } from "./model";
+import { adoptChildIndex } from "./cull";
+import type { LaidOut } from "./layout";
 
 export interface GraphLayoutResult {
 	/** The layout for this session, null until the first one arrives. */
@@ -24,15 +25,17 @@ export function useGraphLayout(model: GraphModel, direction: Direction, sessionK
 	useEffect(() => {
 		const seq = ++layoutSeq.current;
 		const prev = laidRef.current;
-		const install = (layout: GraphLayout, index: SpatialIndex): void => {
+		// A fresh layout comes with its child index; a reused one already has it (culling built or adopted it).
+		const install = ({ layout, index, depth, children }: Pick<LaidOut, "layout" | "index" | "depth"> & Partial<LaidOut>): void => {
 			if (seq !== layoutSeq.current) return;
-			setLaid({ model, layout, index, nodeById: lazyIdIndex(model), key: sessionKey });
+			if (children) adoptChildIndex(model, children);
+			setLaid({ model, layout, index, depth, nodeById: lazyIdIndex(model), key: sessionKey });
 		};
 		if (prev && prev.layout.direction === direction && sameStructure(prev.model, model)) {
-			install(prev.layout, prev.index);
+			install(prev);
 			return;
 		}
-		void runner.run({ parent: model.parent, kind: model.kind, direction }).then(({ layout, index }) => install(layout, index));
+		void runner.run({ parent: model.parent, kind: model.kind, direction }).then(install);
 	}, [model, direction, runner, sessionKey]);
 	return { laid, laidRef };
 }

@@ -1,7 +1,7 @@
 // Inspector panel: the selected entry in full, fetched on demand (getEntry) — the skeleton only holds
 // one-line previews. Links inside content open outside the app (links.ts), never in its own window.
 
-import { useEffect, useState, type MouseEvent } from "react";
+import { startTransition, useEffect, useState, type MouseEvent } from "react";
 import type { SessionEntry } from "../../shared/entries";
 import { commandLabel, makeContext } from "../commands/registry";
 import { useServices } from "../commands/services";
@@ -36,8 +36,11 @@ export function Inspector() {
 		let live = true;
 		// Holding an arrow key walks many entries: fetch the one the user stops on.
 		const timer = setTimeout(() => {
+			// A transition: a long message's markdown and highlighted code render in slices between frames
+			// instead of one long task (it lands in the middle of a filter switch when the filter moves the
+			// selection, bench:ui "filter switch").
 			client.request("getEntry", { sessionId, id: selectedId }).then(
-				(entry) => live && setLoaded({ id: selectedId, entry }),
+				(entry) => live && startTransition(() => setLoaded({ id: selectedId, entry })),
 				(err: unknown) => live && setLoaded({ id: selectedId, error: errorText(err) }),
 			);
 		}, FETCH_DELAY_MS);

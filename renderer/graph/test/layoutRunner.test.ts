@@ -28,9 +28,9 @@ class FakeWorker {
 		setTimeout(() => {
 			if (FakeWorker.fail) this.onerror?.(new Error("boom"));
 			else {
-				const { layout, index } = layOut(msg);
+				const { layout, index, children, depth } = layOut(msg);
 				const { layout: _same, ...sent } = index;
-				this.onmessage?.({ data: { seq: msg.seq, layout, index: sent } } as MessageEvent);
+				this.onmessage?.({ data: { seq: msg.seq, layout, index: sent, children, depth } } as MessageEvent);
 			}
 		}, 1);
 	}
@@ -57,6 +57,8 @@ describe("layout runner", () => {
 		expect(Array.from(big.layout.y)).toEqual(Array.from(layoutTree(chain(500)).y));
 		// The index built in the worker answers queries over the positions it came with.
 		expect(big.index.layout).toBe(big.layout);
+		expect(Array.from(big.depth.slice(0, 3))).toEqual([1, 2, 3]);
+		expect(Array.from(big.children.list.slice(0, 3))).toEqual([1, 2, 3]);
 		const rect = { x: big.layout.x[250], y: big.layout.y[250], w: 1, h: 1 };
 		expect(queryRect(big.index, rect)).toEqual(queryRect(buildSpatialIndex(layoutTree(chain(500))), rect));
 		runner.dispose();
@@ -101,8 +103,8 @@ describe("layout worker", () => {
 			expect(Array.from(posted[0].message.index.items)).toEqual(Array.from(want.items));
 			expect(Array.from(posted[0].message.index.start)).toEqual(Array.from(want.start));
 			expect("layout" in posted[0].message.index).toBe(false);
-			// x, y, w, h and the index's start, items and stamp.
-			expect(posted[0].transfer).toHaveLength(7);
+			// x, y, w, h, the index's start, items and stamp, the child index's start and list, the depths.
+			expect(posted[0].transfer).toHaveLength(10);
 		} finally {
 			g.postMessage = saved.postMessage;
 			g.onmessage = saved.onmessage;
