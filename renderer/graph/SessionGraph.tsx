@@ -85,12 +85,12 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	const overview = lod === "overview";
 	const [minimapOpen, setMinimapOpen] = useState(true);
 	const leafRect = useMemo(() => {
-		if (!laid || !skeleton) return null;
-		const g = nodeAt(laid, skeleton.leaf, skeleton);
+		if (!drawn || !skeleton) return null;
+		const g = nodeAt(drawn, skeleton.leaf, skeleton);
 		if (g < 0) return null;
 		const o = overrides.get(g);
-		return { x: o ? o.x : laid.layout.x[g], y: o ? o.y : laid.layout.y[g], w: laid.layout.w[g], h: laid.layout.h[g] };
-	}, [laid, skeleton, overrides]);
+		return { x: o ? o.x : drawn.layout.x[g], y: o ? o.y : drawn.layout.y[g], w: drawn.layout.w[g], h: drawn.layout.h[g] };
+	}, [drawn, skeleton, overrides]);
 
 	// The cards and lanes are drawn with the layout their mounted list was culled for (useCulling).
 	const { nodes: entryNodes, edges: entryEdges } = useFlowElements({

@@ -23,7 +23,7 @@ export interface CullingResult {
 	 * below has culled a new layout (before paint), it is the previous one.
 	 */
 	drawn: Laid | null;
-	/** Dragged positions by graph node. */
+	/** Dragged positions by graph node of `drawn`. */
 	overrides: ReadonlyMap<number, XY>;
 	/** Re-cull for a viewport (our own moves call it with their destination). */
 	recull(v: Viewport): void;
@@ -49,15 +49,12 @@ export function useCulling(
 	const [culled, setCulled] = useState<{ laid: Laid | null; list: number[] }>({ laid: null, list: NONE });
 	const mountedRef = useRef<{ laid: Laid | null; list: number[] }>(culled);
 	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
-	const overrides = useMemo(() => {
-		const out = new Map<number, XY>();
-		if (!laid) return out;
-		for (const [id, p] of positions) {
-			const g = laid.nodeById(id);
-			if (g !== undefined) out.set(g, p);
-		}
-		return out;
-	}, [positions, laid]);
+	const overrides = useMemo(() => overridesIn(laid, positions), [positions, laid]);
+	// The same for the layout drawn now (while a new one waits for its cull: the previous one).
+	const drawnOverrides = useMemo(
+		() => (culled.laid === laid ? overrides : overridesIn(culled.laid, positions)),
+		[culled.laid, laid, overrides, positions],
+	);
 	const cullInputs = useRef({ laid, overrides, paneWidth, paneHeight });
 	cullInputs.current = { laid, overrides, paneWidth, paneHeight };
 	const recull = useCallback((v: Viewport) => {
@@ -98,5 +95,16 @@ export function useCulling(
 		[recull, saveViewport],
 	);
 	useEffect(() => () => cancelAnimationFrame(rafRef.current), []);
-	return { initialViewport, lod, mounted: culled.list, drawn: culled.laid, overrides, recull, onMove, onMoveEnd };
+	return { initialViewport, lod, mounted: culled.list, drawn: culled.laid, overrides: drawnOverrides, recull, onMove, onMoveEnd };
+}
+
+/** Dragged positions (by React Flow id) as graph nodes of a layout. */
+function overridesIn(laid: Laid | null, positions: ReadonlyMap<string, XY>): Map<number, XY> {
+	const out = new Map<number, XY>();
+	if (!laid) return out;
+	for (const [id, p] of positions) {
+		const g = laid.nodeById(id);
+		if (g !== undefined) out.set(g, p);
+	}
+	return out;
 }
