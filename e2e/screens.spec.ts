@@ -43,6 +43,16 @@ for (const size of [
 				// Rows view on open.
 				await expect.poll(async () => (await readableEntries(page)).count, { timeout: 20_000 }).toBeGreaterThanOrEqual(size.height >= 900 ? 25 : 15);
 				expect(await overlap(page, "view-toggle", "minimap-toggle")).toBe(false);
+				// The minimap covers none of the lanes' dots (at 1280×720 it used to sit over the top-left rows).
+				const dotsUnder = await page.evaluate(() => {
+					const mm = document.querySelector('[data-testid="arbor-minimap"]')?.getBoundingClientRect();
+					if (!mm) return -1;
+					return [...document.querySelectorAll(".arbor-lane-dot")].filter((d) => {
+						const r = d.getBoundingClientRect();
+						return r.x < mm.right && mm.x < r.right && r.y < mm.bottom && mm.y < r.bottom;
+					}).length;
+				});
+				expect(dotsUnder).toBe(0);
 				await shot(page, `screens-rows-${tag}`);
 				// Search in rows.
 				await page.getByTestId("search-input").fill("render");

@@ -49,15 +49,31 @@ export function cornerRect(c: Corner, paneW: number, paneH: number, w: number, h
 
 const hits = (a: Rect, b: Rect): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
+const overlapArea = (a: Rect, b: Rect): number =>
+	Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
 /**
  * The corner for the minimap: the current one while it leaves the leaf (screen rect, px) uncovered,
- * otherwise the first corner that does; when every corner would cover it, the current one.
+ * otherwise, of the corners that do, the one covering the least of the drawing (`content`, screen rect:
+ * the rows view fills the left of the pane, so its lanes and kinds stay uncovered), the first in order
+ * on a tie; when every corner would cover the leaf, the current one.
  */
-export function chooseCorner(current: Corner, leaf: Rect | null, paneW: number, paneH: number, w: number, h: number): Corner {
+export function chooseCorner(current: Corner, leaf: Rect | null, paneW: number, paneH: number, w: number, h: number, content: Rect | null = null): Corner {
 	if (!leaf) return current;
 	const around = { x: leaf.x - CLEARANCE, y: leaf.y - CLEARANCE, w: leaf.w + 2 * CLEARANCE, h: leaf.h + 2 * CLEARANCE };
 	if (!hits(cornerRect(current, paneW, paneH, w, h), around)) return current;
-	return CORNERS.find((c) => !hits(cornerRect(c, paneW, paneH, w, h), around)) ?? current;
+	let best: Corner = current;
+	let bestCover = Infinity;
+	for (const c of CORNERS) {
+		const r = cornerRect(c, paneW, paneH, w, h);
+		if (hits(r, around)) continue;
+		const cover = content ? overlapArea(r, content) : 0;
+		if (cover < bestCover) {
+			best = c;
+			bestCover = cover;
+		}
+	}
+	return best;
 }
 
 export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHeight, onCenter, width = 200, height = 140, leafRect = null }: MinimapProps) {
@@ -151,7 +167,8 @@ export const Minimap = memo(function Minimap({ model, layout, paneWidth, paneHei
 	const corner = useRef<Corner>("bottom-right");
 	const z = viewport.zoom || 1;
 	const leafScreen = leafRect ? { x: leafRect.x * z + viewport.x, y: leafRect.y * z + viewport.y, w: leafRect.w * z, h: leafRect.h * z } : null;
-	corner.current = chooseCorner(corner.current, leafScreen, paneWidth, paneHeight, width, height);
+	const content = { x: layout.minX * z + viewport.x, y: layout.minY * z + viewport.y, w: (layout.maxX - layout.minX) * z, h: (layout.maxY - layout.minY) * z };
+	corner.current = chooseCorner(corner.current, leafScreen, paneWidth, paneHeight, width, height, content);
 	const at = cornerRect(corner.current, paneWidth, paneHeight, width, height);
 
 	const dragging = useRef(false);
