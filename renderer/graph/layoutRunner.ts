@@ -1,7 +1,8 @@
 // Runs layouts in a Web Worker when the graph is big enough for the layout to cost more than a frame
 // (~8 ms, around 4k nodes here), synchronously otherwise, and always synchronously where no Worker
-// exists (jsdom tests) or the worker failed to start. The spatial index over the positions is built
-// where the layout is: on a 100k-entry session that is ~10 ms more kept off the UI thread.
+// exists (jsdom tests) or the worker failed to start. What a new layout needs on its first frame (the
+// spatial index, the child index, the depths: layout.ts LaidOut) is built where the layout is: on a
+// 100k-entry session that is ~25 ms more kept off the UI thread.
 
 import { layOut, type LaidOut, type LayoutInput, type WorkerIndex } from "./layout";
 import type { ChildIndex } from "./cull";
@@ -56,7 +57,7 @@ export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 			if (!w) return Promise.resolve(layOut(input));
 			const id = ++seq;
 			return new Promise<LaidOut>((resolve) => {
-				// Copies are transferred (the model keeps its arrays): a copy costs far less than cloning them.
+				// Copies are transferred, so the model keeps its own arrays.
 				pending.set(id, { resolve, input });
 				const parent = input.parent.slice();
 				const kind = input.kind.slice();
