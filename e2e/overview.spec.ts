@@ -75,7 +75,8 @@ test("a filter switch mounts only the new filter's rows: no card or lane of the 
 					if (!(n instanceof Element)) continue;
 					if (n.matches(".react-flow__node")) w.__switch.added.push(n.getAttribute("data-id") ?? "(no id)");
 					for (const el of [n, ...n.querySelectorAll("*")])
-						for (const a of el.getAttributeNames()) if (/NaN|undefined/.test(el.getAttribute(a) ?? "")) w.__switch.bad.push(`${a}=${(el.getAttribute(a) ?? "").slice(0, 40)}`);
+						for (const a of el.getAttributeNames())
+							if (/NaN|undefined/.test(el.getAttribute(a) ?? "")) w.__switch.bad.push(`${a}=${(el.getAttribute(a) ?? "").slice(0, 40)}`);
 				}
 			}
 		}).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["d", "cx", "cy", "transform", "style", "data-id"] });

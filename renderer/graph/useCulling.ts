@@ -51,10 +51,7 @@ export function useCulling(
 	const positions = useGraphStore((s) => s.positions[sessionKey] ?? EMPTY_MAP);
 	const overrides = useMemo(() => overridesIn(laid, positions), [positions, laid]);
 	// The same for the layout drawn now (while a new one waits for its cull: the previous one).
-	const drawnOverrides = useMemo(
-		() => (culled.laid === laid ? overrides : overridesIn(culled.laid, positions)),
-		[culled.laid, laid, overrides, positions],
-	);
+	const drawnOverrides = useMemo(() => (culled.laid === laid ? overrides : overridesIn(culled.laid, positions)), [culled.laid, laid, overrides, positions]);
 	const cullInputs = useRef({ laid, overrides, paneWidth, paneHeight });
 	cullInputs.current = { laid, overrides, paneWidth, paneHeight };
 	const recull = useCallback((v: Viewport) => {
