@@ -15,7 +15,7 @@
 //   node bench/ui.mjs --arbor-css 'CSS'  add a style sheet to Arbor's page (what-if experiments, e.g.
 //                                        '.react-flow__viewport { will-change: transform }')
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { extname, join, resolve } from "node:path";
@@ -40,6 +40,12 @@ const baselineTimeoutS = Number(opt("timeout", "90"));
 const FIRST_GRAPH_TIMEOUT_ARBOR_S = 120;
 const arborOnly = argv.includes("--arbor-only");
 const arborCss = opt("arbor-css", "");
+// The view Arbor opens in: "rows" (its default) or "tree" (the tree of cards, settings layoutDirection TB).
+const view = opt("view", "rows");
+if (view !== "rows" && view !== "tree") {
+	console.error(`bench:ui: --view must be rows or tree, not ${view}`);
+	process.exit(2);
+}
 const VIEWPORT = { width: 1440, height: 900 };
 // Same flags as playwright.config.ts (CHROMIUM_ARGS); that file is TypeScript, so they are repeated here.
 const CHROMIUM_ARGS = [
@@ -148,6 +154,10 @@ const baselineOrigin = `http://127.0.0.1:${baselineServer.address().port}`;
 // ---------------------------------------------------------------- Arbor host
 async function startHost(file) {
 	const home = mkdtempSync(join(tmpdir(), "arbor-bench-ui-home-"));
+	if (view === "tree") {
+		mkdirSync(join(home, ".arbor"), { recursive: true });
+		writeFileSync(join(home, ".arbor", "settings.json"), JSON.stringify({ layoutDirection: "TB" }));
+	}
 	const t0 = performance.now();
 	const proc = spawn(process.execPath, [join(root, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
 		cwd: root,
@@ -509,7 +519,7 @@ const version = execFileSync(process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", 
 	.trim()
 	.split(" built")[0];
 console.log(
-	`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}`,
+	`\nbench:ui — ${version} headless, ${CHROMIUM_ARGS.includes("--disable-gpu") ? "--disable-gpu" : ""}, ${cpus().length} cores, ${VIEWPORT.width}x${VIEWPORT.height}; Arbor dist/ built ${distBuilt}; Arbor's view: ${view === "tree" ? "tree of cards (--view tree)" : "rows"}`,
 );
 const la = (l) => l.map((x) => x.toFixed(1)).join(", ");
 console.log(`load average (1/5/15 min) at start ${la(loadAtStart)}, at end ${la(loadavg())}: other work on the machine slows every number here`);
