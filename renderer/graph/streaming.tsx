@@ -9,6 +9,7 @@ import { nodeAt, type Laid } from "./laid";
 import { GAP, type Direction } from "./model";
 import type { GraphFlowNode } from "./nodes";
 import { useGraphStore, type XY } from "./store";
+import { INERT_EDGE, INERT_NODE } from "./useFlowElements";
 
 /** What the graph draws for one streamed assistant message (the store derives it from pi's events). */
 export interface StreamCard {
@@ -27,9 +28,6 @@ export interface StreamCard {
 	/** Why it stopped, when not a normal end (aborted, error). */
 	stopReason?: string;
 }
-
-const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
-const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
 
 export const STREAM_SIZE = { w: 280, h: 112 } as const;
 const STREAM_STYLE = { width: STREAM_SIZE.w, height: STREAM_SIZE.h };
@@ -102,14 +100,7 @@ export function streamElements(
 			width: STREAM_SIZE.w,
 			height: STREAM_SIZE.h,
 			measured: { width: STREAM_SIZE.w, height: STREAM_SIZE.h },
-			draggable: false,
-			selectable: false,
-			connectable: false,
-			deletable: false,
-			focusable: false,
-			// As the entry cards (useFlowElements): the wrapper adds nothing to the tree; the card is its item.
-			ariaRole: "none",
-			domAttributes: NO_ROLEDESCRIPTION,
+			...INERT_NODE,
 		});
 		if (g >= 0 && mounted.has(g)) {
 			edges.push({
@@ -118,10 +109,7 @@ export function streamElements(
 				target: id,
 				className: "arbor-edge is-streaming",
 				animated: !s.done,
-				selectable: false,
-				focusable: false,
-				ariaRole: "none",
-				domAttributes: NO_EDGE_LABEL,
+				...INERT_EDGE,
 			});
 		}
 	}

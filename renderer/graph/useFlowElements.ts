@@ -13,9 +13,31 @@ import type { XY } from "./store";
 const KIND_TYPE = ["entry", "segment", "foldStub"] as const;
 /** One empty list: a new [] on every layout would make React Flow re-run every node's selectors. */
 const NO_EDGES: Edge[] = [];
-const NO_ROLEDESCRIPTION = { "aria-roledescription": undefined };
-// Edges are drawn lines inside the tree, not content: no role, no "Edge from <hex> to <hex>" label.
-const NO_EDGE_LABEL = { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"];
+
+/**
+ * What every node of the graph is in React Flow (entry cards here, streaming cards in streaming.tsx):
+ * nothing to drag, select, connect, delete or focus. Card dragging moved a card and nothing else (and
+ * xyflow's auto-pan could outlive an aborted drag); steering by drag uses the leaf badge (nodes.tsx
+ * startLeafDrag). The graph is one WAI-ARIA tree: the cards inside are its treeitems, the wrapper adds
+ * nothing.
+ */
+export const INERT_NODE = {
+	draggable: false,
+	selectable: false,
+	connectable: false,
+	deletable: false,
+	focusable: false,
+	ariaRole: "none",
+	domAttributes: { "aria-roledescription": undefined },
+} as const satisfies Partial<GraphFlowNode>;
+
+/** Edges are drawn lines inside the tree, not content: not selectable, no role, no "Edge from <hex> to <hex>" label. */
+export const INERT_EDGE = {
+	selectable: false,
+	focusable: false,
+	ariaRole: "none",
+	domAttributes: { "aria-roledescription": undefined, "aria-label": undefined } as Edge["domAttributes"],
+} as const satisfies Partial<Edge>;
 
 export interface FlowElementsInput {
 	laid: Laid | null;
@@ -62,10 +84,7 @@ export function useFlowElements({ laid, mounted, overrides, direction, activePat
 				source: m.ids[p],
 				target: m.ids[g],
 				className: active ? "arbor-edge is-active" : "arbor-edge",
-				selectable: false,
-				focusable: false,
-				ariaRole: "none",
-				domAttributes: NO_EDGE_LABEL,
+				...INERT_EDGE,
 			});
 		}
 		return out;
@@ -126,15 +145,6 @@ function makeNode(l: Laid, g: number, override: XY | undefined, direction: Direc
 		height: h,
 		measured: { width: w, height: h },
 		handles,
-		// Card dragging moved a card and nothing else (and xyflow's auto-pan could outlive an aborted drag):
-		// off. Steering by drag uses the leaf badge (nodes.tsx startLeafDrag).
-		draggable: false,
-		selectable: false,
-		connectable: false,
-		deletable: false,
-		focusable: false,
-		// The graph is one WAI-ARIA tree: the cards inside are its treeitems, the wrapper adds nothing.
-		ariaRole: "none",
-		domAttributes: NO_ROLEDESCRIPTION,
+		...INERT_NODE,
 	};
 }
