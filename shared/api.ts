@@ -9,7 +9,7 @@ import type { Skeleton, SkeletonDelta } from "./skeleton";
 import type { CardFacts, UsageRollup } from "./card-facts";
 import type { FilterMode } from "./tree-view";
 import type { AssistantMessage } from "./entries";
-import type { LiveAgent, LiveCapability } from "./live";
+import type { LiveAgent, LiveCapability, NavigateOptions } from "./live";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
@@ -342,16 +342,7 @@ export interface ArborRequests {
 	search: { params: { sessionId: string; query: string; scope: SearchScope }; result: number[] };
 	previewNavigation: { params: { sessionId: string; targetId: string }; result: NavigationPreview };
 	navigate: {
-		params: {
-			sessionId: string;
-			targetId: string;
-			summarize?: boolean;
-			customInstructions?: string;
-			replaceInstructions?: boolean;
-			label?: string;
-			/** Live pi busy with a turn: wait for it to end instead of failing with `busy`. */
-			waitForIdle?: boolean;
-		};
+		params: { sessionId: string; targetId: string } & NavigateOptions;
 		result: NavigateResult;
 	};
 	/** /branch: right-click a user message -> new session file (which is opened). */

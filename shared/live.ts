@@ -67,18 +67,20 @@ export interface LiveHello {
 	client: { name: string; version: string };
 }
 
+/** How to move the leaf: the API's `navigate` and the live channel's carry the same options. */
+export interface NavigateOptions {
+	summarize?: boolean;
+	customInstructions?: string;
+	replaceInstructions?: boolean;
+	label?: string;
+	/** A live pi busy with a turn: wait for it to end instead of failing with `busy`. */
+	waitForIdle?: boolean;
+}
+
 export type LiveRequestBody =
 	| { name: "state" }
-	/** pi's ctx.navigateTree. `waitForIdle`: wait for the running turn instead of answering `busy`. */
-	| {
-			name: "navigate";
-			targetId: string;
-			summarize?: boolean;
-			customInstructions?: string;
-			replaceInstructions?: boolean;
-			label?: string;
-			waitForIdle?: boolean;
-	  }
+	/** pi's ctx.navigateTree. */
+	| ({ name: "navigate"; targetId: string } & NavigateOptions)
 	/** pi's ctx.fork: pi moves to the new file (as pi's own /fork does). */
 	| { name: "fork"; entryId: string; position?: "before" | "at"; waitForIdle?: boolean }
 	/** pi.setLabel (null clears). */
