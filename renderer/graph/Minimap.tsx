@@ -42,7 +42,8 @@ const DEFER_DRAW_NODES = 4000;
 /** Where the minimap sits in the pane (px, top-left origin). */
 export function cornerRect(c: Corner, paneW: number, paneH: number, w: number, h: number): Rect {
 	const x = c.endsWith("right") ? paneW - EDGE - w : EDGE;
-	// Bottom-left sits above the "React Flow" credit in that corner.
+	// Bottom-left sits 16 px higher: the room React Flow's credit took there (the credit is hidden now and
+	// given in About; the overview hint keeps the same bottom line).
 	const y = c === "bottom-left" ? paneH - EDGE - 16 - h : c.startsWith("bottom") ? paneH - EDGE - h : TOP;
 	return { x, y, w, h };
 }
