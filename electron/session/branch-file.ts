@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import type { SessionEntry, SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
 import { EntryFlag, EntryKind } from "../../shared/skeleton";
-import { EntryIndex, SYNTHETIC_PREFIX } from "./entry-index";
+import { EntryIndex, isSyntheticId } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, sessionFileName } from "./ids";
 import type { LiveFile } from "./live-file";
@@ -173,7 +173,7 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	for (const i of kept) keptIds.add(c.ids[i]);
 	const labelEntries: Loose[] = [];
 	let parentId: string | null = prevKept >= 0 ? c.ids[prevKept] : null;
-	if (parentId !== null && parentId.startsWith(SYNTHETIC_PREFIX)) parentId = null;
+	if (isSyntheticId(parentId)) parentId = null;
 	const taken = new Set(keptIds);
 	for (const [targetId, st] of ix.labels) {
 		if (!keptIds.has(targetId)) continue;

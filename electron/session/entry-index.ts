@@ -33,6 +33,23 @@ const WARNING_CAP = 1000;
 /** Prefix of the ids Arbor gives entries that have none (never written to a file). */
 export const SYNTHETIC_PREFIX = "~arbor:no-id:";
 
+/** An id Arbor made up for an entry that has none in the file: it exists only in memory. */
+export function isSyntheticId(id: unknown): id is string {
+	return typeof id === "string" && id.startsWith(SYNTHETIC_PREFIX);
+}
+
+/** The fields of a record that name another entry by id (pi's `parentId`, `fromId`, `targetId`, `firstKeptEntryId`). */
+const ID_FIELDS = ["id", "fromId", "targetId", "firstKeptEntryId"] as const;
+
+/** Refuses a record that names an in-memory id in one of its id fields (`parentId` is handled by the writer). */
+export function assertNoSyntheticIds(record: Record<string, unknown>, file: string | undefined): void {
+	for (const field of ID_FIELDS) {
+		if (isSyntheticId(record[field])) {
+			throw new Error(`${file ?? "the session"}: entry ${String(record[field])} has no id in the file, so no entry can refer to it (${field}); nothing was written`);
+		}
+	}
+}
+
 export class EntryIndex {
 	readonly cols = new Columns();
 	readonly cache: EntryCache;

@@ -7,7 +7,7 @@ import { type Stats, closeSync, lstatSync, mkdirSync, openSync, readSync, statSy
 import { dirname } from "node:path";
 import type { SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
-import { EntryIndex, SYNTHETIC_PREFIX } from "./entry-index";
+import { assertNoSyntheticIds, EntryIndex, isSyntheticId } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { isRecord } from "../../shared/guards";
 import { scanLines } from "./jsonl";
@@ -357,10 +357,11 @@ export class LiveFile {
 		const ix = this.index;
 		const keepLeaf = atResume && ix.leafId !== ix.resumeLeafId() ? { leaf: ix.leafId } : undefined;
 		if (atResume) entry.parentId = ix.resumeLeafId();
-		if (typeof entry.parentId === "string" && entry.parentId.startsWith(SYNTHETIC_PREFIX)) {
+		if (isSyntheticId(entry.parentId)) {
 			// A synthetic id is never written: the new entry starts a new root, as it will after a reload.
 			entry.parentId = null;
 		}
+		assertNoSyntheticIds(entry, this.path);
 		if (this.persistent) {
 			const file = this.path as string;
 			// The leaf may have been the synthetic-id entry of a file that was reloaded in between.

@@ -14,7 +14,7 @@ import { resumePointStatus, type ResumePointStatus } from "../../shared/resume-p
 import { currentSystemMessage } from "../../shared/system-message";
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
-import type { EntryIndex, SessionTreeNode } from "./entry-index";
+import { type EntryIndex, isSyntheticId, type SessionTreeNode } from "./entry-index";
 import { defaultSessionDir } from "./agent-dirs";
 import { createSessionId, sessionFileName } from "./ids";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
@@ -310,7 +310,9 @@ export class SessionManager {
 		const ix = this.#ix;
 		if (branchFromId !== null && !ix.byId.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
 		this.#live.assertWritable();
-		const fromId = ix.leafId ?? "root";
+		// pi's leaf is an id-less last line's (absent) id, so pi writes "root" there: so does Arbor, never its
+		// in-memory id.
+		const fromId = ix.leafId !== null && !isSyntheticId(ix.leafId) ? ix.leafId : "root";
 		ix.leafId = branchFromId;
 		return this.#live.append(branchSummaryRecord(this.#at(branchFromId), fromId, summary, details, fromHook, usage));
 	}
@@ -368,6 +370,7 @@ export class SessionManager {
 	 */
 	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#ix.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		if (isSyntheticId(targetId)) throw new Error(`Entry ${targetId} has no id in the file: a label cannot name it (pi could not resolve it)`);
 		return this.#live.append(labelRecord(this.#at(), targetId, label), opts.atResume === true);
 	}
 
