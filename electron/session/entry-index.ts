@@ -45,7 +45,9 @@ const ID_FIELDS = ["id", "fromId", "targetId", "firstKeptEntryId"] as const;
 export function assertNoSyntheticIds(record: Record<string, unknown>, file: string | undefined): void {
 	for (const field of ID_FIELDS) {
 		if (isSyntheticId(record[field])) {
-			throw new Error(`${file ?? "the session"}: entry ${String(record[field])} has no id in the file, so no entry can refer to it (${field}); nothing was written`);
+			throw new Error(
+				`${file ?? "the session"}: entry ${String(record[field])} has no id in the file, so no entry can refer to it (${field}); nothing was written`,
+			);
 		}
 	}
 }
