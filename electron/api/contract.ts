@@ -16,10 +16,15 @@ export interface FamilyScope {
 	library: boolean;
 }
 
+/** Whether a path is in Open Recent and still the very file the user opened then (checked by real path and identity). */
+export type RecentCheck = { kind: "not_recent" } | { kind: "same"; path: string } | { kind: "changed"; reason: string };
+
 export type RouterServices = {
 	[K in Exclude<ServiceRequestName, "getFamily">]: (params: RequestParams<K>) => Promise<RequestResult<K>>;
 } & {
 	getFamily(params: RequestParams<"getFamily"> & { scope: FamilyScope }): Promise<RequestResult<"getFamily">>;
+	/** Open Recent's check (issue #28); without it no recent file is reopened unasked. */
+	checkRecentFile?(path: string): Promise<RecentCheck>;
 	onEvent(listener: (event: ArborEvent) => void): () => void;
 	dispose(): void | Promise<void>;
 };

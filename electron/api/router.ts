@@ -96,22 +96,21 @@ export function createRouter(options: RouterOptions): ArborRouter {
 		emit(event);
 	});
 
-	const isRecentFile = async (path: string): Promise<boolean> => {
-		try {
-			return (await services.getSettings({})).recentFiles.includes(path);
-		} catch {
-			// Unreadable settings only mean no recent files; the request is still judged by the policy.
-			return false;
-		}
-	};
-
 	const openChecked = async (path: string): Promise<SessionSummary> => {
 		let allowed = await policy.check(path);
-		// Recent files were opened by the user in an earlier run (setSettings only accepts files this
-		// process allowed), so reopening one is the user's choice too.
-		if (allowed === null && (await isRecentFile(path))) {
-			await policy.allowFile(path);
-			allowed = await policy.check(path);
+		// Open Recent lists files the user opened in an earlier run (setSettings only accepts files this process
+		// opened), so reopening one is the user's choice too, while the path still leads to that very file.
+		if (allowed === null && services.checkRecentFile) {
+			const recent = await services.checkRecentFile(path);
+			if (recent.kind === "changed")
+				throw new RouteError(
+					"forbidden",
+					`${path} is in Open Recent but is no longer the file you opened (${recent.reason}): nothing was opened; choose it again with File ▸ Open or the command line if you trust it`,
+				);
+			if (recent.kind === "same") {
+				await policy.allowFile(recent.path);
+				allowed = await policy.check(recent.path);
+			}
 		}
 		if (allowed === null)
 			throw new RouteError("forbidden", `not allowed to open ${path}: open it with File ▸ Open, the command line or the session library first`);

@@ -37,6 +37,7 @@ import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
 import { rollupCosts, subtreeStats } from "./rollup";
 import { SessionRegistry } from "./session-registry";
+import { type RecentCheck, RecentFiles } from "./recent-files";
 import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
 import { LiveService } from "./live/live-service";
@@ -75,6 +76,7 @@ export class ArborServices {
 	readonly #env: NodeJS.ProcessEnv;
 	readonly #sliceMs: number | undefined;
 	readonly #settings: SettingsStore;
+	readonly #recent: RecentFiles;
 	readonly #events = new EventHub();
 	readonly #sessions: SessionRegistry;
 	readonly #extensions: ExtensionBridge;
@@ -90,6 +92,7 @@ export class ArborServices {
 		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
 		this.#sliceMs = options.sliceMs;
 		this.#settings = new SettingsStore(settingsDir, this.#piAgentDir);
+		this.#recent = new RecentFiles(this.#settings, settingsDir);
 		setShimAgentDir(this.#piAgentDir);
 		this.#sessions = new SessionRegistry({
 			events: this.#events,
@@ -100,7 +103,7 @@ export class ArborServices {
 			onRenamed: (s) => this.#extensions.nameMaybeChanged(s),
 			onOpened: (file) => {
 				try {
-					this.#settings.addRecentFile(file);
+					this.#recent.record(file);
 				} catch {
 					// A read-only home must not stop a file from opening.
 				}
@@ -376,7 +379,26 @@ export class ArborServices {
 		}
 		s.watcher?.sync();
 		this.#sessions.reloaded(s, "upgraded");
+		// The upgrade replaced the file (atomically, a new inode): it is still the one the user chose.
+		const file = s.manager.getSessionFile();
+		if (file && this.#recent.check(file).kind !== "not_recent") {
+			try {
+				this.#recent.record(file);
+			} catch {
+				// A read-only home must not fail the upgrade.
+			}
+		}
 		return { backupPath };
+	}
+
+	/** Whether `path` is in Open Recent and still the very file the user opened (the router's port). */
+	async checkRecentFile(path: string): Promise<RecentCheck> {
+		try {
+			return this.#recent.check(path);
+		} catch {
+			// Unreadable settings only mean no recent files; the request is still judged by the policy.
+			return { kind: "not_recent" };
+		}
 	}
 
 	async getSettings(_params: RequestParams<"getSettings">): Promise<ArborSettings> {

@@ -24,6 +24,12 @@ export function fakeServices(answers: Record<string, (params: never) => unknown>
 				if (prop === "onEvent") return (l: (e: ArborEvent) => void) => (listeners.add(l), () => listeners.delete(l));
 				if (prop === "dispose") return () => void (state.disposed = true);
 				if (typeof prop !== "string") return undefined;
+				// Open Recent's check, from the fake's settings (the real check is in recent-swap.test.ts).
+				if (prop === "checkRecentFile" && !answers.checkRecentFile)
+					return async (path: string) => {
+						const settings = (answers.getSettings?.(undefined as never) ?? { recentFiles: [] }) as { recentFiles: string[] };
+						return settings.recentFiles.includes(path) ? { kind: "same", path } : { kind: "not_recent" };
+					};
 				return async (params: unknown) => {
 					calls.push({ name: prop, params });
 					const answer = answers[prop];
