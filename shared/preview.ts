@@ -5,6 +5,7 @@
 import { contentText } from "./content-text";
 import type { SessionEntry, ToolCallBlock } from "./entries";
 import { asRecord, safeString } from "./guards";
+import { safeJson } from "./tree-text";
 
 // safeString's home is guards.ts; re-exported for the callers that read it from here.
 export { safeString };
@@ -104,7 +105,7 @@ export function formatToolCall(name: string, args: Record<string, unknown>, opts
 		case "ls":
 			return `[ls: ${shorten(safeString(a.path || "."))}]`;
 		default: {
-			const json = JSON.stringify(args) ?? "undefined";
+			const json = safeJson(args) ?? "undefined";
 			return `[${name}: ${json.slice(0, 40)}${json.length > 40 ? "..." : ""}]`;
 		}
 	}

@@ -203,6 +203,27 @@ export function buildTreeJson(v: TreeView, describe: EntryDescriber = describeBy
 }
 
 /**
+ * JSON text of an untrusted value (a session's tool arguments, details, data): JSON.stringify's bytes, or
+ * undefined where it gives undefined, without its recursion limit: a line can hold an array nested 20,000 deep,
+ * which makes JSON.stringify overflow the stack (issue #28). A value that cannot be serialized at all (a cycle,
+ * a BigInt: never from a parsed line) gives "[unreadable value]".
+ */
+export function safeJson(value: unknown): string | undefined {
+	try {
+		return JSON.stringify(value);
+	} catch (err) {
+		if (!(err instanceof RangeError)) return "[unreadable value]";
+	}
+	let out = "";
+	try {
+		writeJson(value, (chunk) => (out += chunk));
+	} catch {
+		return "[unreadable value]";
+	}
+	return out;
+}
+
+/**
  * Serialize any JSON value without recursion, in the same bytes as JSON.stringify(value) (no spacing;
  * undefined/function members skipped, undefined in arrays -> null, non-finite numbers -> null; toJSON is
  * honoured for objects that define it, e.g. Date). `write` receives chunks of about 64 KiB.

@@ -3,7 +3,7 @@
 
 import type { AgentMessage, SessionContext } from "../../shared/entries";
 import { safeString as text } from "../../shared/guards";
-import { writeJson } from "../../shared/tree-text";
+import { safeJson, writeJson } from "../../shared/tree-text";
 import type { OmpSessionContext } from "../session/omp-context";
 import type { OptionSpec } from "./args";
 import { Output } from "./output";
@@ -24,7 +24,7 @@ function blocksText(content: unknown): string[] {
 		else if (b.type === "thinking") out.push(`(thinking, ${typeof b.thinking === "string" ? b.thinking.length : 0} chars)`);
 		else if (b.type === "image") out.push("(image)");
 		else if (b.type === "toolCall") {
-			const args = JSON.stringify(b.arguments ?? {});
+			const args = safeJson(b.arguments ?? {}) ?? "";
 			out.push(`→ ${text(b.name)} ${args.length > 200 ? `${args.slice(0, 200)}…` : args}`);
 		} else out.push(`(${text(b.type)} block)`);
 	}

@@ -7,6 +7,7 @@ import type { AgentMessage } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
 import { buildOmpContext, sessionWriter, type SessionManager } from "../session";
 import { isRecord } from "../../shared/guards";
+import { safeJson } from "../../shared/tree-text";
 
 /** A flat per-image estimate: the image bytes say little about what a provider bills. */
 const IMAGE_TOKENS = 1_200;
@@ -24,7 +25,7 @@ export function estimateMessageTokens(message: AgentMessage): number {
 			if (!isRecord(b)) continue;
 			if (b.type === "text" && typeof b.text === "string") chars += b.text.length;
 			else if (b.type === "thinking" && typeof b.thinking === "string") chars += b.thinking.length;
-			else if (b.type === "toolCall") chars += (typeof b.name === "string" ? b.name.length : 0) + (JSON.stringify(b.arguments ?? {})?.length ?? 0);
+			else if (b.type === "toolCall") chars += (typeof b.name === "string" ? b.name.length : 0) + (safeJson(b.arguments ?? {})?.length ?? 0);
 			else if (b.type === "image") images++;
 		}
 	};

@@ -1,6 +1,8 @@
 // Search across sessions, part 1 of 5: what text of an entry is searchable and the word rules shared by
 // the index and its queries. search-index.ts says how the parts fit together.
 
+import { safeJson } from "../../shared/tree-text";
+
 /** Text indexed per entry (the rest of a huge tool output is not searchable). */
 export const ENTRY_TEXT_MAX = 32 * 1024;
 
@@ -43,7 +45,7 @@ function textOf(content: unknown, out: string[]): void {
 		else if (typeof x.thinking === "string") out.push(x.thinking);
 		else if (x.type === "toolCall") {
 			if (typeof x.name === "string") out.push(x.name);
-			if (x.arguments !== undefined) out.push(JSON.stringify(x.arguments));
+			if (x.arguments !== undefined) out.push(safeJson(x.arguments) ?? "");
 		}
 	}
 }

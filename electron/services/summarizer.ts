@@ -10,6 +10,7 @@ import { ArborServiceError } from "./errors";
 import type { ResolvedModel } from "./models";
 import { errorText, isRecord } from "../../shared/guards";
 import { contentText } from "../../shared/content-text";
+import { safeJson } from "../../shared/tree-text";
 
 export interface SummaryDetails {
 	readFiles: string[];
@@ -82,7 +83,7 @@ function cut(text: string, max: number): string {
 function formatArgs(args: unknown): string {
 	if (!isRecord(args)) return "";
 	return Object.entries(args)
-		.map(([k, v]) => `${k}=${cut(JSON.stringify(v) ?? "", 300)}`)
+		.map(([k, v]) => `${k}=${cut(safeJson(v) ?? "", 300)}`)
 		.join(", ");
 }
 

@@ -2,7 +2,7 @@
 // (role only on messages, label only when set), and serializers that do not recurse (100k-deep chains).
 import { describe, expect, it } from "vitest";
 import { EntryKind as K } from "../skeleton";
-import { buildTreeJson, labelTimeText, renderTreeLines, writeJson, writeTreeJson } from "../tree-text";
+import { buildTreeJson, labelTimeText, renderTreeLines, safeJson, writeJson, writeTreeJson } from "../tree-text";
 import { computeTreeView } from "../tree-view";
 import { chain, skeleton } from "./skeleton-builder";
 
@@ -163,5 +163,19 @@ describe("label times (pi's Shift+T)", () => {
 		const v = computeTreeView(t);
 		expect(renderTreeLines(v, ["user: x"], { labelTimes: true, now })).toEqual(["• [mark] 08:00 user: x ← active"]);
 		expect(renderTreeLines(v, ["user: x"])).toEqual(["• [mark] user: x ← active"]);
+	});
+});
+
+describe("safeJson: JSON text of an untrusted value", () => {
+	it("gives JSON.stringify's bytes for ordinary values, undefined where it gives undefined", () => {
+		for (const v of [{ a: [1, "x", null, { b: true }] }, "s", 3, null, [undefined, () => 1], { u: undefined }]) expect(safeJson(v)).toBe(JSON.stringify(v));
+		expect(safeJson(undefined)).toBeUndefined();
+	});
+
+	it("serializes an array nested 20,000 deep where JSON.stringify overflows the stack", () => {
+		let v: unknown = [];
+		for (let i = 0; i < 20000; i++) v = [v];
+		expect(() => JSON.stringify(v)).toThrow(RangeError);
+		expect(safeJson({ deep: v })).toBe(`{"deep":${"[".repeat(20001)}${"]".repeat(20001)}}`);
 	});
 });
