@@ -23,6 +23,8 @@ const TEST_PACKAGES = [
 	"@earendil-works/pi-coding-agent",
 	"@earendil-works/pi-ai",
 	"@earendil-works/pi-tui",
+	// A real Markdown reader, to judge what a pasted export renders as (headings, links).
+	"marked",
 ];
 
 /**

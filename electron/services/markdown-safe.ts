@@ -50,12 +50,25 @@ function inline(line: string): string {
 }
 
 /**
+ * A line that Markdown would read as a heading, escaped so it reads as the text it is (issue #28: an answer
+ * holding "## User · …" or a "===" underline forged a turn of the export): an ATX "#" start, and a setext
+ * underline ("===" or "---") right below a line of text. A "---" after a blank line stays a thematic break.
+ */
+function noHeading(line: string, afterText: boolean): string {
+	if (/^ {0,3}#{1,6}(?=[ \t]|$)/.test(line)) return line.replace("#", "\\#");
+	if (afterText && /^ {0,3}(=+|-+)[ \t]*$/.test(line)) return line.replace(/[=-]/, (c) => `\\${c}`);
+	return line;
+}
+
+/**
  * Message text for the export's body: fenced code blocks (``` or ~~~) and inline code as they are, the rest
  * without raw HTML or unsafe links; control characters shown escaped (^[ ...) everywhere.
  */
 export function markdownBody(text: string): string {
 	const lines = terminalText(text).split("\n");
 	let fence: string | null = null;
+	// The line before, outside code, holds text: an underline below it would make it a setext heading.
+	let afterText = false;
 	for (let i = 0; i < lines.length; i++) {
 		const l = lines[i];
 		const m = /^ {0,3}(`{3,}|~{3,})/.exec(l);
@@ -65,9 +78,11 @@ export function markdownBody(text: string): string {
 		}
 		if (m && !(m[1][0] === "`" && l.slice(m.index + m[0].length).includes("`"))) {
 			fence = m[1];
+			afterText = false;
 			continue;
 		}
-		lines[i] = inline(l);
+		lines[i] = noHeading(inline(l), afterText);
+		afterText = l.trim() !== "";
 	}
 	// A fence the text leaves open would swallow the export's next headings: close it.
 	if (fence !== null) lines.push(fence);
