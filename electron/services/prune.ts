@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isRecord } from "../../shared/guards";
-import { type SessionManager, NewFileStream, createSessionId, derivedFileMode, sessionFileName } from "../session";
+import { type SessionManager, NewFileStream, createSessionId, derivedFileMode, makeTargetDir, sessionFileName } from "../session";
 import { ArborServiceError } from "./errors";
 
 export interface PrunedCopy {
@@ -102,7 +102,7 @@ export function* prunedCopySteps(
 	const sessionId = createSessionId();
 	const targetDir = dir ?? path.dirname(source);
 	// Like branch-to-file: a folder given for the copy is created when missing.
-	if (dir !== undefined) fs.mkdirSync(dir, { recursive: true });
+	if (dir !== undefined) makeTargetDir(dir);
 	const out = new NewFileStream(path.join(targetDir, sessionFileName(timestamp, sessionId)), derivedFileMode(source));
 	let committed = false;
 	try {

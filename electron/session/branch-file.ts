@@ -3,7 +3,7 @@
 // link) and switching to it, and rewriting a v1/v2 file as v3 after a backup while other writers append.
 // Both work on the file part (live-file.ts) and its index, passed in.
 
-import { existsSync, fstatSync, mkdirSync, openSync, readSync, statSync, unlinkSync, closeSync } from "node:fs";
+import { existsSync, fstatSync, openSync, readSync, statSync, unlinkSync, closeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SessionEntry, SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
@@ -12,7 +12,7 @@ import { EntryIndex, isSyntheticId } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId, generateEntryId, sessionFileName } from "./ids";
 import type { LiveFile } from "./live-file";
-import { type DiskState, appendBytes, derivedFileMode, NEW_SESSION_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
+import { type DiskState, appendBytes, derivedFileMode, makeTargetDir, NEW_SESSION_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
 
 type Loose = Record<string, unknown>;
 
@@ -242,7 +242,7 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	if (!ix.cache.copyLinesInto(copyIdx, copyPos, content)) {
 		throw new SessionFileError("conflict", live.path ?? "(memory)", "the file changed under the open session (it is shorter than indexed); reload it");
 	}
-	mkdirSync(dir, { recursive: true });
+	makeTargetDir(dir);
 	// One buffer, one write: thousands of small writes cost more than the copy.
 	// No wider than the source: a branch of a 0600 conversation is 0600 too (issue #23).
 	const disk = writeNewFile(newFile, [content], live.path ? derivedFileMode(live.path) : NEW_SESSION_FILE_MODE);

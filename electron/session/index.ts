@@ -8,7 +8,7 @@ export { SessionFileError } from "./errors";
 export { toPlain } from "./entry-cache";
 export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
-export { derivedFileMode, NEW_SESSION_FILE_MODE, PRIVATE_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
+export { derivedFileMode, makeTargetDir, NEW_SESSION_FILE_MODE, PRIVATE_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
 export { NewFileStream } from "./new-file-stream";
 export { readPathContext } from "./path-reader";
 export type { PathContextResult } from "./path-reader";

@@ -10,6 +10,7 @@ import {
 	fsyncSync,
 	ftruncateSync,
 	linkSync,
+	mkdirSync,
 	openSync,
 	readSync,
 	renameSync,
@@ -86,6 +87,21 @@ function writeTemp(path: string, parts: Buffer[], mode: number, exact = false): 
 	}
 	closeSync(fd);
 	return tmp;
+}
+
+/**
+ * Creates the folder a new session file goes to (a branch's or a pruned copy's `--dir`), missing parents
+ * included. A path that is a file, or lies below one, is refused in one line naming it.
+ */
+export function makeTargetDir(dir: string): void {
+	try {
+		mkdirSync(dir, { recursive: true });
+	} catch (err) {
+		const code = errCode(err);
+		if (code === "EEXIST" || code === "ENOTDIR")
+			throw new SessionFileError("io", dir, "is not a folder (a file is in the way): choose a folder for the new file");
+		throw ioError(dir, err, "creating the folder");
+	}
 }
 
 /**
