@@ -4,7 +4,8 @@
 
 import { resolve, sep } from "node:path";
 import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, SessionListItem, SessionSummary } from "../../shared/api";
-import { ARBOR_ERROR_CODES, REQUEST_NAMES } from "../../shared/api";
+import { REQUEST_NAMES } from "../../shared/api";
+import { errorDataOf } from "../../shared/errors";
 import type { HostHandlers, RouterResponse, RouterServices, ServiceRequestName } from "./contract";
 import { PathPolicy } from "./path-policy";
 import { describeZodError, requestSchemas } from "./schemas";
@@ -35,8 +36,6 @@ export interface ArborRouter {
 	dispose(): Promise<void>;
 }
 
-const ERROR_CODES: ReadonlySet<string> = new Set<string>(ARBOR_ERROR_CODES);
-
 class RouteError extends Error {
 	constructor(
 		readonly code: ArborErrorCode,
@@ -44,17 +43,6 @@ class RouteError extends Error {
 	) {
 		super(message);
 	}
-}
-
-/** ArborServiceError, recognised by shape so a second bundle's copy of the class still counts. */
-function asServiceError(err: unknown): ArborErrorData | null {
-	if (!(err instanceof Error)) return null;
-	const e = err as Error & { code?: unknown; file?: unknown; line?: unknown };
-	if (err.name !== "ArborServiceError" || typeof e.code !== "string" || !ERROR_CODES.has(e.code)) return null;
-	const data: ArborErrorData = { code: e.code as ArborErrorCode, message: err.message };
-	if (typeof e.file === "string") data.file = e.file;
-	if (typeof e.line === "number") data.line = e.line;
-	return data;
 }
 
 export function createRouter(options: RouterOptions): ArborRouter {
@@ -231,8 +219,9 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			return { ok: true, result };
 		} catch (err) {
 			if (err instanceof RouteError) return { ok: false, error: { code: err.code, message: err.message } };
-			const service = asServiceError(err);
-			if (service) return { ok: false, error: service };
+			// Core and service errors keep their meaning (conflict, bad file, not found…) with file and line.
+			const known = errorDataOf(err);
+			if (known) return { ok: false, error: known };
 			log(`arbor: ${requestName} failed unexpectedly: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 			return { ok: false, error: { code: "internal", message: `${requestName} failed because of an internal error (details are in the host's log)` } };
 		}
