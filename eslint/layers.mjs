@@ -39,7 +39,7 @@ export const LAYERS = [
 	{
 		folder: "electron/services",
 		may: ["electron/session", "shared"],
-		packages: ["@earendil-works/pi-ai", "diff", "jiti"],
+		packages: ["@earendil-works/pi-ai", "diff", "jiti", "minimatch", "ignore"],
 		node: true,
 		testMay: ["electron/api"],
 	},

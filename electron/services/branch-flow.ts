@@ -24,7 +24,7 @@ export async function branchFlow(ctx: FlowContext, s: OpenSession, entryId: stri
 	if (beforeFork?.cancel === true) return cancelled;
 
 	const parentId = typeof entry.parentId === "string" && m.getEntry(entry.parentId) ? entry.parentId : null;
-	const previousFile = m.isPersistent() ? m.getSessionFile() : undefined;
+	const previousFile = m.isPersisted() ? m.getSessionFile() : undefined;
 	let target: OpenSession;
 	let newPath: string | null = null;
 	if (!previousFile) {

@@ -77,7 +77,7 @@ export class SessionRegistry {
 
 	summary(s: OpenSession): SessionSummary {
 		const m = s.manager;
-		const file = m.isPersistent() ? (m.getSessionFile() ?? null) : null;
+		const file = m.isPersisted() ? (m.getSessionFile() ?? null) : null;
 		let fileSize = 0;
 		if (file) {
 			try {
@@ -108,7 +108,7 @@ export class SessionRegistry {
 		s.sentCount = m.getEntryCount();
 		s.labelsKey = JSON.stringify(m.getSkeletonDelta(s.sentCount).labels);
 		this.#sessions.set(s.id, s);
-		const file = m.isPersistent() ? m.getSessionFile() : undefined;
+		const file = m.isPersisted() ? m.getSessionFile() : undefined;
 		if (this.#o.watch && file) s.watcher = new FileWatcher(file, () => this.catchUp(s), this.#o.pollMs);
 		this.#o.onStart(s, start);
 		return s;

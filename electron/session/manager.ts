@@ -126,10 +126,6 @@ export class SessionManager {
 
 	// ---------------------------------------------------------------- pi's accessors
 
-	isPersistent(): boolean {
-		return this.#live.persistent;
-	}
-	/** pi's name for isPersistent. */
 	isPersisted(): boolean {
 		return this.#live.persistent;
 	}

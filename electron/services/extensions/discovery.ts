@@ -6,6 +6,8 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
+import ignore from "ignore";
+import { minimatch } from "minimatch";
 import { expandHome } from "../../session";
 import { piProjectTrusted, readPiProjectSettings } from "../pi-config";
 import type { ExtensionEntry } from "./types";
@@ -93,40 +95,13 @@ export function collectExtensionEntries(dir: string): string[] {
 
 const posix = (p: string): string => p.split(path.sep).join("/");
 
-/** A glob as pi's minimatch reads it: `**` spans folders, `*` and `?` stay inside one, `[...]` is a class. */
-export function globRegExp(glob: string): RegExp {
-	let re = "";
-	for (let i = 0; i < glob.length; i++) {
-		const c = glob[i] as string;
-		if (c === "*" && glob[i + 1] === "*") {
-			const slash = glob[i + 2] === "/";
-			re += slash ? "(?:[^/]*(?:/[^/]*)*/)?" : ".*";
-			i += slash ? 2 : 1;
-		} else if (c === "*") re += "[^/]*";
-		else if (c === "?") re += "[^/]";
-		else if (c === "[") {
-			const end = glob.indexOf("]", i + 2);
-			if (end < 0) re += "\\[";
-			else {
-				const body = glob
-					.slice(i + 1, end)
-					.replace(/^!/, "^")
-					.replace(/\\/g, "\\\\");
-				re += `[${body}]`;
-				i = end;
-			}
-		} else re += c.replace(/[.+^${}()|\\]/g, "\\$&");
-	}
-	return new RegExp(`^${re}$`);
-}
-
 function matchesAny(file: string, patterns: string[], baseDir: string): boolean {
 	const rel = posix(path.relative(baseDir, file));
 	const name = path.basename(file);
 	const abs = posix(file);
 	return patterns.some((p) => {
-		const re = globRegExp(posix(path.normalize(p)));
-		return re.test(rel) || re.test(name) || re.test(abs);
+		const glob = posix(path.normalize(p));
+		return minimatch(rel, glob) || minimatch(name, glob) || minimatch(abs, glob);
 	});
 }
 
@@ -168,41 +143,22 @@ export function enabledByOverrides(file: string, entries: string[], baseDir: str
 	return on;
 }
 
-/** A folder's `.gitignore`, `.ignore` and `.fdignore` rules (as pi applies them when it auto-discovers). */
+/** A folder's `.gitignore`, `.ignore` and `.fdignore` rules, read with the same library pi uses (`ignore`). */
 function ignoreRules(dir: string): (name: string, isDir: boolean) => boolean {
-	const rules: { re: RegExp; negated: boolean; dirOnly: boolean }[] = [];
+	const ig = ignore();
 	for (const file of [".gitignore", ".ignore", ".fdignore"]) {
-		let text: string;
 		try {
-			text = fs.readFileSync(path.join(dir, file), "utf8");
+			ig.add(fs.readFileSync(path.join(dir, file), "utf8"));
 		} catch {
-			continue;
-		}
-		for (const raw of text.split(/\r?\n/)) {
-			let line = raw.replace(/(?<!\\)\s+$/, "");
-			if (!line.trim() || line.startsWith("#")) continue;
-			let negated = false;
-			if (line.startsWith("!")) {
-				negated = true;
-				line = line.slice(1);
-			} else if (line.startsWith("\\!") || line.startsWith("\\#")) line = line.slice(1);
-			const dirOnly = line.endsWith("/");
-			if (dirOnly) line = line.slice(0, -1);
-			const anchored = line.startsWith("/") || line.slice(0, -1).includes("/");
-			if (line.startsWith("/")) line = line.slice(1);
-			rules.push({ re: globRegExp(anchored ? line : `**/${line}`), negated, dirOnly });
+			// A folder without that file, or one Arbor cannot read: no rules from it.
 		}
 	}
-	return (name, isDir) => {
-		let ignored = false;
-		for (const r of rules) if ((!r.dirOnly || isDir) && r.re.test(name)) ignored = !r.negated;
-		return ignored;
-	};
+	return (name, isDir) => ig.ignores(isDir ? `${name}/` : name);
 }
 
 /** A glob of a package manifest: the matching paths under `root`, none inside dot folders, sorted. */
 function expandGlob(glob: string, root: string): string[] {
-	const re = globRegExp(posix(glob.startsWith("./") ? glob.slice(2) : glob));
+	const pattern = posix(glob.startsWith("./") ? glob.slice(2) : glob);
 	const out: string[] = [];
 	const walk = (dir: string, depth: number): void => {
 		if (depth > 8) return;
@@ -215,7 +171,7 @@ function expandGlob(glob: string, root: string): string[] {
 		for (const name of names) {
 			if (name.startsWith(".") || name === "node_modules") continue;
 			const p = path.join(dir, name);
-			if (re.test(posix(path.relative(root, p)))) out.push(p);
+			if (minimatch(posix(path.relative(root, p)), pattern)) out.push(p);
 			if (stat(p)?.isDirectory()) walk(p, depth + 1);
 		}
 	};

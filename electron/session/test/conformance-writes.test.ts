@@ -369,7 +369,7 @@ describe("createBranchedSession output loads in pi with the full path", () => {
 		expect(sm.getTree().length).toBe(1);
 		expect(sm.getBranch(b).map(idOf)).toEqual(sm.getEntries().slice(0, 3).map(idOf));
 		expect(sm.getLabel(a)).toBe("first");
-		expect(sm.isPersistent()).toBe(false);
+		expect(sm.isPersisted()).toBe(false);
 		expect(sm.getSessionFile()).toBeUndefined();
 	});
 });
@@ -414,7 +414,7 @@ describe("new sessions Arbor creates load in pi", () => {
 	it("create(cwd, dir): pi-style file name, v3 header with cwd, pi reads the same context", () => {
 		const dir = tempDir("arbor-create");
 		const sm = SessionManager.create("/work/project", dir);
-		expect(sm.isPersistent()).toBe(true);
+		expect(sm.isPersisted()).toBe(true);
 		sm.appendModelChange("anthropic", "claude-test");
 		sm.appendMessage(userMessage("hello"));
 		sm.appendMessage(assistantMessage("hi"));

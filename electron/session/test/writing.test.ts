@@ -57,7 +57,7 @@ describe("appending", () => {
 		const sm = SessionManager.inMemory("/x");
 		const a = sm.appendMessage(user("a"));
 		const b = sm.appendMessage(user("b"));
-		expect(sm.isPersistent()).toBe(false);
+		expect(sm.isPersisted()).toBe(false);
 		expect(sm.getSessionFile()).toBeUndefined();
 		expect(sm.getBranch().map((e) => (e as { id: string }).id)).toEqual([a, b]);
 	});
