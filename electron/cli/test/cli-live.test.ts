@@ -6,20 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RealPi, startRealPi } from "../../services/test/helpers/real-pi";
-import { spawn } from "node:child_process";
-import { arbor, buildCli, repo, type RunResult } from "./helpers";
-
-/** The command without blocking this process: the loopback model pi talks to runs in it. */
-function arborAsync(args: string[], env: Record<string, string>): Promise<RunResult> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [path.join(repo, "bin", "arbor.cjs"), ...args], { env: { ...process.env, ...env } });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-		child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-		child.on("close", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+import { arbor, arborAsync, buildCli } from "./helpers";
 
 let pi: RealPi;
 let file: string;
