@@ -8,6 +8,7 @@
 import type { NavigateResult, RequestResult, SessionSummary } from "../../../shared/api";
 import type { NavigateOptions } from "../../../shared/live";
 import type { FlowContext } from "../flow-context";
+import type { LiveConnection } from "../live/connection";
 import type { LiveService } from "../live/live-service";
 import type { OpenSession } from "../open-session";
 import type { SessionRegistry } from "../session-registry";
@@ -69,9 +70,18 @@ export interface SteeringDeps {
 	env: NodeJS.ProcessEnv;
 }
 
-/** The steering for this session now: its live pi when one is connected, else the file. */
+const chosen = new WeakMap<OpenSession, { conn: LiveConnection | null; steering: Steering }>();
+
+/**
+ * The steering for this session now: its live pi when one is connected, else the file. Chosen once per
+ * session and connection: again only when a pi comes, goes or is replaced by a newer one.
+ */
 export function steeringFor(deps: SteeringDeps, s: OpenSession): Steering {
+	const conn = deps.live?.connection(s.id) ?? null;
+	const known = chosen.get(s);
+	if (known && known.conn === conn) return known.steering;
 	const file = new FileSteering(deps, s);
-	const conn = deps.live?.connection(s.id);
-	return conn ? new LiveSteering(deps, s, conn, file) : file;
+	const steering = conn ? new LiveSteering(deps, s, conn, file) : file;
+	chosen.set(s, { conn, steering });
+	return steering;
 }
