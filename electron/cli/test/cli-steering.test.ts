@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LiveCapability, LiveRequestBody } from "../../../shared/live";
 import { ArborServices } from "../../services";
+import { projectDirName } from "../../session";
 import { type FakeAnswer, type FakePi, startFakePi } from "../../services/test/helpers/fake-pi";
 import { arborAsync, buildCli, copyFixture, tempDir } from "./helpers";
 
@@ -96,6 +97,35 @@ describe("a live pi's fork answer", () => {
 		const c = await arborAsync(["branch", t.file, t.entryId, "--json"], t.env);
 		expect(c.status).toBe(0);
 		expect(JSON.parse(c.stdout)).toEqual({ path: fork, via: "pi", pid: process.pid });
+	}, 60_000);
+});
+
+describe("where pi 1.6 puts a fork", () => {
+	it("a fork in pi's sessions folder for the working folder, or in its configured sessionDir, is opened too", async () => {
+		const answers: string[] = [];
+		const t = await setup(ALL, () => ({ ok: true, result: { cancelled: false, sessionFile: answers.shift() } }));
+		const header = `${JSON.stringify({ type: "session", version: 3, id: "f", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/", parentSession: t.file })}\n`;
+		// The fake pi runs in the session's folder: pi's own folder for that cwd is <agentDir>/sessions/--<cwd>--.
+		const byCwd = path.join(t.env.PI_CODING_AGENT_DIR, "sessions", projectDirName(path.dirname(t.file)));
+		const configured = path.join(t.home, "configured-sessions");
+		fs.mkdirSync(path.join(t.env.PI_CODING_AGENT_DIR), { recursive: true });
+		fs.writeFileSync(path.join(t.env.PI_CODING_AGENT_DIR, "settings.json"), JSON.stringify({ sessionDir: configured }));
+		for (const dir of [byCwd, configured]) {
+			fs.mkdirSync(dir, { recursive: true });
+			const fork = path.join(dir, "fork.jsonl");
+			fs.writeFileSync(fork, header);
+			answers.push(fork);
+			expect(await t.services.branchToFile({ sessionId: t.sessionId, entryId: t.userMessage })).toMatchObject({ via: "pi", path: fork });
+		}
+		// Any other folder of the agent's is not one pi forks into.
+		const elsewhere = path.join(t.env.PI_CODING_AGENT_DIR, "sessions", "--elsewhere--");
+		fs.mkdirSync(elsewhere, { recursive: true });
+		fs.writeFileSync(path.join(elsewhere, "fork.jsonl"), header);
+		answers.push(path.join(elsewhere, "fork.jsonl"));
+		await expect(t.services.branchToFile({ sessionId: t.sessionId, entryId: t.userMessage })).rejects.toMatchObject({
+			code: "extension_error",
+			message: expect.stringMatching(/outside pi's session folders/),
+		});
 	}, 60_000);
 });
 
