@@ -78,7 +78,7 @@ export class LiveSteering implements Steering {
 		const w = this.#conn.welcome;
 		throw new ArborServiceError(
 			"unsupported",
-			`${w.agent} ${this.pid} (${w.agent} ${w.agentVersion}, Arbor extension ${w.extensionVersion}) cannot ${WHAT[c]} from its extension; use --no-live (CLI) to act on the file, or update Arbor's extension in it`,
+			`${w.agent} ${w.agentVersion} (pid ${this.pid}, Arbor extension ${w.extensionVersion}) cannot ${WHAT[c]} from its extension: nothing was sent. Update Arbor's extension in that pi; on the command line, --no-live acts on the file instead`,
 		);
 	}
 
