@@ -1,7 +1,8 @@
 // Arbor's requests, carried out by the running pi with its own calls (docs/live.md "What goes through pi").
 
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
-import type { LiveForkResult, LiveNavigateResult, LiveRequestBody, LiveSendResult } from "../shared/live";
+import { existsSync } from "node:fs";
+import type { LiveForkResult, LiveNavigateResult, LiveRequestBody, LiveSendResult, LiveSwitchResult } from "../shared/live";
 import { LiveRequestError } from "./channel";
 import { type LiveHub, liveState, withCommandContext } from "./hub";
 
@@ -135,6 +136,29 @@ export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<
 			});
 		case "send":
 			return send(h, body);
+		case "switchSession":
+			return withCommandContext(h, async (c): Promise<LiveSwitchResult> => {
+				await readyFor(c, body.waitForIdle);
+				// pi would start a new file at a path that does not exist: only an existing session is a switch.
+				if (!existsSync(body.sessionFile)) throw new LiveRequestError("not_found", `no session file ${body.sessionFile}`);
+				let sessionFile: string | null = null;
+				let r: { cancelled: boolean };
+				try {
+					if (h.agent === "omp") {
+						// omp 18.3's switchSession takes no withSession: its context follows the switch.
+						r = await c.switchSession(body.sessionFile);
+						sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
+					} else
+						r = await c.switchSession(body.sessionFile, {
+							withSession: async (next) => {
+								sessionFile = next.sessionManager.getSessionFile() ?? null;
+							},
+						});
+				} catch (err) {
+					throw mapPiError(err);
+				}
+				return { cancelled: r.cancelled, sessionFile };
+			});
 	}
 }
 

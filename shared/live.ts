@@ -38,8 +38,8 @@ export interface LiveRegistration {
 }
 
 /** Optional abilities the extension reports in `welcome` (omp lacks some; docs/live.md "oh-my-pi"). */
-export type LiveCapability = "navigate" | "summarize" | "fork" | "label" | "send" | "abort" | "stream";
-export const LIVE_CAPABILITIES: readonly LiveCapability[] = ["navigate", "summarize", "fork", "label", "send", "abort", "stream"];
+export type LiveCapability = "navigate" | "summarize" | "fork" | "label" | "send" | "abort" | "stream" | "switchSession";
+export const LIVE_CAPABILITIES: readonly LiveCapability[] = ["navigate", "summarize", "fork", "label", "send", "abort", "stream", "switchSession"];
 
 /** The running pi as the extension sees it (in memory, so also after moves that wrote nothing). */
 export interface LiveState {
@@ -91,10 +91,12 @@ export type LiveRequestBody =
 	 */
 	| { name: "send"; text: string; deliverAs?: "steer" | "followUp"; wait?: "start" | "end" }
 	/** ctx.abort(): stops the running turn / summary; a no-op when idle. */
-	| { name: "abort" };
+	| { name: "abort" }
+	/** ctx.switchSession: pi leaves its file for another session file (as pi's /resume does). */
+	| { name: "switchSession"; sessionFile: string; waitForIdle?: boolean };
 
 export type LiveRequestName = LiveRequestBody["name"];
-export const LIVE_REQUEST_NAMES: readonly LiveRequestName[] = ["state", "navigate", "fork", "label", "send", "abort"];
+export const LIVE_REQUEST_NAMES: readonly LiveRequestName[] = ["state", "navigate", "fork", "label", "send", "abort", "switchSession"];
 
 export interface LiveRequest {
 	type: "request";
@@ -155,6 +157,11 @@ export interface LiveSendResult {
 	stopReason?: string;
 	errorMessage?: string;
 }
+export interface LiveSwitchResult {
+	cancelled: boolean;
+	/** The file pi holds after the switch. */
+	sessionFile: string | null;
+}
 export interface LiveResults {
 	state: LiveState;
 	navigate: LiveNavigateResult;
@@ -162,6 +169,7 @@ export interface LiveResults {
 	label: { ok: true };
 	send: LiveSendResult;
 	abort: { wasStreaming: boolean };
+	switchSession: LiveSwitchResult;
 }
 
 export type LiveResponse =
@@ -255,6 +263,10 @@ export function readLiveRequestBody(v: unknown): LiveRequestBody {
 			if (!str(v.entryId) || !v.entryId) throw bad("entryId must be an entry id");
 			if (!strOrNull(v.label)) throw bad("label is a string or null");
 			return { name: "label", entryId: v.entryId, label: v.label as string | null };
+		case "switchSession":
+			if (!str(v.sessionFile) || !v.sessionFile) throw bad("sessionFile must be a path");
+			if (!optBool(v.waitForIdle)) throw bad("waitForIdle is a boolean");
+			return { name: "switchSession", sessionFile: v.sessionFile, waitForIdle: v.waitForIdle as boolean | undefined };
 		case "send":
 			if (!str(v.text) || !v.text.trim()) throw bad("text must be a non-empty string");
 			if (v.deliverAs !== undefined && v.deliverAs !== "steer" && v.deliverAs !== "followUp") throw bad('deliverAs is "steer" or "followUp"');

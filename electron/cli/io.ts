@@ -5,6 +5,7 @@
 // from a session file never reaches the terminal as a control sequence (shared/terminal-text.ts).
 
 import { SessionFileError, SessionManager } from "../session";
+import type { LoadWarning } from "../../shared/api";
 import { terminalJson, terminalLine, terminalText } from "../../shared/terminal-text";
 import { EXIT_BAD_FILE, UsageError } from "./args";
 
@@ -102,10 +103,12 @@ export function openSession(file: string | undefined, usage: string): SessionMan
 
 /** Load warnings on stderr (at most `max`, then a count), so stdout stays clean for --json. */
 export function reportWarnings(sm: SessionManager, max = 5): void {
-	const file = sm.getSessionFile() ?? "";
-	const warnings = sm.getWarnings();
+	printLoadWarnings(sm.getSessionFile() ?? "", sm.getWarnings(), sm.getWarningCount(), max);
+}
+
+/** The same for warnings a command got from the services (`ArborServices.loadWarnings`). */
+export function printLoadWarnings(file: string, warnings: readonly LoadWarning[], total: number, max = 5): void {
 	for (const w of warnings.slice(0, max)) warn(`${file}:${w.line}: ${w.message}`);
-	const total = sm.getWarningCount();
 	if (total > max) warn(`${file}: ${total - max} more warning(s); \`arbor info\` lists them`);
 }
 

@@ -10,6 +10,7 @@ import type {
 	ArborSettings,
 	ContextView,
 	ExtensionListing,
+	LoadWarning,
 	NavigateResult,
 	RequestParams,
 	RequestResult,
@@ -18,7 +19,6 @@ import type {
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
 import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
-import { branchFlow } from "./branch-flow";
 import { compareView } from "./compare";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, toServiceError } from "./errors";
@@ -32,7 +32,6 @@ import type { FlowContext } from "./flow-context";
 import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
-import { navigateFlow } from "./navigate-flow";
 import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
 import { rollupCosts, subtreeStats } from "./rollup";
@@ -41,7 +40,7 @@ import { type RecentCheck, RecentFiles } from "./recent-files";
 import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
 import { LiveService } from "./live/live-service";
-import { abortViaPi, forkViaPi, labelViaPi, navigateViaPi, sendViaPi } from "./live/steer";
+import { type Steering, type SteeringDeps, steeringFor, type SwitchAnswer } from "./steering";
 
 export interface ArborServicesOptions {
 	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
@@ -69,6 +68,8 @@ export interface ArborServicesOptions {
 	liveDir?: string | null;
 	/** Who Arbor says it is in the live handshake. */
 	liveClient?: { name: string; version: string };
+	/** Add opened files to Recent (default true; the CLI's one-shot commands: false, the user opened nothing in the app). */
+	recordRecent?: boolean;
 }
 
 export class ArborServices {
@@ -83,6 +84,7 @@ export class ArborServices {
 	readonly #library: LibraryRequests;
 	readonly #flow: FlowContext;
 	readonly #live: LiveService | null;
+	readonly #steering: SteeringDeps;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -102,6 +104,7 @@ export class ArborServices {
 			onStart: (s, start) => this.#extensions.sessionStart(s, start),
 			onRenamed: (s) => this.#extensions.nameMaybeChanged(s),
 			onOpened: (file) => {
+				if (options.recordRecent === false) return;
 				try {
 					this.#recent.record(file);
 				} catch {
@@ -137,6 +140,7 @@ export class ArborServices {
 						watch: options.watch !== false,
 					});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
+		this.#steering = { sessions: this.#sessions, flow: this.#flow, live: this.#live, piAgentDir: this.#piAgentDir, env };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
 			if (!this.#disposed && this.#extensions.host.listCommands().length > 0) this.#events.emit({ type: "commands_changed" });
@@ -159,6 +163,12 @@ export class ArborServices {
 		if (!this.#live || !summary.path) return summary;
 		await this.#live.track(s.id, summary.path);
 		return { ...summary, live: this.#live.info(s.id) };
+	}
+
+	/** Arbor extra (CLI): what reading the file found wrong (a bad header makes it a bad file for the CLI), at most `max`. */
+	loadWarnings(sessionId: string, max = 5): { file: string | null; warnings: LoadWarning[]; total: number } {
+		const m = this.#sessions.get(sessionId).manager;
+		return { file: m.getSessionFile() ?? null, warnings: m.getWarnings().slice(0, max), total: m.getWarningCount() };
 	}
 
 	/** Arbor extra (CLI, tests, extension flows): a new in-memory session, not backed by a file. */
@@ -260,49 +270,32 @@ export class ArborServices {
 	// ---------------------------------------------------------------- flows and writes
 
 	/**
+	 * Who steers this session now: its live pi or the file (steering/index.ts). Arbor extra: the CLI's
+	 * steering commands and the requests below all go through it.
+	 */
+	steering(sessionId: string): Steering {
+		return steeringFor(this.#steering, this.#sessions.get(sessionId));
+	}
+
+	/**
 	 * /tree: move the leaf to `targetId`, optionally writing a summary of the branch being left
 	 * (DESIGN.md "Navigation"; the order of steps follows pi's navigateTree).
 	 */
 	async navigate(params: RequestParams<"navigate">): Promise<NavigateResult> {
-		const s = this.#sessions.get(params.sessionId);
-		const conn = this.#live?.connection(s.id);
-		if (conn) return this.#sessions.exclusive(s, () => navigateViaPi(conn, this.#sessions, s, params));
-		const { waitForIdle: _wait, ...fileParams } = params;
-		const r = await this.#sessions.exclusive(s, () => navigateFlow(this.#flow, s, fileParams));
-		return this.#live ? { ...r, via: "file" } : r;
+		const { sessionId, ...p } = params;
+		return this.steering(sessionId).navigate(p);
 	}
 
 	/** /branch: a new session file from a user message (the message itself goes back to the composer). */
 	async branchToFile(params: RequestParams<"branchToFile">): Promise<RequestResult<"branchToFile">> {
-		const s = this.#sessions.get(params.sessionId);
-		const conn = this.#live?.connection(s.id);
-		if (conn && conn.welcome.capabilities.includes("fork"))
-			return this.#sessions.exclusive(s, () => forkViaPi(conn, (file) => this.openSession({ path: file }), params));
-		const r = await this.#sessions.exclusive(s, () => branchFlow(this.#flow, s, params.entryId));
-		if (r.session && this.#live) void this.#live.track(r.session.sessionId, r.session.path);
-		return this.#live ? { ...r, via: "file" } : r;
+		const r = await this.steering(params.sessionId).fork({ entryId: params.entryId, position: "before", waitForIdle: params.waitForIdle });
+		// A fork made by pi: Arbor opens the file pi moved to (live, since pi holds it now).
+		if (r.path && !r.session) return { ...r, session: await this.openSession({ path: r.path }) };
+		return r;
 	}
 
 	async setLabel(params: RequestParams<"setLabel">): Promise<RequestResult<"setLabel">> {
-		const s = this.#sessions.get(params.sessionId);
-		this.#sessions.entry(s, params.entryId);
-		const conn = this.#live?.connection(s.id);
-		// omp cannot label an entry from an extension: Arbor labels the file then, as without a live agent.
-		if (conn && conn.welcome.capabilities.includes("label")) return labelViaPi(conn, this.#sessions, s, params);
-		const label = params.label?.trim() ? params.label.trim() : undefined;
-		this.#sessions.write(s, (m) => {
-			// The write catches up with the file first; another program may have replaced it meanwhile.
-			if (m.getEntry(params.entryId) === undefined) {
-				throw new ArborServiceError(
-					"conflict",
-					`Entry ${params.entryId} is no longer in ${m.getSessionFile() ?? "the session"}: the file was replaced on disk and has been reloaded. Nothing was written.`,
-				);
-			}
-			// Parented on pi's resume point, not the in-app leaf: labelling an entry while looking at another
-			// branch must not move where pi resumes (pi #9930).
-			return m.appendLabelChange(params.entryId, label, { atResume: true });
-		});
-		return { via: "file" };
+		return this.steering(params.sessionId).label(params.entryId, params.label);
 	}
 
 	// Live pi (docs/live.md): in file mode (no live pi holds the file) these answer as below.
@@ -312,21 +305,17 @@ export class ArborServices {
 	}
 
 	async send(params: RequestParams<"send">): Promise<RequestResult<"send">> {
-		const s = this.#sessions.get(params.sessionId);
-		const conn = this.#live?.connection(s.id);
-		if (!conn)
-			throw new ArborServiceError(
-				"no_live_agent",
-				"No live agent holds this file: start pi with Arbor's extension (pi -e $(arbor pi-extension)) on it, or add the text to the file.",
-			);
-		return sendViaPi(conn, this.#sessions, s, params);
+		const { sessionId, ...p } = params;
+		return this.steering(sessionId).send(p);
 	}
 
 	async abort(params: RequestParams<"abort">): Promise<RequestResult<"abort">> {
-		const s = this.#sessions.get(params.sessionId);
-		const conn = this.#live?.connection(s.id);
-		if (!conn) throw new ArborServiceError("no_live_agent", "No live agent holds this file: nothing runs that Arbor could stop.");
-		return abortViaPi(conn);
+		return this.steering(params.sessionId).abort();
+	}
+
+	/** Arbor extra (a kept try, issue 30): the live pi holding this session's file continues `path` instead. */
+	async switchSession(params: { sessionId: string; path: string; waitForIdle?: boolean }): Promise<SwitchAnswer> {
+		return this.steering(params.sessionId).switchSession(params.path, { waitForIdle: params.waitForIdle });
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {

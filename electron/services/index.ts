@@ -6,6 +6,7 @@
 export { ArborServices, type ArborServicesOptions } from "./arbor-services";
 export { ArborServiceError } from "./errors";
 export type { ResolvedModel } from "./models";
+export type { ForkAnswer, Steering, SwitchAnswer, Via } from "./steering";
 export { connectToHolder, LiveService } from "./live/live-service";
 export { LiveConnection, LiveError } from "./live/connection";
 export { defaultLiveDir, registrationsFor } from "./live/registry";

@@ -1,11 +1,11 @@
 // `arbor branch FILE ENTRY_ID`: extract the root -> ENTRY_ID path into a new session file (pi's
-// createBranchedSession) and print its path. The source file is never modified.
+// createBranchedSession) and print its path. The source file is never modified. Steered like the app's
+// branch (electron/services/steering): the live pi forks "at" ENTRY_ID when one holds FILE.
 
 import { resolve } from "node:path";
-import { errorText } from "../../../shared/guards";
-import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
-import { asBadFile, openSession, printError, printJsonLine, printLine, printUsage, reportWarnings } from "../io";
-import { liveExitCode, liveHolder, noteOthers } from "../live";
+import { flag, parseCommandArgs, positionals, stringOption } from "../args";
+import { printError, printJsonLine, printLine, printUsage } from "../io";
+import { openForSteering, steeringFailure } from "../live";
 
 export const branchUsage = `Usage: arbor branch FILE ENTRY_ID [--dir DIR] [--wait] [--no-live] [--json]
 
@@ -34,53 +34,31 @@ export async function branchCommand(argv: string[]): Promise<number> {
 	}
 	const [file, entryId] = positionals(args, ["FILE", "ENTRY_ID"], 0, branchUsage);
 	const json = flag(args, "json");
-	const print = (path: string, via: { via: "pi"; pid: number } | { via: "file" }): void => {
-		if (json) printJsonLine(JSON.stringify({ path, ...via }));
-		else printLine(path);
-	};
-	if (!flag(args, "no-live") && stringOption(args, "dir") === undefined) {
-		let live;
-		try {
-			live = await liveHolder(file as string);
-		} catch (err) {
-			printError(`arbor branch: ${errorText(err)}`);
-			return liveExitCode(err);
-		}
-		if (live) {
-			noteOthers(live.conn, live.otherPids);
-			try {
-				const r = await live.conn.request({ name: "fork", entryId: entryId as string, position: "at", ...(flag(args, "wait") ? { waitForIdle: true } : {}) });
-				if (r.cancelled || !r.sessionFile) {
-					printError("arbor branch: cancelled in pi (one of its extensions); nothing was written");
-					return 3;
-				}
-				print(r.sessionFile, { via: "pi", pid: live.conn.registration.pid });
-				return 0;
-			} catch (err) {
-				if ((err as { code?: unknown }).code === "not_found") throw new UsageError(errorText(err), branchUsage);
-				printError(`arbor branch: ${errorText(err)}`);
-				return liveExitCode(err);
-			} finally {
-				live.conn.close();
-			}
-		}
-	}
-	const sm = openSession(file, branchUsage);
+	const dir = stringOption(args, "dir");
+	let steered;
 	try {
-		reportWarnings(sm);
-		if (sm.indexOf(entryId) < 0) throw new UsageError(`no entry "${entryId}" in ${sm.getSessionFile()}`, branchUsage);
-		const dir = stringOption(args, "dir");
-		let created: string | undefined;
-		try {
-			// The core writes straight into DIR (temp file, fsync, link there): nothing appears next to FILE.
-			created = sm.createBranchedSession(entryId, dir !== undefined ? { sessionDir: resolve(dir) } : {});
-		} catch (err) {
-			asBadFile(err);
+		// --dir names where Arbor writes the file: a live pi chooses its own folder, so --dir acts on the file.
+		steered = await openForSteering(file, branchUsage, { noLive: flag(args, "no-live") || dir !== undefined });
+	} catch (err) {
+		return steeringFailure("branch", err, branchUsage, json);
+	}
+	try {
+		const r = await steered.steering.fork({
+			entryId: entryId as string,
+			position: "at",
+			...(flag(args, "wait") ? { waitForIdle: true } : {}),
+			...(dir !== undefined ? { sessionDir: resolve(dir) } : {}),
+		});
+		if (r.cancelled || !r.path) {
+			printError("arbor branch: cancelled in pi (one of its extensions); nothing was written");
+			return 3;
 		}
-		if (!created) throw new Error("the session core did not create a file");
-		print(created, { via: "file" });
+		if (json) printJsonLine(JSON.stringify({ path: r.path, via: r.via, ...(r.via === "pi" ? { pid: r.pid } : {}) }));
+		else printLine(r.path);
 		return 0;
+	} catch (err) {
+		return steeringFailure("branch", err, branchUsage, json);
 	} finally {
-		sm.close();
+		steered.close();
 	}
 }

@@ -1,10 +1,10 @@
 // `arbor label FILE ENTRY_ID [TEXT]`: set or clear an entry's label by appending a label entry (pi's
-// appendLabelChange: the new entry hangs under the file's leaf, so pi and omp still resume there).
+// appendLabelChange: the new entry hangs under the file's leaf, so pi and omp still resume there), or have
+// the live pi holding FILE set it; steered like the app's label (electron/services/steering).
 
-import { errorText } from "../../../shared/guards";
-import { flag, parseCommandArgs, positionals, UsageError } from "../args";
-import { asBadFile, openSession, printError, printJsonLine, printLine, printUsage, reportWarnings } from "../io";
-import { liveExitCode, liveHolder, noteOthers } from "../live";
+import { flag, parseCommandArgs, positionals } from "../args";
+import { printJsonLine, printLine, printUsage } from "../io";
+import { openForSteering, steeringFailure } from "../live";
 
 export const labelUsage = `Usage: arbor label FILE ENTRY_ID [TEXT] [--no-live] [--json]
 
@@ -27,49 +27,21 @@ export async function labelCommand(argv: string[]): Promise<number> {
 	const [file, entryId, text] = positionals(args, ["FILE", "ENTRY_ID", "TEXT"], 1, labelUsage);
 	const label = text?.trim() ? text.trim() : undefined;
 	const json = flag(args, "json");
-	const print = (via: { via: "pi"; pid: number } | { via: "file" }): void => {
+	let steered;
+	try {
+		steered = await openForSteering(file, labelUsage, { noLive: flag(args, "no-live") });
+	} catch (err) {
+		return steeringFailure("label", err, labelUsage, json);
+	}
+	try {
+		// omp labels no entry from an extension: the steering writes the file then (via "file").
+		const via = await steered.steering.label(entryId as string, label ?? null);
 		if (json) printJsonLine(JSON.stringify({ entryId, label: label ?? null, ...via }));
 		else printLine(label ? `${entryId}: [${label}]` : `${entryId}: label cleared`);
-	};
-	if (!flag(args, "no-live")) {
-		let live;
-		try {
-			live = await liveHolder(file as string);
-		} catch (err) {
-			printError(`arbor label: ${errorText(err)}`);
-			return liveExitCode(err);
-		}
-		if (live) {
-			noteOthers(live.conn, live.otherPids);
-			try {
-				await live.conn.request({ name: "label", entryId: entryId as string, label: label ?? null });
-				print({ via: "pi", pid: live.conn.registration.pid });
-				return 0;
-			} catch (err) {
-				const code = (err as { code?: unknown }).code;
-				// omp labels no entry from an extension: the file is written as without a live agent.
-				if (code !== "unsupported") {
-					if (code === "not_found") throw new UsageError(errorText(err), labelUsage);
-					printError(`arbor label: ${errorText(err)}`);
-					return liveExitCode(err);
-				}
-			} finally {
-				live.conn.close();
-			}
-		}
-	}
-	const sm = openSession(file, labelUsage);
-	try {
-		reportWarnings(sm);
-		if (sm.indexOf(entryId) < 0) throw new UsageError(`no entry "${entryId}" in ${sm.getSessionFile()}`, labelUsage);
-		try {
-			sm.appendLabelChange(entryId, label);
-		} catch (err) {
-			asBadFile(err);
-		}
-		print({ via: "file" });
 		return 0;
+	} catch (err) {
+		return steeringFailure("label", err, labelUsage, json);
 	} finally {
-		sm.close();
+		steered.close();
 	}
 }

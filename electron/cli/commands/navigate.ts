@@ -1,14 +1,12 @@
 // `arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT]] [--label TEXT] [--json]`: pi's /tree move,
-// headless, through the same service as the app (extensions' session_before_tree / session_tree fire; a
+// headless, through the same steering as the app (electron/services/steering) (extensions' session_before_tree / session_tree fire; a
 // summary is written as pi 1.6 writes it: a branch_summary at the target whose fromId is the leaf left
 // behind, with the model's usage).
 
 import { resolve } from "node:path";
 import type { NavigateResult } from "../../../shared/api";
-import { ArborServices } from "../../services";
-import { EXIT_BAD_FILE, EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
-import { errorText } from "../../../shared/guards";
-import { cliClient, EXIT_BUSY } from "../live";
+import { EXIT_NO_MODEL, flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
+import { openForSteering, steeringFailure } from "../live";
 import { printError, printJsonLine, printLine, printText, printUsage } from "../io";
 
 export const navigateUsage = `Usage: arbor navigate FILE ENTRY_ID [--summarize [--prompt TEXT [--replace-prompt]]] [--label TEXT] [--wait] [--no-live] [--json]
@@ -58,29 +56,20 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 	if (prompt !== undefined && !flag(args, "summarize")) throw new UsageError("--prompt needs --summarize", navigateUsage);
 	if (flag(args, "replace-prompt") && prompt === undefined) throw new UsageError("--replace-prompt needs --prompt", navigateUsage);
 	const ext = args.values.extension;
-	const services = new ArborServices({
-		watch: false,
-		extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [],
-		liveClient: cliClient(),
-		...(flag(args, "no-live") ? { liveDir: null } : {}),
-	});
 	const json = flag(args, "json");
-	const fail = (code: number, message: string): number => {
-		if (json) printJsonLine(JSON.stringify({ error: message }));
-		printError(`arbor navigate: ${message}`);
-		return code;
-	};
+	let steered;
 	try {
-		let sessionId: string;
-		try {
-			sessionId = (await services.openSession({ path: resolve(file as string) })).sessionId;
-		} catch (err) {
-			return fail(EXIT_BAD_FILE, errorText(err));
-		}
+		steered = await openForSteering(file, navigateUsage, {
+			noLive: flag(args, "no-live"),
+			extensionPaths: Array.isArray(ext) ? ext.map((p) => resolve(p)) : [],
+		});
+	} catch (err) {
+		return steeringFailure("navigate", err, navigateUsage, json);
+	}
+	try {
 		let r: NavigateResult;
 		try {
-			r = await services.navigate({
-				sessionId,
+			r = await steered.steering.navigate({
 				targetId: entryId as string,
 				...(flag(args, "summarize") ? { summarize: true } : {}),
 				...(prompt !== undefined ? { customInstructions: prompt } : {}),
@@ -89,12 +78,7 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 				...(flag(args, "wait") ? { waitForIdle: true } : {}),
 			});
 		} catch (err) {
-			const code = (err as { code?: unknown }).code;
-			const message = errorText(err);
-			if (code === "not_found" || code === "bad_request") throw new UsageError(message, navigateUsage);
-			if (code === "no_model" || code === "llm_error" || code === "cancelled") return fail(EXIT_NO_MODEL, message);
-			if (code === "busy" || code === "unsupported" || code === "extension_error") return fail(EXIT_BUSY, message);
-			return fail(EXIT_BAD_FILE, message);
+			return steeringFailure("navigate", err, navigateUsage, json);
 		}
 		if (json) {
 			printJsonLine(
@@ -121,6 +105,6 @@ export async function navigateCommand(argv: string[]): Promise<number> {
 		}
 		return r.cancelled ? EXIT_NO_MODEL : 0;
 	} finally {
-		services.dispose();
+		steered.close();
 	}
 }

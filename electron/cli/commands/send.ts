@@ -1,11 +1,11 @@
 // `arbor send FILE TEXT [--steer | --follow-up] [--json]`: a real turn in the live pi that holds FILE
 // (docs/live.md): TEXT reaches pi's model as the user's message, the answer lands in FILE through pi, and
-// the command returns when the turn ends. Without a live pi it says so (exit 4) and writes nothing.
+// the command returns when the turn ends. Without a live pi it says so (exit 4) and writes nothing. Steered
+// like the app's Send (electron/services/steering).
 
 import { printError, printJsonLine, printLine, printText, printUsage } from "../io";
 import { flag, parseCommandArgs, positionals, UsageError } from "../args";
-import { EXIT_NO_LIVE, liveExitCode, liveHolder, noteOthers } from "../live";
-import { errorText } from "../../../shared/guards";
+import { EXIT_NO_LIVE, openForSteering, SteeringExit, steeringFailure } from "../live";
 import type { AssistantMessage } from "../../../shared/entries";
 
 export const sendUsage = `Usage: arbor send FILE TEXT [--steer | --follow-up] [--json]
@@ -31,44 +31,38 @@ export async function sendCommand(argv: string[]): Promise<number> {
 	if (!text?.trim()) throw new UsageError("TEXT is empty", sendUsage);
 	if (flag(args, "steer") && flag(args, "follow-up")) throw new UsageError("--steer and --follow-up exclude each other", sendUsage);
 	const json = flag(args, "json");
-	const fail = (code: number, message: string): number => {
-		if (json) printJsonLine(JSON.stringify({ error: message }));
-		printError(`arbor send: ${message}`);
-		return code;
-	};
-	let live;
+	let steered;
 	try {
-		live = await liveHolder(file as string);
+		steered = await openForSteering(file, sendUsage);
 	} catch (err) {
-		return fail(liveExitCode(err), errorText(err));
+		return steeringFailure("send", err, sendUsage, json);
 	}
-	if (!live)
-		return fail(
-			EXIT_NO_LIVE,
-			`no live agent holds ${file}: start pi on it with Arbor's extension (pi -e "$(arbor pi-extension)" --session FILE); nothing was written`,
-		);
-	const { conn, otherPids } = live;
-	noteOthers(conn, otherPids);
-	let answer: AssistantMessage | null = null;
-	conn.onEvent((e) => {
-		if (e.type === "message_update" && e.phase === "end") answer = e.stream.message;
-	});
+	const { services, sessionId, steering } = steered;
 	try {
+		if (steering.via === "file")
+			throw new SteeringExit(
+				EXIT_NO_LIVE,
+				`no live agent holds ${file}: start pi on it with Arbor's extension (pi -e "$(arbor pi-extension)" --session FILE); nothing was written`,
+			);
+		let answer: AssistantMessage | null = null;
+		services.onEvent((e) => {
+			if (e.type === "live_stream" && e.sessionId === sessionId && e.phase === "end") answer = e.message;
+		});
 		const deliverAs = flag(args, "steer") ? "steer" : flag(args, "follow-up") ? "followUp" : undefined;
-		const r = await conn.request({ name: "send", text: text as string, wait: "end", ...(deliverAs ? { deliverAs } : {}) });
+		const r = await steering.send({ text: text as string, wait: "end", ...(deliverAs ? { deliverAs } : {}) });
 		const last = answer as AssistantMessage | null;
 		const said = last ? last.content.map((b) => (b.type === "text" ? (b as { text: string }).text : "")).join("") : "";
 		if (json) {
-			printJsonLine(JSON.stringify({ via: "pi", pid: conn.registration.pid, ...r, text: said }));
+			printJsonLine(JSON.stringify({ ...r, text: said }));
 		} else {
-			if (r.outcome === "queued") printLine(`queued in pi ${conn.registration.pid} (${deliverAs})`);
+			if (r.outcome === "queued") printLine(`queued in pi ${r.pid} (${deliverAs})`);
 			else printText(said);
 			if (r.errorMessage) printError(`arbor send: ${r.errorMessage}`);
 		}
 		return r.stopReason === "error" || r.stopReason === "aborted" ? 3 : 0;
 	} catch (err) {
-		return fail(liveExitCode(err), errorText(err));
+		return steeringFailure("send", err, sendUsage, json);
 	} finally {
-		conn.close();
+		steered.close();
 	}
 }

@@ -5,21 +5,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ArborServices } from "../../services";
 import { type RealPi, startRealPi } from "../../services/test/helpers/real-pi";
-import { spawn } from "node:child_process";
-import { arbor, buildCli, repo, type RunResult } from "./helpers";
-
-/** The command without blocking this process: the loopback model pi talks to runs in it. */
-function arborAsync(args: string[], env: Record<string, string>): Promise<RunResult> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [path.join(repo, "bin", "arbor.cjs"), ...args], { env: { ...process.env, ...env } });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-		child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-		child.on("close", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+import { arbor, arborAsync, buildCli } from "./helpers";
 
 let pi: RealPi;
 let file: string;
@@ -87,6 +75,45 @@ describe("arbor with a live pi", () => {
 			.map((l) => JSON.parse(l) as { id?: string; message?: { content: unknown } });
 		expect(textOf(written.find((l) => l.id === out.leafId)?.message?.content)).toBe("Answer to send.");
 	}, 60_000);
+
+	it("while pi runs a turn, the CLI's navigate, branch and send get the app's refusal word for word (the same steering), exit 5", async () => {
+		pi.server.setScenario({ kind: "hang" });
+		let settledFrom = pi.records.length;
+		const asked = pi.modelRequests().length;
+		await pi.send({ type: "prompt", message: "a long one" });
+		const end = Date.now() + 30_000;
+		while (pi.modelRequests().length === asked && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+		expect(pi.modelRequests().length).toBeGreaterThan(asked);
+		const services = new ArborServices({ settingsDir: path.join(pi.home, ".arbor"), piAgentDir: pi.agentDir, watch: false });
+		try {
+			const { sessionId } = await services.openSession({ path: file });
+			const app = {
+				navigate: await services.navigate({ sessionId, targetId: ids.a1 }).catch((e: Error) => e),
+				branch: await services
+					.steering(sessionId)
+					.fork({ entryId: ids.a1, position: "at" })
+					.catch((e: Error) => e),
+				send: await services.send({ sessionId, text: "more" }).catch((e: Error) => e),
+			};
+			for (const [command, args] of [
+				["navigate", ["navigate", file, ids.a1]],
+				["branch", ["branch", file, ids.a1]],
+				["send", ["send", file, "more"]],
+			] as const) {
+				const err = app[command] as Error & { code?: string };
+				expect(err.code, command).toBe("busy");
+				const r = await arborAsync([...args], env);
+				expect(r.status, command).toBe(5);
+				expect(r.stderr.trim(), command).toBe(`arbor ${command}: ${err.message}`);
+			}
+			settledFrom = pi.records.length;
+			expect((await services.abort({ sessionId })).wasStreaming).toBe(true);
+		} finally {
+			services.dispose();
+		}
+		// pi is idle again before the next test forks.
+		await pi.waitFor("agent_settled", undefined, { from: settledFrom });
+	}, 90_000);
 
 	it("label and branch go through pi (branch: pi forks and moves to the new file)", async () => {
 		const l = await arborAsync(["label", file, ids.u1, "checkpoint", "--json"], env);

@@ -1,5 +1,5 @@
 // Runs the real built `arbor` command (bin/arbor.cjs -> dist/cli.cjs) on temp copies of fixtures.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +30,18 @@ export function arbor(args: string[], env: Record<string, string> = {}, cwd?: st
 		...(cwd ? { cwd } : {}),
 	});
 	return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The command without blocking this process (a loopback model or a fake pi it talks to runs in it). */
+export function arborAsync(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env: { ...process.env, ...env } });
+		let stdout = "";
+		let stderr = "";
+		child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+		child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+		child.on("close", (status) => resolve({ status, stdout, stderr }));
+	});
 }
 
 export function tempDir(): string {

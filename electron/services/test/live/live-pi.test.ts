@@ -20,6 +20,8 @@ let sessionId: string;
 const events: ArborEvent[] = [];
 /** pi's entries after the two first turns: user1, assistant1, user2, assistant2. */
 let ids: { u1: string; a1: string; u2: string; a2: string };
+/** The session of the file pi forked to (the branch test). */
+let forkId: string;
 
 function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
@@ -180,5 +182,17 @@ describe("a live pi with Arbor's extension", () => {
 		await until("old session in file mode", () => events.some((e) => e.type === "live_state" && e.sessionId === sessionId && e.live === null));
 		expect(await services.getLiveState({ sessionId })).toBeNull();
 		await expect(services.send({ sessionId, text: "x" })).rejects.toMatchObject({ code: "no_live_agent" });
+		forkId = r.session!.sessionId;
+	}, 60_000);
+
+	it("switchSession moves the running pi to another session file (pi's own get_state names it); the tab it left is in file mode", async () => {
+		const missing = path.join(pi.home, "no-such-session.jsonl");
+		await expect(services.switchSession({ sessionId: forkId, path: missing })).rejects.toMatchObject({ code: "bad_request" });
+		const r = await services.switchSession({ sessionId: forkId, path: file });
+		expect(r).toEqual({ via: "pi", pid: expect.any(Number), cancelled: false, sessionFile: file });
+		expect(await pi.sessionFile()).toBe(file);
+		await until("the fork's tab in file mode", () => events.some((e) => e.type === "live_state" && e.sessionId === forkId && e.live === null));
+		// No pi holds the fork now: nothing runs there that could switch.
+		await expect(services.switchSession({ sessionId: forkId, path: file })).rejects.toMatchObject({ code: "no_live_agent" });
 	}, 60_000);
 });
