@@ -15,6 +15,8 @@ import type {
 	RequestParams,
 	RequestResult,
 	SessionSummary,
+	PiConnection,
+	PiConnectResult,
 } from "../../shared/api";
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
@@ -32,6 +34,7 @@ import type { FlowContext } from "./flow-context";
 import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
+import { connectPi, piConnection } from "./pi-connect";
 import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
 import { rollupCosts, subtreeStats } from "./rollup";
@@ -70,6 +73,8 @@ export interface ArborServicesOptions {
 	liveClient?: { name: string; version: string };
 	/** Add opened files to Recent (default true; the CLI's one-shot commands: false, the user opened nothing in the app). */
 	recordRecent?: boolean;
+	/** The pi extension this copy of Arbor ships (Settings, "Connect pi"); the host knows where. None by default. */
+	piExtensionDir?: string | null;
 }
 
 export class ArborServices {
@@ -85,11 +90,13 @@ export class ArborServices {
 	readonly #flow: FlowContext;
 	readonly #live: LiveService | null;
 	readonly #steering: SteeringDeps;
+	readonly #piExtensionDir: string | null;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
 		const env = options.env ?? process.env;
 		this.#env = env;
+		this.#piExtensionDir = options.piExtensionDir ?? null;
 		const settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
 		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
 		this.#sliceMs = options.sliceMs;
@@ -448,6 +455,14 @@ export class ArborServices {
 	/** The folders of every extension module of the last load (the hosts' crash guard treats them as extension code). */
 	extensionFolders(): string[] {
 		return this.#extensions.folders();
+	}
+
+	async getPiConnection(_params: RequestParams<"getPiConnection"> = {}): Promise<PiConnection> {
+		return piConnection(this.#piExtensionDir);
+	}
+
+	async connectPi(_params: RequestParams<"connectPi"> = {}): Promise<PiConnectResult> {
+		return connectPi(this.#piExtensionDir, this.#env);
 	}
 
 	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {
