@@ -101,6 +101,22 @@ describe("path policy: openSession opens only files the user chose", () => {
 		expect(await router.handle("openSession", { path: join(allowedDir, "up", "secret.txt") })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 	});
 
+	it("a file that does not exist yet is judged by its resolved folder: under a symlink leading out it is refused, in a real subfolder it reaches the service", async () => {
+		const { fake, router } = setup();
+		const outside = join(root, "outside");
+		mkdirSync(outside);
+		symlinkSync(outside, join(allowedDir, "out"));
+		mkdirSync(join(allowedDir, "sub"));
+		await router.allowDir(allowedDir);
+		// Nothing exists at either path: no realpath of the file itself, only of its folder.
+		const viaLink = join(allowedDir, "out", "new.jsonl");
+		const inSub = join(allowedDir, "sub", "new.jsonl");
+		expect(await router.handle("openSession", { path: viaLink })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(fake.calls.filter((c) => c.name === "openSession")).toEqual([]);
+		expect(await router.handle("openSession", { path: inSub })).toMatchObject({ ok: true });
+		expect(fake.calls.filter((c) => c.name === "openSession").map((c) => c.params)).toEqual([{ path: inSub }]);
+	});
+
 	it("hands the service the resolved real path", async () => {
 		const { fake, router } = setup();
 		await router.allowDir(allowedDir);
