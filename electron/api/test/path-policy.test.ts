@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionListItem } from "../../../shared/api";
 import { createRouter } from "../router";
@@ -79,6 +79,10 @@ describe("path policy: openSession opens only files the user chose", () => {
 		const { router } = setup();
 		await router.allowPath(chosen);
 		expect(await router.handle("openSession", { path: "chosen.jsonl" })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		// Even one that resolves, from the host's working directory, to the very file the user chose.
+		const fromCwd = relative(process.cwd(), chosen);
+		expect(resolve(fromCwd)).toBe(chosen);
+		expect(await router.handle("openSession", { path: fromCwd })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 	});
 
 	it("opens files inside an allowed directory but not `..` escapes from it", async () => {
