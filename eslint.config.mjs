@@ -75,7 +75,19 @@ export default tseslint.config(
 	{
 		// Tests poke at loose JSON read back from files and at upstream internals; production code uses `unknown`.
 		files: TEST_FILES,
-		rules: { "@typescript-eslint/no-explicit-any": "off" },
+		rules: {
+			"@typescript-eslint/no-explicit-any": "off",
+			// A stray `.only` shrinks the run without a skip being reported (issue 32); `npm test` also makes
+			// vitest and Playwright refuse it (ARBOR_FORBID_ONLY).
+			"no-restricted-syntax": [
+				"error",
+				{
+					selector:
+						"MemberExpression[property.name='only'][object.name=/^(it|test|describe|suite)$/], MemberExpression[property.name='only'][object.property.name=/^(describe|it|test)$/]",
+					message: "No .only in committed tests: it silently drops every other test from the run.",
+				},
+			],
+		},
 	},
 	{
 		files: ["**/*.cjs"],

@@ -19,6 +19,9 @@ export default defineConfig({
 	expect: { timeout: 15_000 },
 	workers: 1,
 	retries: 0,
+	// `npm test` (scripts/test-all.mjs) sets ARBOR_FORBID_ONLY=1: a stray `test.only` fails the run instead of
+	// silently dropping every other spec (issue 32).
+	forbidOnly: process.env.ARBOR_FORBID_ONLY === "1" || !!process.env.CI,
 	reporter: "list",
 	use: {
 		browserName: "chromium",

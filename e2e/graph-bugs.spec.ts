@@ -5,7 +5,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { card, jsonl, openApp, shot } from "./helpers/app";
+import { card, jsonl, openApp, shot, viewportSettled } from "./helpers/app";
 import { fixturesDir, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
@@ -16,7 +16,28 @@ test.afterEach(async () => {
 
 const sample = (dir?: string) => tempCopy(join(repoRoot, "build", "sample-session.jsonl"), dir);
 
-const viewportTransform = (page: Page) => page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
+/**
+ * How often the viewport's transform changed over the next `frames` animation frames. xyflow's auto-pan runs
+ * once per frame, so a loop left running shows up as changes here: frames are the clock the bug runs on.
+ */
+const transformChangesOver = (page: Page, frames: number) =>
+	page.locator(".react-flow__viewport").evaluate(
+		(el, n) =>
+			new Promise<number>((done) => {
+				let last = (el as HTMLElement).style.transform;
+				let changes = 0;
+				let left = n;
+				const tick = () => {
+					const now = (el as HTMLElement).style.transform;
+					if (now !== last) changes++;
+					last = now;
+					if (--left <= 0) done(changes);
+					else requestAnimationFrame(tick);
+				};
+				requestAnimationFrame(tick);
+			}),
+		frames,
+	);
 
 test("a card dragged past the window edge and released outside does not leave the view panning", async ({ page }) => {
 	host = await startHost([process.env.ARBOR_RUNAWAY_FILE ?? sample()]);
@@ -32,21 +53,19 @@ test("a card dragged past the window edge and released outside does not leave th
 	await page.mouse.move(2, 2, { steps: 10 });
 	await page.mouse.move(-30, -30, { steps: 3 });
 	await page.keyboard.press("Control+u");
-	await page.waitForTimeout(300);
+	// The dragged card has left the graph (user-only shows no assistant card).
+	await expect(page.locator(".react-flow__node:has(.arbor-card--assistant)")).toHaveCount(0);
 	await page.mouse.move(-40, -35, { steps: 3 });
-	await page.waitForTimeout(500);
+	// The pointer stays outside for a while (30 frames): long enough for a running auto-pan loop to pan.
+	await transformChangesOver(page, 30);
 	await page.mouse.up();
-	await page.waitForTimeout(300);
-	const a = await viewportTransform(page);
-	await page.waitForTimeout(1000);
-	const b = await viewportTransform(page);
-	expect(b, "the viewport kept moving after the mouse was released").toBe(a);
+	// The release is handled within a few frames; from then on the view must not move by itself.
+	await transformChangesOver(page, 10);
+	expect(await transformChangesOver(page, 60), "the viewport kept moving after the mouse was released").toBe(0);
 	// Fit still works and the view stays where Fit put it.
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(600);
-	const c = await viewportTransform(page);
-	await page.waitForTimeout(800);
-	expect(await viewportTransform(page)).toBe(c);
+	await viewportSettled(page);
+	expect(await transformChangesOver(page, 60), "the view moved after Fit settled").toBe(0);
 });
 
 /** Id of the message entry whose text starts with `text`. */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
-import { openApp, shot } from "./helpers/app";
+import { openApp, shot, viewportSettled } from "./helpers/app";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
@@ -91,7 +91,7 @@ test("dragging the leaf badge shows the badge under the pointer and marks the ca
 	host = await startHost([tempCopy(sample)]);
 	await openApp(page, host);
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	const b = (await page.getByTestId("leaf-badge").boundingBox())!;
 	const dest = page.locator(".react-flow__node:has(.arbor-card--user)").first();
 	const d = (await dest.boundingBox())!;
@@ -132,7 +132,7 @@ test("Save position for pi has a tooltip and the leaf then reads as the message 
 	await openApp(page, host);
 	// Move the leaf off the file's last line (No summary), so the two positions differ.
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	await page.locator(".react-flow__node:has(.arbor-card--assistant)").first().click();
 	await page.keyboard.press("Enter");
 	await page.getByTestId("navigate-no-summary").click();
@@ -160,7 +160,7 @@ test("focus: Summarize → Done on a user message focuses the composer; closing 
 	await expect(page.getByTestId("open-settings")).toBeFocused();
 	// Opened from the graph with the keyboard: back on the graph.
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	await page.locator(".react-flow__node:has(.arbor-card--user)").nth(1).click();
 	await page.keyboard.press("Control+k");
 	await expect(page.getByTestId("command-palette")).toBeVisible();
@@ -194,7 +194,7 @@ test("tabs: branches to new files get distinct names, a branch from the first me
 	host = await startHost([file]);
 	await openApp(page, host);
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	const tabs = page.getByTestId("session-tab");
 	// From a later user message: the new file starts with the same first message as the one it came from.
 	await page.locator(".react-flow__node:has(.arbor-card--user)").nth(1).click();
@@ -214,13 +214,18 @@ test("tabs: branches to new files get distinct names, a branch from the first me
 	// From the first user message: nothing of the conversation comes along (only the model and thinking level).
 	await tabs.first().locator("button").first().click();
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	await page.locator(".react-flow__node:has(.arbor-card--user)").first().click();
 	await page.keyboard.press("Control+b");
 	await expect(tabs).toHaveCount(3, { timeout: 20_000 });
-	await page.waitForTimeout(1000);
-	for (const n of await names()) expect(n).not.toMatch(/\.jsonl$/);
-	expect(new Set(await names()).size).toBe(3);
+	// Waits for the new tab's own name (a branch with no message yet is "new branch of" its parent), not
+	// for a while: a check after a fixed wait passed on names not yet updated.
+	await expect
+		.poll(async () => {
+			const n = await names();
+			return { raw: n.filter((x) => x.endsWith(".jsonl")), distinct: new Set(n).size, newBranch: n.filter((x) => x.startsWith("↳ new branch of ")).length };
+		})
+		.toEqual({ raw: [], distinct: 3, newBranch: 1 });
 	const empty = page.getByTestId("graph-empty");
 	await expect(empty).toBeVisible();
 	await expect(empty).not.toContainText("No entries match this filter");
@@ -253,7 +258,7 @@ test("polish: no React Flow box on the canvas (credited in About), Settings' Sav
 	await page.keyboard.press("Escape");
 	// Leaf: the view moves to the leaf and the leaf is the selected entry.
 	await page.getByTestId("fit-button").click();
-	await page.waitForTimeout(400);
+	await viewportSettled(page);
 	await page.locator(".react-flow__node:has(.arbor-card--user)").first().click();
 	const before = await page.getByTestId("inspector").textContent();
 	await page.getByTestId("zoom-leaf-button").click();

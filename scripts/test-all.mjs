@@ -1,14 +1,37 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in one run, ending with the line CI reads:
 // "N passed, N failed[, N skipped]" summed over every runner (type-check, vitest, Playwright,
-// reliability figures, electronegativity, lint). Each runner's own output is shown as it goes.
+// reliability figures, electronegativity, lint). Each runner's own output is shown as it goes. The line
+// before it says how many distinct tests those runs are (the electron/ tests run twice: once more on Node 24).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+/** Every test identity that ran (file + full name; a check without a file is its title): distinct tests. */
+const distinct = new Set();
+
+// A stray `.only` fails the run instead of shrinking it (vitest.config.ts, playwright.config.ts; issue 32).
+process.env.ARBOR_FORBID_ONLY = "1";
+
+/** Test identities from vitest's JSON report: the file relative to the repo, then the test's full name. */
+function vitestIds(report) {
+	return report.testResults.flatMap((file) => file.assertionResults.map((t) => `${relative(root, file.name)} > ${t.fullName}`));
+}
+
+/** Test identities from Playwright's JSON report: file, describe titles and title, per project. */
+function playwrightIds(report) {
+	const out = [];
+	const walk = (suite, titles) => {
+		for (const spec of suite.specs ?? [])
+			for (const t of spec.tests ?? []) out.push(`${spec.file} > ${[...titles, spec.title].join(" > ")}${t.projectName ? ` [${t.projectName}]` : ""}`);
+		for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+	};
+	for (const file of report.suites ?? []) walk(file, []);
+	return out;
+}
 
 function run(title, cmd, args, env = {}) {
 	process.stdout.write(`\n=== ${title}: ${cmd} ${args.join(" ")}\n`);
@@ -16,7 +39,8 @@ function run(title, cmd, args, env = {}) {
 	return r.status ?? 1;
 }
 
-function count(title, passed, failed, skipped = 0) {
+function count(title, passed, failed, skipped = 0, ids = [title]) {
+	for (const id of ids) distinct.add(id);
 	totals.passed += passed;
 	totals.failed += failed;
 	totals.skipped += skipped;
@@ -48,7 +72,7 @@ rmSync(vitestOut, { force: true });
 const vitestCode = run("vitest", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestOut}`]);
 if (existsSync(vitestOut)) {
 	const r = JSON.parse(readFileSync(vitestOut, "utf8"));
-	count("vitest", r.numPassedTests, r.numFailedTests + (vitestCode !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests);
+	count("vitest", r.numPassedTests, r.numFailedTests + (vitestCode !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests, vitestIds(r));
 } else count("vitest", 0, 1);
 
 // 3b. The main-process and CLI tests once more under Node 24, the Node inside Electron 45 (Arbor's CLI and
@@ -79,7 +103,13 @@ if (node24) {
 	]);
 	if (existsSync(out24)) {
 		const r = JSON.parse(readFileSync(out24, "utf8"));
-		count("vitest node24", r.numPassedTests, r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests);
+		count(
+			"vitest node24",
+			r.numPassedTests,
+			r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0),
+			r.numPendingTests + r.numTodoTests,
+			vitestIds(r),
+		);
 	} else count("vitest node24", 0, 1);
 } else count("vitest node24", 0, 1);
 
@@ -90,8 +120,9 @@ if (hasSpecs) {
 	rmSync(pwOut, { force: true });
 	const code = run("playwright", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwOut });
 	if (existsSync(pwOut)) {
-		const s = JSON.parse(readFileSync(pwOut, "utf8")).stats;
-		count("playwright", s.expected + s.flaky, s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0), s.skipped);
+		const report = JSON.parse(readFileSync(pwOut, "utf8"));
+		const s = report.stats;
+		count("playwright", s.expected + s.flaky, s.unexpected + (code !== 0 && s.unexpected === 0 ? 1 : 0), s.skipped, playwrightIds(report));
 	} else count("playwright", 0, 1);
 }
 
@@ -108,5 +139,7 @@ if (existsSync(join(root, "scripts", "electronegativity.mjs"))) {
 }
 
 process.stdout.write(`\n=== summary\n${lines.join("\n")}\n`);
+const runs = totals.passed + totals.failed + totals.skipped;
+process.stdout.write(`${runs} runs of ${distinct.size} distinct tests\n`);
 process.stdout.write(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}\n`);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -153,7 +153,7 @@ export async function run(ctx) {
 		} finally {
 			umount(full);
 		}
-	} else skipped.push("disk full: cannot mount a tmpfs here (needs root); not measured");
+	} else skipped.push({ label: "disk full (a 1 MiB tmpfs)", why: "cannot mount a tmpfs here (needs root)" });
 
 	// ---- read-only file system
 	const ro = join(tmp, "rofs");
@@ -179,7 +179,7 @@ export async function run(ctx) {
 		} finally {
 			umount(ro);
 		}
-	} else skipped.push("read-only file system: cannot mount a tmpfs here; not measured");
+	} else skipped.push({ label: "read-only file system (a tmpfs remounted read-only)", why: "cannot mount a tmpfs here (needs root)" });
 
 	// ---- permission denied (as an unprivileged user when running as root; chmod otherwise)
 	{
@@ -306,11 +306,8 @@ export async function run(ctx) {
 				ok: cases.every((c) => c.clear),
 			},
 			{ label: "cases that left a half-written or damaged file", value: cases.filter((c) => !c.intact).length, target: 0 },
-			...(skipped.length ? [{ label: "not measured on this machine", value: skipped.length, info: true }] : []),
+			...skipped.map((s) => ({ label: s.label, notRun: s.why })),
 		],
-		details: [
-			...bad.map((c) => `${c.via} / ${c.name}: ${c.clear ? "" : "unclear error; "}${c.intact ? "" : "FILE DAMAGED; "}shown: ${c.shown.slice(0, 300)}`),
-			...skipped,
-		],
+		details: [...bad.map((c) => `${c.via} / ${c.name}: ${c.clear ? "" : "unclear error; "}${c.intact ? "" : "FILE DAMAGED; "}shown: ${c.shown.slice(0, 300)}`)],
 	};
 }

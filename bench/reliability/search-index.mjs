@@ -369,12 +369,7 @@ export async function run(ctx) {
 			value: `${full.clean} of ${full.cases}`,
 			ok: full.clean === full.cases,
 		});
-	else
-		figures.push({
-			label: "full disk under the index on a real tmpfs",
-			value: `not run (${full.why}); the injected case is in search-index-full-disk.test.ts`,
-			info: true,
-		});
+	else figures.push({ label: "full disk under the index on a real tmpfs (the injected case is in search-index-full-disk.test.ts)", notRun: full.why });
 	return {
 		title: "Search index: hostile --index-dir, two processes on one index, kill -9, full disk",
 		figures,

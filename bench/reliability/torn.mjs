@@ -238,36 +238,20 @@ export async function run(ctx) {
 	const base = join(tmp, "base.jsonl");
 	execFileSync(process.execPath, [genSessionTool, "--n", "200", "--seed", `torn-${seed}`, "--out", base], { stdio: "ignore" });
 	// TORN_PARTS=two runs only the two-writers part (the soak of docs/guarantees.md repeats it over seeds);
-	// TORN_SKIP (older) skips both process parts.
+	// TORN_SKIP (older) skips both process parts. A part left out is reported NOT RUN, never as figures.
+	const switchName = process.env.TORN_PARTS !== undefined ? `TORN_PARTS=${process.env.TORN_PARTS}` : "TORN_SKIP";
 	const parts = new Set((process.env.TORN_PARTS ?? (process.env.TORN_SKIP ? "enospc" : "two,stale,enospc")).split(","));
+	const figures = [];
 	log("two Arbor writers + readers");
-	const two = !parts.has("two")
-		? { acknowledged: 1, lost: 0, violation: null, markers: 0, writersOk: true, opens: 0, infos: 0 }
-		: await twoWriters(ctx, worker, base);
+	const two = parts.has("two") ? await twoWriters(ctx, worker, base) : null;
+	if (two) figures.push(...twoWritersFigures(two));
+	else figures.push({ label: "two Arbor writers + readers", notRun: `left out by ${switchName}` });
 	log("stale markers: killed writers, pi in between");
-	const st = !parts.has("stale")
-		? { trials: 0, torn: 0, markersLeft: 0, tempsLeft: 0, piCut: 0, readsChanged: 0, tornLeft: 0, piWrites: 0, details: [] }
-		: await staleMarkers(ctx, worker, base);
+	const st = parts.has("stale") ? await staleMarkers(ctx, worker, base) : null;
+	if (st) figures.push(...staleFigures(st));
+	else figures.push({ label: "stale markers: killed writers, pi in between", notRun: `left out by ${switchName}` });
 	log("ENOSPC before the first byte (1 MiB tmpfs)");
-	const full = parts.has("enospc") ? enospc(ctx, base) : { ran: false, why: "not selected (TORN_PARTS)" };
-	const figures = [
-		{
-			label: `two Arbor writers (1 MB and small lines) + readers (${two.opens} opens, ${two.infos} \`arbor info\`): acknowledged appends lost`,
-			value: `${two.lost} of ${two.acknowledged}`,
-			ok: two.lost === 0 && two.acknowledged > 0 && two.writersOk,
-		},
-		{ label: "two Arbor writers: bytes changed or lines torn/glued", value: two.violation ? 1 : 0, target: 0 },
-		{ label: "two Arbor writers: markers left behind", value: two.markers, target: 0 },
-		{
-			label: `stale markers (${st.trials} writers killed, ${st.torn} with a torn line; pi wrote after ${st.piWrites}): reads that changed a byte`,
-			value: st.readsChanged,
-			target: 0,
-		},
-		{ label: "stale markers: Arbor's next write cut bytes pi wrote", value: st.piCut, target: 0 },
-		{ label: "stale markers: torn lines left after Arbor's next write (pi idle)", value: st.tornLeft, target: 0 },
-		{ label: "stale markers: markers left after Arbor's next write", value: st.markersLeft, target: 0 },
-		{ label: "stale markers: temp files of markers a kill cut short (harmless, never read as a marker)", value: st.tempsLeft, info: true },
-	];
+	const full = parts.has("enospc") ? enospc(ctx, base) : { ran: false, why: `left out by ${switchName}` };
 	if (full.ran) {
 		figures.push(
 			{
@@ -282,15 +266,37 @@ export async function run(ctx) {
 			},
 		);
 	} else {
-		figures.push({
-			label: "ENOSPC before the first byte on a real tmpfs",
-			value: `not run (${full.why}); the injected case is in write-failure.test.ts`,
-			info: true,
-		});
+		figures.push({ label: "ENOSPC before the first byte on a real tmpfs (the injected case is in write-failure.test.ts)", notRun: full.why });
 	}
 	return {
 		title: "Torn appends: two Arbor writers + readers, stale markers, ENOSPC before the first byte",
 		figures,
-		details: [...st.details, ...(two.violation ? [`two writers: ${two.violation}`] : []), ...(two.err ? [two.err] : [])],
+		details: [...(st?.details ?? []), ...(two?.violation ? [`two writers: ${two.violation}`] : []), ...(two?.err ? [two.err] : [])],
 	};
+}
+
+function twoWritersFigures(two) {
+	return [
+		{
+			label: `two Arbor writers (1 MB and small lines) + readers (${two.opens} opens, ${two.infos} \`arbor info\`): acknowledged appends lost`,
+			value: `${two.lost} of ${two.acknowledged}`,
+			ok: two.lost === 0 && two.acknowledged > 0 && two.writersOk,
+		},
+		{ label: "two Arbor writers: bytes changed or lines torn/glued", value: two.violation ? 1 : 0, target: 0 },
+		{ label: "two Arbor writers: markers left behind", value: two.markers, target: 0 },
+	];
+}
+
+function staleFigures(st) {
+	return [
+		{
+			label: `stale markers (${st.trials} writers killed, ${st.torn} with a torn line; pi wrote after ${st.piWrites}): reads that changed a byte`,
+			value: st.readsChanged,
+			target: 0,
+		},
+		{ label: "stale markers: Arbor's next write cut bytes pi wrote", value: st.piCut, target: 0 },
+		{ label: "stale markers: torn lines left after Arbor's next write (pi idle)", value: st.tornLeft, target: 0 },
+		{ label: "stale markers: markers left after Arbor's next write", value: st.markersLeft, target: 0 },
+		{ label: "stale markers: temp files of markers a kill cut short (harmless, never read as a marker)", value: st.tempsLeft, info: true },
+	];
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionListItem } from "../../../shared/api";
 import { createRouter } from "../router";
@@ -79,6 +79,10 @@ describe("path policy: openSession opens only files the user chose", () => {
 		const { router } = setup();
 		await router.allowPath(chosen);
 		expect(await router.handle("openSession", { path: "chosen.jsonl" })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		// Even one that resolves, from the host's working directory, to the very file the user chose.
+		const fromCwd = relative(process.cwd(), chosen);
+		expect(resolve(fromCwd)).toBe(chosen);
+		expect(await router.handle("openSession", { path: fromCwd })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 	});
 
 	it("opens files inside an allowed directory but not `..` escapes from it", async () => {
@@ -99,6 +103,22 @@ describe("path policy: openSession opens only files the user chose", () => {
 		await router.allowDir(allowedDir);
 		expect(await router.handle("openSession", { path: join(allowedDir, "link.jsonl") })).toMatchObject({ ok: false, error: { code: "forbidden" } });
 		expect(await router.handle("openSession", { path: join(allowedDir, "up", "secret.txt") })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+	});
+
+	it("a file that does not exist yet is judged by its resolved folder: under a symlink leading out it is refused, in a real subfolder it reaches the service", async () => {
+		const { fake, router } = setup();
+		const outside = join(root, "outside");
+		mkdirSync(outside);
+		symlinkSync(outside, join(allowedDir, "out"));
+		mkdirSync(join(allowedDir, "sub"));
+		await router.allowDir(allowedDir);
+		// Nothing exists at either path: no realpath of the file itself, only of its folder.
+		const viaLink = join(allowedDir, "out", "new.jsonl");
+		const inSub = join(allowedDir, "sub", "new.jsonl");
+		expect(await router.handle("openSession", { path: viaLink })).toMatchObject({ ok: false, error: { code: "forbidden" } });
+		expect(fake.calls.filter((c) => c.name === "openSession")).toEqual([]);
+		expect(await router.handle("openSession", { path: inSub })).toMatchObject({ ok: true });
+		expect(fake.calls.filter((c) => c.name === "openSession").map((c) => c.params)).toEqual([{ path: inSub }]);
 	});
 
 	it("hands the service the resolved real path", async () => {

@@ -2,7 +2,7 @@
 // folders are 0700 and its files 0600 (settings, the search index with every session's words, titles and
 // paths, logs), and a file made from a session (branch, pruned copy, export, backup, child session) is never
 // more readable than its source. Run under umask 022, the usual one, which alone gives 0755 / 0644.
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionManager } from "../../session";
@@ -101,10 +101,27 @@ describe("Arbor's own folders are 0700 and its files 0600 under umask 022", () =
 	});
 
 	it("makePrivateDir leaves a folder of another owner alone (only its own are narrowed)", () => {
-		// Running as root would make every folder ours; as a normal user /tmp is root's and stays 1777.
-		if (process.getuid?.() === 0) return;
-		makePrivateDir("/tmp");
-		expect(mode("/tmp")).toBe(0o777);
+		// The rule is about owners, not privileges: a folder whose uid is not ours stays as its owner set it.
+		// As root (CI) the test gives a fresh 0755 folder to nobody (65534) and runs as root; as another user
+		// /tmp (root's, 1777) is such a folder. Either way the assertion runs: root is not exempt.
+		const uid = process.getuid?.();
+		expect(uid, "a POSIX uid (the suite runs on Linux)").toBeTypeOf("number");
+		let theirs = "/tmp";
+		if (uid === 0) {
+			theirs = join(tempDir(), "shared-folder");
+			mkdirSync(theirs, { mode: 0o755 });
+			chownSync(theirs, 65534, 65534);
+			expect(statSync(theirs).uid).toBe(65534);
+		} else expect(statSync(theirs).uid).not.toBe(uid);
+		const before = mode(theirs);
+		expect(before & 0o077, "the folder is open to others before").not.toBe(0);
+		makePrivateDir(theirs);
+		expect(octal(mode(theirs))).toBe(octal(before));
+		// And one of our own with the same mode is narrowed: the call does act, only not on others' folders.
+		const ours = join(tempDir(), "own-folder");
+		mkdirSync(ours, { mode: 0o755 });
+		makePrivateDir(ours);
+		expect(octal(mode(ours))).toBe("0700");
 	});
 });
 

@@ -2,7 +2,11 @@
 import { copyFileSync } from "node:fs";
 import { SessionManager as PiSessionManager } from "@mariozechner/pi-coding-agent";
 import { describe, expect, it } from "vitest";
+import type { SessionEntry } from "../../../shared/entries";
+import { kindOf } from "../../../shared/skeleton";
+import { buildContextFromPath } from "../context";
 import { SessionManager } from "../index";
+import { pi16Module } from "./helpers/pi16";
 import { msg, tempDir, ts, writeSession } from "./helpers";
 
 function piContext(file: string, leaf?: string | null): string {
@@ -110,5 +114,41 @@ describe("buildSessionContext", () => {
 		sm.branch("u1");
 		expect(sm.buildSessionContext().messages.length).toBe(1);
 		expect(JSON.stringify(sm.buildSessionContext())).toBe(piContext(f, "u1"));
+	});
+});
+
+describe("the compaction found by id (pi 1.6's buildContextEntries)", () => {
+	// pi 1.6 finds the latest compaction's place on the path by id: the first path entry with that id, whatever
+	// its type; kept entries are taken before that place and everything after it follows. A file opened by
+	// SessionManager never puts one id twice on a path (parent links and the leaf resolve through the id map,
+	// later entry wins), so the rule is pinned on the path function both SessionManager and the path-only
+	// reader build on, against pi 1.6's own buildSessionContext walking the same path.
+	it("an earlier path entry with the compaction's id: kept entries end before it, as in pi 1.6", () => {
+		const entries = [
+			msg("a", null, "user", "root"),
+			msg("x", "a", "user", "same id as the compaction"),
+			msg("m", "x", "assistant", "between"),
+			settings("x", "m", "compaction", { summary: "summary", firstKeptEntryId: "a", tokensBefore: 7 }),
+		] as unknown as SessionEntry[];
+		// pi: the map sends "x" to the message; the leaf is the compaction (its last entry, no leaf id given).
+		const byId = new Map<string, SessionEntry>(entries.map((e) => [String(e.id), e]));
+		byId.set("x", entries[1]);
+		const pi = pi16Module.buildSessionContext(entries as never, undefined, byId as never);
+		const path = [0, 1, 2, 3];
+		const src = {
+			kind: Uint8Array.from(entries.map((e) => kindOf(e as unknown as Record<string, unknown>))),
+			ids: entries.map((e) => String(e.id)),
+			entryAt: (i: number) => entries[i],
+		};
+		const ctx = buildContextFromPath(src, path);
+		const text = (m: object) => {
+			if ("summary" in m) return m.summary;
+			const content = (m as { content: string | { text: string }[] }).content;
+			return typeof content === "string" ? content : content[0].text;
+		};
+		// Not "same id as the compaction": it lies before the compaction's place, and the compaction itself comes
+		// again after "between" (an older compaction kept in the range contributes nothing).
+		expect(ctx.messages.map(text)).toEqual(["summary", "root", "between"]);
+		expect(JSON.stringify(ctx)).toBe(JSON.stringify(pi));
 	});
 });

@@ -8,7 +8,7 @@ import { basename, dirname, join } from "node:path";
 import { SessionManager as Pi073 } from "@mariozechner/pi-coding-agent";
 import { afterAll, describe, expect, it } from "vitest";
 import { SessionManager } from "../index";
-import { appendMarkerPath } from "../write";
+import { MARKER_HEADER_BYTES, appendMarkerPath } from "../write";
 import { fixtureCopy } from "./helpers";
 import { cleanupTempDirs, REPO_ROOT, tempDir } from "./helpers/files";
 import { coreBundle, runPausedAfter } from "./helpers/probe";
@@ -140,6 +140,32 @@ describe("a writer killed in the middle of its append", () => {
 			expect(readdirSync(dirname(f)).filter((n) => n.includes("arbor-append"))).toEqual([]);
 		});
 	}
+});
+
+describe("a dead writer's marker next to a complete line", () => {
+	it("the line the marker records is in the file whole (written, then the writer died before removing its marker): Arbor's next write keeps it", async () => {
+		const f = fixtureCopy(FIXTURE);
+		const original = readFileSync(f);
+		const run = runPausedAfter(f, 0, bigMessage(20_000), "kill");
+		await run.paused;
+		await run.release();
+		const marker = appendMarkerPath(f);
+		expect(readFileSync(f).equals(original)).toBe(true);
+		// The bytes the dead writer was writing, as its marker records them, land whole: the line is finished.
+		const line = readFileSync(marker).subarray(MARKER_HEADER_BYTES);
+		expect(line[line.length - 1]).toBe(0x0a);
+		appendFileSync(f, line);
+		const whole = readFileSync(f);
+		const finishedId = String(JSON.parse(line.toString("utf8")).id);
+		const sm = SessionManager.open(f);
+		// Written under the line before it, so the append itself does not depend on the finished line.
+		sm.branch(ids(f).at(-2)!);
+		sm.appendLabelChange(sm.getLeafId()!, "after a finished line");
+		const now = readFileSync(f);
+		expect(now.subarray(0, whole.length).equals(whole), "the finished line was cut").toBe(true);
+		expect(ids(f)).toContain(finishedId);
+		expect(existsSync(marker)).toBe(false);
+	});
 });
 
 describe("pi writes after Arbor's marker was left behind", () => {

@@ -104,14 +104,30 @@ const fs = await import("node:fs");
 let n = 0;
 while (!fs.existsSync(${JSON.stringify(stop)})) {
 	fs.appendFileSync(process.env.F, '{"type":"message","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"w-' + (++n) + '-end","timestamp":1}}\\n');
+	process.stdout.write(n + "\\n");
+	// The writer's pace (one line every 2 ms), not a wait for anything.
 	await new Promise((r) => setTimeout(r, 2));
-}
-process.stdout.write(String(n));`;
+}`;
 		const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, F: f }, stdio: ["ignore", "pipe", "inherit"] });
-		let out = "";
-		child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-		const done = new Promise((r) => child.once("exit", r));
-		await new Promise((r) => setTimeout(r, 100));
+		// The writer reports each line once it is in the file: the test waits on those reports, never on a clock.
+		let written = 0;
+		let waiting: { until: number; go: () => void } | null = null;
+		let partial = "";
+		child.stdout.on("data", (d: Buffer) => {
+			const lines = (partial + d.toString()).split("\n");
+			partial = lines.pop() ?? "";
+			for (const l of lines) if (l) written = Number(l);
+			if (waiting && written >= waiting.until) waiting.go();
+		});
+		const linesWritten = (until: number) =>
+			new Promise<void>((go) => {
+				if (written >= until) go();
+				else waiting = { until, go };
+			});
+		// "close": the writer's last report has been read too.
+		const done = new Promise((r) => child.once("close", r));
+		// Appends are under way before the upgrade starts.
+		await linesWritten(5);
 		// The upgrade runs in its own process too (the core bundle), as the app would.
 		const up = spawn(
 			process.execPath,
@@ -129,10 +145,11 @@ process.stdout.write(JSON.stringify({ ok, refused }));`,
 		let upOut = "";
 		up.stdout.on("data", (d: Buffer) => (upOut += d.toString()));
 		expect(await new Promise((r) => up.once("exit", r))).toBe(0);
-		await new Promise((r) => setTimeout(r, 100));
+		// And go on after it: lines appended to the upgraded file must be kept too.
+		const atUpgradeEnd = written;
+		await linesWritten(atUpgradeEnd + 5);
 		fs.writeFileSync(stop, "");
 		await done;
-		const written = Number(out);
 		expect(written).toBeGreaterThan(10);
 		const text = fs.readFileSync(f, "utf8");
 		const missing: number[] = [];

@@ -11,8 +11,11 @@ export interface DoubleWindow {
 	maximized: boolean;
 	url: string | null;
 	loaded: boolean;
-	assets: { url: string; status: number; type?: string | null; csp?: string | null }[];
+	/** The page first: `csp` as the page got it (after onHeadersReceived), `protocolCsp` as the protocol handler sent it. */
+	assets: { url: string; status: number; type?: string | null; csp?: string | null; protocolCsp?: string | null }[];
 	preloadProblems: string[];
+	/** The preload as run in its isolated world (sandboxed-renderer.cjs): what it exposed and required. */
+	renderer: { exposedKeys: string[]; requires: string[] } | null;
 	delivered: { channel: string; payload: { type: string; session?: { path: string } } }[];
 	dropped: { channel: string; payload: { type: string } }[];
 }

@@ -16,7 +16,14 @@
 // - webContents.send before the page subscribed is dropped, as the page drops it: Arbor's page subscribes
 //   to events first and then makes its first request (renderer/runtime.ts), so "subscribed" is "loaded and
 //   has made a request";
-// - addRecentDocument, dialogs, shell calls and the menu are recorded.
+// - addRecentDocument, dialogs, shell calls and the menu are recorded;
+// - the renderer side (sandboxed-renderer.cjs): the built preload runs in its own vm context with only what a
+//   sandboxed preload gets, what it exposes crosses contextBridge copied as Electron copies it, and the page
+//   (another context) reaches main only through that; IPC arguments are structured-cloned;
+// - the session's hooks are called as Electron calls them: onHeadersReceived on every response the page
+//   loads (the headers the page gets are the handler's), onBeforeRequest before each (a cancel blocks it),
+//   the permission request and check handlers when the page asks (commands `permission`, `permissionCheck`).
+// What it cannot model (the OS sandbox, Chromium enforcing the CSP) is named by skipped tests.
 // The test drives it over the fork IPC channel: {id, cmd, ...} → {id, ok, result|error}.
 "use strict";
 
@@ -25,13 +32,14 @@ const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { EventEmitter } = require("node:events");
+const { runSandboxedPreload } = require("./sandboxed-renderer.cjs");
 
 const LAYOUT = process.env.ARBOR_DOUBLE_LAYOUT === "packaged" ? "packaged" : "dev";
 const MAIN = path.resolve(process.env.ARBOR_DOUBLE_MAIN);
 const APP_DATA = process.env.ARBOR_DOUBLE_APPDATA;
 const LOCK_HELD = process.env.ARBOR_DOUBLE_LOCK === "held";
 const HOLD = new Set((process.env.ARBOR_DOUBLE_HOLD ?? "").split(path.delimiter).filter(Boolean));
-const SANDBOXED_PRELOAD_MODULES = new Set(["electron", "events", "timers", "url"]);
+const SANDBOXED_PRELOAD_MODULES = new Set(require("./sandboxed-renderer.cjs").SANDBOXED_PRELOAD_MODULES);
 
 const rec = {
 	calls: [],
@@ -165,15 +173,21 @@ const ipcMain = {
 };
 
 const webRequest = { headers: null, before: null };
+const permissions = { request: null, check: null, device: null };
 const defaultSession = {
 	webRequest: {
 		onHeadersReceived: (fn) => void (webRequest.headers = fn),
 		onBeforeRequest: (fn) => void (webRequest.before = fn),
 	},
-	setPermissionRequestHandler() {},
-	setPermissionCheckHandler() {},
-	setDevicePermissionHandler() {},
+	setPermissionRequestHandler: (fn) => void (permissions.request = fn),
+	setPermissionCheckHandler: (fn) => void (permissions.check = fn),
+	setDevicePermissionHandler: (fn) => void (permissions.device = fn),
 };
+
+/** Electron calls a webRequest listener with (details, callback); the callback may come later. */
+function callWebRequest(fn, details) {
+	return new Promise((ok) => fn(details, (answer) => ok(answer ?? {})));
+}
 const session = {
 	get defaultSession() {
 		needReady("session.defaultSession");
@@ -265,8 +279,10 @@ class WebContents extends Emitter {
 		this.windowOpenHandler = fn;
 	}
 	send(channel, payload) {
-		if (this.loaded && this.subscribed) this.delivered.push({ channel, payload });
-		else this.dropped.push({ channel, payload });
+		if (this.loaded && this.subscribed) {
+			this.delivered.push({ channel, payload });
+			this.win.renderer?.deliver(channel, payload);
+		} else this.dropped.push({ channel, payload });
 	}
 	reload() {
 		rec.calls.push("reload");
@@ -284,11 +300,26 @@ class WebContents extends Emitter {
 
 async function fetchThroughProtocol(url) {
 	const scheme = new URL(url).protocol.replace(/:$/, "");
+	// onBeforeRequest first: a cancelled request never reaches a protocol handler or the network.
+	if (webRequest.before) {
+		const answer = await callWebRequest(webRequest.before, { url, method: "GET", resourceType: "other" });
+		if (answer.cancel) return { status: -3, error: "ERR_BLOCKED_BY_CLIENT", blocked: true };
+	}
 	const handler = protocolHandlers.get(scheme);
+	// The stand-in has no network: a request it lets through to another scheme answers "no handler".
 	if (!handler) return { status: -1, error: `no handler for ${scheme}://` };
 	const res = await handler(new Request(url));
 	const body = Buffer.from(await res.arrayBuffer());
-	return { status: res.status, headers: Object.fromEntries(res.headers), body };
+	// Then onHeadersReceived: the headers the page gets are the ones its callback gives back (Electron's shape:
+	// each header an array of values).
+	const fromHandler = Object.fromEntries([...res.headers].map(([k, v]) => [k, [v]]));
+	let headers = fromHandler;
+	if (webRequest.headers) {
+		const answer = await callWebRequest(webRequest.headers, { url, method: "GET", statusCode: res.status, responseHeaders: fromHandler });
+		if (answer.responseHeaders) headers = answer.responseHeaders;
+	}
+	const flat = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(", ") : String(v)]));
+	return { status: res.status, headers: flat, protocolHeaders: Object.fromEntries(res.headers), body };
 }
 
 class BrowserWindow extends Emitter {
@@ -318,7 +349,14 @@ class BrowserWindow extends Emitter {
 		rec.calls.push(`loadURL ${url}`);
 		this.webContents.url = url;
 		const page = await fetchThroughProtocol(url);
-		this.webContents.assets = [{ url, status: page.status, csp: page.headers?.["content-security-policy"] ?? null }];
+		this.webContents.assets = [
+			{
+				url,
+				status: page.status,
+				csp: page.headers?.["content-security-policy"] ?? null,
+				protocolCsp: page.protocolHeaders?.["content-security-policy"] ?? null,
+			},
+		];
 		if (page.status !== 200) {
 			this.webContents.fire("did-fail-load", -6, "ERR_FILE_NOT_FOUND", url);
 			throw new Error(`ERR_FILE_NOT_FOUND (-6) loading '${url}'`);
@@ -331,10 +369,31 @@ class BrowserWindow extends Emitter {
 			const r = await fetchThroughProtocol(assetUrl);
 			this.webContents.assets.push({ url: assetUrl, status: r.status, type: r.headers?.["content-type"] ?? null });
 		}
+		this.startRenderer();
 		this.webContents.loaded = this.preloadProblems.length === 0;
 		this.webContents.fire("did-finish-load");
 		this.painted = true;
 		this.fire("ready-to-show");
+	}
+	/** The page's renderer: the preload in its isolated world, then the page's own world (sandboxed-renderer.cjs). */
+	startRenderer() {
+		const prefs = this.options.webPreferences ?? {};
+		this.renderer = null;
+		if (prefs.preload === undefined || this.preloadProblems.length > 0) return;
+		if (prefs.sandbox === false || prefs.contextIsolation === false || prefs.nodeIntegration === true) {
+			this.preloadProblems.push("the stand-in models only sandboxed, context-isolated renderers without Node integration");
+			return;
+		}
+		const wc = this.webContents;
+		this.renderer = runSandboxedPreload(prefs.preload, {
+			invoke: async (channel, args) => {
+				const handler = ipcHandlers.get(channel);
+				if (!handler) throw new Error(`Error invoking remote method '${channel}': No handler registered for '${channel}'`);
+				return handler({ senderFrame: { url: wc.url ?? "" }, sender: wc }, ...args);
+			},
+			send: () => {},
+		});
+		this.preloadProblems.push(...this.renderer.problems);
 	}
 	show() {
 		rec.calls.push("show");
@@ -415,6 +474,7 @@ function state() {
 			subscribed: w.webContents.subscribed,
 			assets: w.webContents.assets,
 			preloadProblems: w.preloadProblems,
+			renderer: w.renderer ? { exposedKeys: w.renderer.exposedKeys, requires: w.renderer.requires } : null,
 			delivered: w.webContents.delivered,
 			dropped: w.webContents.dropped,
 		})),
@@ -449,6 +509,42 @@ const commands = {
 		const win = rec.windows[0];
 		if (win?.webContents.loaded) win.webContents.subscribed = true;
 		return handler({ senderFrame: { url: senderUrl ?? win?.webContents.url ?? "" }, sender: win?.webContents }, ...args);
+	},
+	/**
+	 * Code run in the page's own world (the main world of the first window): it sees only what the preload
+	 * exposed. A promise is awaited; the result comes back structured-cloned.
+	 */
+	async page({ code }) {
+		const r = rec.windows[0]?.renderer;
+		if (!r) throw new Error("no renderer: the window has no preload running");
+		const wc = rec.windows[0].webContents;
+		if (wc.loaded) wc.subscribed = true;
+		return await r.evaluate(code);
+	},
+	/** The page asks for a permission (a notification, the camera ...): Electron calls the request handler. */
+	permission({ permission, url }) {
+		if (!permissions.request) return { handler: false, granted: null };
+		const wc = rec.windows[0]?.webContents;
+		return new Promise((ok) =>
+			permissions.request(wc, permission, (granted) => ok({ handler: true, granted }), { requestingUrl: url ?? wc?.url ?? "", isMainFrame: true }),
+		);
+	},
+	/** A synchronous permission check (navigator.permissions.query and the like). */
+	permissionCheck({ permission, url }) {
+		if (!permissions.check) return { handler: false, granted: null };
+		const wc = rec.windows[0]?.webContents;
+		return { handler: true, granted: permissions.check(wc, permission, url ?? wc?.url ?? "", { isMainFrame: true }) };
+	},
+	/** Electron calls the onHeadersReceived listener for any response (also one no protocol handler of Arbor's made). */
+	async headersReceived({ url, responseHeaders }) {
+		if (!webRequest.headers) return { handler: false, responseHeaders };
+		const answer = await callWebRequest(webRequest.headers, { url, method: "GET", statusCode: 200, responseHeaders });
+		return { handler: true, responseHeaders: answer.responseHeaders ?? responseHeaders, cancel: answer.cancel === true };
+	},
+	/** A request the page makes (an image, a fetch): through onBeforeRequest, the protocol, onHeadersReceived. */
+	async pageRequest({ url }) {
+		const r = await fetchThroughProtocol(url);
+		return { status: r.status, blocked: r.blocked === true, headers: r.headers ?? {} };
 	},
 	/** The page opens a link in a new window (window.open / target=_blank). */
 	windowOpen({ url }) {
