@@ -5,8 +5,9 @@
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { arborExtensionsDir } from "../../shared-node/paths";
 import { startBrowserHost } from "../hosts/browser/server";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
 import { errorText } from "../../shared/guards";
@@ -135,7 +136,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		(kind, err) => {
 			printError(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}`);
 		},
-		{ extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] },
+		{ extensionRoots: () => [arborExtensionsDir(), ...args.extensions, ...host.extensionFolders()] },
 	);
 	printText(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)`);
 	let launch: { file: string; dispose(): void } | undefined;

@@ -50,7 +50,7 @@ describe("readLiveRequestBody", () => {
 		expect(() => readLiveRequestBody({ name: "navigate", targetId: 5 })).toThrow(/navigate: targetId/);
 		expect(() => readLiveRequestBody({ name: "send", text: "   " })).toThrow(/send: text/);
 		expect(() => readLiveRequestBody({ name: "fork", entryId: "e", position: "after" })).toThrow(/position/);
-		expect(() => readLiveRequestBody({ name: "label", entryId: "e", label: 3 })).toThrow(/label is a string or null/);
+		expect(() => readLiveRequestBody({ name: "label", entryId: "e", label: 3 })).toThrow(/label: label must be a string or null/);
 		expect(() => readLiveRequestBody([])).toThrow(/no name/);
 	});
 });
@@ -64,10 +64,13 @@ describe("readClientMessage / readServerMessage", () => {
 		expect(() => readClientMessage({ type: "exec" })).toThrow(/unknown message type/);
 	});
 
-	it("skips an event type it does not know (a newer extension) but refuses a malformed known one", () => {
-		expect(readServerMessage({ type: "event", event: { type: "future_thing", x: 1 } })).toBeNull();
+	it("skips an event type it does not know (a newer extension) silently, a malformed known one with a warning", () => {
+		expect(readServerMessage({ type: "event", event: { type: "future_thing", x: 1 } })).toEqual({ type: "skip" });
 		expect(readServerMessage({ type: "event", event: { type: "state", state } })).toMatchObject({ type: "event" });
-		expect(() => readServerMessage({ type: "event", event: { type: "state", state: { ...state, status: "dancing" } } })).toThrow(/malformed state event/);
+		expect(readServerMessage({ type: "event", event: { type: "state", state: { ...state, status: "dancing" } } })).toEqual({
+			type: "skip",
+			warning: expect.stringMatching(/^malformed state event dropped \(state\.status must be "idle" or "streaming"\)/),
+		});
 		expect(() => readServerMessage({ type: "welcome", protocol: 1 })).toThrow(/malformed welcome/);
 		expect(readServerMessage({ type: "response", id: 2, ok: false, error: { code: "busy", message: "m" } })).toEqual({
 			type: "response",

@@ -14,8 +14,8 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { arborExtensionsDir, arborWindowStateFile } from "../../../shared-node/paths";
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell } from "electron";
 import type { ArborEvent, SessionSummary } from "../../../shared/api";
 import type { RouterResponse } from "../../api/contract";
@@ -187,7 +187,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	// (session files are whole-line appends and atomic renames: nothing is left half-written).
 	let services: ArborServices | null = null;
 	installCrashGuard((kind, err) => reportError(`${kind} from an extension, still running`, err), {
-		extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...(services?.extensionFolders() ?? [])],
+		extensionRoots: () => [arborExtensionsDir(), ...(services?.extensionFolders() ?? [])],
 		onFatal: (kind, err) => {
 			logError(`${kind} (a bug in Arbor), closing`, err);
 			if (app.isReady()) dialog.showErrorBox("Arbor hit an unexpected error and has to close", `${errorText(err)}\n\nDetails are in ${logFile}`);
@@ -204,7 +204,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	// --- 2. Ready: harden, then the window at once ---
 	hardenSession(session.defaultSession);
 	serveRenderer(layout.rendererDir);
-	const stateFile = options.windowStateFile ?? join(homedir(), ".arbor", "window-state.json");
+	const stateFile = options.windowStateFile ?? arborWindowStateFile();
 	services = new ArborServices(options.servicesOptions);
 	const activeRouter = createRouter({
 		services,

@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import type { ArborEvent, LiveSessionInfo } from "../../../shared/api";
 import type { LiveState } from "../../../shared/live";
+import { makePrivateDir } from "../../../shared-node/private";
 import { LiveConnection, LiveError } from "./connection";
 import { defaultLiveDir, registrationsFor, removeRegistration, sameFile } from "./registry";
 
@@ -24,6 +25,8 @@ interface Tracked {
 	conn: LiveConnection | null;
 	state: LiveState | null;
 	otherPids: number[];
+	/** The connection a dropped-message warning was shown for (once each). */
+	warned?: LiveConnection;
 	/** Serialises rescans of this session. */
 	busy: Promise<void>;
 	off: (() => void)[];
@@ -42,7 +45,9 @@ export async function connectToHolder(
 			// Those before it did not answer and were removed; those after are older pis on the same file.
 			return { conn, otherPids: regs.slice(i + 1).map((r) => r.pid) };
 		} catch (err) {
-			if (err instanceof LiveError && err.code === "unreachable") {
+			// Nothing listens (a pid reused by another program): stale. A socket that is not the user's own: never
+			// used, and its registration dropped. A stopped pi (timeout) keeps its registration: it may resume.
+			if (err instanceof LiveError && (err.code === "unreachable" || err.code === "untrusted")) {
 				removeRegistration(dir, reg);
 				continue;
 			}
@@ -68,7 +73,7 @@ export class LiveService {
 	#startWatching(): void {
 		if (this.#watcher || this.#o.watch === false || this.#disposed) return;
 		try {
-			fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+			makePrivateDir(this.dir);
 			this.#watcher = fs.watch(this.dir, () => this.#scheduleRescan());
 			this.#watcher.on("error", () => {
 				this.#watcher?.close();
@@ -203,6 +208,12 @@ export class LiveService {
 					const s = e.stream;
 					this.#o.emit({ type: "live_stream", sessionId: t.sessionId, phase: e.phase, key: s.key, parentId: s.parentId, message: s.message });
 				}
+			}),
+			// A malformed event was dropped: said once per connection (a broken extension may send many).
+			conn.onWarning((warning) => {
+				if (t.warned === conn) return;
+				t.warned = conn;
+				this.#o.emit({ type: "notice", sessionId: t.sessionId, level: "warning", message: `${warning}; Arbor ignores such messages`, source: "live" });
 			}),
 			conn.onClose((reason) => {
 				if (t.conn !== conn) return;

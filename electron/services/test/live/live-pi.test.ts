@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArborEvent } from "../../../../shared/api";
+import type { LiveRequestOf } from "../../../../shared/live";
 import { ArborServices } from "../../arbor-services";
 import { LiveConnection, LiveError } from "../../live/connection";
 import { registrationsFor } from "../../live/registry";
@@ -162,7 +163,8 @@ describe("a live pi with Arbor's extension", () => {
 		await expect(LiveConnection.connect(reg!, { name: "intruder", version: "0" }, "0".repeat(64))).rejects.toMatchObject({ code: "bad_secret" });
 		const conn = await LiveConnection.connect(reg!, { name: "arbor-test", version: "0" });
 		try {
-			const err = await conn.requestUnchecked({ name: "rm-rf" }).catch((e: unknown) => e);
+			// A request this Arbor's contract does not know (a newer Arbor's, or a hostile client's).
+			const err = await conn.request({ name: "rm-rf" } as unknown as LiveRequestOf<"state">).catch((e: unknown) => e);
 			expect(err).toBeInstanceOf(LiveError);
 			expect(err).toMatchObject({ code: "unknown_request", message: expect.stringContaining("navigate") });
 		} finally {
