@@ -2,7 +2,15 @@
 // gives for the rest.
 
 import { describe, expect, it } from "vitest";
-import { LiveProtocolError, readClientMessage, readLiveRegistration, readLiveRequestBody, readServerMessage } from "../live";
+import {
+	LIVE_REQUEST_NAMES,
+	LiveProtocolError,
+	readClientMessage,
+	readLiveRegistration,
+	readLiveRequestBody,
+	readLiveResult,
+	readServerMessage,
+} from "../live";
 
 const state = {
 	pid: 1,
@@ -100,5 +108,29 @@ describe("readLiveRegistration", () => {
 		expect(readLiveRegistration(reg)).toEqual(reg);
 		expect(readLiveRegistration({ ...reg, secret: undefined })).toBeNull();
 		expect(readLiveRegistration("x")).toBeNull();
+	});
+});
+
+describe("readLiveResult (each request's result, checked on receipt)", () => {
+	it("keeps a well-formed result's known fields and drops the rest", () => {
+		expect(readLiveResult("navigate", { cancelled: false, oldLeafId: "a", newLeafId: "b", editorText: "hi", extra: 1 })).toEqual({
+			cancelled: false,
+			oldLeafId: "a",
+			newLeafId: "b",
+			editorText: "hi",
+		});
+		expect(readLiveResult("send", { outcome: "queued", leafId: null })).toEqual({ outcome: "queued", leafId: null });
+		expect(readLiveResult("label", { ok: true })).toEqual({ ok: true });
+	});
+
+	it("names the field an answer of another version gets wrong", () => {
+		expect(() => readLiveResult("fork", { cancelled: false })).toThrow("fork result: sessionFile must be a string or null");
+		expect(() => readLiveResult("send", { outcome: "done", leafId: null })).toThrow('send result: outcome must be "ended" or "started" or "queued"');
+		expect(() => readLiveResult("state", { ...state, model: { provider: 1 } })).toThrow("state result: model.provider must be a string");
+		expect(() => readLiveResult("abort", undefined)).toThrow("abort result: value must be an object");
+	});
+
+	it("knows every request by its typed map (no hand-kept list)", () => {
+		expect([...LIVE_REQUEST_NAMES].sort()).toEqual(["abort", "fork", "label", "navigate", "send", "state"]);
 	});
 });
