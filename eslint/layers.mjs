@@ -100,7 +100,7 @@ export const LAYERS = [
 	{
 		folder: "bench",
 		// Benchmarks measure the real modules of every layer (never the tests or e2e specs).
-		may: ["shared", "shared-node", "electron", "renderer", "package.json"],
+		may: ["shared", "shared-node", "electron", "renderer", "pi-extension", "package.json"],
 		packages: [
 			"esbuild",
 			"ws",
