@@ -32,6 +32,8 @@ export function liveExitCode(err: unknown): number {
 	if (code === "busy") return EXIT_BUSY;
 	if (code === "no_model" || code === "llm_error" || code === "cancelled") return EXIT_NO_MODEL;
 	if (code === "bad_secret" || code === "protocol" || code === "unsupported" || code === "failed" || code === "extension_error") return EXIT_BUSY;
+	// pi did not answer in time (stopped, stuck), or answered what this Arbor cannot read (another extension version).
+	if (code === "timeout" || code === "bad_answer") return EXIT_BUSY;
 	return EXIT_BAD_FILE;
 }
 
