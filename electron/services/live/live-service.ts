@@ -17,6 +17,8 @@ export interface LiveServiceOptions {
 	emit: (e: ArborEvent) => void;
 	/** Watch the folder for pis that start later (the app: yes; one-shot CLI commands: no). */
 	watch?: boolean;
+	/** How long a pi has to answer (default LIVE_ANSWER_MS, connection.ts). */
+	answerMs?: number;
 }
 
 interface Tracked {
@@ -37,11 +39,12 @@ export async function connectToHolder(
 	dir: string,
 	file: string,
 	client: { name: string; version: string },
+	answerMs?: number,
 ): Promise<{ conn: LiveConnection; otherPids: number[] } | null> {
 	const regs = registrationsFor(dir, file);
 	for (const [i, reg] of regs.entries()) {
 		try {
-			const conn = await LiveConnection.connect(reg, client);
+			const conn = await LiveConnection.connect(reg, client, { answerMs });
 			// Those before it did not answer and were removed; those after are older pis on the same file.
 			return { conn, otherPids: regs.slice(i + 1).map((r) => r.pid) };
 		} catch (err) {
@@ -165,7 +168,7 @@ export class LiveService {
 		this.#drop(t);
 		let found: Awaited<ReturnType<typeof connectToHolder>> = null;
 		try {
-			found = await connectToHolder(this.dir, t.path, this.#o.client);
+			found = await connectToHolder(this.dir, t.path, this.#o.client, this.#o.answerMs);
 		} catch (err) {
 			this.#o.emit({
 				type: "notice",

@@ -11,7 +11,8 @@ import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LiveEvent, LiveRegistration, LiveState } from "../../../../shared/live";
 import { LiveConnection } from "../../live/connection";
-import { connectToHolder } from "../../live/live-service";
+import type { ArborEvent } from "../../../../shared/api";
+import { connectToHolder, LiveService } from "../../live/live-service";
 
 const client = { name: "arbor-test", version: "0" };
 const NOBODY = 65534;
@@ -211,5 +212,28 @@ describe.skipIf(process.platform === "win32")("Arbor's end of the live channel",
 			message: expect.stringContaining("Arbor extension 0.9 answered fork with a result this Arbor cannot read (fork result: cancelled must be a boolean)"),
 		});
 		conn.close();
+	});
+
+	it("opening a file a silent pi holds answers: file mode, with a notice that pi did not answer, and the registration kept", async () => {
+		const pi = await fakePi(path.join(tmp, "home", ".arbor", "live"));
+		fs.writeFileSync(path.join(path.dirname(pi.reg.socket), `${pi.reg.pid}.json`), JSON.stringify(pi.reg), { mode: 0o600 });
+		const events: ArborEvent[] = [];
+		const live = new LiveService({ dir: path.dirname(pi.reg.socket), client, emit: (e) => events.push(e), watch: false, answerMs: 300 });
+		try {
+			await live.track("s1", pi.reg.sessionFile!);
+			expect(live.connection("s1")).toBeNull();
+			expect(events).toEqual([
+				{
+					type: "notice",
+					sessionId: "s1",
+					level: "warning",
+					message: `A live pi holds this file but Arbor could not connect: pi ${pi.reg.pid} did not answer within 300 ms (is it stopped or stuck?)`,
+					source: "live",
+				},
+			]);
+			expect(fs.existsSync(path.join(path.dirname(pi.reg.socket), `${pi.reg.pid}.json`))).toBe(true);
+		} finally {
+			live.dispose();
+		}
 	});
 });
