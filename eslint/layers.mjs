@@ -35,10 +35,12 @@ const TEST_PACKAGES = [
  */
 export const LAYERS = [
 	{ folder: "shared", may: [], packages: [], node: false },
+	// Node code both ends of the live channel share (the pi extension runs it inside pi: no npm package).
+	{ folder: "shared-node", may: ["shared"], packages: [], node: true },
 	{ folder: "electron/session", may: ["shared"], packages: [], node: true },
 	{
 		folder: "electron/services",
-		may: ["electron/session", "shared"],
+		may: ["electron/session", "shared-node", "shared"],
 		packages: ["@earendil-works/pi-ai", "diff", "jiti", "minimatch", "ignore"],
 		node: true,
 		testMay: ["electron/api"],
@@ -47,21 +49,31 @@ export const LAYERS = [
 	{
 		folder: "electron/cli",
 		// `arbor serve` runs the browser host and its crash guard headless: the one place the CLI reaches into hosts/.
-		may: ["electron/services", "electron/session", "electron/api", "shared", "electron/hosts/browser", "electron/hosts/crash-guard", "package.json"],
+		may: [
+			"electron/services",
+			"electron/session",
+			"electron/api",
+			"shared-node",
+			"shared",
+			"electron/hosts/browser",
+			"electron/hosts/crash-guard",
+			"package.json",
+		],
 		packages: [],
 		node: true,
 	},
 	{
 		folder: "electron/hosts",
-		may: ["electron/api", "electron/services", "electron/session", "shared", "package.json"],
+		may: ["electron/api", "electron/services", "electron/session", "shared-node", "shared", "package.json"],
 		packages: ["electron", "electron-updater", "ws"],
 		node: true,
 	},
 	{ folder: "electron/test", may: ["eslint"], packages: [], node: true },
-	// Runs inside pi / omp: the wire (shared/) and pi's extension API only (DESIGN.md "pi-extension/").
+	// Runs inside pi / omp: the wire (shared/), the Node code both ends share (shared-node/) and pi's extension
+	// API only (DESIGN.md "pi-extension/"); the package ships these three folders.
 	{
 		folder: "pi-extension",
-		may: ["shared"],
+		may: ["shared-node", "shared"],
 		packages: ["@earendil-works/pi-coding-agent", "@oh-my-pi/pi-coding-agent"],
 		node: true,
 		testMay: ["electron/services", "electron/session"],
@@ -76,7 +88,7 @@ export const LAYERS = [
 	},
 	{
 		folder: "e2e",
-		may: ["shared", "electron/session", "package.json"],
+		may: ["shared", "shared-node", "electron/session", "package.json"],
 		packages: [
 			"@playwright/test",
 			"@axe-core/playwright",
@@ -90,7 +102,7 @@ export const LAYERS = [
 	{
 		folder: "bench",
 		// Benchmarks measure the real modules of every layer (never the tests or e2e specs).
-		may: ["shared", "electron", "renderer", "package.json"],
+		may: ["shared", "shared-node", "electron", "renderer", "pi-extension", "package.json"],
 		packages: [
 			"esbuild",
 			"ws",

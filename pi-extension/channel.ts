@@ -1,31 +1,47 @@
-// The extension's end of the live channel (docs/live.md): a Unix socket (named pipe on Windows) in Arbor's
-// private folder, a 0600 registration file naming it and the per-launch secret, and the connected Arbor
-// clients, each of which must present the secret before anything else. Nothing listens on TCP.
+// The extension's end of the live channel (docs/live.md): a Unix socket (named pipe on Windows) in a private
+// folder of the user's, a 0600 registration file naming it and the per-launch secret, and the connected Arbor
+// clients, each of which must present the secret before anything else. Nothing listens on TCP. A client
+// cannot take pi's memory: few connections at a time, a short line and a few seconds to say hello before it
+// has the secret, bounded lines and output after.
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
-import * as os from "node:os";
-import * as path from "node:path";
+import { readLines, writeLine } from "../shared-node/json-lines";
+import { placeSocket, removeRegistration, sweepOldTempSocketFolders, sweepRegistrations, writeRegistration } from "../shared-node/live-files";
+import { arborLiveDir } from "../shared-node/paths";
+import { ownPrivateDir } from "../shared-node/private";
 import {
 	type ClientMessage,
-	LIVE_DIR_NAME,
+	LIVE_MAX_HELLO_LINE,
 	LIVE_MAX_LINE,
 	LIVE_PROTOCOL,
 	type LiveErrorData,
 	type LiveEvent,
+	type LiveHandlers,
 	LiveProtocolError,
+	type LiveRefused,
 	type LiveRegistration,
 	type LiveRequestBody,
 	type LiveWelcome,
 	readClientMessage,
-	readLiveRegistration,
 } from "../shared/live";
 
 export interface ChannelHandlers {
 	welcome(): Omit<LiveWelcome, "type" | "protocol">;
-	request(body: LiveRequestBody): Promise<unknown>;
+	requests: LiveHandlers;
 }
+
+/** What one pi lets its clients hold (docs/live.md "Security"); tests pass smaller ones. */
+export interface ChannelLimits {
+	/** Connections at a time, said hello or not: more are refused `busy` and closed. */
+	maxClients: number;
+	/** A client that has not said hello within this long is closed. */
+	helloMs: number;
+	/** Bytes written to a client and not yet read by it: beyond this the client is closed (it stopped reading). */
+	maxUnread: number;
+}
+export const CHANNEL_LIMITS: ChannelLimits = { maxClients: 16, helloMs: 5_000, maxUnread: 32 * 1024 * 1024 };
 
 /** Thrown by a request handler: becomes an error response with this code. */
 export class LiveRequestError extends Error {
@@ -37,60 +53,11 @@ export class LiveRequestError extends Error {
 	}
 }
 
-/** ~/.arbor/live, created 0700 (and tightened if it exists with wider rights). */
-export function liveDir(): string {
-	const dir = path.join(os.homedir(), ".arbor", LIVE_DIR_NAME);
-	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-	if (process.platform !== "win32") {
-		const st = fs.statSync(dir);
-		if (typeof process.getuid === "function" && st.uid !== process.getuid())
-			throw new Error(`${dir} belongs to another user: Arbor's live channel will not use it`);
-		if ((st.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
-	}
-	return dir;
-}
-
-export function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (err) {
-		// EPERM: the pid exists but is another user's (so it is not a pi of ours, but it is alive).
-		return (err as NodeJS.ErrnoException).code === "EPERM";
-	}
-}
-
-/** Remove registrations (and their sockets) whose pi is gone. */
-export function sweepStale(dir: string): void {
-	for (const name of fs.readdirSync(dir)) {
-		if (!name.endsWith(".json")) continue;
-		const file = path.join(dir, name);
-		let reg: LiveRegistration | null = null;
-		try {
-			reg = readLiveRegistration(JSON.parse(fs.readFileSync(file, "utf8")));
-		} catch {}
-		if (reg && pidAlive(reg.pid)) continue;
-		if (!reg && Date.now() - fs.statSync(file).mtimeMs < 10_000) continue; // maybe being written
-		try {
-			fs.rmSync(file, { force: true });
-			if (reg && process.platform !== "win32" && reg.socket.startsWith(dir)) fs.rmSync(reg.socket, { force: true });
-		} catch {}
-	}
-}
-
-function socketPath(dir: string, pid: number, tag: string): string {
-	if (process.platform === "win32") return `\\\\.\\pipe\\arbor-live-${pid}-${tag}`;
-	const inDir = path.join(dir, `${pid}.sock`);
-	// sun_path holds ~104 bytes; a deep HOME falls back to a private folder in the temp dir.
-	if (Buffer.byteLength(inDir) < 100) return inDir;
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-live-"));
-	fs.chmodSync(tmp, 0o700);
-	return path.join(tmp, `${pid}.sock`);
-}
-
 interface Client {
 	socket: net.Socket;
 	ready: boolean;
+	hello: ReturnType<typeof setTimeout> | null;
+	raiseLimit(): void;
 }
 
 export class LiveChannel {
@@ -98,18 +65,23 @@ export class LiveChannel {
 	readonly startedAt = Date.now();
 	readonly dir: string;
 	readonly socket: string;
-	readonly #regFile: string;
 	readonly #server: net.Server;
 	readonly #clients = new Set<Client>();
-	#handlers: ChannelHandlers;
-	#registration: Omit<LiveRegistration, "sessionFile"> & { sessionFile: string | null };
+	readonly #handlers: ChannelHandlers;
+	readonly #limits: ChannelLimits;
+	readonly #registration: LiveRegistration;
 	#closed = false;
 
-	private constructor(dir: string, handlers: ChannelHandlers, reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">) {
+	private constructor(
+		dir: string,
+		handlers: ChannelHandlers,
+		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">,
+		limits: ChannelLimits,
+	) {
 		this.dir = dir;
-		this.socket = socketPath(dir, process.pid, randomBytes(6).toString("hex"));
-		this.#regFile = path.join(dir, `${process.pid}.json`);
+		this.socket = placeSocket(dir, process.pid, randomBytes(6).toString("hex"));
 		this.#handlers = handlers;
+		this.#limits = limits;
 		this.#registration = {
 			protocol: LIVE_PROTOCOL,
 			pid: process.pid,
@@ -122,10 +94,15 @@ export class LiveChannel {
 		this.#server = net.createServer((s) => this.#accept(s));
 	}
 
-	static async open(handlers: ChannelHandlers, reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">): Promise<LiveChannel> {
-		const dir = liveDir();
-		sweepStale(dir);
-		const ch = new LiveChannel(dir, handlers, reg);
+	static async open(
+		handlers: ChannelHandlers,
+		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">,
+		limits: ChannelLimits = CHANNEL_LIMITS,
+	): Promise<LiveChannel> {
+		const dir = ownPrivateDir(arborLiveDir());
+		sweepRegistrations(dir);
+		sweepOldTempSocketFolders();
+		const ch = new LiveChannel(dir, handlers, reg, limits);
 		if (process.platform !== "win32") fs.rmSync(ch.socket, { force: true });
 		await new Promise<void>((resolve, reject) => {
 			ch.#server.once("error", reject);
@@ -140,37 +117,22 @@ export class LiveChannel {
 		return ch;
 	}
 
-	setHandlers(h: ChannelHandlers): void {
-		this.#handlers = h;
-	}
-
 	/** Write (or rewrite) the registration: atomically, 0600. */
 	register(sessionFile: string | null): void {
 		if (this.#closed) return;
 		this.#registration.sessionFile = sessionFile;
-		const tmp = `${this.#regFile}.${randomBytes(4).toString("hex")}.tmp`;
-		fs.writeFileSync(tmp, JSON.stringify(this.#registration), { mode: 0o600, flag: "wx" });
-		fs.renameSync(tmp, this.#regFile);
-	}
-
-	get clientCount(): number {
-		let n = 0;
-		for (const c of this.#clients) if (c.ready) n++;
-		return n;
+		writeRegistration(this.dir, this.#registration);
 	}
 
 	broadcast(event: LiveEvent): void {
-		const line = `${JSON.stringify({ type: "event", event })}\n`;
-		for (const c of this.#clients) if (c.ready && !c.socket.destroyed) c.socket.write(line);
+		for (const c of this.#clients) if (c.ready) this.#send(c, { type: "event", event });
 	}
 
 	/** Say goodbye, close every client, remove the socket and the registration. Synchronous parts first (exit). */
 	close(reason: string): void {
 		if (this.#closed) return;
 		this.#closed = true;
-		try {
-			fs.rmSync(this.#regFile, { force: true });
-		} catch {}
+		removeRegistration(this.dir, this.#registration);
 		const bye = `${JSON.stringify({ type: "event", event: { type: "bye", reason } })}\n`;
 		for (const c of this.#clients) {
 			if (c.ready && !c.socket.destroyed) c.socket.end(bye);
@@ -185,35 +147,45 @@ export class LiveChannel {
 	}
 
 	#accept(socket: net.Socket): void {
-		const client: Client = { socket, ready: false };
-		this.#clients.add(client);
 		socket.unref();
-		socket.setEncoding("utf8");
-		let buf = "";
-		socket.on("data", (chunk: string) => {
-			buf += chunk;
-			if (buf.length > LIVE_MAX_LINE && !buf.includes("\n")) {
-				this.#refuse(client, "bad_request", "line too long");
-				return;
-			}
-			let nl: number;
-			while ((nl = buf.indexOf("\n")) >= 0) {
-				const line = buf.slice(0, nl);
-				buf = buf.slice(nl + 1);
-				if (line.trim()) this.#line(client, line);
-			}
-		});
 		socket.on("error", () => {});
-		socket.on("close", () => this.#clients.delete(client));
+		if (this.#clients.size >= this.#limits.maxClients) {
+			const refused: LiveRefused = { type: "refused", code: "busy", message: `this pi already serves ${this.#limits.maxClients} connections` };
+			socket.end(`${JSON.stringify(refused)}\n`);
+			socket.destroySoon();
+			return;
+		}
+		const reader = readLines(socket, {
+			maxLine: LIVE_MAX_HELLO_LINE,
+			onLine: (line) => this.#line(client, line),
+			onTooLong: () => this.#refuse(client, "bad_request", "line too long"),
+		});
+		const client: Client = {
+			socket,
+			ready: false,
+			hello: setTimeout(() => this.#refuse(client, "bad_request", "no hello in time"), this.#limits.helloMs),
+			raiseLimit: () => reader.setMaxLine(LIVE_MAX_LINE),
+		};
+		client.hello!.unref();
+		this.#clients.add(client);
+		socket.on("close", () => {
+			if (client.hello) clearTimeout(client.hello);
+			reader.stop();
+			this.#clients.delete(client);
+		});
 	}
 
 	#send(client: Client, msg: unknown): void {
-		if (!client.socket.destroyed) client.socket.write(`${JSON.stringify(msg)}\n`);
+		if (!writeLine(client.socket, msg)) return;
+		if (client.socket.writableLength > this.#limits.maxUnread) client.socket.destroy();
 	}
 
-	#refuse(client: Client, code: "bad_secret" | "protocol" | "bad_request", message: string): void {
+	#refuse(client: Client, code: LiveRefused["code"], message: string): void {
 		client.ready = false;
-		if (!client.socket.destroyed) client.socket.end(`${JSON.stringify({ type: "refused", code, message })}\n`);
+		if (client.socket.destroyed) return;
+		const refused: LiveRefused = { type: "refused", code, message };
+		client.socket.end(`${JSON.stringify(refused)}\n`);
+		client.socket.destroySoon();
 	}
 
 	#line(client: Client, line: string): void {
@@ -250,6 +222,9 @@ export class LiveChannel {
 				return;
 			}
 			client.ready = true;
+			if (client.hello) clearTimeout(client.hello);
+			client.hello = null;
+			client.raiseLimit();
 			this.#send(client, { type: "welcome", protocol: LIVE_PROTOCOL, ...this.#handlers.welcome() });
 			return;
 		}
@@ -257,16 +232,20 @@ export class LiveChannel {
 			this.#refuse(client, "bad_request", "say hello with the secret first");
 			return;
 		}
-		const { id } = msg;
-		this.#handlers.request(msg.request).then(
-			(result) => this.#send(client, { type: "response", id, ok: true, result }),
-			(err: unknown) => {
-				const error: LiveErrorData =
-					err instanceof LiveRequestError
-						? { code: err.code, message: err.message }
-						: { code: "failed", message: err instanceof Error ? err.message : String(err) };
-				this.#send(client, { type: "response", id, ok: false, error });
-			},
-		);
+		const { id, request } = msg;
+		const handle = this.#handlers.requests[request.name] as (b: LiveRequestBody) => Promise<unknown>;
+		// A handler that throws before its first await answers like one that rejects.
+		Promise.resolve()
+			.then(() => handle(request))
+			.then(
+				(result) => this.#send(client, { type: "response", id, ok: true, result }),
+				(err: unknown) => {
+					const error: LiveErrorData =
+						err instanceof LiveRequestError
+							? { code: err.code, message: err.message }
+							: { code: "failed", message: err instanceof Error ? err.message : String(err) };
+					this.#send(client, { type: "response", id, ok: false, error });
+				},
+			);
 	}
 }

@@ -14,7 +14,7 @@ import { LIVE_CAPABILITIES } from "../shared/live";
 import { LiveChannel } from "./channel";
 import { EXTENSION_VERSION, hub, type LiveHub, liveState, TRAMPOLINE } from "./hub";
 import { openInArbor } from "./open-arbor";
-import { handleRequest } from "./requests";
+import { requestHandlers } from "./requests";
 
 /** pi or omp, and its version: omp hands extensions its own exports (`pi.pi`) and schema builders; pi does not. */
 async function agentIdentity(pi: ExtensionAPI): Promise<{ agent: LiveAgent; version: string }> {
@@ -63,7 +63,7 @@ async function ensureChannel(h: LiveHub): Promise<LiveChannel | null> {
 					capabilities: capabilities(h),
 					state: liveState(h),
 				}),
-				request: (body) => handleRequest(h, body),
+				requests: requestHandlers(h),
 			},
 			{ agent: id.agent, agentVersion: id.version, extensionVersion: EXTENSION_VERSION },
 		);
@@ -149,7 +149,6 @@ export default function arborLive(pi: ExtensionAPI): void {
 		h.streaming = true;
 		h.stream.count = 0;
 		for (const w of [...h.sendWaiters]) w.onStart();
-		h.channel?.broadcast({ type: "agent_start" });
 		publishState(h);
 	});
 	pi.on("agent_end", (e, ctx) => {
@@ -159,24 +158,14 @@ export default function arborLive(pi: ExtensionAPI): void {
 		const leafId = ctx.sessionManager.getLeafId();
 		const last = [...e.messages].reverse().find((m) => (m as { role?: string }).role === "assistant") as AssistantMessage | undefined;
 		for (const w of [...h.sendWaiters]) w.onEnd(leafId, last);
-		h.channel?.broadcast({ type: "agent_end", leafId });
 		publishState(h);
 	});
 	pi.on("turn_start", (e) => {
 		h.stream.turnIndex = e.turnIndex;
-		h.channel?.broadcast({ type: "turn_start", turnIndex: e.turnIndex });
 	});
-	pi.on("turn_end", (e, ctx) => {
+	// pi's leaf after every turn (the entries themselves reach Arbor through the file).
+	pi.on("turn_end", (_e, ctx) => {
 		h.ctx = ctx;
-		const ch = h.channel;
-		if (ch) {
-			// omp's turn_end names no entry ids.
-			for (const id of [e.messageEntryId, ...(e.toolResultEntryIds ?? [])]) {
-				const entry = id ? ctx.sessionManager.getEntry(id) : undefined;
-				if (entry) ch.broadcast({ type: "entry_appended", entryId: entry.id, parentId: entry.parentId, entryType: entry.type });
-			}
-			ch.broadcast({ type: "turn_end", turnIndex: e.turnIndex });
-		}
 		publishState(h);
 	});
 	pi.on("message_start", (e, ctx) => {
@@ -204,7 +193,7 @@ export default function arborLive(pi: ExtensionAPI): void {
 	pi.on("session_tree", (e, ctx) => {
 		h.ctx = ctx;
 		h.lastTree = { newLeafId: e.newLeafId, summaryEntryId: e.summaryEntry?.id };
-		h.channel?.broadcast({ type: "tree", oldLeafId: e.oldLeafId, newLeafId: e.newLeafId, summaryEntryId: e.summaryEntry?.id });
+		// pi's leaf after every tree move, whoever asked (pi's own /tree, Arbor).
 		publishState(h);
 	});
 	// pi is idle (ctx.isIdle()) only once the run has settled, after agent_end: say so then.

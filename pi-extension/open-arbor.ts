@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { APP_RECORD_FILE, parseAppRecord } from "../shared/app-record";
+import { arborHome } from "../shared-node/paths";
 
 const here = typeof __dirname === "string" ? __dirname : path.dirname(fileURLToPath(import.meta.url));
 /** How long the browser host may take to print its URL. */
@@ -28,7 +29,7 @@ export interface ArborLaunch {
 export function desktopApp(env: NodeJS.ProcessEnv = process.env, home = os.homedir()): string | null {
 	if (env.ARBOR_APP) return env.ARBOR_APP;
 	try {
-		const record = parseAppRecord(readFileSync(path.join(home, ".arbor", APP_RECORD_FILE), "utf8"));
+		const record = parseAppRecord(readFileSync(path.join(arborHome(home), APP_RECORD_FILE), "utf8"));
 		return record && existsSync(record.executable) ? record.executable : null;
 	} catch {
 		return null;

@@ -2,28 +2,12 @@
 
 import type { ExtensionCommandContext } from "@earendil-works/pi-coding-agent";
 import { existsSync } from "node:fs";
-import type { LiveForkResult, LiveNavigateResult, LiveRequestBody, LiveSendResult, LiveSwitchResult } from "../shared/live";
+import { editorText as editorTextOf } from "../shared/editor-text";
+import type { LiveForkResult, LiveHandlers, LiveNavigateResult, LiveRequestOf, LiveSendResult, LiveSwitchResult } from "../shared/live";
 import { LiveRequestError } from "./channel";
 import { type LiveHub, liveState, withCommandContext } from "./hub";
 
-type Entry = { type: string; id: string; parentId: string | null; message?: { role?: string; content?: unknown }; content?: unknown };
-
-function textOf(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((b): b is { type: "text"; text: string } => typeof b === "object" && b !== null && (b as { type?: unknown }).type === "text")
-		.map((b) => b.text)
-		.join("");
-}
-
-/** The text pi puts back in its editor when the leaf moves to this entry's parent (a user message, a custom message). */
-function editorTextOf(entry: Entry | undefined): string | undefined {
-	if (!entry) return undefined;
-	if (entry.type === "message" && entry.message?.role === "user") return textOf(entry.message.content);
-	if (entry.type === "custom_message") return textOf(entry.content);
-	return undefined;
-}
+type Entry = { type: string; id: string; parentId: string | null };
 
 const BUSY =
 	"pi is busy: it runs a turn (or a summary / compaction), and pi's navigateTree refuses while it does. Wait for it to finish, or stop it, then try again.";
@@ -49,14 +33,21 @@ function entryOf(ctx: { sessionManager: { getEntry(id: string): unknown } }, id:
 	return e;
 }
 
-export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<unknown> {
-	const ctx = h.ctx;
-	const pi = h.pi;
-	if (!ctx || !pi) throw new LiveRequestError("no_session", "pi has no session right now (it is switching sessions): try again");
-	switch (body.name) {
-		case "state":
+/** Arbor's requests as this pi carries them out: one handler per request name (the compiler checks each result). */
+export function requestHandlers(h: LiveHub): LiveHandlers {
+	const session = () => {
+		const ctx = h.ctx;
+		const pi = h.pi;
+		if (!ctx || !pi) throw new LiveRequestError("no_session", "pi has no session right now (it is switching sessions): try again");
+		return { ctx, pi };
+	};
+	return {
+		state: async () => {
+			session();
 			return liveState(h);
-		case "label": {
+		},
+		label: async (body) => {
+			const { ctx, pi } = session();
 			if (h.agent === "omp") throw new LiveRequestError("unsupported", "omp's pi.setLabel names the extension, not an entry: Arbor labels the file itself");
 			entryOf(ctx, body.entryId);
 			try {
@@ -65,104 +56,102 @@ export async function handleRequest(h: LiveHub, body: LiveRequestBody): Promise<
 				throw mapPiError(err);
 			}
 			return { ok: true };
-		}
-		case "abort": {
+		},
+		abort: async () => {
+			const { ctx } = session();
 			const wasStreaming = !ctx.isIdle() || h.streaming;
 			ctx.abort();
 			return { wasStreaming };
-		}
-		case "navigate":
-			return withCommandContext(h, async (c): Promise<LiveNavigateResult> => {
-				await readyFor(c, body.waitForIdle);
-				const target = entryOf(c, body.targetId);
-				const oldLeafId = c.sessionManager.getLeafId();
-				h.lastTree = null;
-				let r: { cancelled: boolean };
-				if (h.agent === "omp" && (body.customInstructions !== undefined || body.label !== undefined || body.replaceInstructions))
-					throw new LiveRequestError("unsupported", "omp's navigateTree takes no custom summary instructions or label");
-				if (body.summarize) {
-					h.summarizing = true;
-					h.channel?.broadcast({ type: "state", state: liveState(h) });
-				}
-				try {
-					r = await c.navigateTree(body.targetId, {
-						summarize: body.summarize,
-						customInstructions: body.customInstructions,
-						replaceInstructions: body.replaceInstructions,
-						label: body.label,
-					});
-				} catch (err) {
-					throw mapPiError(err);
-				} finally {
-					if (h.summarizing) {
-						h.summarizing = false;
-						h.channel?.broadcast({ type: "state", state: liveState(h) });
-					}
-				}
-				const tree = h.lastTree as { summaryEntryId?: string } | null;
-				return {
-					cancelled: r.cancelled,
-					oldLeafId,
-					newLeafId: c.sessionManager.getLeafId(),
-					editorText: r.cancelled ? undefined : editorTextOf(target),
-					summaryEntryId: tree?.summaryEntryId,
-				};
-			});
-		case "fork":
-			return withCommandContext(h, async (c): Promise<LiveForkResult> => {
-				await readyFor(c, body.waitForIdle);
-				const target = entryOf(c, body.entryId);
-				let sessionFile: string | null = null;
-				let r: { cancelled: boolean };
-				try {
-					// omp 18.3 names it branch(entryId) (its /branch), without position or withSession.
-					const ompBranch = (c as unknown as { branch?: (id: string) => Promise<{ cancelled: boolean }> }).branch;
-					if (h.agent === "omp" && ompBranch) {
-						if (body.position === "at") throw new LiveRequestError("unsupported", 'omp\'s branch has no position "at"');
-						r = await ompBranch.call(c, body.entryId);
-						sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
-					} else
-						r = await c.fork(body.entryId, {
-							position: body.position,
-							withSession: async (next) => {
-								sessionFile = next.sessionManager.getSessionFile() ?? null;
-							},
-						});
-				} catch (err) {
-					throw err instanceof LiveRequestError ? err : mapPiError(err);
-				}
-				const before = (body.position ?? "before") === "before";
-				return { cancelled: r.cancelled, sessionFile, editorText: !r.cancelled && before ? editorTextOf(target) : undefined };
-			});
-		case "send":
+		},
+		navigate: async (body) => {
+			session();
+			return navigate(h, body);
+		},
+		fork: async (body) => {
+			session();
+			return fork(h, body);
+		},
+		send: async (body) => {
+			session();
 			return send(h, body);
-		case "switchSession":
-			return withCommandContext(h, async (c): Promise<LiveSwitchResult> => {
-				await readyFor(c, body.waitForIdle);
-				// pi would start a new file at a path that does not exist: only an existing session is a switch.
-				if (!existsSync(body.sessionFile)) throw new LiveRequestError("not_found", `no session file ${body.sessionFile}`);
-				let sessionFile: string | null = null;
-				let r: { cancelled: boolean };
-				try {
-					if (h.agent === "omp") {
-						// omp 18.3's switchSession takes no withSession: its context follows the switch.
-						r = await c.switchSession(body.sessionFile);
-						sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
-					} else
-						r = await c.switchSession(body.sessionFile, {
-							withSession: async (next) => {
-								sessionFile = next.sessionManager.getSessionFile() ?? null;
-							},
-						});
-				} catch (err) {
-					throw mapPiError(err);
-				}
-				return { cancelled: r.cancelled, sessionFile };
-			});
-	}
+		},
+		switchSession: async (body) => {
+			session();
+			return switchSession(h, body);
+		},
+	};
 }
 
-function send(h: LiveHub, body: Extract<LiveRequestBody, { name: "send" }>): Promise<LiveSendResult> {
+function navigate(h: LiveHub, body: LiveRequestOf<"navigate">): Promise<LiveNavigateResult> {
+	return withCommandContext(h, async (c): Promise<LiveNavigateResult> => {
+		await readyFor(c, body.waitForIdle);
+		const target = entryOf(c, body.targetId);
+		const oldLeafId = c.sessionManager.getLeafId();
+		h.lastTree = null;
+		let r: { cancelled: boolean };
+		if (h.agent === "omp" && (body.customInstructions !== undefined || body.label !== undefined || body.replaceInstructions))
+			throw new LiveRequestError("unsupported", "omp's navigateTree takes no custom summary instructions or label");
+		if (body.summarize) {
+			h.summarizing = true;
+			h.channel?.broadcast({ type: "state", state: liveState(h) });
+		}
+		try {
+			r = await c.navigateTree(body.targetId, {
+				summarize: body.summarize,
+				customInstructions: body.customInstructions,
+				replaceInstructions: body.replaceInstructions,
+				label: body.label,
+			});
+		} catch (err) {
+			throw mapPiError(err);
+		} finally {
+			if (h.summarizing) {
+				h.summarizing = false;
+				h.channel?.broadcast({ type: "state", state: liveState(h) });
+			}
+		}
+		const tree = h.lastTree as { summaryEntryId?: string } | null;
+		const editorText = r.cancelled ? undefined : editorTextOf(target);
+		return {
+			cancelled: r.cancelled,
+			oldLeafId,
+			newLeafId: c.sessionManager.getLeafId(),
+			...(editorText !== undefined ? { editorText } : {}),
+			...(tree?.summaryEntryId ? { summaryEntryId: tree.summaryEntryId } : {}),
+		};
+	});
+}
+
+function fork(h: LiveHub, body: LiveRequestOf<"fork">): Promise<LiveForkResult> {
+	return withCommandContext(h, async (c): Promise<LiveForkResult> => {
+		await readyFor(c, body.waitForIdle);
+		const target = entryOf(c, body.entryId);
+		let sessionFile: string | null = null;
+		let r: { cancelled: boolean };
+		try {
+			// omp 18.3 names it branch(entryId) (its /branch), without position or withSession.
+			const ompBranch = (c as unknown as { branch?: (id: string) => Promise<{ cancelled: boolean }> }).branch;
+			if (h.agent === "omp" && ompBranch) {
+				if (body.position === "at") throw new LiveRequestError("unsupported", 'omp\'s branch has no position "at"');
+				r = await ompBranch.call(c, body.entryId);
+				sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
+			} else
+				r = await c.fork(body.entryId, {
+					position: body.position,
+					withSession: async (next) => {
+						sessionFile = next.sessionManager.getSessionFile() ?? null;
+					},
+				});
+		} catch (err) {
+			throw err instanceof LiveRequestError ? err : mapPiError(err);
+		}
+		const before = (body.position ?? "before") === "before";
+		const editorText = !r.cancelled && before ? editorTextOf(target) : undefined;
+		return { cancelled: r.cancelled, sessionFile, ...(editorText !== undefined ? { editorText } : {}) };
+	});
+}
+
+function send(h: LiveHub, body: LiveRequestOf<"send">): Promise<LiveSendResult> {
 	const ctx = h.ctx!;
 	const pi = h.pi!;
 	const model = ctx.model;
@@ -193,5 +182,30 @@ function send(h: LiveHub, body: Extract<LiveRequestBody, { name: "send" }>): Pro
 		};
 		h.sendWaiters.add(waiter);
 		pi.sendUserMessage(body.text);
+	});
+}
+
+function switchSession(h: LiveHub, body: LiveRequestOf<"switchSession">): Promise<LiveSwitchResult> {
+	return withCommandContext(h, async (c): Promise<LiveSwitchResult> => {
+		await readyFor(c, body.waitForIdle);
+		// pi would start a new file at a path that does not exist: only an existing session is a switch.
+		if (!existsSync(body.sessionFile)) throw new LiveRequestError("not_found", `no session file ${body.sessionFile}`);
+		let sessionFile: string | null = null;
+		let r: { cancelled: boolean };
+		try {
+			if (h.agent === "omp") {
+				// omp 18.3's switchSession takes no withSession: its context follows the switch.
+				r = await c.switchSession(body.sessionFile);
+				sessionFile = r.cancelled ? null : (h.ctx?.sessionManager.getSessionFile() ?? null);
+			} else
+				r = await c.switchSession(body.sessionFile, {
+					withSession: async (next) => {
+						sessionFile = next.sessionManager.getSessionFile() ?? null;
+					},
+				});
+		} catch (err) {
+			throw mapPiError(err);
+		}
+		return { cancelled: r.cancelled, sessionFile };
 	});
 }

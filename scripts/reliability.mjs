@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildWorkers } from "../bench/reliability/build.mjs";
 
-const SECTIONS = ["fuzz", "concurrency", "crash", "torn", "errors", "xss", "apifuzz", "host", "load", "search-index", "exposure"];
+const SECTIONS = ["fuzz", "concurrency", "crash", "torn", "errors", "xss", "apifuzz", "host", "load", "search-index", "exposure", "live"];
 
 const argv = process.argv.slice(2);
 const flag = (k) => argv.includes(k);

@@ -1,71 +1,88 @@
 // The live channel between a running pi (Arbor's pi extension, pi-extension/) and Arbor (the live service in
 // electron/services/live/, used by the router and the CLI). Every message either side sends is declared here
-// once, and each side validates what it receives with the readers below (a peer is a separate process: its
-// messages are untrusted until they pass). Pure TS: no Node, no pi imports.
+// once, as a shape (shared/shape.ts) that both names its type and validates it on receipt: a peer is a
+// separate process, its messages are untrusted until they pass. Pure TS: no Node, no pi imports.
 //
 // Transport (docs/live.md): one JSON message per line (UTF-8, "\n"-terminated) over a Unix socket / Windows
 // named pipe. The client speaks first with `hello` carrying the per-launch secret from the registration file;
 // the extension answers `welcome` (or `refused` and closes). After that the client sends `request`s (each
-// answered by one `response` with the same id) and the extension broadcasts `event`s to every client.
+// answered by one `response` with the same id, its result checked against the request's result shape) and
+// the extension broadcasts `event`s to every client.
 
-import type { AssistantMessage } from "./entries";
+import type { AssistantMessage, ContentBlock } from "./entries";
 import { isRecord } from "./guards";
+import {
+	array,
+	boolean,
+	count,
+	type Infer,
+	literal,
+	nonEmptyString,
+	nullable,
+	number,
+	object,
+	optional,
+	record,
+	type Shape,
+	ShapeError,
+	string,
+	tagged,
+} from "./shape";
 
 /** Bumped only for a change an older peer would misread; additions (new fields, requests, events) keep it. */
 export const LIVE_PROTOCOL = 1;
-/** Longest line either side accepts (a streamed message with large tool arguments fits; a runaway peer does not). */
+/** Longest line either side accepts once the handshake is done (a streamed message with large tool arguments fits). */
 export const LIVE_MAX_LINE = 8 * 1024 * 1024;
-/** Folder under Arbor's home (~/.arbor) holding registrations and (on POSIX) sockets; mode 0700. */
-export const LIVE_DIR_NAME = "live";
+/** Longest line the extension reads before a client has said hello (a hello is a few hundred bytes). */
+export const LIVE_MAX_HELLO_LINE = 4096;
 
-export type LiveAgent = "pi" | "omp";
+const agent = literal("pi", "omp");
+export type LiveAgent = Infer<typeof agent>;
 
-/** What a pi with the extension writes to `~/.arbor/live/<pid>.json` (mode 0600) while it listens. */
-export interface LiveRegistration {
-	protocol: number;
-	pid: number;
-	agent: LiveAgent;
-	agentVersion: string;
-	extensionVersion: string;
+const registration = object({
+	protocol: count,
+	pid: count,
+	agent,
+	agentVersion: string,
+	extensionVersion: string,
 	/** Absolute path of the session file pi holds now (null: an in-memory session, nothing to steer by file). */
-	sessionFile: string | null;
+	sessionFile: nullable(string),
 	/** Unix socket path, or `\\.\pipe\...` on Windows. */
-	socket: string;
+	socket: string,
 	/** Per-launch random secret (hex); a client presents it in `hello`. */
-	secret: string;
+	secret: string,
 	/** ms since epoch: when this pi started listening (the tie-break when two pis hold one file: newest wins). */
-	startedAt: number;
-}
+	startedAt: number,
+});
+/** What a pi with the extension writes to `~/.arbor/live/<pid>.json` (mode 0600) while it listens. */
+export type LiveRegistration = Infer<typeof registration>;
 
 /** Optional abilities the extension reports in `welcome` (omp lacks some; docs/live.md "oh-my-pi"). */
 export type LiveCapability = "navigate" | "summarize" | "fork" | "label" | "send" | "abort" | "stream" | "switchSession";
 export const LIVE_CAPABILITIES: readonly LiveCapability[] = ["navigate", "summarize", "fork", "label", "send", "abort", "stream", "switchSession"];
 
-/** The running pi as the extension sees it (in memory, so also after moves that wrote nothing). */
-export interface LiveState {
-	pid: number;
-	agent: LiveAgent;
-	agentVersion: string;
+const state = object({
+	pid: count,
+	agent,
+	agentVersion: string,
 	/** The session file pi holds now (changes after a fork / new session in pi). */
-	sessionFile: string | null;
-	sessionId: string | null;
-	/** pi's in-memory leaf. */
-	leafId: string | null;
-	model: { provider: string; modelId: string } | null;
-	thinkingLevel: string | null;
+	sessionFile: nullable(string),
+	sessionId: nullable(string),
+	/** pi's in-memory leaf: sent after every turn and every tree move (pi's own /tree too). */
+	leafId: nullable(string),
+	model: nullable(object({ provider: string, modelId: string })),
+	thinkingLevel: nullable(string),
 	/** streaming: a turn (or a tree summary / compaction) runs; navigate then answers `busy`. */
-	status: "idle" | "streaming";
-	cwd: string;
-}
+	status: literal("idle", "streaming"),
+	cwd: string,
+});
+/** The running pi as the extension sees it (in memory, so also after moves that wrote nothing). */
+export type LiveState = Infer<typeof state>;
 
 // ---- client -> extension ----
 
-export interface LiveHello {
-	type: "hello";
-	protocol: number;
-	secret: string;
-	client: { name: string; version: string };
-}
+const hello = object({ protocol: count, secret: string, client: object({ name: string, version: string }) });
+export type LiveHello = { type: "hello" } & Infer<typeof hello>;
 
 /** How to move the leaf: the API's `navigate` and the live channel's carry the same options. */
 export interface NavigateOptions {
@@ -77,26 +94,72 @@ export interface NavigateOptions {
 	waitForIdle?: boolean;
 }
 
-export type LiveRequestBody =
-	| { name: "state" }
+const entryId = nonEmptyString;
+/** Each request's body (without its name) and its result: the two typed maps both ends are checked against. */
+const REQUESTS = {
+	state: { body: object({}), result: state },
 	/** pi's ctx.navigateTree. */
-	| ({ name: "navigate"; targetId: string } & NavigateOptions)
+	navigate: {
+		body: object({
+			targetId: entryId,
+			summarize: optional(boolean),
+			customInstructions: optional(string),
+			replaceInstructions: optional(boolean),
+			label: optional(string),
+			waitForIdle: optional(boolean),
+		}),
+		result: object({
+			cancelled: boolean,
+			oldLeafId: nullable(string),
+			newLeafId: nullable(string),
+			/** The text pi put in its editor (target was a user message). */
+			editorText: optional(string),
+			summaryEntryId: optional(string),
+		}),
+	},
 	/** pi's ctx.fork: pi moves to the new file (as pi's own /fork does). */
-	| { name: "fork"; entryId: string; position?: "before" | "at"; waitForIdle?: boolean }
+	fork: {
+		body: object({ entryId, position: optional(literal("before", "at")), waitForIdle: optional(boolean) }),
+		/** sessionFile: the new file pi now holds. */
+		result: object({ cancelled: boolean, sessionFile: nullable(string), editorText: optional(string) }),
+	},
 	/** pi.setLabel (null clears). */
-	| { name: "label"; entryId: string; label: string | null }
+	label: { body: object({ entryId, label: nullable(string) }), result: object({ ok: literal(true) }) },
 	/**
 	 * pi.sendUserMessage: a real turn. Idle: answers when the turn ends (`wait: "end"`, default) or when it
 	 * started (`"start"`). Streaming: `busy` unless `deliverAs` queues it (answers once queued).
 	 */
-	| { name: "send"; text: string; deliverAs?: "steer" | "followUp"; wait?: "start" | "end" }
+	send: {
+		body: object({ text: nonEmptyString, deliverAs: optional(literal("steer", "followUp")), wait: optional(literal("start", "end")) }),
+		/** queued: pi was streaming and took it as steer / followUp; leafId and stopReason: pi's after the turn. */
+		result: object({
+			outcome: literal("ended", "started", "queued"),
+			leafId: nullable(string),
+			stopReason: optional(string),
+			errorMessage: optional(string),
+		}),
+	},
 	/** ctx.abort(): stops the running turn / summary; a no-op when idle. */
-	| { name: "abort" }
-	/** ctx.switchSession: pi leaves its file for another session file (as pi's /resume does). */
-	| { name: "switchSession"; sessionFile: string; waitForIdle?: boolean };
+	abort: { body: object({}), result: object({ wasStreaming: boolean }) },
+	/** ctx.switchSession: pi leaves its file for another session file (as pi's /resume does); sessionFile: the file pi holds after it. */
+	switchSession: {
+		body: object({ sessionFile: nonEmptyString, waitForIdle: optional(boolean) }),
+		result: object({ cancelled: boolean, sessionFile: nullable(string) }),
+	},
+} satisfies Record<string, { body: Shape<object>; result: Shape<unknown> }>;
 
-export type LiveRequestName = LiveRequestBody["name"];
-export const LIVE_REQUEST_NAMES: readonly LiveRequestName[] = ["state", "navigate", "fork", "label", "send", "abort", "switchSession"];
+type Requests = typeof REQUESTS;
+export type LiveRequestName = keyof Requests;
+export type LiveRequestBody = { [K in LiveRequestName]: { name: K } & Infer<Requests[K]["body"]> }[LiveRequestName];
+export type LiveRequestOf<K extends LiveRequestName> = Extract<LiveRequestBody, { name: K }>;
+export type LiveResults = { [K in LiveRequestName]: Infer<Requests[K]["result"]> };
+export type LiveNavigateResult = LiveResults["navigate"];
+export type LiveForkResult = LiveResults["fork"];
+export type LiveSendResult = LiveResults["send"];
+export type LiveSwitchResult = LiveResults["switchSession"];
+/** What the extension must implement: one handler per request, returning that request's result (compiler-checked). */
+export type LiveHandlers = { [K in LiveRequestName]: (body: LiveRequestOf<K>) => Promise<LiveResults[K]> };
+export const LIVE_REQUEST_NAMES = Object.keys(REQUESTS) as LiveRequestName[];
 
 export interface LiveRequest {
 	type: "request";
@@ -108,19 +171,21 @@ export type ClientMessage = LiveHello | LiveRequest;
 
 // ---- extension -> client ----
 
-export interface LiveWelcome {
-	type: "welcome";
-	protocol: number;
-	agent: LiveAgent;
-	agentVersion: string;
-	extensionVersion: string;
-	capabilities: LiveCapability[];
-	state: LiveState;
-}
+const welcome = object({
+	protocol: count,
+	agent,
+	agentVersion: string,
+	extensionVersion: string,
+	capabilities: array(string),
+	state,
+});
+export type LiveWelcome = { type: "welcome" } & Omit<Infer<typeof welcome>, "capabilities"> & { capabilities: LiveCapability[] };
 
+const refusedCode = literal("bad_secret", "protocol", "bad_request", "busy");
+/** busy: the extension serves as many clients as it allows already (docs/live.md "Security"). */
 export interface LiveRefused {
 	type: "refused";
-	code: "bad_secret" | "protocol" | "bad_request";
+	code: Infer<typeof refusedCode>;
 	message: string;
 }
 
@@ -135,92 +200,54 @@ export interface LiveErrorData {
 	message: string;
 }
 
-export interface LiveNavigateResult {
-	cancelled: boolean;
-	oldLeafId: string | null;
-	newLeafId: string | null;
-	/** The text pi put in its editor (target was a user message). */
-	editorText?: string;
-	summaryEntryId?: string;
-}
-export interface LiveForkResult {
-	cancelled: boolean;
-	/** The new file pi now holds. */
-	sessionFile: string | null;
-	editorText?: string;
-}
-export interface LiveSendResult {
-	/** queued: pi was streaming and took it as steer / followUp. */
-	outcome: "ended" | "started" | "queued";
-	/** When the turn ended: pi's leaf after it, the stop reason of the last assistant message. */
-	leafId: string | null;
-	stopReason?: string;
-	errorMessage?: string;
-}
-export interface LiveSwitchResult {
-	cancelled: boolean;
-	/** The file pi holds after the switch. */
-	sessionFile: string | null;
-}
-export interface LiveResults {
-	state: LiveState;
-	navigate: LiveNavigateResult;
-	fork: LiveForkResult;
-	label: { ok: true };
-	send: LiveSendResult;
-	abort: { wasStreaming: boolean };
-	switchSession: LiveSwitchResult;
-}
-
 export type LiveResponse =
 	{ type: "response"; id: number; ok: true; result: LiveResults[LiveRequestName] } | { type: "response"; id: number; ok: false; error: LiveErrorData };
 
-/** A streamed assistant message as pi has it so far (text, thinking, tool calls with partial arguments). */
-export interface LiveStreamMessage {
+// A content block: its type a string; the fields of the types the app reads checked (text, thinking, tool
+// calls, images); other types (a newer pi's) kept as they are.
+const KNOWN_BLOCKS: Record<string, Shape<unknown>> = {
+	text: object({ type: string, text: string }, { rest: true }),
+	thinking: object({ type: string, thinking: string }, { rest: true }),
+	toolCall: object({ type: string, id: string, name: string, arguments: record }, { rest: true }),
+	image: object({ type: string, data: string, mimeType: string }, { rest: true }),
+};
+const block: Shape<ContentBlock> = (v, path = "") => {
+	const b = object({ type: string }, { rest: true })(v, path);
+	const known = Object.hasOwn(KNOWN_BLOCKS, b.type) ? KNOWN_BLOCKS[b.type] : undefined;
+	return (known ? known(b, path) : b) as ContentBlock;
+};
+const assistantMessage: Shape<AssistantMessage> = object(
+	{ role: literal("assistant"), content: array(block), stopReason: optional(string), errorMessage: optional(string) },
+	{ rest: true },
+);
+
+const streamMessage = object({
 	/** Stable per message within one turn (the turn's index + the message's index). */
-	key: string;
+	key: string,
 	/** The entry it will hang under when written (pi's leaf when the message started). */
-	parentId: string | null;
-	message: AssistantMessage;
-}
+	parentId: nullable(string),
+	message: assistantMessage,
+});
+/** A streamed assistant message as pi has it so far (text, thinking, tool calls with partial arguments). */
+export type LiveStreamMessage = Infer<typeof streamMessage>;
 
-export type LiveEvent =
-	| { type: "state"; state: LiveState }
-	| { type: "agent_start" }
-	| { type: "agent_end"; leafId: string | null }
-	| { type: "turn_start"; turnIndex: number }
-	| { type: "turn_end"; turnIndex: number }
-	| { type: "message_update"; phase: "start" | "update" | "end"; stream: LiveStreamMessage }
-	/** An entry pi appended (the file watcher brings the entry itself). */
-	| { type: "entry_appended"; entryId: string; parentId: string | null; entryType: string }
-	/** pi moved its leaf (session_tree): after navigateTree from anyone (TUI /tree, Arbor). */
-	| { type: "tree"; oldLeafId: string | null; newLeafId: string | null; summaryEntryId?: string }
-	| { type: "error"; message: string }
+const EVENTS = {
+	/** pi's state: after every turn, tree move, model / thinking change, session change and when it settles. */
+	state: object({ state }),
+	message_update: object({ phase: literal("start", "update", "end"), stream: streamMessage }),
 	/** pi is shutting down or switched away; the channel closes after this. */
-	| { type: "bye"; reason: string };
-
-export const LIVE_EVENT_TYPES: readonly LiveEvent["type"][] = [
-	"state",
-	"agent_start",
-	"agent_end",
-	"turn_start",
-	"turn_end",
-	"message_update",
-	"entry_appended",
-	"tree",
-	"error",
-	"bye",
-];
+	bye: object({ reason: string }),
+};
+const unknownEvent = (): never => {
+	throw new UnknownEvent();
+};
+class UnknownEvent extends Error {}
+const event = tagged("type", EVENTS, unknownEvent);
+export type LiveEvent = Infer<typeof event>;
 
 export type ServerMessage = LiveWelcome | LiveRefused | LiveResponse | { type: "event"; event: LiveEvent };
 
 // ---- readers (validate on receipt) ----
-
-const str = (v: unknown): v is string => typeof v === "string";
-const optStr = (v: unknown) => v === undefined || typeof v === "string";
-const optBool = (v: unknown) => v === undefined || typeof v === "boolean";
-const strOrNull = (v: unknown) => v === null || typeof v === "string";
-const int = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
 export class LiveProtocolError extends Error {
 	constructor(
@@ -232,158 +259,79 @@ export class LiveProtocolError extends Error {
 	}
 }
 
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+/** Run a shape; its failure becomes a LiveProtocolError whose message starts with `what`. */
+function check<T>(s: Shape<T>, v: unknown, what: string): T {
+	try {
+		return s(v);
+	} catch (err) {
+		if (err instanceof ShapeError) throw new LiveProtocolError("bad_request", `${what}: ${err.message}`);
+		throw err;
+	}
+}
+
 /** One request body, checked field by field; throws LiveProtocolError with a plain message. */
 export function readLiveRequestBody(v: unknown): LiveRequestBody {
-	if (!isRecord(v) || !str(v.name)) throw new LiveProtocolError("bad_request", "request has no name");
-	const bad = (what: string) => new LiveProtocolError("bad_request", `${v.name}: ${what}`);
-	switch (v.name) {
-		case "state":
-		case "abort":
-			return { name: v.name };
-		case "navigate":
-			if (!str(v.targetId) || !v.targetId) throw bad("targetId must be an entry id");
-			if (!optBool(v.summarize) || !optBool(v.replaceInstructions) || !optBool(v.waitForIdle))
-				throw bad("summarize, replaceInstructions, waitForIdle are booleans");
-			if (!optStr(v.customInstructions) || !optStr(v.label)) throw bad("customInstructions and label are strings");
-			return {
-				name: "navigate",
-				targetId: v.targetId,
-				summarize: v.summarize as boolean | undefined,
-				customInstructions: v.customInstructions as string | undefined,
-				replaceInstructions: v.replaceInstructions as boolean | undefined,
-				label: v.label as string | undefined,
-				waitForIdle: v.waitForIdle as boolean | undefined,
-			};
-		case "fork":
-			if (!str(v.entryId) || !v.entryId) throw bad("entryId must be an entry id");
-			if (v.position !== undefined && v.position !== "before" && v.position !== "at") throw bad('position is "before" or "at"');
-			if (!optBool(v.waitForIdle)) throw bad("waitForIdle is a boolean");
-			return { name: "fork", entryId: v.entryId, position: v.position, waitForIdle: v.waitForIdle as boolean | undefined };
-		case "label":
-			if (!str(v.entryId) || !v.entryId) throw bad("entryId must be an entry id");
-			if (!strOrNull(v.label)) throw bad("label is a string or null");
-			return { name: "label", entryId: v.entryId, label: v.label as string | null };
-		case "switchSession":
-			if (!str(v.sessionFile) || !v.sessionFile) throw bad("sessionFile must be a path");
-			if (!optBool(v.waitForIdle)) throw bad("waitForIdle is a boolean");
-			return { name: "switchSession", sessionFile: v.sessionFile, waitForIdle: v.waitForIdle as boolean | undefined };
-		case "send":
-			if (!str(v.text) || !v.text.trim()) throw bad("text must be a non-empty string");
-			if (v.deliverAs !== undefined && v.deliverAs !== "steer" && v.deliverAs !== "followUp") throw bad('deliverAs is "steer" or "followUp"');
-			if (v.wait !== undefined && v.wait !== "start" && v.wait !== "end") throw bad('wait is "start" or "end"');
-			return { name: "send", text: v.text, deliverAs: v.deliverAs, wait: v.wait };
-		default:
-			throw new LiveProtocolError("unknown_request", `unknown request "${v.name.slice(0, 80)}" (this pi knows: ${LIVE_REQUEST_NAMES.join(", ")})`);
-	}
+	if (!isRecord(v) || typeof v.name !== "string") throw new LiveProtocolError("bad_request", "request has no name");
+	const name = v.name;
+	if (!Object.hasOwn(REQUESTS, name))
+		throw new LiveProtocolError("unknown_request", `unknown request "${name.slice(0, 80)}" (this pi knows: ${LIVE_REQUEST_NAMES.join(", ")})`);
+	const body = check(REQUESTS[name as LiveRequestName].body as Shape<object>, v, name);
+	return { ...body, name } as LiveRequestBody;
+}
+
+/** The result of a `name` request as the extension answered it: throws LiveProtocolError naming what is off. */
+export function readLiveResult<K extends LiveRequestName>(name: K, v: unknown): LiveResults[K] {
+	return check(REQUESTS[name].result as Shape<LiveResults[K]>, v, `${name} result`);
 }
 
 /** A line from a client (extension side). */
 export function readClientMessage(v: unknown): ClientMessage {
 	if (!isRecord(v)) throw new LiveProtocolError("bad_request", "message is not a JSON object");
-	if (v.type === "hello") {
-		if (!int(v.protocol) || !str(v.secret) || !isRecord(v.client) || !str(v.client.name) || !str(v.client.version))
-			throw new LiveProtocolError("bad_request", "hello needs protocol, secret and client {name, version}");
-		return { type: "hello", protocol: v.protocol, secret: v.secret, client: { name: v.client.name, version: v.client.version } };
-	}
+	if (v.type === "hello") return { type: "hello", ...check(hello, v, "hello") };
 	if (v.type === "request") {
-		if (!int(v.id)) throw new LiveProtocolError("bad_request", "request id must be a non-negative integer");
-		return { type: "request", id: v.id, request: readLiveRequestBody(v.request) };
+		if (!isCount(v.id)) throw new LiveProtocolError("bad_request", "request id must be a non-negative integer");
+		return { type: "request", id: v.id as number, request: readLiveRequestBody(v.request) };
 	}
 	throw new LiveProtocolError("bad_request", `unknown message type ${JSON.stringify(String(v.type)).slice(0, 80)}`);
 }
 
-function isLiveState(v: unknown): v is LiveState {
-	return (
-		isRecord(v) &&
-		int(v.pid) &&
-		(v.agent === "pi" || v.agent === "omp") &&
-		str(v.agentVersion) &&
-		strOrNull(v.sessionFile) &&
-		strOrNull(v.sessionId) &&
-		strOrNull(v.leafId) &&
-		(v.model === null || (isRecord(v.model) && str(v.model.provider) && str(v.model.modelId))) &&
-		strOrNull(v.thinkingLevel) &&
-		(v.status === "idle" || v.status === "streaming") &&
-		str(v.cwd)
-	);
-}
-
-function isLiveEvent(v: unknown): v is LiveEvent {
-	if (!isRecord(v) || !str(v.type)) return false;
-	switch (v.type) {
-		case "state":
-			return isLiveState(v.state);
-		case "agent_start":
-			return true;
-		case "agent_end":
-			return strOrNull(v.leafId);
-		case "turn_start":
-		case "turn_end":
-			return int(v.turnIndex);
-		case "message_update":
-			return (
-				(v.phase === "start" || v.phase === "update" || v.phase === "end") &&
-				isRecord(v.stream) &&
-				str(v.stream.key) &&
-				strOrNull(v.stream.parentId) &&
-				isRecord(v.stream.message) &&
-				v.stream.message.role === "assistant" &&
-				Array.isArray(v.stream.message.content)
-			);
-		case "entry_appended":
-			return str(v.entryId) && strOrNull(v.parentId) && str(v.entryType);
-		case "tree":
-			return strOrNull(v.oldLeafId) && strOrNull(v.newLeafId) && optStr(v.summaryEntryId);
-		case "error":
-			return str(v.message);
-		case "bye":
-			return str(v.reason);
-		default:
-			return false;
-	}
-}
+/** What a line from the extension is: a message, or one to skip (`warning` set when it was a malformed event). */
+export type ServerLine = ServerMessage | { type: "skip"; warning?: string };
 
 /**
- * A line from the extension (Arbor side). Events of a type this Arbor does not know (a newer extension)
- * come back as null so the caller skips them; anything else malformed throws.
+ * A line from the extension (Arbor side). An event of a type this Arbor does not know (a newer extension) is
+ * skipped silently; a malformed event of a known type is skipped with a warning (one bad stream update must
+ * not end the channel or reach the app); anything else malformed throws. A response's result is checked
+ * by the caller, who knows which request it answers (`readLiveResult`).
  */
-export function readServerMessage(v: unknown): ServerMessage | null {
+export function readServerMessage(v: unknown): ServerLine {
 	if (!isRecord(v)) throw new LiveProtocolError("bad_request", "message is not a JSON object");
 	switch (v.type) {
-		case "welcome":
-			if (
-				!int(v.protocol) ||
-				!(v.agent === "pi" || v.agent === "omp") ||
-				!str(v.agentVersion) ||
-				!str(v.extensionVersion) ||
-				!Array.isArray(v.capabilities) ||
-				!isLiveState(v.state)
-			)
-				throw new LiveProtocolError("bad_request", "malformed welcome");
-			return {
-				type: "welcome",
-				protocol: v.protocol,
-				agent: v.agent,
-				agentVersion: v.agentVersion,
-				extensionVersion: v.extensionVersion,
-				capabilities: v.capabilities.filter((c): c is LiveCapability => LIVE_CAPABILITIES.includes(c as LiveCapability)),
-				state: v.state,
-			};
+		case "welcome": {
+			const w = check(welcome, v, "malformed welcome");
+			return { type: "welcome", ...w, capabilities: w.capabilities.filter((c): c is LiveCapability => LIVE_CAPABILITIES.includes(c as LiveCapability)) };
+		}
 		case "refused":
-			if (!str(v.message) || !(v.code === "bad_secret" || v.code === "protocol" || v.code === "bad_request"))
-				throw new LiveProtocolError("bad_request", "malformed refusal");
-			return { type: "refused", code: v.code, message: v.message };
-		case "response":
-			if (!int(v.id)) throw new LiveProtocolError("bad_request", "response without id");
-			if (v.ok === true) return { type: "response", id: v.id, ok: true, result: v.result as LiveResults[LiveRequestName] };
-			if (v.ok === false && isRecord(v.error) && str(v.error.code) && str(v.error.message))
-				return { type: "response", id: v.id, ok: false, error: { code: v.error.code as LiveErrorCode, message: v.error.message } };
+			return { type: "refused", ...check(object({ code: refusedCode, message: string }), v, "malformed refusal") };
+		case "response": {
+			if (!isCount(v.id)) throw new LiveProtocolError("bad_request", "response without id");
+			const id = v.id as number;
+			if (v.ok === true) return { type: "response", id, ok: true, result: v.result as LiveResults[LiveRequestName] };
+			const error = check(object({ code: string, message: string }), v.error, "malformed response");
+			if (v.ok === false) return { type: "response", id, ok: false, error: { code: error.code as LiveErrorCode, message: error.message } };
 			throw new LiveProtocolError("bad_request", "malformed response");
+		}
 		case "event":
-			if (!isRecord(v.event) || !str(v.event.type)) throw new LiveProtocolError("bad_request", "malformed event");
-			if (isLiveEvent(v.event)) return { type: "event", event: v.event };
-			if (LIVE_EVENT_TYPES.includes(v.event.type as LiveEvent["type"])) throw new LiveProtocolError("bad_request", `malformed ${v.event.type} event`);
-			return null;
+			if (!isRecord(v.event) || typeof v.event.type !== "string") throw new LiveProtocolError("bad_request", "malformed event");
+			try {
+				return { type: "event", event: event(v.event) };
+			} catch (err) {
+				if (err instanceof UnknownEvent) return { type: "skip" };
+				if (err instanceof ShapeError) return { type: "skip", warning: `malformed ${v.event.type.slice(0, 40)} event dropped (${err.message})` };
+				throw err;
+			}
 		default:
 			throw new LiveProtocolError("bad_request", `unknown message type ${JSON.stringify(String(v.type)).slice(0, 80)}`);
 	}
@@ -391,18 +339,9 @@ export function readServerMessage(v: unknown): ServerMessage | null {
 
 /** A registration file's contents, or null when it is not one (a half-written or foreign file). */
 export function readLiveRegistration(v: unknown): LiveRegistration | null {
-	if (!isRecord(v)) return null;
-	if (!int(v.protocol) || !int(v.pid) || !(v.agent === "pi" || v.agent === "omp") || !str(v.agentVersion) || !str(v.extensionVersion)) return null;
-	if (!strOrNull(v.sessionFile) || !str(v.socket) || !str(v.secret) || typeof v.startedAt !== "number") return null;
-	return {
-		protocol: v.protocol,
-		pid: v.pid,
-		agent: v.agent,
-		agentVersion: v.agentVersion,
-		extensionVersion: v.extensionVersion,
-		sessionFile: v.sessionFile as string | null,
-		socket: v.socket,
-		secret: v.secret,
-		startedAt: v.startedAt,
-	};
+	try {
+		return registration(v);
+	} catch {
+		return null;
+	}
 }

@@ -7,8 +7,9 @@
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { arborExtensionsDir, arborHome } from "../../shared-node/paths";
 import { startBrowserHost } from "../hosts/browser/server";
 import { watchIdle } from "../hosts/browser/idle";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
@@ -162,7 +163,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 	}
 	// A reader of our output that went away (the /arbor that started us) is no reason to stop serving.
 	if (!process.stdout.listeners("error").includes(ignoreClosedReader)) process.stdout.on("error", ignoreClosedReader);
-	const arborDir = join(homedir(), ".arbor");
+	const arborDir = arborHome();
 	const shared = args.dirs.length === 0 && args.extensions.length === 0 && !args.portGiven;
 	if (shared) {
 		const reused = await reuseHost(arborDir, args);
@@ -200,7 +201,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		(kind, err) => {
 			printError(`arbor serve: ${kind} from an extension, still serving: ${describeError(err)}`);
 		},
-		{ extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] },
+		{ extensionRoots: () => [arborExtensionsDir(), ...args.extensions, ...host.extensionFolders()] },
 	);
 	pageUrl = host.url;
 	if (control) {

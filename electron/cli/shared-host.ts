@@ -8,7 +8,7 @@ import { readFileSync, renameSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { makePrivateDir, writePrivateFile } from "../services/arbor-files";
-import { pidAlive } from "../services/live/registry";
+import { pidAlive } from "../../shared-node/pid";
 import type { ControlAnswer } from "../hosts/browser/control";
 
 export const HOST_RECORD = "host.json";

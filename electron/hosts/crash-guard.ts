@@ -9,8 +9,8 @@
 // half-written.
 
 import { realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { arborExtensionsDir } from "../../shared-node/paths";
 
 export interface CrashGuard {
 	dispose(): void;
@@ -77,7 +77,7 @@ export function installCrashGuard(report: Reporter, options: CrashGuardOptions =
 		process.on("uncaughtException", onException);
 		process.on("unhandledRejection", onRejection);
 	}
-	const given = options.extensionRoots ?? [join(homedir(), ".arbor", "extensions")];
+	const given = options.extensionRoots ?? [arborExtensionsDir()];
 	const fixed = typeof given === "function" ? undefined : given.flatMap(expandRoot);
 	const roots = fixed ? () => fixed : () => (given as () => string[])().flatMap(expandRoot);
 	const mine: Installed = { report, roots, fatal: options.onFatal ?? defaultFatal };

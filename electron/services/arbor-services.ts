@@ -2,8 +2,8 @@
 // the extensions and the library (docs/services.md). Plain Node: the Electron app, the browser host, the
 // CLI and tests share it.
 
-import * as os from "node:os";
 import * as path from "node:path";
+import { arborHome } from "../../shared-node/paths";
 import type {
 	ActiveModelInfo,
 	ArborEvent,
@@ -97,7 +97,7 @@ export class ArborServices {
 		const env = options.env ?? process.env;
 		this.#env = env;
 		this.#piExtensionDir = options.piExtensionDir ?? null;
-		const settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
+		const settingsDir = options.settingsDir ?? arborHome();
 		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
 		this.#sliceMs = options.sliceMs;
 		this.#settings = new SettingsStore(settingsDir, this.#piAgentDir);

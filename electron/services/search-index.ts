@@ -19,7 +19,7 @@
 
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { arborSearchIndexDir } from "../../shared-node/paths";
 import { type LibraryOptions, defaultSessionRoots, sessionFilesIn } from "../session/library";
 import { runSteps } from "../session/steps";
 import { indexFile } from "./search-build";
@@ -149,7 +149,7 @@ export class SearchIndex {
 
 	/** Throws IndexFolderError when the folder holds files that are not Arbor's index. */
 	constructor(options: SearchIndexOptions = {}) {
-		this.dir = options.indexDir ?? join(options.home ?? homedir(), ".arbor", "search-index");
+		this.dir = options.indexDir ?? arborSearchIndexDir(options.home ?? homedir());
 		this.#store = new IndexStore(this.dir);
 	}
 

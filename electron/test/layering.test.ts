@@ -17,6 +17,22 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 		wall("shared/tree-view.ts", "electron", /only electron\/hosts does/);
 	});
 
+	it("shared-node/ is Node code both ends of the live channel share: shared/ and node:* only, no npm package", () => {
+		ok("shared-node/live-files.ts", "../shared/live");
+		ok("shared-node/live-files.ts", "node:fs");
+		ok("shared-node/live-files.ts", "./pid");
+		wall("shared-node/live-files.ts", "zod", /shared-node\/ may not use npm package "zod" \(allowed here: none\)/);
+		wall("shared-node/live-files.ts", "../electron/services/live/registry", /shared-node\/ may not import electron\/services\/live\/registry/);
+		wall("shared-node/live-files.ts", "../pi-extension/channel", /shared-node\/ may not import pi-extension\/channel/);
+		ok("pi-extension/channel.ts", "../shared-node/json-lines");
+		ok("electron/services/live/connection.ts", "../../../shared-node/json-lines");
+		ok("electron/hosts/electron/app.ts", "../../../shared-node/paths");
+		ok("electron/cli/serve.ts", "../../shared-node/paths");
+		wall("shared/live.ts", "../shared-node/pid", /shared\/ may not import shared-node\/pid/);
+		wall("renderer/App.tsx", "../shared-node/paths", /renderer\/ may not import shared-node\/paths/);
+		wall("electron/api/router.ts", "../../shared-node/paths", /electron\/api\/ may not import shared-node\/paths/);
+	});
+
 	it("electron/session imports only shared/ and node:*", () => {
 		ok("electron/session/manager.ts", "../../shared/skeleton");
 		ok("electron/session/manager.ts", "node:fs");
@@ -115,6 +131,7 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 		const folders = LAYERS.map((l) => l.folder);
 		for (const f of [
 			"shared",
+			"shared-node",
 			"electron/session",
 			"electron/services",
 			"electron/api",

@@ -6,11 +6,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveEvent } from "../../shared/live";
+import type { LiveEvent, LiveHandlers } from "../../shared/live";
 import { LiveConnection } from "../../electron/services/live/connection";
 import { connectToHolder } from "../../electron/services/live/live-service";
 import { readRegistrations, registrationsFor } from "../../electron/services/live/registry";
-import { LiveChannel } from "../channel";
+import { LiveChannel, LiveRequestError } from "../channel";
 
 let home: string;
 let oldHome: string | undefined;
@@ -30,7 +30,7 @@ const state = {
 };
 
 beforeEach(() => {
-	home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-live-"));
+	home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-channel-"));
 	oldHome = process.env.HOME;
 	process.env.HOME = home;
 });
@@ -41,11 +41,17 @@ afterEach(() => {
 	fs.rmSync(home, { recursive: true, force: true });
 });
 
+/** A pi that answers state and nothing else. */
+const unsupported = async (): Promise<never> => {
+	throw new LiveRequestError("unsupported", "not in this test");
+};
+const answers: LiveHandlers = { state: async () => state, navigate: unsupported, fork: unsupported, label: unsupported, send: unsupported, abort: unsupported, switchSession: unsupported };
+
 async function open(): Promise<LiveChannel> {
 	channel = await LiveChannel.open(
 		{
 			welcome: () => ({ agent: "pi", agentVersion: "1.6.0", extensionVersion: "1", capabilities: ["navigate"], state }),
-			request: async (b) => ({ echo: b.name }),
+			requests: answers,
 		},
 		{ agent: "pi", agentVersion: "1.6.0", extensionVersion: "1" },
 	);
@@ -70,17 +76,23 @@ describe.skipIf(process.platform === "win32")("live channel", () => {
 		const a = await LiveConnection.connect(reg!, client);
 		const b = await LiveConnection.connect(reg!, client);
 		expect(a.welcome.capabilities).toEqual(["navigate"]);
-		expect(await a.request({ name: "state" })).toEqual({ echo: "state" });
+		expect(await a.request({ name: "state" })).toEqual(state);
 		const heard: LiveEvent[][] = [[], []];
 		a.onEvent((e) => heard[0]!.push(e));
 		b.onEvent((e) => heard[1]!.push(e));
-		ch.broadcast({ type: "agent_start" });
+		ch.broadcast({ type: "state", state });
 		ch.close("pi is exiting");
 		const closed = await Promise.all([new Promise((r) => a.onClose(r)), new Promise((r) => b.onClose(r))]);
 		expect(closed).toEqual(["pi is exiting", "pi is exiting"]);
 		expect(heard).toEqual([
-			[{ type: "agent_start" }, { type: "bye", reason: "pi is exiting" }],
-			[{ type: "agent_start" }, { type: "bye", reason: "pi is exiting" }],
+			[
+				{ type: "state", state },
+				{ type: "bye", reason: "pi is exiting" },
+			],
+			[
+				{ type: "state", state },
+				{ type: "bye", reason: "pi is exiting" },
+			],
 		]);
 		expect(fs.existsSync(ch.socket)).toBe(false);
 		expect(fs.existsSync(path.join(dir, `${process.pid}.json`))).toBe(false);

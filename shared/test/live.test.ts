@@ -2,7 +2,15 @@
 // gives for the rest.
 
 import { describe, expect, it } from "vitest";
-import { LiveProtocolError, readClientMessage, readLiveRegistration, readLiveRequestBody, readServerMessage } from "../live";
+import {
+	LIVE_REQUEST_NAMES,
+	LiveProtocolError,
+	readClientMessage,
+	readLiveRegistration,
+	readLiveRequestBody,
+	readLiveResult,
+	readServerMessage,
+} from "../live";
 
 const state = {
 	pid: 1,
@@ -50,7 +58,7 @@ describe("readLiveRequestBody", () => {
 		expect(() => readLiveRequestBody({ name: "navigate", targetId: 5 })).toThrow(/navigate: targetId/);
 		expect(() => readLiveRequestBody({ name: "send", text: "   " })).toThrow(/send: text/);
 		expect(() => readLiveRequestBody({ name: "fork", entryId: "e", position: "after" })).toThrow(/position/);
-		expect(() => readLiveRequestBody({ name: "label", entryId: "e", label: 3 })).toThrow(/label is a string or null/);
+		expect(() => readLiveRequestBody({ name: "label", entryId: "e", label: 3 })).toThrow(/label: label must be a string or null/);
 		expect(() => readLiveRequestBody([])).toThrow(/no name/);
 	});
 });
@@ -64,10 +72,13 @@ describe("readClientMessage / readServerMessage", () => {
 		expect(() => readClientMessage({ type: "exec" })).toThrow(/unknown message type/);
 	});
 
-	it("skips an event type it does not know (a newer extension) but refuses a malformed known one", () => {
-		expect(readServerMessage({ type: "event", event: { type: "future_thing", x: 1 } })).toBeNull();
+	it("skips an event type it does not know (a newer extension) silently, a malformed known one with a warning", () => {
+		expect(readServerMessage({ type: "event", event: { type: "future_thing", x: 1 } })).toEqual({ type: "skip" });
 		expect(readServerMessage({ type: "event", event: { type: "state", state } })).toMatchObject({ type: "event" });
-		expect(() => readServerMessage({ type: "event", event: { type: "state", state: { ...state, status: "dancing" } } })).toThrow(/malformed state event/);
+		expect(readServerMessage({ type: "event", event: { type: "state", state: { ...state, status: "dancing" } } })).toEqual({
+			type: "skip",
+			warning: expect.stringMatching(/^malformed state event dropped \(state\.status must be "idle" or "streaming"\)/),
+		});
 		expect(() => readServerMessage({ type: "welcome", protocol: 1 })).toThrow(/malformed welcome/);
 		expect(readServerMessage({ type: "response", id: 2, ok: false, error: { code: "busy", message: "m" } })).toEqual({
 			type: "response",
@@ -97,5 +108,29 @@ describe("readLiveRegistration", () => {
 		expect(readLiveRegistration(reg)).toEqual(reg);
 		expect(readLiveRegistration({ ...reg, secret: undefined })).toBeNull();
 		expect(readLiveRegistration("x")).toBeNull();
+	});
+});
+
+describe("readLiveResult (each request's result, checked on receipt)", () => {
+	it("keeps a well-formed result's known fields and drops the rest", () => {
+		expect(readLiveResult("navigate", { cancelled: false, oldLeafId: "a", newLeafId: "b", editorText: "hi", extra: 1 })).toEqual({
+			cancelled: false,
+			oldLeafId: "a",
+			newLeafId: "b",
+			editorText: "hi",
+		});
+		expect(readLiveResult("send", { outcome: "queued", leafId: null })).toEqual({ outcome: "queued", leafId: null });
+		expect(readLiveResult("label", { ok: true })).toEqual({ ok: true });
+	});
+
+	it("names the field an answer of another version gets wrong", () => {
+		expect(() => readLiveResult("fork", { cancelled: false })).toThrow("fork result: sessionFile must be a string or null");
+		expect(() => readLiveResult("send", { outcome: "done", leafId: null })).toThrow('send result: outcome must be "ended" or "started" or "queued"');
+		expect(() => readLiveResult("state", { ...state, model: { provider: 1 } })).toThrow("state result: model.provider must be a string");
+		expect(() => readLiveResult("abort", undefined)).toThrow("abort result: value must be an object");
+	});
+
+	it("knows every request by its typed map (no hand-kept list)", () => {
+		expect([...LIVE_REQUEST_NAMES].sort()).toEqual(["abort", "fork", "label", "navigate", "send", "state"]);
 	});
 });

@@ -14,8 +14,8 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { arborExtensionsDir, arborHome, arborWindowStateFile } from "../../../shared-node/paths";
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, screen, session, shell } from "electron";
 import type { ArborEvent, SessionSummary } from "../../../shared/api";
 import type { RouterResponse } from "../../api/contract";
@@ -188,7 +188,7 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	// (session files are whole-line appends and atomic renames: nothing is left half-written).
 	let services: ArborServices | null = null;
 	installCrashGuard((kind, err) => reportError(`${kind} from an extension, still running`, err), {
-		extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...(services?.extensionFolders() ?? [])],
+		extensionRoots: () => [arborExtensionsDir(), ...(services?.extensionFolders() ?? [])],
 		onFatal: (kind, err) => {
 			logError(`${kind} (a bug in Arbor), closing`, err);
 			if (app.isReady()) dialog.showErrorBox("Arbor hit an unexpected error and has to close", `${errorText(err)}\n\nDetails are in ${logFile}`);
@@ -205,13 +205,13 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	// --- 2. Ready: harden, then the window at once ---
 	hardenSession(session.defaultSession);
 	serveRenderer(layout.rendererDir);
-	const stateFile = options.windowStateFile ?? join(homedir(), ".arbor", "window-state.json");
+	const stateFile = options.windowStateFile ?? arborWindowStateFile();
 	services = new ArborServices({ piExtensionDir: layout.piExtension, ...options.servicesOptions });
 	if (app.isPackaged) {
 		// `/arbor` in pi opens this app (docs/hosts.md "Finding the desktop app").
 		try {
 			const extension = existsSync(layout.piExtension) ? layout.piExtension : null;
-			recordAppInstall(join(homedir(), ".arbor"), { executable: appExecutable(process.execPath, process.env), version: app.getVersion(), extension });
+			recordAppInstall(arborHome(), { executable: appExecutable(process.execPath, process.env), version: app.getVersion(), extension });
 		} catch (err) {
 			logError("could not record where the app is installed", err);
 		}

@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import type { ArborEvent, LiveSessionInfo } from "../../../shared/api";
 import type { LiveState } from "../../../shared/live";
+import { makePrivateDir } from "../../../shared-node/private";
 import { LiveConnection, LiveError } from "./connection";
 import { defaultLiveDir, registrationsFor, removeRegistration, sameFile } from "./registry";
 
@@ -16,6 +17,8 @@ export interface LiveServiceOptions {
 	emit: (e: ArborEvent) => void;
 	/** Watch the folder for pis that start later (the app: yes; one-shot CLI commands: no). */
 	watch?: boolean;
+	/** How long a pi has to answer (default LIVE_ANSWER_MS, connection.ts). */
+	answerMs?: number;
 }
 
 interface Tracked {
@@ -24,6 +27,8 @@ interface Tracked {
 	conn: LiveConnection | null;
 	state: LiveState | null;
 	otherPids: number[];
+	/** The connection a dropped-message warning was shown for (once each). */
+	warned?: LiveConnection;
 	/** Serialises rescans of this session. */
 	busy: Promise<void>;
 	off: (() => void)[];
@@ -34,15 +39,18 @@ export async function connectToHolder(
 	dir: string,
 	file: string,
 	client: { name: string; version: string },
+	answerMs?: number,
 ): Promise<{ conn: LiveConnection; otherPids: number[] } | null> {
 	const regs = registrationsFor(dir, file);
 	for (const [i, reg] of regs.entries()) {
 		try {
-			const conn = await LiveConnection.connect(reg, client);
+			const conn = await LiveConnection.connect(reg, client, { answerMs });
 			// Those before it did not answer and were removed; those after are older pis on the same file.
 			return { conn, otherPids: regs.slice(i + 1).map((r) => r.pid) };
 		} catch (err) {
-			if (err instanceof LiveError && err.code === "unreachable") {
+			// Nothing listens (a pid reused by another program): stale. A socket that is not the user's own: never
+			// used, and its registration dropped. A stopped pi (timeout) keeps its registration: it may resume.
+			if (err instanceof LiveError && (err.code === "unreachable" || err.code === "untrusted")) {
 				removeRegistration(dir, reg);
 				continue;
 			}
@@ -68,7 +76,7 @@ export class LiveService {
 	#startWatching(): void {
 		if (this.#watcher || this.#o.watch === false || this.#disposed) return;
 		try {
-			fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+			makePrivateDir(this.dir);
 			this.#watcher = fs.watch(this.dir, () => this.#scheduleRescan());
 			this.#watcher.on("error", () => {
 				this.#watcher?.close();
@@ -160,7 +168,7 @@ export class LiveService {
 		this.#drop(t);
 		let found: Awaited<ReturnType<typeof connectToHolder>> = null;
 		try {
-			found = await connectToHolder(this.dir, t.path, this.#o.client);
+			found = await connectToHolder(this.dir, t.path, this.#o.client, this.#o.answerMs);
 		} catch (err) {
 			this.#o.emit({
 				type: "notice",
@@ -203,6 +211,12 @@ export class LiveService {
 					const s = e.stream;
 					this.#o.emit({ type: "live_stream", sessionId: t.sessionId, phase: e.phase, key: s.key, parentId: s.parentId, message: s.message });
 				}
+			}),
+			// A malformed event was dropped: said once per connection (a broken extension may send many).
+			conn.onWarning((warning) => {
+				if (t.warned === conn) return;
+				t.warned = conn;
+				this.#o.emit({ type: "notice", sessionId: t.sessionId, level: "warning", message: `${warning}; Arbor ignores such messages`, source: "live" });
 			}),
 			conn.onClose((reason) => {
 				if (t.conn !== conn) return;

@@ -28,6 +28,10 @@ const CODES: Partial<Record<LiveError["code"], ArborErrorCode>> = {
 	no_session: "conflict",
 	disconnected: "conflict",
 	failed: "extension_error",
+	// pi did not answer in time (stopped, stuck), or answered what this Arbor cannot read (another extension
+	// version): the message says which; the CLI exits 5 as for any refusal.
+	timeout: "extension_error",
+	bad_answer: "extension_error",
 };
 
 /** pi's refusal or failure as the Arbor error the router passes on (busy stays busy: the UI offers wait / stop). */

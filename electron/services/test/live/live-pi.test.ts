@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArborEvent } from "../../../../shared/api";
+import type { LiveRequestOf } from "../../../../shared/live";
 import { ArborServices } from "../../arbor-services";
 import { LiveConnection, LiveError } from "../../live/connection";
 import { registrationsFor } from "../../live/registry";
@@ -164,13 +165,40 @@ describe("a live pi with Arbor's extension", () => {
 		await expect(LiveConnection.connect(reg!, { name: "intruder", version: "0" }, "0".repeat(64))).rejects.toMatchObject({ code: "bad_secret" });
 		const conn = await LiveConnection.connect(reg!, { name: "arbor-test", version: "0" });
 		try {
-			const err = await conn.requestUnchecked({ name: "rm-rf" }).catch((e: unknown) => e);
+			// A request this Arbor's contract does not know (a newer Arbor's, or a hostile client's).
+			const err = await conn.request({ name: "rm-rf" } as unknown as LiveRequestOf<"state">).catch((e: unknown) => e);
 			expect(err).toBeInstanceOf(LiveError);
 			expect(err).toMatchObject({ code: "unknown_request", message: expect.stringContaining("navigate") });
 		} finally {
 			conn.close();
 		}
 	}, 30_000);
+
+	it("a stopped pi (SIGSTOP) does not hang Arbor: the handshake and each request end with 'pi N did not answer'; after SIGCONT it answers again", async () => {
+		const [reg] = registrationsFor(path.join(pi.home, ".arbor", "live"), file);
+		const conn = await LiveConnection.connect(reg!, { name: "arbor-test", version: "0" }, { answerMs: 1500 });
+		const leaf = (await pi.entries()).leafId!;
+		process.kill(reg!.pid, "SIGSTOP");
+		try {
+			await expect(conn.request({ name: "state" })).rejects.toMatchObject({
+				code: "timeout",
+				message: expect.stringMatching(`^pi ${reg!.pid} did not answer state within`),
+			});
+			// A request that may run long (the user asked to wait for pi) waits only while pi answers its pings.
+			await expect(conn.request({ name: "navigate", targetId: leaf, waitForIdle: true })).rejects.toMatchObject({
+				code: "timeout",
+				message: expect.stringMatching(`^pi ${reg!.pid} did not answer navigate \\(nor a check that it is alive\\)`),
+			});
+			await expect(LiveConnection.connect(reg!, { name: "arbor-test", version: "0" }, { answerMs: 1500 })).rejects.toMatchObject({
+				code: "timeout",
+				message: expect.stringMatching(`^pi ${reg!.pid} did not answer within`),
+			});
+		} finally {
+			process.kill(reg!.pid, "SIGCONT");
+		}
+		expect(await conn.request({ name: "state" })).toMatchObject({ pid: reg!.pid, leafId: leaf });
+		conn.close();
+	}, 60_000);
 
 	it("branch goes through pi's fork: pi moves to the new file, which Arbor opens live", async () => {
 		const r = await services.branchToFile({ sessionId, entryId: ids.u2 });
