@@ -30,7 +30,15 @@ const state: LiveState = {
 const unsupported = async (): Promise<never> => {
 	throw new LiveRequestError("unsupported", "not in this test");
 };
-const answers: LiveHandlers = { state: async () => state, navigate: unsupported, fork: unsupported, label: unsupported, send: unsupported, abort: unsupported, switchSession: unsupported };
+const answers: LiveHandlers = {
+	state: async () => state,
+	navigate: unsupported,
+	fork: unsupported,
+	label: unsupported,
+	send: unsupported,
+	abort: unsupported,
+	switchSession: unsupported,
+};
 
 beforeEach(() => {
 	home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-channel-"));

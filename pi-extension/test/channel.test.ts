@@ -45,7 +45,15 @@ afterEach(() => {
 const unsupported = async (): Promise<never> => {
 	throw new LiveRequestError("unsupported", "not in this test");
 };
-const answers: LiveHandlers = { state: async () => state, navigate: unsupported, fork: unsupported, label: unsupported, send: unsupported, abort: unsupported, switchSession: unsupported };
+const answers: LiveHandlers = {
+	state: async () => state,
+	navigate: unsupported,
+	fork: unsupported,
+	label: unsupported,
+	send: unsupported,
+	abort: unsupported,
+	switchSession: unsupported,
+};
 
 async function open(): Promise<LiveChannel> {
 	channel = await LiveChannel.open(
