@@ -1,20 +1,26 @@
 #!/usr/bin/env node
-// The newer runtimes the oracle tests need, from the npm registry into a cache folder outside the repo:
-// Node 24 runs pi 1.6.0's whole CLI (its main entry needs Node >= 22.19; Arbor itself stays on Node 20),
-// Bun runs oh-my-pi, which needs Bun, and "omp" is omp 18.3.4's own source for the Bun oracle. Neither is a dependency of the project: npm scripts put
-// node_modules/.bin first on PATH, so a `node` dependency would switch every script to Node 24.
+// The runtimes the suite runs on, from the npm registry into a cache folder outside the repo: Node 24
+// runs the main suite and pi 1.6.0's whole CLI (its main entry needs Node >= 22.19), Node 22.19 (Arbor's
+// floor, engines.node) runs the main-process core once more, Bun runs oh-my-pi, "omp" is omp 18.3.4's own
+// source for the Bun oracle, and verdaccio is the local npm registry of the install-path test. The system
+// Node only bootstraps them. None is a dependency of the project: npm scripts put node_modules/.bin first
+// on PATH, so a `node` dependency would switch every script to that Node.
 //
-//   node scripts/runtimes.mjs          install what is missing, print {"node24": PATH, "bun": PATH, "omp": DIR}
+//   node scripts/runtimes.mjs          install what is missing, print {"node24": PATH, "node22": PATH, ...}
 //   import { runtimes } from ".../scripts/runtimes.mjs"   the same, from a test setup
 //
 // ARBOR_RUNTIMES_DIR moves the cache (default ~/.cache/arbor-runtimes). Installs are pinned and idempotent;
 // two processes installing at once are serialised by a lock folder.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
 export const NODE24_VERSION = "24.21.0";
+// Exactly the floor package.json's engines.node declares, so the floor is what the suite proves.
+export const NODE22_VERSION = "22.19.0";
+// verdaccio 6.10 needs Node >= 22: it runs under the Node 24 above.
+export const VERDACCIO_VERSION = "6.10.4";
 export const BUN_VERSION = "1.4.5";
 // omp's own session code (the published tarball ships its TypeScript `src/`, which Bun runs as is). Its
 // @oh-my-pi/* siblings were never published at 18.3.4, so they are pinned to the newest published ones
@@ -45,6 +51,14 @@ export const runtimesDir = process.env.ARBOR_RUNTIMES_DIR || join(homedir(), ".c
 
 const RUNTIMES = {
 	node24: { pkg: `node@${NODE24_VERSION}`, folder: `node-${NODE24_VERSION}`, bin: "node", probe: ["--version"], expect: `v${NODE24_VERSION}` },
+	node22: { pkg: `node@${NODE22_VERSION}`, folder: `node-${NODE22_VERSION}`, bin: "node", probe: ["--version"], expect: `v${NODE22_VERSION}` },
+	verdaccio: {
+		pkg: `verdaccio@${VERDACCIO_VERSION}`,
+		folder: `verdaccio-${VERDACCIO_VERSION}`,
+		bin: "verdaccio",
+		manifest: "verdaccio",
+		expect: VERDACCIO_VERSION,
+	},
 	bun: { pkg: `bun@${BUN_VERSION}`, folder: `bun-${BUN_VERSION}`, bin: "bun", probe: ["--version"], expect: BUN_VERSION },
 	omp: { folder: `omp-${OMP_VERSION}`, path: join("node_modules", "@oh-my-pi", "pi-coding-agent"), marker: ".arbor-installed" },
 };
@@ -58,6 +72,14 @@ function works(r) {
 	// omp is a source tree, not a program: installed when the last step of its install wrote the marker.
 	if (r.marker) return existsSync(join(runtimesDir, r.folder, r.marker));
 	if (!existsSync(bin)) return false;
+	// A package whose program needs a newer Node than the one installing it: its manifest's version says.
+	if (r.manifest) {
+		try {
+			return JSON.parse(readFileSync(join(runtimesDir, r.folder, "node_modules", r.manifest, "package.json"), "utf8")).version === r.expect;
+		} catch {
+			return false;
+		}
+	}
 	const p = spawnSync(bin, r.probe, { encoding: "utf8", timeout: 30_000 });
 	return p.status === 0 && p.stdout.trim() === r.expect;
 }
