@@ -193,7 +193,7 @@ export function Library() {
 											onClick={() => open(it.path)}
 										>
 											<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
-											<span className="muted">
+											<span className="muted library-meta">
 												{relTime(it.modifiedMs)} · {it.entryCountExact ? "" : "≈ "}
 												{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}
 											</span>

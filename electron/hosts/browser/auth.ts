@@ -4,6 +4,13 @@
 // token in its handshake URL. The page's own files (the built renderer, no user data) need no token, so
 // the token never has to live in a cookie: a cookie would be sent to every other server on 127.0.0.1,
 // since browsers do not scope cookies by port. Anything else is refused before it reaches a file or the API.
+//
+// One exception to the same-origin rule: the browser opening the page itself. `arbor serve` and `/arbor` launch
+// the browser on a local file:// page that forwards to the host (so the token never sits on a command line),
+// and Chromium marks that navigation `Sec-Fetch-Site: cross-site`. A top-level GET navigation to the page's
+// HTML shell is not an API call: the answer is the same shell anyone on this machine can fetch, holds no token
+// and no session byte, cannot be framed (X-Frame-Options DENY, frame-ancestors 'none') and is severed from its
+// opener (COOP same-origin). Everything the page then loads is same-origin, and the API still needs the token.
 
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -20,6 +27,16 @@ function sameToken(given: string, token: string): boolean {
 	return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The paths of the page's HTML shell, the only ones a navigation from another site may open. */
+const SHELL_PATHS = new Set(["/", "/index.html"]);
+
+/** A top-level GET navigation (the address bar, a link, a redirect) to the page's HTML shell. */
+export function isShellNavigation(req: IncomingMessage): boolean {
+	if (req.method !== "GET" && req.method !== "HEAD") return false;
+	if (req.headers["sec-fetch-mode"] !== "navigate" || req.headers["sec-fetch-dest"] !== "document") return false;
+	return SHELL_PATHS.has(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+}
+
 /** `token`: null for the page's own static files, the launch token for the API. */
 export function checkRequest(req: IncomingMessage, port: number, token: string | null): Verdict {
 	const allowedHosts = [`127.0.0.1:${port}`, `localhost:${port}`];
@@ -31,7 +48,8 @@ export function checkRequest(req: IncomingMessage, port: number, token: string |
 	}
 	// Another server on 127.0.0.1 (any port) is "same-site", so SameSite cookies alone do not stop it.
 	const site = req.headers["sec-fetch-site"];
-	if (site !== undefined && site !== "same-origin" && site !== "none") {
+	const opensThePage = token === null && isShellNavigation(req);
+	if (site !== undefined && site !== "same-origin" && site !== "none" && !opensThePage) {
 		return { ok: false, status: 403, reason: `cross-origin request (${String(site)})` };
 	}
 	if (token === null) return { ok: true };

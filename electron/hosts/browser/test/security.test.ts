@@ -116,6 +116,35 @@ describe("browser host: Origin and Host (DNS rebinding)", () => {
 		const r = await get(host.port, "/assets/app.js", { "Sec-Fetch-Site": "same-site" });
 		expect(r.status).toBe(403);
 	});
+
+	// The launch page is a local file:// page; Chromium marks its redirect to the host cross-site (issue #27).
+	const navigation = { "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document" };
+
+	it("opens the page's HTML shell on a top-level navigation from another site (the file:// launch page)", async () => {
+		for (const path of ["/", "/index.html"]) {
+			const r = await get(host.port, path, navigation);
+			expect(r.status, path).toBe(200);
+			expect(r.body).toContain("<title>Arbor</title>");
+			expect(r.body).not.toContain(host.token);
+			expect(r.headers["x-frame-options"]).toBe("DENY");
+			expect(r.headers["cross-origin-opener-policy"]).toBe("same-origin");
+		}
+	});
+
+	it("still answers 403 to a cross-site request that is not a top-level navigation of the shell", async () => {
+		const cases: [string, Record<string, string>][] = [
+			["/assets/app.js", navigation],
+			["/", { ...navigation, "Sec-Fetch-Dest": "iframe" }],
+			["/", { ...navigation, "Sec-Fetch-Mode": "no-cors" }],
+			["/", { ...navigation, "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty" }],
+			["/", { ...navigation, "Sec-Fetch-Site": "same-site", "Sec-Fetch-Dest": "embed" }],
+			["/", { ...navigation, Host: `evil.example:${host.port}` }],
+			["/", { ...navigation, Origin: "http://evil.example" }],
+		];
+		for (const [path, headers] of cases) expect((await get(host.port, path, headers)).status, JSON.stringify(headers)).toBe(403);
+		await expect(connect(host.port, { token: host.token, headers: navigation })).rejects.toThrow(/403/);
+		await expect(connect(host.port, { headers: { ...navigation, "Sec-Fetch-Site": "same-origin" } })).rejects.toThrow(/401/);
+	});
 });
 
 describe("browser host: network and files", () => {
