@@ -23,7 +23,12 @@ if (process.versions.node !== NODE24_VERSION) {
 		process.stdout.write(`\n=== runtimes\n${e.message}\n0 passed, 1 failed\n`);
 		process.exit(1);
 	}
-	const r = spawnSync(node24, [import.meta.filename, ...process.argv.slice(2)], { cwd: root, stdio: "inherit", env: envWithNode(node24) });
+	const r = spawnSync(node24, [import.meta.filename, ...process.argv.slice(2)], {
+		cwd: root,
+		stdio: "inherit",
+		// The bootstrapping Node stays known: the floor test runs `arbor` on it when it is older than the floor.
+		env: { ...envWithNode(node24), ARBOR_BOOTSTRAP_NODE: process.execPath },
+	});
 	process.exit(r.status ?? 1);
 }
 const totals = { passed: 0, failed: 0, skipped: 0 };
