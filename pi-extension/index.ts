@@ -110,12 +110,12 @@ export default function arborLive(pi: ExtensionAPI): void {
 			const ch = await ensureChannel(h);
 			const file = ctx.sessionManager.getSessionFile();
 			if (!file) {
-				ctx.ui.notify("This session has no file (pi --no-session): Arbor has nothing to open.", "warning");
+				ctx.ui.notify("Arbor: nothing to open (this session is not saved to a file: pi --no-session).", "info");
 				return;
 			}
 			if (ch) ch.register(file);
-			const how = await openInArbor(file);
-			ctx.ui.notify(how, "info");
+			const notice = await openInArbor(file);
+			ctx.ui.notify(notice.text, notice.level);
 		},
 	});
 

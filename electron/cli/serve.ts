@@ -1,22 +1,29 @@
-// `arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]`: the browser host. Prints the
-// URL with its launch token, opens it in the default browser unless --no-open, and serves until
-// Ctrl-C / SIGTERM. The browser is opened on a 0600 redirect file in a private folder, never on the URL
-// itself: a command line is visible to every local user (`ps`), a file of ours is not.
+// `arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open] [--exit-when-idle[=MIN]]`: the
+// browser host. Prints the URL with its launch token, opens it in the default browser unless --no-open, and
+// serves until Ctrl-C / SIGTERM (or, with --exit-when-idle, until no page and no live pi has used it for a
+// while). The browser is opened on a 0600 redirect file in a private folder, never on the URL itself: a
+// command line is visible to every local user (`ps`), a file of ours is not. A plain `arbor serve [FILE]...`
+// is the user's one host: a later one hands its files to it (shared-host.ts).
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startBrowserHost } from "../hosts/browser/server";
+import { watchIdle } from "../hosts/browser/idle";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
 import { errorText } from "../../shared/guards";
 import { printError, printText, printUsage } from "./io";
+import { askHostToOpen, newControlSecret, readHostRecord, removeHostRecord, writeHostRecord } from "./shared-host";
 
 /** Exit codes shared with the other `arbor` commands (docs/cli.md). */
 const EXIT_USAGE = 1;
 const EXIT_BAD_FILE = 2;
 
-export const SERVE_USAGE = `Usage: arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open]
+/** Minutes without a page or a live pi after which `--exit-when-idle` stops the host (ARBOR_IDLE_MINUTES overrides). */
+export const DEFAULT_IDLE_MINUTES = 10;
+
+export const SERVE_USAGE = `Usage: arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open] [--exit-when-idle[=MIN]]
 
 Serve Arbor to your browser on 127.0.0.1 (this machine only).
   FILE             open this session file at launch
@@ -24,7 +31,9 @@ Serve Arbor to your browser on 127.0.0.1 (this machine only).
   --port N         listen on port N (default: any free port)
   --extension P    load a pi-style extension file or folder (repeatable)
   --no-open        print the URL without opening a browser
+  --exit-when-idle stop after MIN minutes (default ${DEFAULT_IDLE_MINUTES}) with no page open and no live pi
 
+With only FILEs (or nothing), Arbor already serving for you opens them as new tabs instead of starting again.
 The printed URL carries a secret token: anyone with it can read the sessions you serve.`;
 
 export interface ServeArgs {
@@ -33,20 +42,30 @@ export interface ServeArgs {
 	port: number;
 	extensions: string[];
 	open: boolean;
+	/** --port was given (even 0): this host is the caller's own, not the user's shared one. */
+	portGiven: boolean;
+	/** --exit-when-idle: minutes without a page or a live pi before stopping. */
+	idleMinutes: number | null;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs | { error: string } | { help: true } {
-	const out: ServeArgs = { files: [], dirs: [], port: 0, extensions: [], open: true };
+	const out: ServeArgs = { files: [], dirs: [], port: 0, extensions: [], open: true, portGiven: false, idleMinutes: null };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const value = (): string | null => (a.includes("=") ? a.slice(a.indexOf("=") + 1) : (argv[++i] ?? null));
 		if (a === "--help" || a === "-h") return { help: true };
 		if (a === "--no-open") out.open = false;
-		else if (a === "--port" || a.startsWith("--port=")) {
+		else if (a === "--exit-when-idle" || a.startsWith("--exit-when-idle=")) {
+			const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : (process.env.ARBOR_IDLE_MINUTES ?? String(DEFAULT_IDLE_MINUTES));
+			const n = Number(v);
+			if (!(n > 0)) return { error: `--exit-when-idle needs a number of minutes above 0, got ${v}` };
+			out.idleMinutes = n;
+		} else if (a === "--port" || a.startsWith("--port=")) {
 			const v = value();
 			const n = v === null ? Number.NaN : Number(v);
 			if (!Number.isInteger(n) || n < 0 || n > 65535) return { error: `--port needs a number from 0 to 65535, got ${v ?? "nothing"}` };
 			out.port = n;
+			out.portGiven = true;
 		} else if (a === "--extension" || a.startsWith("--extension=")) {
 			const v = value();
 			if (!v) return { error: "--extension needs a path" };
@@ -91,6 +110,31 @@ export function writeLaunchFile(url: string): { file: string; dispose(): void } 
 	};
 }
 
+/** Opens the browser on a new launch file for `url`; the file is removed by the returned dispose. */
+function showPage(url: string): { dispose(): void } | null {
+	try {
+		const launch = writeLaunchFile(url);
+		openInBrowser(launch.file);
+		return launch;
+	} catch (err) {
+		printError(`Could not open a browser (${errorText(err)}): open the URL above yourself.`);
+		return null;
+	}
+}
+
+/** Hands the files to the user's running host; false when there is none (or it does not answer). */
+async function reuseHost(arborDir: string, args: ServeArgs): Promise<number | null> {
+	const record = readHostRecord(arborDir);
+	if (!record) return null;
+	const a = await askHostToOpen(record, args.files, args.open);
+	if (!a) return null;
+	for (const f of a.failed) printError(`arbor serve: ${f.path}: ${f.message}`);
+	const where =
+		a.pages > 0 ? `opened as new tabs in its page${a.pages > 1 ? "s" : ""}` : a.shown ? "its page opened in your browser" : "open the URL to see them";
+	printText(`Arbor is serving on ${record.url}\n(already running for you, pid ${record.pid}: ${where}. Keep the URL private.)`);
+	return a.failed.length > 0 ? EXIT_BAD_FILE : 0;
+}
+
 function openInBrowser(file: string): void {
 	const [cmd, args] =
 		process.platform === "darwin" ? ["open", [file]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", file]] : ["xdg-open", [file]];
@@ -114,9 +158,28 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		printError(`arbor serve: ${args.error}\n\n${SERVE_USAGE}`);
 		return EXIT_USAGE;
 	}
+	// A reader of our output that went away (the /arbor that started us) is no reason to stop serving.
+	process.stdout.on("error", () => {});
+	const arborDir = join(homedir(), ".arbor");
+	const shared = args.dirs.length === 0 && args.extensions.length === 0 && !args.portGiven;
+	if (shared) {
+		const reused = await reuseHost(arborDir, args);
+		if (reused !== null) return reused;
+	}
+	const launches: { dispose(): void }[] = [];
+	let pageUrl = "";
+	const control = shared
+		? {
+				secret: newControlSecret(),
+				showPage: () => {
+					const l = showPage(pageUrl);
+					if (l) launches.push(l);
+				},
+			}
+		: undefined;
 	let host;
 	try {
-		host = await start({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions, log: printError });
+		host = await start({ port: args.port, files: args.files, dirs: args.dirs, extensions: args.extensions, log: printError, control });
 	} catch (err) {
 		const e = err as NodeJS.ErrnoException;
 		const why = e.code === "EADDRINUSE" ? `port ${args.port} is already in use (try --port 0)` : e.message;
@@ -137,28 +200,45 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		},
 		{ extensionRoots: () => [join(homedir(), ".arbor", "extensions"), ...args.extensions, ...host.extensionFolders()] },
 	);
-	printText(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)`);
-	let launch: { file: string; dispose(): void } | undefined;
-	if (args.open) {
+	pageUrl = host.url;
+	if (control) {
 		try {
-			launch = writeLaunchFile(host.url);
-			openInBrowser(launch.file);
+			writeHostRecord(arborDir, { pid: process.pid, port: host.port, url: host.url, secret: control.secret });
 		} catch (err) {
-			printError(`Could not open a browser (${errorText(err)}): open the URL above yourself.`);
+			printError(`arbor serve: could not record this host for later launches (${errorText(err)})`);
 		}
 	}
+	printText(`Arbor is serving on ${host.url}\n(only this machine can connect; the token in the URL is the key, keep it private. Ctrl-C stops.)`);
+	if (args.open) {
+		const l = showPage(host.url);
+		if (l) launches.push(l);
+	}
 
+	const served = host;
 	await new Promise<void>((ok) => {
 		const stop = (): void => {
 			process.off("SIGINT", stop);
 			process.off("SIGTERM", stop);
+			idle?.stop();
 			ok();
 		};
+		const idle =
+			args.idleMinutes === null
+				? null
+				: watchIdle(
+						args.idleMinutes * 60_000,
+						async () => served.pages() > 0 || (await served.anyLive()),
+						() => {
+							printError(`arbor serve: no page and no live pi for ${args.idleMinutes} min; stopping.`);
+							stop();
+						},
+					);
 		process.on("SIGINT", stop);
 		process.on("SIGTERM", stop);
 	});
+	if (control) removeHostRecord(arborDir);
 	guard.dispose();
-	launch?.dispose();
+	for (const l of launches) l.dispose();
 	await host.close();
 	return 0;
 }

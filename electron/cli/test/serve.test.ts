@@ -23,8 +23,14 @@ describe("arbor serve arguments", () => {
 			port: 8123,
 			extensions: [resolve("x.ts")],
 			open: false,
+			portGiven: true,
+			idleMinutes: null,
 		});
-		expect(parseServeArgs(["--port=0"])).toMatchObject({ port: 0, open: true });
+		expect(parseServeArgs(["--port=0"])).toMatchObject({ port: 0, open: true, portGiven: true });
+		// No --port: the user's shared host (reused by later launches).
+		expect(parseServeArgs([file])).toMatchObject({ portGiven: false, idleMinutes: null });
+		expect(parseServeArgs(["--exit-when-idle=2.5"])).toMatchObject({ idleMinutes: 2.5 });
+		expect(parseServeArgs(["--exit-when-idle"])).toMatchObject({ idleMinutes: Number(process.env.ARBOR_IDLE_MINUTES ?? 10) });
 	});
 
 	it("reports bad input as an error with the reason", () => {
@@ -32,6 +38,8 @@ describe("arbor serve arguments", () => {
 		expect(parseServeArgs(["--port", "70000"])).toMatchObject({ error: expect.stringMatching(/--port/) });
 		expect(parseServeArgs(["/no/such/file.jsonl"])).toMatchObject({ error: expect.stringMatching(/no such file/) });
 		expect(parseServeArgs(["--bogus"])).toMatchObject({ error: expect.stringMatching(/unknown option/) });
+		expect(parseServeArgs(["--exit-when-idle=0"])).toMatchObject({ error: expect.stringMatching(/--exit-when-idle/) });
+		expect(parseServeArgs(["--exit-when-idle=soon"])).toMatchObject({ error: expect.stringMatching(/--exit-when-idle/) });
 		expect(parseServeArgs(["--help"])).toEqual({ help: true });
 	});
 });

@@ -10,6 +10,7 @@ import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
 import { defaultRendererDir } from "../app-root";
 import { checkRequest, newToken } from "./auth";
+import { CONTROL_PATH, type ControlAnswer, type ControlRequest, handleControl } from "./control";
 import { send, serveStatic } from "./static";
 import { serveConnection } from "./socket";
 import { errorText } from "../../../shared/guards";
@@ -32,6 +33,11 @@ export interface BrowserHostOptions {
 	/** Largest request frame accepted (default 16 MiB). */
 	maxPayload?: number;
 	log?: (message: string) => void;
+	/**
+	 * The control door (control.ts) for later `arbor serve`s of this user: its secret, and how to show the page
+	 * in the browser when one of them asks and no page is connected.
+	 */
+	control?: { secret: string; showPage(): void };
 }
 
 export interface BrowserHost {
@@ -44,6 +50,12 @@ export interface BrowserHost {
 	failed: { path: string; message: string }[];
 	/** Folders the loaded extensions' code lives in (empty when the host serves given services). */
 	extensionFolders(): string[];
+	/** Pages connected now (WebSocket clients). */
+	pages(): number;
+	/** A live pi holds one of the sessions this host opened (at launch, through the control door, or a page's). */
+	anyLive(): Promise<boolean>;
+	/** Open more files after launch: allowed, opened, and sent to every connected page as new tabs. */
+	openLater(files: string[]): Promise<Omit<ControlAnswer, "shown">>;
 	close(): Promise<void>;
 }
 
@@ -68,7 +80,28 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 	const rendererDir = options.rendererDir ?? defaultRendererDir();
 	const router = createRouter({ services, libraryDirs: dirs.length > 0 ? dirs : undefined, log });
 	for (const d of dirs) await router.allowDir(d);
-	const { failed } = await router.openInitial(options.files ?? []);
+	const { opened: atLaunch, failed } = await router.openInitial(options.files ?? []);
+	// Sessions to ask about live pis (idle.ts): the ones opened here, and the ones pages opened.
+	const sessionIds = new Set(atLaunch.map((s) => s.sessionId));
+	router.onEvent((e) => {
+		if (e.type === "session_loaded") sessionIds.add(e.session.sessionId);
+		if (e.type === "session_closed") sessionIds.delete(e.sessionId);
+	});
+	const openLater = async (files: string[]): Promise<Omit<ControlAnswer, "shown">> => {
+		const { opened, failed: bad } = await router.openInitial(files);
+		for (const session of opened) {
+			sessionIds.add(session.sessionId);
+			router.emit({ type: "session_loaded", session });
+		}
+		return { opened: opened.map((o) => o.path ?? ""), failed: bad.map((f) => ({ path: f.path, message: f.error.message })), pages: wss.clients.size };
+	};
+	const control = options.control;
+	const runControl = async (r: ControlRequest): Promise<ControlAnswer> => {
+		const a = await openLater(r.files);
+		const shown = r.show && a.pages === 0;
+		if (shown) control?.showPage();
+		return { ...a, shown };
+	};
 
 	let port = 0;
 	const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 });
@@ -82,6 +115,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 			send(res, port, verdict.status, `403 Forbidden: ${verdict.reason}\n`);
 			return;
 		}
+		if (control && new URL(req.url ?? "/", "http://127.0.0.1").pathname === CONTROL_PATH) return handleControl(req, res, control.secret, runControl);
 		if (req.method !== "GET" && req.method !== "HEAD") {
 			send(res, port, 405, "method not allowed\n", undefined, { Allow: "GET, HEAD" });
 			return;
@@ -131,6 +165,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 		router,
 		failed: failed.map((f) => ({ path: f.path, message: f.error.message })),
 		extensionFolders: () => (services instanceof ArborServices ? services.extensionFolders() : []),
+		pages: () => wss.clients.size,
+		async anyLive() {
+			for (const sessionId of sessionIds) {
+				const r = await router.handle("getLiveState", { sessionId });
+				if (r.ok && r.result !== null) return true;
+			}
+			return false;
+		},
+		openLater,
 		close() {
 			closed ??= (async () => {
 				for (const client of wss.clients) client.terminate();
