@@ -113,10 +113,14 @@ test("npm pack -> local registry -> pi install npm:pi-arbor -> /arbor opens the 
 		pi: { extensions: string[] };
 		engines: { node: string };
 		private?: boolean;
+		dependencies?: Record<string, string>;
 	};
 	expect(manifest.name).toBe("pi-arbor");
 	expect(manifest.private).toBeUndefined();
 	expect(manifest.keywords).toContain("pi-package");
+	// pi warns at start about the packages it supplies to extensions when a package lists them as dependencies.
+	const hostProvided = ["@earendil-works/pi-ai", "@earendil-works/pi-agent-core", "@earendil-works/pi-coding-agent", "@earendil-works/pi-tui", "typebox"];
+	expect(Object.keys(manifest.dependencies ?? {}).filter((d) => hostProvided.includes(d))).toEqual([]);
 	expect(manifest.pi.extensions.length).toBeGreaterThan(0);
 	for (const ext of manifest.pi.extensions) expect(files).toContain(path.posix.normalize(ext));
 	const [major, minor] = /^>=\s*(\d+)\.(\d+)/.exec(manifest.engines.node)!.slice(1).map(Number);

@@ -3,9 +3,10 @@
 // scripts/runtimes.mjs brings from the npm registry instead of stopping. The system Node only bootstraps.
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runtimes } from "./runtimes.mjs";
 
-const root = join(import.meta.dirname, "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** [major, minor] of package.json's engines.node (">=22.19.0"). */
 export function nodeFloor() {

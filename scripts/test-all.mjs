@@ -9,11 +9,12 @@
 // Node 22.19, Arbor's floor (step 3b).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { NODE24_VERSION, runtimes } from "./runtimes.mjs";
 import { envWithNode } from "./supported-node.mjs";
 
-const root = join(import.meta.dirname, "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 if (process.versions.node !== NODE24_VERSION) {
 	let node24;
@@ -23,7 +24,7 @@ if (process.versions.node !== NODE24_VERSION) {
 		process.stdout.write(`\n=== runtimes\n${e.message}\n0 passed, 1 failed\n`);
 		process.exit(1);
 	}
-	const r = spawnSync(node24, [import.meta.filename, ...process.argv.slice(2)], {
+	const r = spawnSync(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
 		cwd: root,
 		stdio: "inherit",
 		// The bootstrapping Node stays known: the floor test runs `arbor` on it when it is older than the floor.
@@ -47,8 +48,9 @@ function count(title, passed, failed, skipped = 0) {
 	lines.push(`${title}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 }
 
-// 0. The runtimes (Node 24 for the suite and the real pi 1.6 CLI, Node 22.19 for the floor, Bun and omp 18.3.4's
-// source for the omp oracle, verdaccio for the install-path test), installed once into a cache folder.
+// 0. The runtimes (Node 24 for the suite and the real pi 1.6 CLI, Node 22.19 for the floor, Bun, omp 18.3.4's
+// source for the omp oracle and its CLI rig for the live omp test, verdaccio for the install-path test),
+// installed once into a cache folder.
 const runtimesCode = run("runtimes", "node", ["scripts/runtimes.mjs"]);
 count("runtimes", runtimesCode === 0 ? 1 : 0, runtimesCode === 0 ? 0 : 1);
 
@@ -76,7 +78,8 @@ if (existsSync(vitestOut)) {
 } else count("vitest", 0, 1);
 
 // 3b. The main-process and CLI tests once more on Node 22.19, the oldest Node Arbor supports (engines.node): the
-// suite above ran on Node 24. The real-pi oracle tests run pi itself on Node 24, so they are not repeated here.
+// suite above ran on Node 24. The real-pi oracle tests run pi itself on Node 24, and the omp test omp on Bun, so
+// they are not repeated here.
 const node22 = (() => {
 	try {
 		return runtimes(["node22"]).node22;
@@ -98,6 +101,8 @@ if (node22) {
 			"electron/",
 			"--exclude",
 			"electron/services/test/real-pi/**",
+			"--exclude",
+			"electron/services/test/live/live-omp.test.ts",
 			"--reporter=dot",
 			"--reporter=json",
 			`--outputFile.json=${out22}`,

@@ -1,8 +1,10 @@
 // Arbor's Node floor is package.json's engines.node (pi 1.6's own, >= 22.19). On an older Node the `arbor`
-// command says so in one line instead of failing inside the bundle.
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// command says so in one line instead of failing inside the bundle, and the README's `npm start` still opens
+// Arbor: its browser fallback runs on the Node 24 scripts/runtimes.mjs brings.
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { buildCli, repo } from "./helpers";
 
@@ -38,6 +40,48 @@ describe("Node floor", () => {
 			expect(r.status).toBe(1);
 			expect(r.stdout).toBe("");
 			expect(r.stderr).toBe(`arbor: Node.js ${running} is too old; Arbor needs Node.js ${floorMajor}.${floorMinor} or newer.\n`);
+		},
+	);
+	test.skipIf(!oldNode)(
+		"npm start's browser fallback on a Node older than the floor serves Arbor on the runtimes' Node 24, saying so (runs where such a Node exists)",
+		async () => {
+			buildCli();
+			const node24 = (
+				JSON.parse(spawnSync(process.execPath, [join(repo, "scripts", "runtimes.mjs"), "node24"], { encoding: "utf8" }).stdout) as { node24: string }
+			).node24;
+			const home = mkdtempSync(join(tmpdir(), "arbor-start-"));
+			const file = join(home, "sample-session.jsonl");
+			copyFileSync(join(repo, "build", "sample-session.jsonl"), file);
+			const start = spawn(oldNode!, [join(repo, "scripts", "start.mjs"), file], {
+				cwd: home,
+				detached: true,
+				env: {
+					PATH: process.env.PATH ?? "/usr/bin:/bin",
+					HOME: home,
+					ARBOR_RUNTIMES_DIR: dirname(dirname(dirname(dirname(node24)))),
+					ELECTRON_OVERRIDE_DIST_PATH: home, // no Electron binary there: the browser fallback
+					ARBOR_NO_BROWSER: "1",
+				},
+			});
+			let out = "";
+			try {
+				const url = await new Promise<string>((resolve, reject) => {
+					const onData = (c: Buffer): void => {
+						out += c.toString();
+						const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
+						if (m) resolve(m[0]);
+					};
+					start.stdout!.on("data", onData);
+					start.stderr!.on("data", onData);
+					start.once("exit", (code) => reject(new Error(`npm start's script exited (${code}):\n${out}`)));
+				});
+				expect(out).toContain(`Arbor: Node.js ${version(oldNode!)!.join(".")}`);
+				expect(out).toContain(`is older than Arbor's floor; running it on ${node24}`);
+				const page = await fetch(url.replace(/#.*/, ""), { headers: { "Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document" } });
+				expect(page.status).toBe(200);
+			} finally {
+				process.kill(-start.pid!, "SIGTERM");
+			}
 		},
 	);
 });
