@@ -3,7 +3,8 @@
 // (`pi install npm:pi-arbor`), starts with the extension loaded (it registers under ~/.arbor/live), runs `/arbor`
 // (an RPC prompt, as typed), and the page the browser opener is handed (a stand-in `xdg-open` on PATH that records
 // its argument) shows the session, live, in Chromium. `pi remove npm:pi-arbor` then leaves nothing running.
-// The same install answers `arbor --help` from an empty folder, and `npx pi-arbor serve FILE` works from any folder.
+// pi's own TUI lists the extension with no "[Extension issues]"; the same install answers `arbor --help` from an
+// empty folder, and `npx pi-arbor serve FILE` works from any folder.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -62,6 +63,28 @@ function forgetNpxCopies(): void {
 	if (!fs.existsSync(npxDir)) return;
 	for (const d of fs.readdirSync(npxDir)) {
 		if (fs.existsSync(path.join(npxDir, d, "node_modules", "pi-arbor"))) fs.rmSync(path.join(npxDir, d), { recursive: true, force: true });
+	}
+}
+
+/** What pi's TUI shows at start, ANSI stripped: it runs on a pseudo-terminal (util-linux `script`) until its last
+ * startup notice (this HOME has no model: "No models available"), then is stopped. */
+async function tuiStartup(command: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+	const line = `stty cols 160 rows 50; exec ${command.map((a) => `'${a}'`).join(" ")}`;
+	const tui = spawn("script", ["-qfc", line, "/dev/null"], { cwd, env: { ...env, TERM: "xterm-256color", PI_OFFLINE: "1" }, detached: true });
+	started.push(tui);
+	let raw = "";
+	const text = (): string => raw.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)?/g, "").replace(/\x1b\[[0-9;?>]*[a-zA-Z~]/g, "");
+	try {
+		await new Promise<void>((resolve, reject) => {
+			tui.stdout!.on("data", (c: Buffer) => {
+				raw += c.toString();
+				if (text().includes("No models available")) resolve();
+			});
+			tui.once("exit", (code) => reject(new Error(`pi's TUI exited (${code}):\n${text().slice(-3000)}`)));
+		});
+		return text();
+	} finally {
+		process.kill(-tui.pid!, "SIGKILL");
 	}
 }
 
@@ -144,6 +167,13 @@ test("npm pack -> local registry -> pi install npm:pi-arbor -> /arbor opens the 
 	expect(JSON.stringify(settings.packages)).toContain("npm:pi-arbor");
 
 	mark("pi install");
+	mark("pi install");
+	// pi's own TUI (on a terminal: `script` gives it one) lists the package's extension and reports no
+	// "[Extension issues]" (pi warns there, e.g., about its own packages listed as dependencies).
+	const tui = await tuiStartup([node24, PI_CLI, "--offline"], env, work);
+	expect(tui).toMatch(/\[Extensions\]\s+pi-arbor:pi-extension/);
+	expect(tui).not.toContain("Extension issues");
+
 	// The installed command runs from an empty folder.
 	const empty = fs.mkdtempSync(path.join(home, "empty-"));
 	const help = must(path.join(home, ".pi", "agent", "npm", "node_modules", ".bin", "arbor"), ["--help"], { env, cwd: empty });
