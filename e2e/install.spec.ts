@@ -167,12 +167,12 @@ test("npm pack -> local registry -> pi install npm:pi-arbor -> /arbor opens the 
 	expect(JSON.stringify(settings.packages)).toContain("npm:pi-arbor");
 
 	mark("pi install");
-	mark("pi install");
 	// pi's own TUI (on a terminal: `script` gives it one) lists the package's extension and reports no
 	// "[Extension issues]" (pi warns there, e.g., about its own packages listed as dependencies).
 	const tui = await tuiStartup([node24, PI_CLI, "--offline"], env, work);
 	expect(tui).toMatch(/\[Extensions\]\s+pi-arbor:pi-extension/);
 	expect(tui).not.toContain("Extension issues");
+	mark("pi's TUI");
 
 	// The installed command runs from an empty folder.
 	const empty = fs.mkdtempSync(path.join(home, "empty-"));
