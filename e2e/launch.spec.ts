@@ -4,14 +4,14 @@
 // graph (live when pi is), never on the host's 403 page. The argument never carries the token: every local
 // user can read a command line.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
 import { type RealPi, startRealPi } from "../electron/services/test/helpers/real-pi";
 import { shot } from "./helpers/app";
-import { repoRoot, tempCopy } from "./helpers/host";
+import { fixturesDir, repoRoot, tempCopy } from "./helpers/host";
 import { browserAddress, fakeOpener } from "./helpers/opener";
 
 const EXTENSION = join(repoRoot, "pi-extension", "index.ts");
@@ -66,6 +66,22 @@ test("arbor serve FILE: the page the browser is opened on ends on Arbor's graph"
 	expect(arg).not.toMatch(/token/);
 	await landsOnArbor(page, arg);
 	await shot(page, "launch-serve");
+});
+
+test("a second arbor serve FILE while the first serves, with no page open: the running host opens the browser on both sessions", async ({ page }) => {
+	const opener = fakeOpener();
+	const home = mkdtempSync(join(tmpdir(), "arbor-home-"));
+	const [a, b] = [tempCopy(SAMPLE), tempCopy(join(fixturesDir, "formic__pi-v3-branch-compaction.jsonl"))];
+	run([join(repoRoot, "bin", "arbor.cjs"), "serve", a, "--no-open"], { HOME: home, PATH: opener.path });
+	await expect.poll(() => existsSync(join(home, ".arbor", "host.json")), { timeout: 30_000 }).toBe(true);
+	const second = run([join(repoRoot, "bin", "arbor.cjs"), "serve", b], { HOME: home, PATH: opener.path });
+	expect(await new Promise((ok) => second.once("exit", ok))).toBe(0);
+	// The first host (not the second process, which has exited) started the opener.
+	const { arg, callerPid } = await opener.nth(1);
+	expect(callerPid).toBe(procs[0].pid);
+	expect(arg).not.toMatch(/token/);
+	await landsOnArbor(page, arg);
+	await expect(page.getByTestId("session-tab")).toHaveCount(2);
 });
 
 test("npm start without Electron's binary: the browser fallback's page ends on Arbor's graph", async ({ page }) => {

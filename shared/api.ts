@@ -62,6 +62,20 @@ export interface SessionSummary {
  * A running pi / omp with Arbor's extension that holds a session's file (docs/live.md). While it is set,
  * navigate / branchToFile / setLabel / send / abort are carried out by that pi (`via: "pi"`).
  */
+/** "Connect pi" (Settings): the pi extension this copy of Arbor ships, and the command that loads it into pi. */
+export interface PiConnection {
+	/** The extension's folder, or null when this copy ships none. */
+	extension: string | null;
+	/** `pi install FOLDER`, quoted for the user's shell; null with no extension. */
+	command: string | null;
+}
+
+export interface PiConnectResult {
+	ok: boolean;
+	/** What happened, or why not and what to run instead. */
+	message: string;
+}
+
 export interface LiveSessionInfo {
 	pid: number;
 	agent: LiveAgent;
@@ -376,6 +390,10 @@ export interface ArborRequests {
 	/** Opt in to rewriting a v1/v2 file as v3 (keeps FILE.bak, atomic rename). */
 	upgradeLegacy: { params: { sessionId: string }; result: { backupPath: string } };
 	getSettings: { params: Record<string, never>; result: ArborSettings };
+	/** This copy's pi extension and the `pi install` command for it (Settings, "Connect pi"). */
+	getPiConnection: { params: Record<string, never>; result: PiConnection };
+	/** Run that `pi install` command (needs pi on PATH; a failure is an answer with ok: false). */
+	connectPi: { params: Record<string, never>; result: PiConnectResult };
 	setSettings: { params: { settings: Partial<ArborSettings> }; result: ArborSettings };
 	/**
 	 * The model a summary would use: with a session, the one a summary in that session uses (pi restores the
@@ -435,6 +453,8 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"upgradeLegacy",
 	"getSettings",
 	"setSettings",
+	"getPiConnection",
+	"connectPi",
 	"getActiveModel",
 	"listCommands",
 	"runExtensionCommand",

@@ -5,7 +5,7 @@
 // run in electron/hosts/electron/test/built-main.test.ts. Also checks the builder configuration that
 // cannot be exercised here (file associations per OS, signing, icons).
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -109,6 +109,14 @@ describe("electron-builder --dir with a stand-in Electron", () => {
 		}
 		expect([...files].filter((f) => f.endsWith(".map") && f.startsWith("/dist/"))).toEqual([]);
 		expect([...files].some((f) => f.startsWith("/node_modules/react/"))).toBe(false); // bundled by vite, not shipped
+		// The pi extension ships outside the asar (pi cannot load from one), with the shared code it imports, no tests.
+		const piArbor = join(unpacked, "resources", "pi-arbor");
+		for (const f of ["pi-extension/index.ts", "pi-extension/package.json", "pi-extension/open-arbor.ts", "shared/live.ts", "shared/app-record.ts"]) {
+			expect(existsSync(join(piArbor, f)), f).toBe(true);
+		}
+		expect(existsSync(join(piArbor, "pi-extension", "test"))).toBe(false);
+		expect(existsSync(join(piArbor, "shared", "test"))).toBe(false);
+		expect([...files].some((f) => f.startsWith("/pi-extension/"))).toBe(false);
 		// Electron on Linux ties the window to the desktop entry through package.json's desktopName.
 		const pkg = JSON.parse(asar.extractFile(archive, "package.json").toString("utf8")) as { desktopName?: string; main?: string };
 		expect(pkg).toMatchObject({ desktopName: "arbor.desktop", main: "dist/main.cjs" });
@@ -118,6 +126,7 @@ describe("electron-builder --dir with a stand-in Electron", () => {
 		const appRoot = join(work, "run", "resources", "app.asar");
 		mkdirSync(join(work, "run", "resources"), { recursive: true });
 		asar.extractAll(join(unpacked, "resources", "app.asar"), appRoot);
+		cpSync(join(unpacked, "resources", "pi-arbor"), join(work, "run", "resources", "pi-arbor"), { recursive: true });
 		const home = mkdtempSync(join(tmpdir(), "arbor-pack-home-"));
 		const d = startDouble({ layout: "packaged", main: join(appRoot, "dist", "main.cjs"), appRoot, home });
 		doubles.push(d);
@@ -131,6 +140,17 @@ describe("electron-builder --dir with a stand-in Electron", () => {
 		expect(s.paths.userData).toBe(join(appDataOf(home), "Arbor"));
 		const r = await d.invoke<{ ok: boolean; result: { path: string }[] }>("getInitialSessions");
 		expect(r.result.map((x) => x.path)).toEqual([join(appDataOf(home), "Arbor", "sample", "sample-session.jsonl")]);
+
+		// It records where it is installed for /arbor (0600), with its copy of the pi extension; Settings offers
+		// the exact command that installs that copy into pi.
+		const extension = join(work, "run", "resources", "pi-arbor", "pi-extension");
+		const record = join(home, ".arbor", "app.json");
+		expect(statSync(record).mode & 0o777).toBe(0o600);
+		const app = JSON.parse(readFileSync(record, "utf8")) as { executable?: string; version?: string; extension?: string };
+		expect(app).toMatchObject({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), extension });
+		expect(app?.executable).toBeTruthy();
+		const pi = await d.invoke<{ ok: boolean; result: { extension: string; command: string } }>("getPiConnection");
+		expect(pi.result).toEqual({ extension, command: `pi install ${extension}` });
 	});
 });
 

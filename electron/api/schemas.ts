@@ -85,6 +85,8 @@ export const requestSchemas: Schemas = {
 	leafHistory: z.strictObject({ sessionId, direction: z.enum(["back", "forward"]) }),
 	upgradeLegacy: withSession,
 	getSettings: empty,
+	getPiConnection: empty,
+	connectPi: empty,
 	setSettings: z.strictObject({ settings: settingsPatch }),
 	getActiveModel: z.strictObject({ sessionId: sessionId.optional() }),
 	listCommands: empty,

@@ -147,6 +147,8 @@ function openInBrowser(file: string): void {
 	}
 }
 
+function ignoreClosedReader(): void {}
+
 /** Run `arbor serve`; resolves with the exit code once the server has stopped. */
 export async function runServe(argv: string[], start: typeof startBrowserHost = startBrowserHost): Promise<number> {
 	const args = parseServeArgs(argv);
@@ -159,7 +161,7 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		return EXIT_USAGE;
 	}
 	// A reader of our output that went away (the /arbor that started us) is no reason to stop serving.
-	process.stdout.on("error", () => {});
+	if (!process.stdout.listeners("error").includes(ignoreClosedReader)) process.stdout.on("error", ignoreClosedReader);
 	const arborDir = join(homedir(), ".arbor");
 	const shared = args.dirs.length === 0 && args.extensions.length === 0 && !args.portGiven;
 	if (shared) {

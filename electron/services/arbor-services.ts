@@ -14,6 +14,8 @@ import type {
 	RequestParams,
 	RequestResult,
 	SessionSummary,
+	PiConnection,
+	PiConnectResult,
 } from "../../shared/api";
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
@@ -33,6 +35,7 @@ import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
 import { navigateFlow } from "./navigate-flow";
+import { connectPi, piConnection } from "./pi-connect";
 import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
 import { rollupCosts, subtreeStats } from "./rollup";
@@ -68,6 +71,8 @@ export interface ArborServicesOptions {
 	liveDir?: string | null;
 	/** Who Arbor says it is in the live handshake. */
 	liveClient?: { name: string; version: string };
+	/** The pi extension this copy of Arbor ships (Settings, "Connect pi"); the host knows where. None by default. */
+	piExtensionDir?: string | null;
 }
 
 export class ArborServices {
@@ -81,11 +86,13 @@ export class ArborServices {
 	readonly #library: LibraryRequests;
 	readonly #flow: FlowContext;
 	readonly #live: LiveService | null;
+	readonly #piExtensionDir: string | null;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
 		const env = options.env ?? process.env;
 		this.#env = env;
+		this.#piExtensionDir = options.piExtensionDir ?? null;
 		const settingsDir = options.settingsDir ?? path.join(os.homedir(), ".arbor");
 		this.#piAgentDir = options.piAgentDir ?? piAgentDir(env);
 		this.#sliceMs = options.sliceMs;
@@ -437,6 +444,14 @@ export class ArborServices {
 	/** The folders of every extension module of the last load (the hosts' crash guard treats them as extension code). */
 	extensionFolders(): string[] {
 		return this.#extensions.folders();
+	}
+
+	async getPiConnection(_params: RequestParams<"getPiConnection"> = {}): Promise<PiConnection> {
+		return piConnection(this.#piExtensionDir);
+	}
+
+	async connectPi(_params: RequestParams<"connectPi"> = {}): Promise<PiConnectResult> {
+		return connectPi(this.#piExtensionDir, this.#env);
 	}
 
 	async listExtensions(_params: RequestParams<"listExtensions"> = {}): Promise<ExtensionListing> {

@@ -11,6 +11,7 @@ import { useAppStore, useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { Modal } from "./Modal";
 import { ExtensionsSection } from "./SettingsExtensions";
+import { ConnectPiSection } from "./SettingsConnectPi";
 
 /** pi-ai api names a user is likely to need; a hand-edited value outside the list is kept and shown. */
 export const MODEL_APIS: readonly { id: string; label: string }[] = [
@@ -374,6 +375,8 @@ export function SettingsDialog() {
 					</fieldset>
 
 					<ExtensionsSection />
+
+					<ConnectPiSection />
 
 					{error && (
 						<p className="error-text" role="alert" data-testid="settings-error">

@@ -3,12 +3,13 @@
 // the Electron app.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { RouterServices } from "../../api/contract";
 import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
-import { defaultRendererDir } from "../app-root";
+import { defaultRendererDir, findAppRoot } from "../app-root";
 import { checkRequest, newToken } from "./auth";
 import { CONTROL_PATH, type ControlAnswer, type ControlRequest, handleControl } from "./control";
 import { send, serveStatic } from "./static";
@@ -74,6 +75,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 	const services =
 		options.services ??
 		new ArborServices({
+			piExtensionDir: join(findAppRoot(), "pi-extension"),
 			...options.servicesOptions,
 			extensionPaths: [...(options.servicesOptions?.extensionPaths ?? []), ...(options.extensions ?? [])],
 		});

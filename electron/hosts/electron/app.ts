@@ -22,6 +22,7 @@ import type { RouterResponse } from "../../api/contract";
 import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
 import { appendPrivateLog, makePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../../services/arbor-files";
+import { appExecutable, recordAppInstall } from "../../services/app-install";
 import { describeError, installCrashGuard } from "../crash-guard";
 import { contentType, resolveRendererFile } from "../renderer-files";
 import { sessionFilesFromArgs, userArgs } from "./argv";
@@ -205,7 +206,16 @@ export async function startElectronApp(options: ElectronAppOptions = {}): Promis
 	hardenSession(session.defaultSession);
 	serveRenderer(layout.rendererDir);
 	const stateFile = options.windowStateFile ?? join(homedir(), ".arbor", "window-state.json");
-	services = new ArborServices(options.servicesOptions);
+	services = new ArborServices({ piExtensionDir: layout.piExtension, ...options.servicesOptions });
+	if (app.isPackaged) {
+		// `/arbor` in pi opens this app (docs/hosts.md "Finding the desktop app").
+		try {
+			const extension = existsSync(layout.piExtension) ? layout.piExtension : null;
+			recordAppInstall(join(homedir(), ".arbor"), { executable: appExecutable(process.execPath, process.env), version: app.getVersion(), extension });
+		} catch (err) {
+			logError("could not record where the app is installed", err);
+		}
+	}
 	const activeRouter = createRouter({
 		services,
 		host: {

@@ -7,7 +7,7 @@
 // (`Electron`, ~/.config/Electron) is shared by every unpackaged Electron app, and so is its
 // single-instance lock.
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { findAppRoot } from "../app-root";
 
 export interface AppLayout {
@@ -15,6 +15,11 @@ export interface AppLayout {
 	appRoot: string;
 	rendererDir: string;
 	preload: string;
+	/**
+	 * The pi extension this copy ships ("Connect pi"): in the packaged app outside app.asar, under resources/pi-arbor
+	 * (extraResources: pi runs it from there), in a checkout the repo's own folder.
+	 */
+	piExtension: string;
 	/** The bundled sample session, read-only inside the app. */
 	sample: string;
 	/** The app's name (menus, dialogs) and the user data folder name under the OS's app-data folder. */
@@ -31,6 +36,7 @@ export function appLayout(appPath: string, packaged: boolean): AppLayout {
 		appRoot,
 		rendererDir: join(appRoot, "dist", "renderer"),
 		preload: join(appRoot, "dist", "preload.cjs"),
+		piExtension: packaged ? join(dirname(appRoot), "pi-arbor", "pi-extension") : join(appRoot, "pi-extension"),
 		sample: join(appRoot, "build", "sample-session.jsonl"),
 		name: packaged ? PACKAGED_NAME : DEV_NAME,
 		dataFolderName: packaged ? PACKAGED_NAME : DEV_NAME,
