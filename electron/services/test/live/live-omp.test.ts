@@ -84,13 +84,15 @@ describe.skipIf("missing" in runtime)(`a live omp 18.3.4 (its own CLI under Bun)
 
 	it("abort stops omp's turn mid-stream", async () => {
 		llm.setScenario({ kind: "hang" });
+		const from = events.length;
 		const started = await services.send({ sessionId, text: "a long one", wait: "start" });
 		expect(started.outcome).toBe("started");
 		const aborted = await services.abort({ sessionId });
 		expect(aborted).toMatchObject({ wasStreaming: true });
-		await until("omp idle", () => events.some((e) => e.type === "live_state" && e.live?.status === "idle"));
-		const { entries } = await omp.entries();
-		expect(entries.at(-1)).toMatchObject({ type: "message", message: { role: "assistant", stopReason: "aborted" } });
+		await until("omp idle after the abort", () => events.slice(from).some((e) => e.type === "live_state" && e.live?.status === "idle"));
+		// omp records the aborted answer as its turn ends.
+		const lastEntry = async (): Promise<unknown> => (await omp.entries()).entries.at(-1);
+		await expect.poll(lastEntry, { timeout: 30_000 }).toMatchObject({ type: "message", message: { role: "assistant", stopReason: "aborted" } });
 	}, 60_000);
 
 	it("navigate: refused until /arbor was typed in omp, then carried out by omp (its own leaf moves)", async () => {
