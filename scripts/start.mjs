@@ -3,12 +3,16 @@
 // downloaded, which electron 45 does on first run), otherwise the same app in the browser through
 // `arbor serve` on the given files or the bundled sample, with one line saying why.
 //
+// The browser host runs on a Node Arbor supports: this one, or below package.json's floor the Node 24 that
+// scripts/runtimes.mjs brings from the npm registry (once, into a cache folder).
+//
 // Environment: ELECTRON_OVERRIDE_DIST_PATH (Electron's own: use the binary in that folder, never
 // download); ARBOR_NO_BROWSER=1 prints the browser host's URL without opening a browser (tests, SSH).
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { supportedNode } from "./supported-node.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const electronPkg = join(root, "node_modules", "electron");
@@ -81,5 +85,13 @@ if ("path" in electron) {
 	const files = args.filter((a) => !a.startsWith("-") && existsSync(a) && statSync(a).isFile());
 	const targets = files.length > 0 ? files : [sampleCopy()];
 	process.stderr.write(`Arbor: ${electron.missing}; opening Arbor in your browser instead (arbor serve).\n`);
-	runChild(process.execPath, [join(root, "bin", "arbor.cjs"), "serve", ...targets, ...(process.env.ARBOR_NO_BROWSER === "1" ? ["--no-open"] : [])]);
+	let node;
+	try {
+		node = supportedNode();
+	} catch (e) {
+		process.stderr.write(`Arbor: Node.js ${process.versions.node} is too old and a newer one could not be installed: ${e.message}\n`);
+		process.exit(1);
+	}
+	if (node !== process.execPath) process.stderr.write(`Arbor: Node.js ${process.versions.node} is older than Arbor's floor; running it on ${node}.\n`);
+	runChild(node, [join(root, "bin", "arbor.cjs"), "serve", ...targets, ...(process.env.ARBOR_NO_BROWSER === "1" ? ["--no-open"] : [])]);
 }

@@ -2,12 +2,37 @@
 // `npm test`: every check the project has, in one run, ending with the line CI reads:
 // "N passed, N failed[, N skipped]" summed over every runner (type-check, vitest, Playwright,
 // reliability figures, electronegativity, lint). Each runner's own output is shown as it goes. The line
-// before it says how many distinct tests those runs are (the electron/ tests run twice: once more on Node 24).
+// before it says how many distinct tests those runs are (the electron/ tests run twice: once more on Node 22.19).
+//
+// Runtimes: the Node that starts this script (the system's, possibly older than Arbor's floor) only bootstraps:
+// it installs the runtimes (scripts/runtimes.mjs) and runs this script again on Node 24 with that Node first on
+// PATH, so every runner and every `node` a test starts is Node 24. The main-process core runs once more on
+// Node 22.19, Arbor's floor (step 3b).
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { NODE24_VERSION, runtimes } from "./runtimes.mjs";
+import { envWithNode } from "./supported-node.mjs";
 
-const root = join(import.meta.dirname, "..");
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+if (process.versions.node !== NODE24_VERSION) {
+	let node24;
+	try {
+		node24 = runtimes(["node24"]).node24;
+	} catch (e) {
+		process.stdout.write(`\n=== runtimes\n${e.message}\n0 passed, 1 failed\n`);
+		process.exit(1);
+	}
+	const r = spawnSync(node24, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+		cwd: root,
+		stdio: "inherit",
+		// The bootstrapping Node stays known: the floor test runs `arbor` on it when it is older than the floor.
+		env: { ...envWithNode(node24), ARBOR_BOOTSTRAP_NODE: process.execPath },
+	});
+	process.exit(r.status ?? 1);
+}
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 /** Every test identity that ran (file + full name; a check without a file is its title): distinct tests. */
@@ -47,7 +72,8 @@ function count(title, passed, failed, skipped = 0, ids = [title]) {
 	lines.push(`${title}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 }
 
-// 0. The oracle runtimes (Node 24 for the real pi 1.6 CLI, Bun and omp 18.3.4's source for the omp oracle),
+// 0. The runtimes (Node 24 for the suite and the real pi 1.6 CLI, Node 22.19 for the floor, Bun, omp 18.3.4's
+// source for the omp oracle and its CLI rig for the live omp test, verdaccio for the install-path test),
 // installed once into a cache folder.
 const runtimesCode = run("runtimes", "node", ["scripts/runtimes.mjs"]);
 count("runtimes", runtimesCode === 0 ? 1 : 0, runtimesCode === 0 ? 0 : 1);
@@ -75,43 +101,49 @@ if (existsSync(vitestOut)) {
 	count("vitest", r.numPassedTests, r.numFailedTests + (vitestCode !== 0 && r.numFailedTests === 0 ? 1 : 0), r.numPendingTests + r.numTodoTests, vitestIds(r));
 } else count("vitest", 0, 1);
 
-// 3b. The main-process and CLI tests once more under Node 24, the Node inside Electron 45 (Arbor's CLI and
-// `arbor serve` run on the user's Node 20; the app's main process on Electron's). The real-pi oracle tests
-// already run pi itself under Node 24, so they are not repeated here.
-const node24 = (() => {
-	const p = spawnSync("node", ["scripts/runtimes.mjs", "node24"], { cwd: root, encoding: "utf8" });
+// 3b. The main-process and CLI tests once more on Node 22.19, the oldest Node Arbor supports (engines.node): the
+// suite above ran on Node 24. The real-pi oracle tests run pi itself on Node 24, and the omp test omp on Bun, so
+// they are not repeated here.
+const node22 = (() => {
 	try {
-		return p.status === 0 ? JSON.parse(p.stdout).node24 : null;
+		return runtimes(["node22"]).node22;
 	} catch {
 		return null;
 	}
 })();
-if (node24) {
-	const out24 = join(root, ".vitest-results-node24.json");
-	rmSync(out24, { force: true });
-	const code = run("vitest (Node 24: electron/, CLI)", node24, [
-		"node_modules/vitest/vitest.mjs",
-		"run",
-		"--project",
-		"node",
-		"electron/",
-		"--exclude",
-		"electron/services/test/real-pi/**",
-		"--reporter=dot",
-		"--reporter=json",
-		`--outputFile.json=${out24}`,
-	]);
-	if (existsSync(out24)) {
-		const r = JSON.parse(readFileSync(out24, "utf8"));
+if (node22) {
+	const out22 = join(root, ".vitest-results-node22.json");
+	rmSync(out22, { force: true });
+	const code = run(
+		"vitest (Node 22.19: electron/, CLI)",
+		node22,
+		[
+			"node_modules/vitest/vitest.mjs",
+			"run",
+			"--project",
+			"node",
+			"electron/",
+			"--exclude",
+			"electron/services/test/real-pi/**",
+			"--exclude",
+			"electron/services/test/live/live-omp.test.ts",
+			"--reporter=dot",
+			"--reporter=json",
+			`--outputFile.json=${out22}`,
+		],
+		envWithNode(node22),
+	);
+	if (existsSync(out22)) {
+		const r = JSON.parse(readFileSync(out22, "utf8"));
 		count(
-			"vitest node24",
+			"vitest node22",
 			r.numPassedTests,
 			r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0),
 			r.numPendingTests + r.numTodoTests,
 			vitestIds(r),
 		);
-	} else count("vitest node24", 0, 1);
-} else count("vitest node24", 0, 1);
+	} else count("vitest node22", 0, 1);
+} else count("vitest node22", 0, 1);
 
 // 4. End-to-end specs in Debian Chromium through the browser host (and Electron where a binary exists).
 const hasSpecs = existsSync(join(root, "e2e")) && readdirSync(join(root, "e2e")).some((f) => f.endsWith(".spec.ts"));

@@ -111,7 +111,15 @@ describe("electron-builder --dir with a stand-in Electron", () => {
 		expect([...files].some((f) => f.startsWith("/node_modules/react/"))).toBe(false); // bundled by vite, not shipped
 		// The pi extension ships outside the asar (pi cannot load from one), with the shared code it imports, no tests.
 		const piArbor = join(unpacked, "resources", "pi-arbor");
-		for (const f of ["pi-extension/index.ts", "pi-extension/package.json", "pi-extension/open-arbor.ts", "shared/live.ts", "shared/app-record.ts"]) {
+		for (const f of [
+			"pi-extension/index.ts",
+			"pi-extension/package.json",
+			"pi-extension/open-arbor.ts",
+			"shared/live.ts",
+			"shared/app-record.ts",
+			"shared-node/live-files.ts",
+			"shared-node/paths.ts",
+		]) {
 			expect(existsSync(join(piArbor, f)), f).toBe(true);
 		}
 		expect(existsSync(join(piArbor, "pi-extension", "test"))).toBe(false);

@@ -4,13 +4,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
+/** package.json's name (the npm package; the command is `arbor`). */
+export const PACKAGE_NAME = "pi-arbor";
+
 export function findAppRoot(start: string = __dirname): string {
 	let dir = start;
 	for (;;) {
 		const pkg = join(dir, "package.json");
 		if (existsSync(pkg)) {
 			try {
-				if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === "arbor") return dir;
+				if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) return dir;
 			} catch {
 				// not ours; keep walking
 			}

@@ -79,7 +79,10 @@ export function writeLoopbackAgentConfig(agentDir: string, server: LlmServer): v
 		},
 	};
 	fs.writeFileSync(path.join(agentDir, "models.json"), JSON.stringify(models, null, 2));
-	fs.writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify({ defaultProvider: REAL_PI_PROVIDER, defaultModel: REAL_PI_MODEL }, null, 2));
+	// Settings already there (the packages `pi install` recorded) are kept.
+	const settingsFile = path.join(agentDir, "settings.json");
+	const settings = fs.existsSync(settingsFile) ? (JSON.parse(fs.readFileSync(settingsFile, "utf8")) as Record<string, unknown>) : {};
+	fs.writeFileSync(settingsFile, JSON.stringify({ ...settings, defaultProvider: REAL_PI_PROVIDER, defaultModel: REAL_PI_MODEL }, null, 2));
 }
 
 /** One record pi wrote on stdout: a command response, a session event or an extension UI request. */
@@ -108,6 +111,9 @@ export interface RealPiOptions {
 	cwd?: string;
 	/** More CLI arguments, e.g. ["-e", "/path/ext.ts"] for an extension. */
 	args?: string[];
+	/** HOME to run pi in (e.g. one where `pi install` ran; its ~/.pi/agent is pi's agent folder) instead of a fresh
+	 * temp folder; it is the caller's to delete. */
+	home?: string;
 	/** More environment variables for the pi process. */
 	env?: Record<string, string>;
 	/** Answer of the loopback model for the following turns (default: one short fixed sentence). */
@@ -165,7 +171,7 @@ export async function startRealPi(opts: RealPiOptions = {}): Promise<RealPi> {
 	const ownServer = !opts.server;
 	const server = opts.server ?? (await startLlmServer());
 	if (opts.answer !== undefined || ownServer) server.setScenario({ kind: "stream", chunks: [opts.answer ?? "Loopback answer."] });
-	const home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-real-pi-"));
+	const home = opts.home ?? fs.mkdtempSync(path.join(os.tmpdir(), "arbor-real-pi-"));
 	const agentDir = path.join(home, ".pi", "agent");
 	const sessionDir = path.join(home, "sessions");
 	const cwd = opts.cwd ?? path.join(home, "work");
@@ -351,7 +357,7 @@ export async function startRealPi(opts: RealPiOptions = {}): Promise<RealPi> {
 				if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
 			} catch {}
 			if (ownServer) await server.close();
-			fs.rmSync(home, { recursive: true, force: true });
+			if (!opts.home) fs.rmSync(home, { recursive: true, force: true });
 		},
 	};
 }
