@@ -10,6 +10,7 @@ import type {
 	ArborSettings,
 	ContextView,
 	ExtensionListing,
+	LiveSessionInfo,
 	NavigateResult,
 	RequestParams,
 	RequestResult,
@@ -130,7 +131,10 @@ export class ArborServices {
 				: new LiveService({
 						dir: options.liveDir ?? path.join(settingsDir, "live"),
 						client: options.liveClient ?? { name: "arbor", version: "0" },
-						emit: (e) => this.#events.emit(e),
+						emit: (e) => {
+							if (e.type === "live_state") this.#followLive(e.sessionId, e.live);
+							this.#events.emit(e);
+						},
 						watch: options.watch !== false,
 					});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
@@ -138,6 +142,14 @@ export class ArborServices {
 		void this.#extensions.ready().then(() => {
 			if (!this.#disposed && this.#extensions.host.listCommands().length > 0) this.#events.emit({ type: "commands_changed" });
 		});
+	}
+
+	/** While a live pi holds the file, Arbor's leaf is pi's; when pi goes, it stays where pi was (docs/live.md "One leaf"). */
+	#followLive(sessionId: string, live: LiveSessionInfo | null): void {
+		const s = this.#sessions.find(sessionId);
+		if (!s) return;
+		s.leafFollowsPi = live !== null;
+		if (live) this.#sessions.followPiLeaf(s, live.leafId, live.status === "streaming");
 	}
 
 	onEvent(listener: (e: ArborEvent) => void): () => void {

@@ -378,8 +378,8 @@ export class SessionManager {
 	// ---------------------------------------------------------------- other writers, upgrade, branch files
 
 	/** Brings the index up to date with the file (another process, e.g. pi, may have appended). */
-	catchUp(): CatchUpResult {
-		return this.#live.catchUp(true);
+	catchUp(opts: { writerHoldsLeaf?: boolean } = {}): CatchUpResult {
+		return this.#live.catchUp(true, opts.writerHoldsLeaf === true);
 	}
 
 	/** Changes when entries already handed out (skeleton, deltas) may differ now (see LiveFile.generation). */

@@ -8,8 +8,8 @@ import { HiddenBranches } from "../compare/HiddenBranches";
 import { useGraph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
-import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
-import { piLeafId, streamCards } from "../store/live";
+import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+import { streamCards } from "../store/live";
 import type { StreamCard } from "../graph/streaming";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
@@ -186,15 +186,11 @@ export function GraphPane() {
 
 const NO_STREAMS: StreamCard[] = [];
 
-/** A live pi's in-memory leaf (entry index; null in file mode) and its streaming cards, for the graph. */
+/** A live pi's leaf (the session's one leaf, kept on pi's while live; null in file mode) and its streaming cards, for the graph. */
 function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { liveLeaf: number | null; streaming: StreamCard[] } {
 	const live = useApp((s) => (sessionId ? s.live[sessionId] : undefined));
-	const leafId = live ? piLeafId(live, skeleton) : undefined;
 	const streams = live?.streams;
-	const liveLeaf = useMemo(() => {
-		if (leafId === undefined || !skeleton) return null;
-		return leafId === null ? -1 : indexOfId(skeleton, leafId);
-	}, [leafId, skeleton]);
+	const liveLeaf = live && skeleton ? skeleton.leaf : null;
 	const streaming = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
 	return { liveLeaf, streaming };
 }

@@ -1,8 +1,9 @@
 // Live slice: a running pi (with Arbor's extension) that holds a session's file (docs/app.md "Live pi").
-// What it says about itself (version, pid, model, idle / working, its in-memory leaf) comes from the main
-// process (`live_state`, SessionSummary.live); the assistant messages it streams (`live_stream`) are kept
-// here until the file brings the entry that replaces them. Losing pi never touches drafts or the file:
-// the session simply goes back to file mode.
+// What it says about itself (version, pid, model, idle / working) comes from the main process (`live_state`,
+// SessionSummary.live); the assistant messages it streams (`live_stream`) are kept here until the file brings
+// the entry that replaces them. pi's leaf is not kept here: the main process keeps the session's one leaf on
+// pi's (the skeleton's `leaf`, docs/live.md "One leaf"). Losing pi never touches drafts or the file: the
+// session simply goes back to file mode, its leaf where pi was.
 
 import type { LiveSessionInfo, SessionSummary } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
@@ -26,11 +27,6 @@ export interface LiveSessionView {
 	streams: LiveStream[];
 	/** Stop was asked and pi has not answered yet. */
 	stopping: boolean;
-	/**
-	 * During a turn: the newest entry pi is known to have built on (a stream's parent, a streamed message the
-	 * file brought). pi reports its leaf at turn boundaries only, and only ever appends while it works.
-	 */
-	turnLeafId: string | null;
 }
 
 export interface LiveSlice {
@@ -101,8 +97,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const starting = info.status === "streaming" && cur?.state.status === "idle";
 				const kept = info.status === "idle" ? streams.filter((x) => x.done) : starting ? streams.filter((x) => !x.done) : streams;
 				const working = info.status === "streaming";
-				const turnLeafId = working && !starting && cur ? cur.turnLeafId : null;
-				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false, turnLeafId } } };
+				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false } } };
 			});
 			if (!before && opts?.announce) {
 				get().toast(
@@ -125,7 +120,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const old = i >= 0 ? v.streams[i] : null;
 				const next: LiveStream = { key, parentId, message, done: phase === "end", baseCount: old?.baseCount ?? sk?.count ?? 0 };
 				const streams = i >= 0 ? v.streams.map((x, k) => (k === i ? next : x)) : [...v.streams, next];
-				return { ...v, streams, turnLeafId: parentId ?? v.turnLeafId };
+				return { ...v, streams };
 			});
 			if (phase === "end") get().pruneStreams(sessionId);
 		},
@@ -135,13 +130,8 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 			if (!sk) return;
 			patch(sessionId, (v) => {
 				if (v.streams.length === 0) return v;
-				let turnLeafId = v.turnLeafId;
-				const kept = v.streams.filter((x) => {
-					const at = x.done ? landedAt(sk, x) : -1;
-					if (at >= 0 && v.state.status === "streaming") turnLeafId = sk.ids[at];
-					return at < 0;
-				});
-				return kept.length === v.streams.length ? v : { ...v, streams: kept, turnLeafId };
+				const kept = v.streams.filter((x) => !x.done || landedAt(sk, x) < 0);
+				return kept.length === v.streams.length ? v : { ...v, streams: kept };
 			});
 		},
 
@@ -167,17 +157,6 @@ function landedAt(sk: Skeleton, x: LiveStream): number {
 	if (x.parentId !== null && parent < 0) return -1;
 	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return i;
 	return -1;
-}
-
-/**
- * pi's in-memory leaf as best known: what pi last reported, or, while a turn runs, the newer entry it has
- * built on since (pi reports its leaf at turn boundaries; it cannot move backwards while it works).
- */
-export function piLeafId(v: LiveSessionView, sk: Skeleton | null): string | null {
-	const reported = v.state.leafId;
-	if (v.state.status !== "streaming" || !v.turnLeafId || !sk) return reported;
-	const t = indexOfId(sk, v.turnLeafId);
-	return t >= 0 && t > (reported ? indexOfId(sk, reported) : -1) ? v.turnLeafId : reported;
 }
 
 /** What the graph draws for a session's streams (memoized per streams array by the caller). */
