@@ -302,7 +302,11 @@ export interface CrossSearchSession {
 	sessionId: string | null;
 	title: string | null;
 	score: number;
-	matches: { entryId: string | null; kind: string; snippet: string; score: number }[];
+	/**
+	 * `line`, for a hit without an id only (an id-less or v1 file, whose ids Arbor makes up when it opens it):
+	 * the entry's 1-based line in the file, by which it is found once the session is open (`entryAtLine`).
+	 */
+	matches: { entryId: string | null; line?: number; kind: string; snippet: string; score: number }[];
 	matchCount: number;
 	matchingBlocks: number;
 }
@@ -337,6 +341,8 @@ export interface ArborRequests {
 	/** Usage lines (hidden in every tree mode) summed into the entry each hangs under. */
 	getUsageRollup: { params: { sessionId: string }; result: UsageRollup[] };
 	getEntry: { params: { sessionId: string; id: string }; result: SessionEntry };
+	/** The id of the entry read from this 1-based line of the file (as Arbor gave it, for a line without one), or null. */
+	entryAtLine: { params: { sessionId: string; line: number }; result: string | null };
 	getContext: { params: { sessionId: string; leafId: string | null; as?: ContextRules }; result: ContextView };
 	/** Indices of matching entries, ascending. */
 	search: { params: { sessionId: string; query: string; scope: SearchScope }; result: number[] };
@@ -422,6 +428,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"getCardFacts",
 	"getUsageRollup",
 	"getEntry",
+	"entryAtLine",
 	"getContext",
 	"search",
 	"previewNavigation",

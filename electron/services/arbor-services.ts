@@ -221,6 +221,12 @@ export class ArborServices {
 		return this.#sessions.get(params.sessionId).manager.getUsageRollup();
 	}
 
+	async entryAtLine(params: RequestParams<"entryAtLine">): Promise<RequestResult<"entryAtLine">> {
+		const m = this.#sessions.get(params.sessionId).manager;
+		const i = m.indexOfLine(params.line);
+		return i < 0 ? null : m.idAt(i);
+	}
+
 	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
 		const s = this.#sessions.get(params.sessionId);
 		return this.#sessions.entry(s, params.id);

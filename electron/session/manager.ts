@@ -225,6 +225,13 @@ export class SessionManager {
 		return this.#ix.byId.get(id) ?? -1;
 	}
 
+	/** File-order index of the entry read from a 1-based line of the file (-1: no entry there). */
+	indexOfLine(line: number): number {
+		const c = this.#ix.cols;
+		for (let i = 0; i < c.count; i++) if (c.line[i] === line) return i;
+		return -1;
+	}
+
 	/** Id at a file-order index ("" outside the file). No copy of the columns, unlike getSkeleton. */
 	idAt(index: number): string {
 		const c = this.#ix.cols;
