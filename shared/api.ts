@@ -478,6 +478,8 @@ export type ArborEvent =
 	/** Exact entry counts for library items listed with an estimate ("≈"), counted in the background after listSessions. */
 	| { type: "library_counts"; counts: { path: string; entryCount: number; size: number; mtimeMs: number }[] }
 	| { type: "commands_changed" }
+	/** pi's models.json, settings.json or auth.json, or Arbor's settings, changed on disk: the model a summary uses may differ. */
+	| { type: "model_config_changed" }
 	| { type: "menu_command"; command: string; args?: unknown }
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */
 	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }

@@ -40,6 +40,7 @@ import { rollupCosts, subtreeStats } from "./rollup";
 import { SessionRegistry } from "./session-registry";
 import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
+import { watchModelConfig } from "./config-watch";
 import { LiveService } from "./live/live-service";
 import { abortViaPi, forkViaPi, labelViaPi, navigateViaPi, sendViaPi } from "./live/steer";
 
@@ -82,6 +83,7 @@ export class ArborServices {
 	readonly #library: LibraryRequests;
 	readonly #flow: FlowContext;
 	readonly #live: LiveService | null;
+	#unwatchConfig: (() => void) | null = null;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -137,6 +139,8 @@ export class ArborServices {
 						},
 						watch: options.watch !== false,
 					});
+		if (options.watch !== false)
+			this.#unwatchConfig = watchModelConfig(this.#piAgentDir, settingsDir, () => this.#events.emit({ type: "model_config_changed" }));
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
@@ -538,6 +542,7 @@ export class ArborServices {
 		if (this.#disposed) return;
 		this.#disposed = true;
 		this.#live?.dispose();
+		this.#unwatchConfig?.();
 		this.#sessions.dispose();
 		this.#events.clear();
 	}

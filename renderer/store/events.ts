@@ -73,6 +73,9 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 		case "commands_changed":
 			void st.loadExtensionCommands();
 			return;
+		case "model_config_changed":
+			void st.refreshActiveModel();
+			return;
 		case "menu_command":
 			runMenuCommand?.(event.command, event.args);
 			return;
