@@ -8,7 +8,6 @@
 import type { LiveSessionInfo, SessionSummary } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import type { StreamCard } from "../graph/streaming";
 import { indexOfId } from "./selectors";
 import type { SliceCreator } from "./types";
 
@@ -157,39 +156,4 @@ function landedAt(sk: Skeleton, x: LiveStream): number {
 	if (x.parentId !== null && parent < 0) return -1;
 	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return i;
 	return -1;
-}
-
-/** What the graph draws for a session's streams (memoized per streams array by the caller). */
-export function streamCards(sk: Skeleton, streams: readonly LiveStream[]): StreamCard[] {
-	return streams.map((x) => {
-		let text = "";
-		let thinking = false;
-		const tools: { name: string; args: string }[] = [];
-		for (const b of x.message.content) {
-			if (b.type === "text" && typeof b.text === "string") text += b.text;
-			else if (b.type === "thinking") thinking = true;
-			else if (b.type === "toolCall") {
-				const name = typeof b.name === "string" ? b.name : "tool";
-				tools.push({ name, args: argsPreview(b.arguments) });
-			}
-		}
-		const stop = x.message.stopReason;
-		return {
-			key: x.key,
-			parentIndex: x.parentId === null ? -1 : indexOfId(sk, x.parentId),
-			text,
-			tools,
-			thinking,
-			done: x.done,
-			...(stop === "aborted" || stop === "error" ? { stopReason: stop } : {}),
-		};
-	});
-}
-
-function argsPreview(args: unknown): string {
-	if (!args || typeof args !== "object") return "";
-	const first = Object.values(args as Record<string, unknown>).find((v) => typeof v === "string");
-	if (typeof first !== "string") return "";
-	const one = first.replace(/\s+/g, " ").trim();
-	return one.length > 40 ? `${one.slice(0, 39)}…` : one;
 }
