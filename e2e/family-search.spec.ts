@@ -2,13 +2,13 @@
 // sessions: status bar -> family dialog (who branched from whom, at which entry) -> the branch point opens
 // the parent at that card; the library search box finds an entry inside a session and opens it at its card.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { card, openApp, sha256, shot } from "./helpers/app";
-import { genSession, type Host, startHost } from "./helpers/host";
+import { fixturesDir, genSession, type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
 test.afterEach(async () => {
@@ -162,4 +162,28 @@ test("the parent's graph marks where a child branched, and the badge and the hea
 	// The child's own graph has no badge (nothing branched from it).
 	await expect(page.getByTestId("family-branch-badge")).toHaveCount(0);
 	expect([parent, child].map(sha256)).toEqual(before);
+});
+
+test("a content-search hit in an id-less (v1) session opens the session at the hit, not at its last entry", async ({ page }) => {
+	// pi-mono's own v1 session: no entry has an id (Arbor migrates it in memory, with fresh ids, as pi does).
+	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-v1-search-"));
+	const proj = join(dir, "--home-me-pi-mono--");
+	mkdirSync(proj);
+	const file = join(proj, "large-session.v1.jsonl");
+	copyFileSync(join(fixturesDir, "pi-mono__large-session.v1.jsonl"), file);
+	const before = sha256(file);
+	host = await startHost([dir]);
+	await page.goto(host.url);
+	// A user message on line 70 of 1019 (its typos make the phrase unique).
+	await page.getByTestId("library-search").fill("lakcing htemes");
+	const match = page.getByTestId("content-search-match");
+	await expect(match).toHaveCount(1, { timeout: 30_000 });
+	await expect(match).toHaveAttribute("data-entry-id", "");
+	await match.click();
+	await expect(page.getByTestId("status-file")).toContainText("large-session.v1.jsonl");
+	await expect(page.getByTestId("inspector-body")).toContainText("what's lakcing is the htemes for selectlist");
+	await expect(page.locator(".react-flow__node .is-selected")).toHaveCount(1);
+	await expect(page.locator(".react-flow__node .is-selected")).toContainText("lakcing");
+	await shot(page, "library-content-search-v1");
+	expect(sha256(file)).toBe(before);
 });

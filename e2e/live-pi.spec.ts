@@ -259,3 +259,63 @@ test("navigate while pi works, Wait for pi to finish: the move happens when the 
 	expect(answer, "the turn was not cut short").toBeTruthy();
 	await expect(page.getByTestId("toast-error")).toHaveCount(0);
 });
+
+test("one leaf while live: after turns pi runs (sent from Arbor or typed in pi) the leaf, the lane and the navigate preview are pi's; after pi goes away Send appends where pi was", async ({
+	page,
+}) => {
+	const file = await livePi(page, ["An answer on the new branch."]);
+	const oldLast = idOf(file, "**Fixed:** `weather` no longer crashes");
+	const linesBefore = jsonl(file).length;
+	// Move pi back to an earlier card (a move that writes nothing).
+	const fixed = idOf(file, "Fixed. `parseForecast` now returns");
+	await page.getByTestId("fit-button").click();
+	await card(page, fixed).click();
+	await page.keyboard.press("Enter");
+	await page.getByTestId("navigate-no-summary").click();
+	await expect.poll(piLeaf, { timeout: 20_000 }).toBe(fixed);
+
+	// A turn sent from Arbor: it starts from pi's leaf, and Arbor's leaf follows it to the answer.
+	await page.getByTestId("composer").fill("A question sent from Arbor.");
+	await page.getByTestId("composer-send").click();
+	await expect.poll(() => JSON.stringify(jsonl(file).at(-1)), { timeout: 30_000 }).toContain("An answer on the new branch.");
+	await expect(page.getByTestId("live-state")).toHaveText("idle", { timeout: 30_000 });
+	const afterSend = await piLeaf();
+	expect(afterSend).toBe((jsonl(file).at(-1) as { id: string }).id);
+	await expect(card(page, afterSend!).getByTestId("pi-leaf-badge")).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId("leaf-badge"), "no second leaf badge on another card").toHaveCount(0);
+
+	// A turn typed in pi itself.
+	await pi!.prompt("A question typed in pi.");
+	const typed = await piLeaf();
+	expect(typed).not.toBe(afterSend);
+	await expect(card(page, typed!).getByTestId("pi-leaf-badge")).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId("leaf-badge")).toHaveCount(0);
+	// The accented lane (the path to the leaf) runs through pi's new turns, and the status bar names pi's leaf.
+	await expect(card(page, typed!).locator(".arbor-card")).toHaveClass(/is-active/);
+	await expect(card(page, afterSend!).locator(".arbor-card")).toHaveClass(/is-active/);
+	await expect(page.getByTestId("status-go-pi")).toContainText("An answer on the new branch");
+	await shot(page, "live-pi-one-leaf");
+
+	// The navigate dialog previews from pi's leaf: going back to the old last entry leaves pi's new branch
+	// (everything pi wrote since the move: two turns and pi's own model line).
+	const written = jsonl(file).length - linesBefore;
+	expect(written).toBeGreaterThanOrEqual(4);
+	await page.getByTestId("fit-button").click();
+	await card(page, oldLast).click();
+	await page.keyboard.press("Enter");
+	await expect(page.getByTestId("navigate-preview")).toContainText(`Leaving a branch of ${written} entries`);
+	await page.getByTestId("navigate-cancel").click();
+	await expect(page.getByTestId("navigate-dialog")).toHaveCount(0);
+
+	// pi goes away: the composer appends where pi was.
+	const pid = Number((await page.getByTestId("live-pid").textContent())?.replace("pid ", ""));
+	process.kill(-pid, "SIGKILL");
+	await expect(page.getByTestId("live-badge")).toHaveCount(0, { timeout: 20_000 });
+	await expect(card(page, typed!).getByTestId("leaf-badge")).toBeVisible();
+	await page.getByTestId("composer").fill("Appended after pi left.");
+	await page.getByTestId("composer-send").click();
+	await expect.poll(() => (jsonl(file).at(-1) as { message?: { content?: unknown } }).message?.content, { timeout: 20_000 }).toBeTruthy();
+	await expect.poll(() => JSON.stringify(jsonl(file).at(-1)), { timeout: 20_000 }).toContain("Appended after pi left.");
+	expect((jsonl(file).at(-1) as { parentId: string }).parentId).toBe(typed);
+	await expect(page.getByTestId("toast-error")).toHaveCount(0);
+});

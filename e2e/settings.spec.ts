@@ -2,10 +2,11 @@
 // through the UI of a fresh install (HOME is a temp dir, so ~/.arbor starts empty), then navigate with
 // Summarize and find the branch_summary in the file. The key goes to ~/.arbor/settings.json and never
 // back to the page.
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { type LlmServer, startLlmServer } from "../electron/services/test/helpers/llm-server";
+import { writeLoopbackAgentConfig } from "../electron/services/test/helpers/real-pi";
 import { card, jsonl, openApp, shot } from "./helpers/app";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
@@ -105,4 +106,36 @@ test("Clear key removes the stored key from ~/.arbor/settings.json and keeps the
 	await expect(page.getByTestId("settings-clear-key")).toBeDisabled();
 	const saved = JSON.parse(readFileSync(join(host.home, ".arbor", "settings.json"), "utf8")) as { model: Record<string, string> };
 	expect(saved.model).toEqual({ provider: "local", modelId: "m", api: "openai-completions", baseUrl: llm.baseUrl });
+});
+
+test("pi's models.json and settings.json written while Arbor runs: the open navigate dialog and the status bar name the model at once (no restart)", async ({
+	page,
+}) => {
+	llm = await startLlmServer({ kind: "stream", chunks: ["unused"] });
+	const file = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
+	const noKeys = Object.fromEntries(
+		["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "XAI_API_KEY", "MISTRAL_API_KEY", "DEEPSEEK_API_KEY"].map(
+			(k) => [k, ""],
+		),
+	);
+	host = await startHost([file], { env: noKeys });
+	await openApp(page, host);
+	await expect(page.getByTestId("status-model")).toHaveText("no model");
+	// A move that would summarize a branch: the dialog warns that no model is configured.
+	await page.getByTestId("fit-button").click();
+	await card(page, idOf(file, "The daily block reports wind")).click();
+	await page.keyboard.press("Enter");
+	await expect(page.getByTestId("navigate-preview")).toContainText("Leaving a branch");
+	await expect(page.getByTestId("navigate-no-model")).toBeVisible();
+
+	// pi's own configuration appears (as `pi` writes it, in the HOME Arbor runs with).
+	writeLoopbackAgentConfig(join(host.home, ".pi", "agent"), llm);
+	await expect(page.getByTestId("navigate-no-model")).toHaveCount(0, { timeout: 20_000 });
+	await expect(page.getByTestId("navigate-model")).toContainText("arbor-loopback/loopback-model");
+	await expect(page.getByTestId("status-model")).toHaveText("arbor-loopback/loopback-model");
+	await shot(page, "navigate-model-appeared");
+	// And goes away again.
+	rmSync(join(host.home, ".pi", "agent", "models.json"));
+	await expect(page.getByTestId("navigate-no-model")).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId("status-model")).toHaveText("no model");
 });

@@ -78,6 +78,17 @@ export const LAYERS = [
 		node: true,
 		testMay: ["electron/services", "electron/session"],
 	},
+	// Floors inside the renderer (docs/layers.md "Inside the renderer"): the store is the ground floor (state,
+	// caches, selectors: nothing of the renderer above it); the graph draws what it is given and may read the
+	// store's selectors, never the commands, panels or dialogs. Their tests may drive the whole app.
+	{ folder: "renderer/store", may: ["shared"], packages: ["react", "zustand"], node: false, testMay: ["renderer"] },
+	{
+		folder: "renderer/graph",
+		may: ["shared", "renderer/store"],
+		packages: ["react", "react-dom", "@xyflow/react", "zustand", "d3-hierarchy"],
+		node: false,
+		testMay: ["renderer"],
+	},
 	{
 		folder: "renderer",
 		may: ["shared"],

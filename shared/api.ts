@@ -316,7 +316,11 @@ export interface CrossSearchSession {
 	sessionId: string | null;
 	title: string | null;
 	score: number;
-	matches: { entryId: string | null; kind: string; snippet: string; score: number }[];
+	/**
+	 * `line`, for a hit without an id only (an id-less or v1 file, whose ids Arbor makes up when it opens it):
+	 * the entry's 1-based line in the file, by which it is found once the session is open (`entryAtLine`).
+	 */
+	matches: { entryId: string | null; line?: number; kind: string; snippet: string; score: number }[];
 	matchCount: number;
 	matchingBlocks: number;
 }
@@ -351,6 +355,8 @@ export interface ArborRequests {
 	/** Usage lines (hidden in every tree mode) summed into the entry each hangs under. */
 	getUsageRollup: { params: { sessionId: string }; result: UsageRollup[] };
 	getEntry: { params: { sessionId: string; id: string }; result: SessionEntry };
+	/** The id of the entry read from this 1-based line of the file (as Arbor gave it, for a line without one), or null. */
+	entryAtLine: { params: { sessionId: string; line: number }; result: string | null };
 	getContext: { params: { sessionId: string; leafId: string | null; as?: ContextRules }; result: ContextView };
 	/** Indices of matching entries, ascending. */
 	search: { params: { sessionId: string; query: string; scope: SearchScope }; result: number[] };
@@ -440,6 +446,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"getCardFacts",
 	"getUsageRollup",
 	"getEntry",
+	"entryAtLine",
 	"getContext",
 	"search",
 	"previewNavigation",
@@ -491,6 +498,8 @@ export type ArborEvent =
 	/** Exact entry counts for library items listed with an estimate ("≈"), counted in the background after listSessions. */
 	| { type: "library_counts"; counts: { path: string; entryCount: number; size: number; mtimeMs: number }[] }
 	| { type: "commands_changed" }
+	/** pi's models.json, settings.json or auth.json, or Arbor's settings, changed on disk: the model a summary uses may differ. */
+	| { type: "model_config_changed" }
 	| { type: "menu_command"; command: string; args?: unknown }
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */
 	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }

@@ -65,6 +65,7 @@ export const requestSchemas: Schemas = {
 	getCardFacts: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
 	getUsageRollup: withSession,
 	getEntry: z.strictObject({ sessionId, id: entryId }),
+	entryAtLine: z.strictObject({ sessionId, line: z.number().int().min(1).max(0x7fffffff) }),
 	getContext: z.strictObject({ sessionId, leafId: entryId.nullable(), as: z.enum(["pi", "omp"]).optional() }),
 	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]) }),
 	previewNavigation: z.strictObject({ sessionId, targetId: entryId }),

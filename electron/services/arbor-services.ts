@@ -10,6 +10,7 @@ import type {
 	ArborSettings,
 	ContextView,
 	ExtensionListing,
+	LiveSessionInfo,
 	LoadWarning,
 	NavigateResult,
 	RequestParams,
@@ -42,6 +43,7 @@ import { SessionRegistry } from "./session-registry";
 import { type RecentCheck, RecentFiles } from "./recent-files";
 import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
+import { watchModelConfig } from "./config-watch";
 import { LiveService } from "./live/live-service";
 import { type Steering, type SteeringDeps, steeringFor, type SwitchAnswer } from "./steering";
 
@@ -91,6 +93,7 @@ export class ArborServices {
 	readonly #live: LiveService | null;
 	readonly #steering: SteeringDeps;
 	readonly #piExtensionDir: string | null;
+	#unwatchConfig: (() => void) | null = null;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -143,15 +146,28 @@ export class ArborServices {
 				: new LiveService({
 						dir: options.liveDir ?? path.join(settingsDir, "live"),
 						client: options.liveClient ?? { name: "arbor", version: "0" },
-						emit: (e) => this.#events.emit(e),
+						emit: (e) => {
+							if (e.type === "live_state") this.#followLive(e.sessionId, e.live);
+							this.#events.emit(e);
+						},
 						watch: options.watch !== false,
 					});
+		if (options.watch !== false)
+			this.#unwatchConfig = watchModelConfig(this.#piAgentDir, settingsDir, () => this.#events.emit({ type: "model_config_changed" }));
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		this.#steering = { sessions: this.#sessions, flow: this.#flow, live: this.#live, piAgentDir: this.#piAgentDir, env };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
 			if (!this.#disposed && this.#extensions.host.listCommands().length > 0) this.#events.emit({ type: "commands_changed" });
 		});
+	}
+
+	/** While a live pi holds the file, Arbor's leaf is pi's; when pi goes, it stays where pi was (docs/live.md "One leaf"). */
+	#followLive(sessionId: string, live: LiveSessionInfo | null): void {
+		const s = this.#sessions.find(sessionId);
+		if (!s) return;
+		s.leafFollowsPi = live !== null;
+		if (live) this.#sessions.followPiLeaf(s, live.leafId, live.status === "streaming");
 	}
 
 	onEvent(listener: (e: ArborEvent) => void): () => void {
@@ -227,6 +243,12 @@ export class ArborServices {
 
 	async getUsageRollup(params: RequestParams<"getUsageRollup">): Promise<RequestResult<"getUsageRollup">> {
 		return this.#sessions.get(params.sessionId).manager.getUsageRollup();
+	}
+
+	async entryAtLine(params: RequestParams<"entryAtLine">): Promise<RequestResult<"entryAtLine">> {
+		const m = this.#sessions.get(params.sessionId).manager;
+		const i = m.indexOfLine(params.line);
+		return i < 0 ? null : m.idAt(i);
 	}
 
 	async getEntry(params: RequestParams<"getEntry">): Promise<RequestResult<"getEntry">> {
@@ -546,6 +568,7 @@ export class ArborServices {
 		if (this.#disposed) return;
 		this.#disposed = true;
 		this.#live?.dispose();
+		this.#unwatchConfig?.();
 		this.#sessions.dispose();
 		this.#events.clear();
 	}

@@ -26,6 +26,8 @@ export class OpenSession {
 	/** Bumped by every search request: a running cooperative search stops when it is no longer the latest. */
 	searchSeq = 0;
 	closed = false;
+	/** A live pi holds the file: it appends only at its own leaf, and Arbor's leaf is pi's (docs/live.md "One leaf"). */
+	leafFollowsPi = false;
 	/** pi's session name as extensions last heard it (session_info_changed). */
 	sessionName: string | undefined;
 

@@ -89,6 +89,8 @@ export interface IndexProgress {
 
 export interface SearchHitEntry {
 	entryId: string | null;
+	/** 1-based line in the file, for an entry without an id (found by its line once opened). */
+	line?: number;
 	kind: string;
 	snippet: string;
 	score: number;
@@ -424,10 +426,17 @@ export class SearchIndex {
 				for (const r of h.results.slice(0, BLOCKS_READ)) {
 					const at = table[r.block];
 					if (!at) continue;
+					let firstLine = -1;
 					for (const m of this.#entriesIn(fd, at[0], at[1], terms)) {
 						matchCount++;
+						if (matches.length >= perSession) continue;
 						// The snippet (a pass over the whole entry text) only for the entries listed.
-						if (matches.length < perSession) matches.push({ entryId: m.entryId, kind: m.kind, snippet: snippetFor(m.text, q), score: r.score });
+						const hit: SearchHitEntry = { entryId: m.entryId, kind: m.kind, snippet: snippetFor(m.text, q), score: r.score };
+						if (m.entryId === null) {
+							if (firstLine < 0) firstLine = linesBefore(fd, at[0]) + 1;
+							hit.line = firstLine + m.lineInBlock;
+						}
+						matches.push(hit);
 					}
 					if (matches.length >= perSession) break;
 				}
@@ -442,11 +451,12 @@ export class SearchIndex {
 	}
 
 	/** The entries of one block whose words hold every query term (each as a prefix). */
-	#entriesIn(fd: number, offset: number, length: number, terms: string[]): { entryId: string | null; kind: string; text: string }[] {
+	#entriesIn(fd: number, offset: number, length: number, terms: string[]): { entryId: string | null; lineInBlock: number; kind: string; text: string }[] {
 		const buf = Buffer.allocUnsafe(length);
 		const n = readSync(fd, buf, 0, length, offset);
-		const out: { entryId: string | null; kind: string; text: string }[] = [];
-		for (const line of buf.toString("utf8", 0, n).split("\n")) {
+		const out: { entryId: string | null; lineInBlock: number; kind: string; text: string }[] = [];
+		const lines = buf.toString("utf8", 0, n).split("\n");
+		for (const [lineInBlock, line] of lines.entries()) {
 			if (!line) continue;
 			// The raw line holds every word of its text (JSON escapes only separators): a cheap first filter.
 			const rawLower = line.toLowerCase();
@@ -461,7 +471,7 @@ export class SearchIndex {
 			if (!t) continue;
 			const lower = t.text.toLowerCase();
 			if (!terms.every((term) => hasWordStartingWith(lower, term))) continue;
-			out.push({ entryId: typeof o.id === "string" ? o.id : null, kind: t.kind, text: t.text });
+			out.push({ entryId: typeof o.id === "string" ? o.id : null, lineInBlock, kind: t.kind, text: t.text });
 		}
 		return out;
 	}
@@ -477,4 +487,17 @@ export class SearchIndex {
 			this.#store.unlock();
 		}
 	}
+}
+
+/** Line feeds in the file before byte `offset` (a block starts at a line start): read in 1 MiB steps. */
+function linesBefore(fd: number, offset: number): number {
+	const buf = Buffer.allocUnsafe(Math.min(offset, 1 << 20));
+	let count = 0;
+	for (let at = 0; at < offset;) {
+		const n = readSync(fd, buf, 0, Math.min(buf.length, offset - at), at);
+		if (n <= 0) break;
+		for (let i = 0; i < n; i++) if (buf[i] === 10) count++;
+		at += n;
+	}
+	return count;
 }

@@ -184,7 +184,7 @@ export class SessionRegistry {
 	catchUp(s: OpenSession): void {
 		if (!this.#sessions.has(s.id)) return;
 		try {
-			const r = s.manager.catchUp();
+			const r = s.manager.catchUp({ writerHoldsLeaf: s.leafFollowsPi });
 			if (r.kind === "reloaded") this.reloaded(s, r.reason);
 			else if (r.kind === "appended") this.sync(s);
 			// omp rewrote its title line in place: the renderer takes the new summary (title) as it is, no refetch.
@@ -195,6 +195,32 @@ export class SessionRegistry {
 		} catch (err) {
 			const e = toServiceError(err);
 			this.#o.events.emit({ type: "error", sessionId: s.id, error: { code: e.code, message: e.message, file: e.file, line: e.line } });
+		}
+	}
+
+	/**
+	 * A live pi reported its leaf (its state after a turn, a tree move, a send): Arbor's leaf goes there, so
+	 * every preview, dialog and the composer read pi's leaf (docs/live.md "One leaf"). While pi works it only
+	 * appends: a reported leaf the file has already grown past (an ancestor of Arbor's leaf) is not taken back.
+	 * A leaf the file does not have (pi writes a new session's first lines with its first answer) is left for
+	 * the catch-up that brings it.
+	 */
+	followPiLeaf(s: OpenSession, leafId: string | null, working: boolean): void {
+		if (!this.#sessions.has(s.id)) return;
+		try {
+			this.write(s, (m) => {
+				const cur = m.getLeafId();
+				if (cur === leafId) return;
+				if (leafId === null) {
+					if (!working) m.resetLeaf();
+					return;
+				}
+				if (m.getEntry(leafId) === undefined) return;
+				if (working && cur !== null && m.getBranchIds(cur).includes(leafId)) return;
+				m.branch(leafId);
+			});
+		} catch {
+			// The file cannot be read right now: the catch-up that follows reports it.
 		}
 	}
 

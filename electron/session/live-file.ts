@@ -176,8 +176,12 @@ export class LiveFile {
 
 	// ---------------------------------------------------------------- other writers
 
-	/** `follow`: a leaf still at the last entry moves on to the other writer's last entry (not before our own writes). */
-	catchUp(follow: boolean): CatchUpResult {
+	/**
+	 * `follow`: a leaf still at the last entry moves on to the other writer's last entry (not before our own writes).
+	 * `writerHoldsLeaf`: the other writer appends only at its own leaf (a live pi Arbor steers), so the leaf
+	 * follows it wherever it was.
+	 */
+	catchUp(follow: boolean, writerHoldsLeaf = false): CatchUpResult {
 		if (!this.persistent || !this.disk || !this.path) return { kind: "none" };
 		this.#assertNotSwappedForLink();
 		let st;
@@ -189,7 +193,7 @@ export class LiveFile {
 		const d = this.disk;
 		const from = this.end.scanned;
 		this.#probe?.afterStat?.(st.size);
-		const r = this.#catchUpFrom(st, d, follow);
+		const r = this.#catchUpFrom(st, d, follow, writerHoldsLeaf);
 		this.#probe?.trace?.({
 			op: follow ? "catch-up" : "before-write",
 			from,
@@ -203,7 +207,7 @@ export class LiveFile {
 		return r;
 	}
 
-	#catchUpFrom(st: Stats, d: DiskState, follow: boolean): CatchUpResult {
+	#catchUpFrom(st: Stats, d: DiskState, follow: boolean, writerHoldsLeaf: boolean): CatchUpResult {
 		if (st.ino !== d.ino || st.dev !== d.dev) return this.#reload("file was replaced");
 		if (st.size < d.size || d.size < 0) return this.#reload(d.size < 0 ? "another writer appended at the same time" : "file shrank");
 		// omp rewrites its 256-byte title line in place: same size, and the mtime may not even move. Its bytes are
@@ -223,7 +227,7 @@ export class LiveFile {
 			return slot === "changed" ? { kind: "title_changed" } : { kind: "none" };
 		}
 		const before = this.index.cols.count;
-		this.#readAppended(st.size, follow);
+		this.#readAppended(st.size, follow, writerHoldsLeaf);
 		this.disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
 		const count = this.index.cols.count - before;
 		return slot === "changed" ? { kind: "appended", count, titleChanged: true } : { kind: "appended", count };
@@ -264,7 +268,7 @@ export class LiveFile {
 		return "changed";
 	}
 
-	#readAppended(size: number, follow: boolean): void {
+	#readAppended(size: number, follow: boolean, writerHoldsLeaf: boolean): void {
 		const ix = this.index;
 		const fd = openSync(this.path as string, "r");
 		try {
@@ -272,7 +276,7 @@ export class LiveFile {
 			// Indexing moves the leaf to each new entry. A leaf the user moved stays where it was; a leaf still
 			// at the resume point (the last entry) follows the other writer, as a reload would.
 			const leaf = ix.leafId;
-			const followWriter = follow && (leaf === null ? firstNew === 0 : leaf === ix.resumeLeafId() || leaf === ix.resumeAnchorId());
+			const followWriter = follow && (writerHoldsLeaf || (leaf === null ? firstNew === 0 : leaf === ix.resumeLeafId() || leaf === ix.resumeAnchorId()));
 			ix.clearSawDuplicate();
 			let headerSeen = this.headerOnDisk;
 			const reader = new LineReader(ix, ix.lazy && this.headerOnDisk && !this.legacy, false);
@@ -436,7 +440,7 @@ export class LiveFile {
 	 */
 	#adoptRacedAppend(id: string, state: DiskState): boolean {
 		try {
-			this.#readAppended(state.size, false);
+			this.#readAppended(state.size, false, false);
 			this.disk = state;
 		} catch {
 			// The line is written; a read failing now must not fail the append: the next catch-up reloads.

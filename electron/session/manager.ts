@@ -221,6 +221,13 @@ export class SessionManager {
 		return this.#ix.byId.get(id) ?? -1;
 	}
 
+	/** File-order index of the entry read from a 1-based line of the file (-1: no entry there). */
+	indexOfLine(line: number): number {
+		const c = this.#ix.cols;
+		for (let i = 0; i < c.count; i++) if (c.line[i] === line) return i;
+		return -1;
+	}
+
 	/** Id at a file-order index ("" outside the file). No copy of the columns, unlike getSkeleton. */
 	idAt(index: number): string {
 		const c = this.#ix.cols;
@@ -377,8 +384,8 @@ export class SessionManager {
 	// ---------------------------------------------------------------- other writers, upgrade, branch files
 
 	/** Brings the index up to date with the file (another process, e.g. pi, may have appended). */
-	catchUp(): CatchUpResult {
-		return this.#live.catchUp(true);
+	catchUp(opts: { writerHoldsLeaf?: boolean } = {}): CatchUpResult {
+		return this.#live.catchUp(true, opts.writerHoldsLeaf === true);
 	}
 
 	/** Changes when entries already handed out (skeleton, deltas) may differ now (see LiveFile.generation). */

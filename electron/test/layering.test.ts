@@ -98,6 +98,35 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 		wall("renderer/App.tsx", "diff", /may not use npm package "diff"/);
 	});
 
+	it("inside the renderer: the store is the ground floor, and the graph reaches neither the commands nor the panels", () => {
+		ok("renderer/store/live.ts", "../../shared/skeleton");
+		ok("renderer/store/index.ts", "zustand");
+		wall(
+			"renderer/store/events.ts",
+			"../graph/facts",
+			/renderer\/store\/ may not import renderer\/graph\/facts \(renderer\/store\/ may import only renderer\/store, shared\)/,
+		);
+		wall("renderer/store/live.ts", "../graph/streaming", /renderer\/store\/ may not import renderer\/graph\/streaming/);
+		wall("renderer/store/flows.ts", "../commands/registry", /renderer\/store\/ may not import renderer\/commands\/registry/);
+		wall("renderer/store/index.ts", "@xyflow/react", /renderer\/store\/ may not use npm package "@xyflow\/react"/);
+		ok("renderer/graph/nodes.tsx", "../store/selectors");
+		ok("renderer/graph/layout.ts", "d3-hierarchy");
+		wall(
+			"renderer/graph/nodes.tsx",
+			"../commands/services",
+			/renderer\/graph\/ may not import renderer\/commands\/services \(renderer\/graph\/ may import only renderer\/graph, shared, renderer\/store\)/,
+		);
+		wall("renderer/graph/FamilyBadge.tsx", "../commands/registry", /renderer\/graph\/ may not import renderer\/commands\/registry/);
+		wall("renderer/graph/nodes.tsx", "../panels/StatusBar", /renderer\/graph\/ may not import renderer\/panels\/StatusBar/);
+		wall("renderer/graph/nodes.tsx", "../compare/rollups", /renderer\/graph\/ may not import renderer\/compare\/rollups/);
+		wall("renderer/graph/nodes.tsx", "node:fs", /renderer\/graph\/ is pure: no Node built-ins/);
+		// Above them the rest of the renderer uses both; graph tests may drive the whole app.
+		ok("renderer/panels/GraphPane.tsx", "../graph/SessionGraph");
+		ok("renderer/panels/GraphPane.tsx", "../store/selectors");
+		ok("renderer/graph/test/SessionGraph.live.test.tsx", "../../commands/registry");
+		wall("renderer/graph/test/x.test.tsx", "../../../electron/services/index", /renderer\/graph\/ may not import electron\/services\/index/);
+	});
+
 	it("tests may use their own layer, test helpers, node:* and the reference writers, never a higher layer's code", () => {
 		ok("shared/test/tree-view.test.ts", "node:fs");
 		ok("shared/test/tree-view.test.ts", "@mariozechner/pi-coding-agent");
@@ -138,6 +167,8 @@ describe("layering (DESIGN.md import rules, as arbor/layers enforces them)", () 
 			"electron/cli",
 			"electron/hosts",
 			"renderer",
+			"renderer/store",
+			"renderer/graph",
 			"e2e",
 			"bench",
 			"scripts",

@@ -56,7 +56,7 @@ describe("npm run lint enforces the layer walls", () => {
 		withLine(RENDERER_FILE, 'import "node:fs";', () => {
 			const r = lint();
 			expect(r.code).not.toBe(0);
-			expect(r.out).toContain('Layer wall: renderer/ is pure: no Node built-ins ("node:fs")');
+			expect(r.out).toContain('Layer wall: renderer/graph/ is pure: no Node built-ins ("node:fs")');
 			expect(r.out).toContain("arbor/layers");
 		});
 	}, 120_000);

@@ -14,7 +14,7 @@ import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { activeSkeleton, indexOfId } from "../store/selectors";
 import { branchEnd, childToward, childrenOf, firstPromptUnder } from "./branches";
-import { rollupsOf } from "./rollups";
+import { rollupsOf } from "../store/rollups";
 import "./compare.css";
 
 type Loaded = { key: string; view: CompareView } | { key: string; error: string } | null;

@@ -7,7 +7,7 @@ import { formatSpan, formatTokens } from "../../shared/rollup";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, indexOfId } from "../store/selectors";
-import { useSubtreeRollup } from "./rollups";
+import { subtreeRollup } from "../store/rollups";
 import "./compare.css";
 
 export function SubtreeStats({ entryId }: { entryId: string }) {
@@ -15,7 +15,7 @@ export function SubtreeStats({ entryId }: { entryId: string }) {
 	const sessionId = useApp((s) => s.activeSessionId);
 	const sk = useApp(activeSkeleton);
 	const index = sk ? indexOfId(sk, entryId) : -1;
-	const r = useSubtreeRollup(client, sessionId, sk, index);
+	const r = subtreeRollup(sk, index);
 	const [files, setFiles] = useState<{ id: string; files: SideFiles } | null>(null);
 	useEffect(() => {
 		if (!sessionId) return;

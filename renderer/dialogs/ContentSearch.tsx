@@ -1,18 +1,20 @@
 // The library's search over the contents of every session (searchAllSessions through Arbor's index),
 // shown under the title matches: results grouped by session with their matching entries; clicking an
-// entry opens the session with that card selected. While the index builds, its progress is shown and
-// the results refresh as files are indexed.
+// entry opens the session with that card selected and in view (found by its line when the file gives it
+// no id). While the index builds, its progress is shown and the results refresh as files are indexed.
 
 import { useEffect, useState } from "react";
-import type { CrossSearchResult } from "../../shared/api";
+import type { CrossSearchResult, CrossSearchSession } from "../../shared/api";
 import { useServices } from "../commands/services";
+import { revealWhenShown } from "../graph/FamilyBadge";
+import { useGraph } from "../graph/store";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 
 export function ContentSearch({ query }: { query: string }) {
-	const { client } = useServices();
+	const { client, reveal } = useServices();
+	const graph = useGraph();
 	const openPath = useApp((s) => s.openPath);
-	const select = useApp((s) => s.select);
 	const [result, setResult] = useState<CrossSearchResult | null>(null);
 	const [error, setError] = useState<string | null>(null);
 	const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -52,9 +54,13 @@ export function ContentSearch({ query }: { query: string }) {
 	}, [client, query, tick]);
 
 	if (query.trim().length < 2) return null;
-	const open = async (path: string, entryId: string | null): Promise<void> => {
+	const open = async (path: string, hit: CrossSearchSession["matches"][number] | undefined): Promise<void> => {
 		const s = await openPath(path);
-		if (s && entryId) select(entryId);
+		if (!s || !hit) return;
+		// A hit without an id (an id-less or v1 file): the id Arbor gave the entry on that line.
+		const id =
+			hit.entryId ?? (hit.line !== undefined ? await client.request("entryAtLine", { sessionId: s.sessionId, line: hit.line }).catch(() => null) : null);
+		if (id) revealWhenShown(graph.store, reveal, s.sessionId, id);
 	};
 	return (
 		<section data-testid="content-search">
@@ -69,7 +75,7 @@ export function ContentSearch({ query }: { query: string }) {
 			<ul className="pick-list">
 				{result?.sessions.map((s) => (
 					<li key={s.path} data-testid="content-search-session">
-						<button type="button" title={s.path} onClick={() => void open(s.path, s.matches[0]?.entryId ?? null)}>
+						<button type="button" title={s.path} onClick={() => void open(s.path, s.matches[0])}>
 							<span className="library-title">{s.title || s.path.split(/[\\/]/).pop()}</span>
 							<span className="muted">
 								{s.matchingBlocks > s.matchCount ? `${s.matchCount}+` : s.matchCount} matching entr{s.matchCount === 1 ? "y" : "ies"} ·{" "}
@@ -79,7 +85,7 @@ export function ContentSearch({ query }: { query: string }) {
 						<ul className="content-search-matches">
 							{s.matches.map((m, i) => (
 								<li key={`${m.entryId ?? "x"}-${i}`}>
-									<button type="button" data-testid="content-search-match" data-entry-id={m.entryId ?? ""} onClick={() => void open(s.path, m.entryId)}>
+									<button type="button" data-testid="content-search-match" data-entry-id={m.entryId ?? ""} onClick={() => void open(s.path, m)}>
 										<span className="muted">{m.kind}</span> {m.snippet}
 									</button>
 								</li>

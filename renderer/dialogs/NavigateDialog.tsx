@@ -3,6 +3,7 @@
 // streams the text live and Escape cancels it with nothing changed. Errors are shown as they are.
 
 import { useEffect, useRef, useState } from "react";
+import { modelSourceText } from "../panels/StatusBar";
 import { useApp } from "../store";
 import type { NavigateDialog as NavigateState } from "../store/dialogs";
 import { Modal } from "./Modal";
@@ -63,7 +64,21 @@ export function NavigateDialog({ dialog }: { dialog: NavigateState }) {
 						)}
 					</p>
 					{p.editorText !== undefined && <p className="muted">The leaf moves to the message's parent and its text goes to the composer.</p>}
-					{!model && count > 0 && <p className="muted">No model is configured: summarizing will fail. Set one in Arbor or pi settings.</p>}
+					{count > 0 &&
+						(live ? (
+							<p className="muted" data-testid="navigate-model">
+								pi summarizes with its own model
+								{live.state.model ? ` (${live.state.model.provider}/${live.state.model.modelId})` : ""}.
+							</p>
+						) : model ? (
+							<p className="muted" data-testid="navigate-model">
+								Summarize uses {model.provider}/{model.modelId} ({modelSourceText(model.source)}).
+							</p>
+						) : (
+							<p className="muted" data-testid="navigate-no-model">
+								No model is configured: summarizing will fail. Set one in Arbor or pi settings.
+							</p>
+						))}
 					<div className="button-row">
 						<button ref={noSummaryRef} type="button" data-testid="navigate-no-summary" onClick={() => void confirm("none")}>
 							No summary

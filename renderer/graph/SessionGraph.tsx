@@ -54,6 +54,15 @@ const ARIA_LABELS = {
 	"edge.a11yDescription.default": "A parent-child link between two entries.",
 };
 
+/**
+ * React Flow marks its wrapper role="application" (after the props it passes on, so no prop overrides it),
+ * which would sit between the tree and its items. Removed once, when the wrapper mounts: React sets an
+ * attribute again only when its value changes, and this one never does.
+ */
+function dropApplicationRole(el: HTMLDivElement | null): void {
+	el?.removeAttribute("role");
+}
+
 export function SessionGraph(props: SessionGraphProps): React.JSX.Element {
 	const provided = useContext(GraphContext);
 	const [own] = useState<Graph>(createGraph);
@@ -162,10 +171,6 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		mounted.includes(drawn.model.nodeOfEntry[selectedIndex])
 			? treeItemId(drawn.model.ids[drawn.model.nodeOfEntry[selectedIndex]])
 			: undefined;
-	// React Flow marks its wrapper role="application", which would sit between the tree and its items.
-	useEffect(() => {
-		treeRef.current?.querySelector(".react-flow")?.removeAttribute("role");
-	});
 	return (
 		<div
 			ref={containerRef}
@@ -188,6 +193,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 				data-testid="arbor-tree"
 			>
 				<ReactFlow<GraphFlowNode>
+					ref={dropApplicationRole}
 					nodes={nodes}
 					edges={edges}
 					nodeTypes={nodeTypes}

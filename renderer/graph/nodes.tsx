@@ -1,9 +1,7 @@
 // Node components: small, memoized, each selecting only the booleans and the text it shows from the graph
 // store. Everything from the session file is rendered as React text (escaped): never as HTML.
 
-import { memo, useContext } from "react";
-import { ServicesContext } from "../commands/services";
-import { useRollupText } from "../compare/rollups";
+import { memo, useEffect } from "react";
 import { Handle, Position, type Node, type NodeProps, type NodeTypes } from "@xyflow/react";
 import {
 	cardText,
@@ -17,13 +15,13 @@ import {
 	segmentSummary,
 	usageRollupText,
 } from "./cards";
-import { needsCardFacts, useCardFacts, useUsageRollup } from "./facts";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
 import { StreamingNode } from "./streaming";
 import { GraphNodeKind, NODE_SIZE, ROW, type Direction, type GraphModel } from "./model";
 import { useGraph, useGraphStore, type GraphState, type GraphStore } from "./store";
 import { treeItemId } from "./treeitem";
+import { needsCardFacts } from "../store/cards";
 import { indexOfId } from "../store/selectors";
 
 export interface GraphNodeData extends Record<string, unknown> {
@@ -189,13 +187,17 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	// A live pi's in-memory leaf (null: file mode), on its card or its nearest shown ancestor.
 	const liveLeaf = useGraphStore((s) => s.liveLeaf);
 	const liveCard = useGraphStore((s) => (s.liveLeaf === null ? -1 : (s.model?.liveCard ?? s.liveLeaf)));
-	const services = useContext(ServicesContext);
-	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
-	const client = services?.client ?? null;
-	const facts = useCardFacts(client, sessionId, e, sk !== null && e < sk.count && needsCardFacts(sk.kind[e]));
+	// Card facts (pi 1.6 system messages, context edits, omp records): given by the app, asked for when mounted.
+	const wantsFacts = sk !== null && e < sk.count && needsCardFacts(sk.kind[e]);
+	const facts = useGraphStore((s) => (wantsFacts ? s.cards.facts(e) : undefined));
+	const requestFacts = useGraphStore((s) => s.cards.requestFacts);
+	useEffect(() => {
+		if (wantsFacts) requestFacts(e);
+	}, [wantsFacts, requestFacts, e]);
+	const reveal = useGraphStore((s) => s.cards.reveal);
 	const editTarget = facts?.contextEdit && sk ? indexOfId(sk, facts.contextEdit.targetId) : -1;
 	const targetPreview = useGraphStore((s) => (editTarget >= 0 ? s.preview(editTarget) : undefined));
-	const usageRollup = useUsageRollup(client, sessionId, sk, e);
+	const usageRollup = useGraphStore((s) => s.cards.usage(e));
 	const rows = useDirection() === "rows";
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
@@ -218,11 +220,11 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 				className="arbor-card__jump nodrag nopan"
 				data-testid="context-edit-jump"
 				title={`Show the edited entry ${facts.contextEdit.targetId}`}
-				disabled={editTarget < 0 || !services}
+				disabled={editTarget < 0}
 				onPointerDown={(ev) => ev.stopPropagation()}
 				onClick={(ev) => {
 					ev.stopPropagation();
-					if (facts.contextEdit) services?.reveal(facts.contextEdit.targetId);
+					if (facts.contextEdit) reveal(facts.contextEdit.targetId);
 				}}
 			>
 				→ {editTarget < 0 ? "target not in file" : "target"}
@@ -424,10 +426,7 @@ export const FoldStubNode = memo(function FoldStubNode({ data }: NodeProps<Graph
 
 /** Roll-up text of a folded subtree (issue #12): entries, tokens, cost, errors, time span. */
 function useFoldRollup(entry: number): string | null {
-	const services = useContext(ServicesContext);
-	const sk = useGraphStore((s) => s.skeleton);
-	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
-	return useRollupText(services ? { client: services.client, sessionId } : null, sk, entry);
+	return useGraphStore((s) => s.cards.rollup(entry));
 }
 
 /** Under a branch point's card: the roll-up of everything below it. */

@@ -1,9 +1,32 @@
 // What a SessionGraph is given: the session's skeleton and tree view, the selection, previews, and the
 // callbacks it reports through. Its own module so the graph's hooks read it without importing the component.
 
+import type { CardFacts, UsageRollup } from "../../shared/card-facts";
 import type { Skeleton } from "../../shared/skeleton";
+import type { FamilyChild } from "../store/cards";
 import type { Direction, GraphTreeInput } from "./model";
 import type { StreamCard } from "./streaming";
+
+/**
+ * What entry cards show beyond the skeleton and the previews, and what their buttons do: given by the app
+ * (cards render what they are given; the graph never reads the app's store or reaches its commands).
+ * Pass a new object when any of it changes (the cards select from it).
+ */
+export interface CardSources {
+	/** Card facts of entry i: undefined while not loaded, null when there are none. */
+	facts(index: number): CardFacts | null | undefined;
+	/** Asked for the facts of a mounted card that needs them (cheap to call again). */
+	requestFacts(index: number): void;
+	/** Usage lines folded into entry i, or null. */
+	usage(index: number): UsageRollup | null;
+	/** Roll-up text of the subtree under entry i, or null. */
+	rollup(index: number): string | null;
+	/** Files branched from this one at entry id. */
+	familyAt(entryId: string): readonly FamilyChild[] | undefined;
+	openFile(path: string): void;
+	/** Select an entry and bring it into view. */
+	reveal(entryId: string): void;
+}
 
 export interface SessionGraphProps {
 	sessionKey: string;
@@ -13,6 +36,8 @@ export interface SessionGraphProps {
 	searchMatches?: readonly number[] | ReadonlySet<number> | null;
 	abandonedPreview?: ReadonlySet<string> | null;
 	previews: (index: number) => string | undefined;
+	/** Card facts, usage, roll-ups, family badges (none when absent). */
+	cards?: CardSources;
 	previewsVersion?: number;
 	requestPreviews?: (indices: number[]) => void;
 	direction?: Direction;

@@ -9,7 +9,9 @@ import { createContext, useContext } from "react";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useStore } from "zustand";
 import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
+import { indexOfId } from "../store/selectors";
 import { GraphNodeKind, type Direction, type GraphModel } from "./model";
+import type { CardSources } from "./props";
 
 export interface XY {
 	x: number;
@@ -40,6 +42,8 @@ export interface GraphState {
 	matches: ReadonlySet<number> | null;
 	abandoned: ReadonlySet<string> | null;
 	preview: (index: number) => string | undefined;
+	/** What cards show beyond the skeleton and previews (facts, usage, roll-ups, family) and do (open, reveal). */
+	cards: CardSources;
 	direction: Direction;
 
 	// Per session (key = session id), kept while the app runs.
@@ -66,6 +70,16 @@ export interface GraphState {
 }
 
 const NO_PREVIEW = (): undefined => undefined;
+/** Without an app (the graph alone, in its tests): no facts, roll-ups or family badges. */
+export const NO_CARDS: CardSources = {
+	facts: () => undefined,
+	requestFacts: () => undefined,
+	usage: () => null,
+	rollup: () => null,
+	familyAt: () => undefined,
+	openFile: () => undefined,
+	reveal: () => undefined,
+};
 export const EMPTY_SET: ReadonlySet<string> = new Set();
 export const EMPTY_MAP: ReadonlyMap<string, XY> = new Map();
 
@@ -79,6 +93,7 @@ export function initialGraphState(): GraphState {
 		matches: null,
 		abandoned: null,
 		preview: NO_PREVIEW,
+		cards: NO_CARDS,
 		direction: "TB",
 		sessionKey: "",
 		expanded: {},
@@ -119,21 +134,9 @@ export function positionsOf(s: GraphState): ReadonlyMap<string, XY> {
 	return s.positions[s.sessionKey] ?? EMPTY_MAP;
 }
 
-/** Keyed by the ids array: a leaf move copies the skeleton object but shares its ids. */
-const idIndexes = new WeakMap<readonly string[], Map<string, number>>();
-
+/** reveal() runs on every arrow key and F3: the store's id map (one per ids array) answers it. */
 function entryIndex(s: GraphState, entryId: string): number {
-	const sk = s.skeleton;
-	if (!sk) return -1;
-	// One map per skeleton: reveal() runs on every arrow key and F3, and a scan of 100k ids is not free.
-	let m = idIndexes.get(sk.ids);
-	if (!m) {
-		m = new Map();
-		// Later duplicates win, as in pi.
-		for (let i = 0; i < sk.ids.length; i++) m.set(sk.ids[i], i);
-		idIndexes.set(sk.ids, m);
-	}
-	return m.get(entryId) ?? -1;
+	return s.skeleton ? indexOfId(s.skeleton, entryId) : -1;
 }
 
 /** Graph node showing an entry (itself or its "+N" segment), -1 when not drawn. */

@@ -10,8 +10,10 @@ import { GAP, type Direction } from "./model";
 import type { GraphFlowNode } from "./nodes";
 import { useGraphStore, type XY } from "./store";
 import { INERT_EDGE, INERT_NODE } from "./useFlowElements";
+import type { LiveStream } from "../store/live";
+import { indexOfId } from "../store/selectors";
 
-/** What the graph draws for one streamed assistant message (the store derives it from pi's events). */
+/** What the graph draws for one streamed assistant message (made from the store's streams by streamCards). */
 export interface StreamCard {
 	/** Stable while the message streams (pi's turn and message index). */
 	key: string;
@@ -27,6 +29,41 @@ export interface StreamCard {
 	done: boolean;
 	/** Why it stopped, when not a normal end (aborted, error). */
 	stopReason?: string;
+}
+
+/** What the graph draws for a session's streams (memoized per streams array by the caller). */
+export function streamCards(sk: Skeleton, streams: readonly LiveStream[]): StreamCard[] {
+	return streams.map((x) => {
+		let text = "";
+		let thinking = false;
+		const tools: { name: string; args: string }[] = [];
+		for (const b of x.message.content) {
+			if (b.type === "text" && typeof b.text === "string") text += b.text;
+			else if (b.type === "thinking") thinking = true;
+			else if (b.type === "toolCall") {
+				const name = typeof b.name === "string" ? b.name : "tool";
+				tools.push({ name, args: argsPreview(b.arguments) });
+			}
+		}
+		const stop = x.message.stopReason;
+		return {
+			key: x.key,
+			parentIndex: x.parentId === null ? -1 : indexOfId(sk, x.parentId),
+			text,
+			tools,
+			thinking,
+			done: x.done,
+			...(stop === "aborted" || stop === "error" ? { stopReason: stop } : {}),
+		};
+	});
+}
+
+function argsPreview(args: unknown): string {
+	if (!args || typeof args !== "object") return "";
+	const first = Object.values(args as Record<string, unknown>).find((v) => typeof v === "string");
+	if (typeof first !== "string") return "";
+	const one = first.replace(/\s+/g, " ").trim();
+	return one.length > 40 ? `${one.slice(0, 39)}…` : one;
 }
 
 export const STREAM_SIZE = { w: 280, h: 112 } as const;

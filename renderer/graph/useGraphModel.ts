@@ -7,7 +7,7 @@ import { activePathMask } from "../../shared/tree-view";
 import { buildGraphModel, expandSegments } from "./compress";
 import { GraphNodeKind, type GraphModel, type GraphTreeInput } from "./model";
 import type { SessionGraphProps } from "./props";
-import { EMPTY_SET, setSegmentExpanded, useGraphStore, type Graph } from "./store";
+import { EMPTY_SET, NO_CARDS, setSegmentExpanded, useGraphStore, type Graph } from "./store";
 
 /** Models this big are rebuilt a frame after a filter or search change (smaller ones take a few ms). */
 const DEFER_REBUILD_NODES = 4000;
@@ -45,6 +45,7 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 			matches,
 			abandoned: props.abandonedPreview ?? null,
 			preview: props.previews,
+			cards: props.cards ?? NO_CARDS,
 			direction,
 			sessionKey,
 			liveLeaf,
@@ -59,6 +60,7 @@ export function useGraphModel(graph: Graph, props: SessionGraphProps): GraphMode
 		props.abandonedPreview,
 		props.previews,
 		props.previewsVersion,
+		props.cards,
 		direction,
 		sessionKey,
 		liveLeaf,

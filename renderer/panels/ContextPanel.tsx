@@ -9,7 +9,7 @@ import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import { useCardFacts } from "../graph/facts";
+import { useCardFacts } from "../store/use-cards";
 import { str, textOfBlocks } from "./entry-text";
 import { isRecord } from "../../shared/guards";
 
@@ -52,8 +52,8 @@ export function contextEditsOnPath(sk: Skeleton, leaf: number, max = 50): number
 
 /** An omit edit on the path: its target is not in the context; say so where the message would be. */
 function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: string; sk: Skeleton }) {
-	const { client, reveal } = useServices();
-	const f = useCardFacts(client, sessionId, index);
+	const { reveal } = useServices();
+	const f = useCardFacts(sessionId, index);
 	if (!f?.contextEdit || f.contextEdit.mode !== "omit") return null;
 	const target = f.contextEdit.targetId;
 	const editId = sk.ids[index];

@@ -7,7 +7,7 @@ import type { SessionEntry } from "../../shared/entries";
 import { systemContentText } from "../../shared/system-message";
 import { ServicesContext } from "../commands/services";
 import { formatCost } from "../graph/cards";
-import { useUsageRollup } from "../graph/facts";
+import { useUsageRollup } from "../store/use-cards";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { indexOfId } from "../store/selectors";
@@ -225,11 +225,10 @@ export function OmpRecordView({ entry }: { entry: Record<string, unknown> }) {
 
 /** Under an entry: the usage lines folded into it (pi's cache warmer, omp's model_usage). */
 export function UsageRollupLine({ entryId }: { entryId: string }) {
-	const services = useContext(ServicesContext);
 	const sessionId = useApp((s) => s.activeSessionId);
 	const sk = useApp((s) => (s.activeSessionId ? (s.sessions[s.activeSessionId]?.skeleton ?? null) : null));
 	const index = sk ? indexOfId(sk, entryId) : -1;
-	const r = useUsageRollup(services?.client ?? null, sessionId, sk, index);
+	const r = useUsageRollup(sessionId, sk?.count ?? 0, index);
 	if (!r) return null;
 	return (
 		<div className="usage-rollup muted" data-testid="inspector-usage-rollup">

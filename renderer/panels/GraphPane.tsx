@@ -8,9 +8,10 @@ import { HiddenBranches } from "../compare/HiddenBranches";
 import { useGraph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
-import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
-import { piLeafId, streamCards } from "../store/live";
-import type { StreamCard } from "../graph/streaming";
+import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+import { streamCards, type StreamCard } from "../graph/streaming";
+import type { CardSources } from "../graph/props";
+import { subtreeRollupText } from "../store/rollups";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
@@ -47,7 +48,7 @@ function GraphAnnouncer() {
 const NO_MATCHES = null;
 
 export function GraphPane() {
-	const { run, deps } = useServices();
+	const { run, deps, reveal } = useServices();
 	const sessionId = useApp((s) => s.activeSessionId);
 	const skeleton = useApp(activeSkeleton);
 	const tree = useApp(selectTreeView);
@@ -121,6 +122,7 @@ export function GraphPane() {
 		},
 		[st, idOf],
 	);
+	const cards = useCardSources(sessionId, skeleton, reveal);
 
 	if (!sessionId || !skeleton || !tree) {
 		return (
@@ -169,6 +171,7 @@ export function GraphPane() {
 				abandonedPreview={abandoned}
 				previews={previews}
 				requestPreviews={requestPreviews}
+				cards={cards}
 				direction={direction}
 				onSelect={onSelect}
 				onActivate={onActivate}
@@ -186,15 +189,44 @@ export function GraphPane() {
 
 const NO_STREAMS: StreamCard[] = [];
 
-/** A live pi's in-memory leaf (entry index; null in file mode) and its streaming cards, for the graph. */
+/** What the cards show beyond skeleton and previews (facts, usage, roll-ups, family), from the store's caches. */
+function useCardSources(sessionId: string | null, skeleton: Skeleton | null, reveal: (entryId: string) => void): CardSources {
+	const facts = useApp((s) => (sessionId ? s.cardFacts[sessionId] : undefined));
+	const usage = useApp((s) => (sessionId ? s.usageRollups[sessionId] : undefined));
+	const path = useApp((s) => (sessionId ? (s.sessions[sessionId]?.summary.path ?? null) : null));
+	const family = useApp((s) => (path ? s.familyChildren[path] : undefined));
+	const ensureFacts = useApp((s) => s.ensureCardFacts);
+	const ensureUsage = useApp((s) => s.ensureUsageRollups);
+	const ensureFamily = useApp((s) => s.ensureFamily);
+	const openPath = useApp((s) => s.openPath);
+	const count = skeleton?.count ?? 0;
+	useEffect(() => {
+		if (sessionId) ensureUsage(sessionId, count);
+	}, [sessionId, count, ensureUsage]);
+	useEffect(() => {
+		if (path) ensureFamily(path);
+	}, [path, count, ensureFamily]);
+	return useMemo(
+		() => ({
+			facts: (i) => facts?.get(i),
+			requestFacts: (i) => {
+				if (sessionId) ensureFacts(sessionId, [i]);
+			},
+			usage: (i) => usage?.byAnchor.get(i) ?? null,
+			rollup: (i) => subtreeRollupText(skeleton, i),
+			familyAt: (id) => family?.get(id),
+			openFile: (p) => void openPath(p),
+			reveal,
+		}),
+		[sessionId, skeleton, facts, usage, family, ensureFacts, openPath, reveal],
+	);
+}
+
+/** A live pi's leaf (the session's one leaf, kept on pi's while live; null in file mode) and its streaming cards, for the graph. */
 function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { liveLeaf: number | null; streaming: StreamCard[] } {
 	const live = useApp((s) => (sessionId ? s.live[sessionId] : undefined));
-	const leafId = live ? piLeafId(live, skeleton) : undefined;
 	const streams = live?.streams;
-	const liveLeaf = useMemo(() => {
-		if (leafId === undefined || !skeleton) return null;
-		return leafId === null ? -1 : indexOfId(skeleton, leafId);
-	}, [leafId, skeleton]);
+	const liveLeaf = live && skeleton ? skeleton.leaf : null;
 	const streaming = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
 	return { liveLeaf, streaming };
 }

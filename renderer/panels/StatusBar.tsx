@@ -7,8 +7,7 @@ import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
-import { piLeafId } from "../store/live";
-import { activeSession, indexOfId } from "../store/selectors";
+import { activeSession, indexOfId, leafId } from "../store/selectors";
 import { shorten } from "./session-name";
 
 /** Kinds that carry conversation text; the others (labels, saved positions, model changes…) are settings lines. */
@@ -78,11 +77,9 @@ export function StatusBar() {
 	const resumeNamed = namedEntry(sk, sk && leafDiffers ? sk.resumeLeaf : -1);
 	const leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
 	const resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
-	// Live: the running pi's in-memory leaf is where the next turn goes; the file's positions are secondary.
-	const liveLeafId = useApp((s) => {
-		const v = s.activeSessionId ? s.live[s.activeSessionId] : undefined;
-		return v ? piLeafId(v, sk) : undefined;
-	});
+	// Live: the leaf is the running pi's (in its memory): where the next turn goes; the file's positions are secondary.
+	const isLive = useApp((s) => (s.activeSessionId ? s.live[s.activeSessionId] !== undefined : false));
+	const liveLeafId = isLive && sk ? leafId(sk) : undefined;
 	const liveIndex = sk && liveLeafId ? indexOfId(sk, liveLeafId) : -1;
 	const piText = useEntryText(liveIndex);
 	// A summary uses the session's own model (its branch's last model): ask again when the session or its

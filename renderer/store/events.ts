@@ -1,6 +1,5 @@
 // Applies the main process's events to the store: the only way skeletons, leaves and labels change.
 
-import { clearFactsCache } from "../graph/facts";
 import type { ArborEvent } from "../../shared/api";
 import { applySkeletonDelta } from "../../shared/skeleton";
 import type { AppStore } from "./index";
@@ -34,7 +33,7 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 			if (!st.sessions[event.sessionId]) return;
 			st.setSummary(event.sessionId, event.session);
 			st.dropPreviews(event.sessionId);
-			clearFactsCache(event.sessionId);
+			st.dropCardData(event.sessionId);
 			void st.refetchSkeleton(event.sessionId);
 			if (event.reason) st.toast("info", `Reloaded: ${event.reason}`);
 			return;
@@ -72,6 +71,9 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 			return;
 		case "commands_changed":
 			void st.loadExtensionCommands();
+			return;
+		case "model_config_changed":
+			void st.refreshActiveModel();
 			return;
 		case "menu_command":
 			runMenuCommand?.(event.command, event.args);

@@ -4,7 +4,6 @@
 
 import { ArborRequestError } from "../../shared/api";
 import { errorText, type NavigateDialog, type NavigateRequest } from "./dialogs";
-import { piLeafId } from "./live";
 import { activeSession, activeSkeleton, draftOf, indexOfId, leafId } from "./selectors";
 import type { AppState, SliceCreator } from "./types";
 
@@ -109,9 +108,8 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			const sessionId = state.activeSessionId;
 			const sk = activeSkeleton(state);
 			if (!sessionId || !sk) return;
-			// Live, "here" is where the running pi is (its in-memory leaf), not the file's idea of the leaf.
-			const live = get().live[sessionId];
-			if ((live ? piLeafId(live, sk) : leafId(sk)) === targetId) {
+			// Live, the leaf is the running pi's (the main process keeps it there).
+			if (leafId(sk) === targetId) {
 				get().toast("info", "Already at this point");
 				return;
 			}

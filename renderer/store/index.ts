@@ -1,10 +1,12 @@
 // The renderer's store (zustand, sliced): sessions + skeletons, view (filter, search, folds, selection),
-// dialogs, previews cache, settings, and the user flows. Created per client so tests get a fresh one.
+// dialogs, previews and card data caches, settings, and the user flows. The ground floor of the renderer:
+// it imports nothing of it but itself (docs/layers.md "Inside the renderer"). Created per client so tests get a fresh one.
 
 import { createContext, useContext } from "react";
 import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { ArborClient } from "../../shared/api";
+import { createCardSlice } from "./cards";
 import { createDialogSlice } from "./dialogs";
 import { createFlowSlice } from "./flows";
 import { createLiveSlice } from "./live";
@@ -23,6 +25,7 @@ export function createAppStore(client: ArborClient): AppStore {
 		...createViewSlice(set, get, client),
 		...createDialogSlice(set, get, client),
 		...createPreviewSlice(set, get, client),
+		...createCardSlice(set, get, client),
 		...createSettingsSlice(set, get, client),
 		...createFlowSlice(set, get, client),
 		...createLiveSlice(set, get, client),

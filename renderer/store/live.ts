@@ -1,13 +1,13 @@
 // Live slice: a running pi (with Arbor's extension) that holds a session's file (docs/app.md "Live pi").
-// What it says about itself (version, pid, model, idle / working, its in-memory leaf) comes from the main
-// process (`live_state`, SessionSummary.live); the assistant messages it streams (`live_stream`) are kept
-// here until the file brings the entry that replaces them. Losing pi never touches drafts or the file:
-// the session simply goes back to file mode.
+// What it says about itself (version, pid, model, idle / working) comes from the main process (`live_state`,
+// SessionSummary.live); the assistant messages it streams (`live_stream`) are kept here until the file brings
+// the entry that replaces them. pi's leaf is not kept here: the main process keeps the session's one leaf on
+// pi's (the skeleton's `leaf`, docs/live.md "One leaf"). Losing pi never touches drafts or the file: the
+// session simply goes back to file mode, its leaf where pi was.
 
 import type { LiveSessionInfo, SessionSummary } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
-import type { StreamCard } from "../graph/streaming";
 import { indexOfId } from "./selectors";
 import type { SliceCreator } from "./types";
 
@@ -26,11 +26,6 @@ export interface LiveSessionView {
 	streams: LiveStream[];
 	/** Stop was asked and pi has not answered yet. */
 	stopping: boolean;
-	/**
-	 * During a turn: the newest entry pi is known to have built on (a stream's parent, a streamed message the
-	 * file brought). pi reports its leaf at turn boundaries only, and only ever appends while it works.
-	 */
-	turnLeafId: string | null;
 }
 
 export interface LiveSlice {
@@ -101,8 +96,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const starting = info.status === "streaming" && cur?.state.status === "idle";
 				const kept = info.status === "idle" ? streams.filter((x) => x.done) : starting ? streams.filter((x) => !x.done) : streams;
 				const working = info.status === "streaming";
-				const turnLeafId = working && !starting && cur ? cur.turnLeafId : null;
-				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false, turnLeafId } } };
+				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false } } };
 			});
 			if (!before && opts?.announce) {
 				get().toast(
@@ -125,7 +119,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				const old = i >= 0 ? v.streams[i] : null;
 				const next: LiveStream = { key, parentId, message, done: phase === "end", baseCount: old?.baseCount ?? sk?.count ?? 0 };
 				const streams = i >= 0 ? v.streams.map((x, k) => (k === i ? next : x)) : [...v.streams, next];
-				return { ...v, streams, turnLeafId: parentId ?? v.turnLeafId };
+				return { ...v, streams };
 			});
 			if (phase === "end") get().pruneStreams(sessionId);
 		},
@@ -135,13 +129,8 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 			if (!sk) return;
 			patch(sessionId, (v) => {
 				if (v.streams.length === 0) return v;
-				let turnLeafId = v.turnLeafId;
-				const kept = v.streams.filter((x) => {
-					const at = x.done ? landedAt(sk, x) : -1;
-					if (at >= 0 && v.state.status === "streaming") turnLeafId = sk.ids[at];
-					return at < 0;
-				});
-				return kept.length === v.streams.length ? v : { ...v, streams: kept, turnLeafId };
+				const kept = v.streams.filter((x) => !x.done || landedAt(sk, x) < 0);
+				return kept.length === v.streams.length ? v : { ...v, streams: kept };
 			});
 		},
 
@@ -167,50 +156,4 @@ function landedAt(sk: Skeleton, x: LiveStream): number {
 	if (x.parentId !== null && parent < 0) return -1;
 	for (let i = Math.min(x.baseCount, sk.count); i < sk.count; i++) if (sk.parent[i] === parent && sk.kind[i] === EntryKind.assistant) return i;
 	return -1;
-}
-
-/**
- * pi's in-memory leaf as best known: what pi last reported, or, while a turn runs, the newer entry it has
- * built on since (pi reports its leaf at turn boundaries; it cannot move backwards while it works).
- */
-export function piLeafId(v: LiveSessionView, sk: Skeleton | null): string | null {
-	const reported = v.state.leafId;
-	if (v.state.status !== "streaming" || !v.turnLeafId || !sk) return reported;
-	const t = indexOfId(sk, v.turnLeafId);
-	return t >= 0 && t > (reported ? indexOfId(sk, reported) : -1) ? v.turnLeafId : reported;
-}
-
-/** What the graph draws for a session's streams (memoized per streams array by the caller). */
-export function streamCards(sk: Skeleton, streams: readonly LiveStream[]): StreamCard[] {
-	return streams.map((x) => {
-		let text = "";
-		let thinking = false;
-		const tools: { name: string; args: string }[] = [];
-		for (const b of x.message.content) {
-			if (b.type === "text" && typeof b.text === "string") text += b.text;
-			else if (b.type === "thinking") thinking = true;
-			else if (b.type === "toolCall") {
-				const name = typeof b.name === "string" ? b.name : "tool";
-				tools.push({ name, args: argsPreview(b.arguments) });
-			}
-		}
-		const stop = x.message.stopReason;
-		return {
-			key: x.key,
-			parentIndex: x.parentId === null ? -1 : indexOfId(sk, x.parentId),
-			text,
-			tools,
-			thinking,
-			done: x.done,
-			...(stop === "aborted" || stop === "error" ? { stopReason: stop } : {}),
-		};
-	});
-}
-
-function argsPreview(args: unknown): string {
-	if (!args || typeof args !== "object") return "";
-	const first = Object.values(args as Record<string, unknown>).find((v) => typeof v === "string");
-	if (typeof first !== "string") return "";
-	const one = first.replace(/\s+/g, " ").trim();
-	return one.length > 40 ? `${one.slice(0, 39)}…` : one;
 }

@@ -14,16 +14,19 @@ export function activeSkeleton(s: Pick<AppState, "sessions" | "activeSessionId">
 	return activeSession(s)?.skeleton ?? null;
 }
 
-const idIndexCache = new WeakMap<Skeleton, Map<string, number>>();
+const idIndexCache = new WeakMap<readonly string[], Map<string, number>>();
 
-/** Entry index of an id (-1 when absent). The map is built once per skeleton object. */
-export function indexOfId(sk: Skeleton, id: string): number {
-	let m = idIndexCache.get(sk);
+/**
+ * Entry index of an id (-1 when absent). The map is built once per ids array: a leaf move makes a new
+ * skeleton object around the same ids, so a 100k map is not rebuilt on every move (only when entries come).
+ */
+export function indexOfId(sk: Pick<Skeleton, "ids">, id: string): number {
+	let m = idIndexCache.get(sk.ids);
 	if (!m) {
 		m = new Map();
 		// Duplicate ids: pi keeps the last one, so later indices overwrite earlier ones.
 		for (let i = 0; i < sk.ids.length; i++) m.set(sk.ids[i], i);
-		idIndexCache.set(sk, m);
+		idIndexCache.set(sk.ids, m);
 	}
 	return m.get(id) ?? -1;
 }
@@ -50,21 +53,31 @@ export function hiddenBranchIds(s: Pick<AppState, "sessions" | "activeSessionId"
 	return (path ? s.settings?.hiddenBranches?.[path] : undefined) ?? NO_HIDDEN;
 }
 
-let memo: { sk: Skeleton; leaf: number; filter: string; folded: ReadonlySet<string>; hidden: readonly string[]; view: TreeView } | null = null;
+/** The last visible tree computed for a session, and what it was computed from (kept in the store's `caches`). */
+export interface TreeViewMemo {
+	sk: Skeleton;
+	filter: string;
+	folded: ReadonlySet<string>;
+	hidden: readonly string[];
+	view: TreeView;
+}
 
 /** pi's visible tree for the active session (filter + folds + hidden branches; search highlights instead of hiding). */
 export function selectTreeView(s: AppState): TreeView | null {
+	const id = s.activeSessionId;
 	const sk = activeSkeleton(s);
-	if (!sk) return null;
+	if (!sk || !id) return null;
 	const hidden = hiddenBranchIds(s);
-	if (memo && memo.sk === sk && memo.leaf === sk.leaf && memo.filter === s.filter && memo.folded === s.folded && memo.hidden === hidden) return memo.view;
+	const memo = s.caches.treeView.get(id);
+	// A leaf move makes a new skeleton object: the view depends on the leaf (the active path), so it is new too.
+	if (memo && memo.sk === sk && memo.filter === s.filter && memo.folded === s.folded && memo.hidden === hidden) return memo.view;
 	const view = computeTreeView(sk, {
 		filter: s.filter,
 		folded: foldedIndices(sk, s.folded),
 		hidden: hidden.length > 0 ? foldedIndices(sk, new Set(hidden)) : null,
 		leaf: sk.leaf,
 	});
-	memo = { sk, leaf: sk.leaf, filter: s.filter, folded: s.folded, hidden, view };
+	s.caches.treeView.set(id, { sk, filter: s.filter, folded: s.folded, hidden, view });
 	return view;
 }
 

@@ -3,6 +3,7 @@
 
 import type { SessionSummary } from "../../shared/api";
 import type { Skeleton } from "../../shared/skeleton";
+import type { TreeViewMemo } from "./selectors";
 import type { SliceCreator } from "./types";
 
 export interface OpenSession {
@@ -16,8 +17,17 @@ export interface OpenSession {
 	canForward: boolean | null;
 }
 
+/**
+ * Memos of derived data, per session, owned by this store (not module globals): written by selectors
+ * while they compute (never rendered, so never `set`), dropped when the session closes.
+ */
+export interface DerivedCaches {
+	treeView: Map<string, TreeViewMemo>;
+}
+
 export interface SessionSlice {
 	sessions: Record<string, OpenSession>;
+	caches: DerivedCaches;
 	/** Tab order. */
 	order: string[];
 	activeSessionId: string | null;
@@ -38,6 +48,7 @@ export interface SessionSlice {
 
 export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client) => ({
 	sessions: {},
+	caches: { treeView: new Map() },
 	order: [],
 	activeSessionId: null,
 	booting: true,
@@ -96,6 +107,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			return { sessions, order, activeSessionId, drafts, live };
 		});
 		get().dropPreviews(sessionId);
+		get().dropCardData(sessionId);
+		get().caches.treeView.delete(sessionId);
 		const active = get().activeSessionId;
 		if (active) get().setActive(active);
 	},

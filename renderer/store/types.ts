@@ -2,6 +2,7 @@
 // components, small selectors"). Each slice file declares its part; AppState is their union.
 
 import type { ArborClient } from "../../shared/api";
+import type { CardSlice } from "./cards";
 import type { DialogSlice } from "./dialogs";
 import type { FlowSlice } from "./flows";
 import type { LiveSlice } from "./live";
@@ -10,7 +11,7 @@ import type { SessionSlice } from "./session";
 import type { SettingsSlice } from "./settings";
 import type { ViewSlice } from "./view";
 
-export type AppState = SessionSlice & ViewSlice & DialogSlice & PreviewSlice & SettingsSlice & FlowSlice & LiveSlice;
+export type AppState = SessionSlice & ViewSlice & DialogSlice & PreviewSlice & CardSlice & SettingsSlice & FlowSlice & LiveSlice;
 
 export type SetState = (partial: Partial<AppState> | ((s: AppState) => Partial<AppState>)) => void;
 export type GetState = () => AppState;

@@ -5,7 +5,6 @@ import { act } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ContextView } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
-import { clearFactsCache } from "../graph/facts";
 import { ContextPanel } from "../panels/ContextPanel";
 import { FakeClient, type FakeEntry } from "./fake-client";
 import { harness } from "./harness";
@@ -53,7 +52,6 @@ let view: Rendered | null = null;
 afterEach(() => {
 	view?.unmount();
 	view = null;
-	clearFactsCache();
 });
 
 function client(): FakeClient {

@@ -1,10 +1,10 @@
 // A hostile or broken pi extension cannot blank the app through its stream (issue #28 item 5): every event
 // line passes the live channel's reader (shared/live.ts) before Arbor forwards it, and what the reader lets
-// through, the graph's streaming cards (store/live.ts streamCards) can draw.
+// through, the graph's streaming cards (graph/streaming.tsx streamCards) can draw.
 
 import { describe, expect, it } from "vitest";
 import { readServerMessage } from "../../shared/live";
-import { streamCards } from "../store/live";
+import { streamCards } from "../graph/streaming";
 import { BRANCHED, makeSkeleton } from "./fake-client";
 
 const update = (content: unknown, extra: Record<string, unknown> = {}) => ({

@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ArborRequestError, type LiveSessionInfo, type NavigateResult, type NavigationPreview } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
 import { App } from "../App";
-import { piLeafId } from "../store/live";
-import { draftOf } from "../store/selectors";
+import { draftOf, leafId } from "../store/selectors";
 import { FakeClient, makeDelta, makeSummary } from "./fake-client";
 import { harness, type Harness } from "./harness";
 import { click, render, settle, typeInto, type Rendered } from "./render";
@@ -74,6 +73,8 @@ describe("live badge", () => {
 		// The status bar names where the running pi is (its in-memory leaf), not the file's positions.
 		expect(view.byTestId("status-go-pi")?.textContent).toContain("right answer");
 		expect(view.byTestId("status-save-position")).toBeNull();
+		// pi moved: the main process moves the session's leaf to pi's first, then says what pi reports.
+		await settle(() => client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "a1", resumeLeafId: "a3" }));
 		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, leafId: "a1" } }));
 		expect(view.byTestId("status-go-pi")?.textContent).toContain("first answer");
 
@@ -171,23 +172,19 @@ describe("send and streaming through pi", () => {
 		expect(st().live.s1.streams).toEqual([]);
 	});
 
-	it("while pi works, its leaf is the newest entry it built on (pi reports its leaf only between turns)", async () => {
+	it("live, one leaf: pi's badge sits on the skeleton's leaf (the main process keeps it on pi's), never on a second card", async () => {
 		const client = liveClient({ ...LIVE, status: "streaming" });
-		const { h } = await mountApp(client);
+		const { h, view } = await mountApp(client);
 		const st = h.rt.store.getState;
-		const leaf = () => piLeafId(st().live.s1, st().sessions.s1.skeleton);
-		expect(leaf()).toBe("a3");
 		const sk = st().sessions.s1.skeleton!;
 		await settle(() => client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk, [{ id: "u4", parent: "a3", kind: "user" }]) }));
-		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "start", key: "0.0", parentId: "u4", message: assistant("") }));
-		expect(leaf()).toBe("u4");
-		await settle(() => client.emit({ type: "live_stream", sessionId: "s1", phase: "end", key: "0.0", parentId: "u4", message: assistant("done") }));
-		const sk2 = st().sessions.s1.skeleton!;
-		await settle(() => client.emit({ type: "session_appended", sessionId: "s1", delta: makeDelta(sk2, [{ id: "a4", parent: "u4", kind: "assistant" }]) }));
-		expect(leaf()).toBe("a4");
-		// Idle again: what pi reports is the truth (it may since have moved anywhere).
-		await settle(() => client.emit({ type: "live_state", sessionId: "s1", live: { ...LIVE, leafId: "a1" } }));
-		expect(leaf()).toBe("a1");
+		await settle(() => client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "u4", resumeLeafId: "u4" }));
+		// pi's state still names the leaf it reported before the turn: the drawn leaf is the session's one leaf.
+		expect(st().live.s1.state.leafId).toBe("a3");
+		expect(leafId(st().sessions.s1.skeleton!)).toBe("u4");
+		const badges = [...view.container.querySelectorAll('[data-testid="pi-leaf-badge"]')];
+		expect(badges.map((b) => b.closest("[data-id]")?.getAttribute("data-id"))).toEqual(["u4"]);
+		expect(view.container.querySelectorAll('[data-testid="leaf-badge"]')).toHaveLength(0);
 	});
 
 	it("streams pi never wrote go: unfinished ones when the turn ends, finished ones when the next turn starts", async () => {

@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ContextView, ResumePointInfo } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
-import { clearFactsCache } from "../graph/facts";
 import { ContextPanel } from "../panels/ContextPanel";
 import { Inspector } from "../panels/Inspector";
 import { ResumeBanner, resetResumeBannerDismissals } from "../panels/ResumeBanner";
@@ -85,7 +84,6 @@ let view: Rendered | null = null;
 afterEach(() => {
 	view?.unmount();
 	view = null;
-	clearFactsCache();
 	resetResumeBannerDismissals();
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ArborRequestError } from "../../shared/api";
-import { activeSkeleton } from "../store/selectors";
+import { activeSkeleton, selectTreeView } from "../store/selectors";
 import { FakeClient, flush, makeDelta, makeSkeleton, makeSummary, BRANCHED } from "./fake-client";
 import { harness } from "./harness";
 
@@ -223,5 +223,42 @@ describe("previews cache", () => {
 		const pages = client.callsOf("getPreviews").map((c) => c.indices.length);
 		expect(pages).toEqual([2000, 2000, 500]);
 		expect(h.rt.store.getState().previews.s1?.get(4499)).toBe("t4499");
+	});
+});
+
+describe("the store's caches are per session and go with it (issue #31)", () => {
+	it("card facts, usage roll-ups and the tree-view memo are dropped when the session closes or reloads", async () => {
+		const client = new FakeClient();
+		client.on("getCardFacts", ({ indices }) => indices.map(() => null));
+		client.on("getUsageRollup", () => [{ anchor: 1, lines: 2, cost: 0.01, tokens: 10 }] as never);
+		const h = await harness(client);
+		const st = h.rt.store.getState;
+		st().ensureCardFacts("s1", [1, 2]);
+		st().ensureUsageRollups("s1", 6);
+		await flush();
+		await flush();
+		expect([...(st().cardFacts.s1?.keys() ?? [])]).toEqual([1, 2]);
+		expect(st().usageRollups.s1?.count).toBe(6);
+		expect(selectTreeView(st())).not.toBeNull();
+		expect(st().caches.treeView.has("s1")).toBe(true);
+		// The same tree object while nothing it depends on changed; a leaf move is a new skeleton object that
+		// shares the ids, so the id map is not rebuilt.
+		expect(selectTreeView(st())).toBe(selectTreeView(st()));
+		const before = activeSkeleton(st())!;
+		h.client.emit({ type: "leaf_changed", sessionId: "s1", leafId: "a1", resumeLeafId: "a3" });
+		expect(activeSkeleton(st())).not.toBe(before);
+		expect(activeSkeleton(st())!.ids).toBe(before.ids);
+
+		h.client.emit({ type: "session_reloaded", sessionId: "s1", session: makeSummary("s1"), reason: "file changed on disk" });
+		expect(st().cardFacts.s1).toBeUndefined();
+		expect(st().usageRollups.s1).toBeUndefined();
+
+		st().ensureCardFacts("s1", [3]);
+		await flush();
+		await flush();
+		expect(st().cardFacts.s1?.has(3)).toBe(true);
+		st().removeSession("s1");
+		expect(st().cardFacts.s1).toBeUndefined();
+		expect(st().caches.treeView.has("s1")).toBe(false);
 	});
 });

@@ -5,6 +5,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ArborServices } from "../arbor-services";
 import { SearchIndex } from "../search-index";
 import { searchSession } from "./helpers/search-sessions";
 
@@ -213,5 +214,28 @@ describe("an index an older Arbor wrote", () => {
 		expect(readdirSync(idx)).not.toContain("0123abcd.json");
 		expect(index.search("kestrel").sessions.map((s) => s.path)).toEqual([a]);
 		expect(JSON.parse(readFileSync(join(idx, "manifest.json"), "utf8")).version).toBe(3);
+	});
+});
+
+describe("hits in id-less (v1) sessions", () => {
+	it("name the hit's line, and the open session finds the entry Arbor made of that line (pi-mono's v1 fixture)", async () => {
+		const root = tmp();
+		const file = join(root, "large-session.v1.jsonl");
+		writeFileSync(file, readFileSync(join(import.meta.dirname, "../../../../shared/fixtures/sessions/pi-mono__large-session.v1.jsonl")));
+		const index = new SearchIndex({ indexDir: tmp() });
+		index.update([file]);
+		const [hit] = index.search("lakcing htemes").sessions[0].matches;
+		expect(hit).toMatchObject({ entryId: null, line: 70 });
+		expect(readFileSync(file, "utf8").split("\n")[69]).toContain("lakcing is the htemes");
+		const services = new ArborServices({ settingsDir: tmp(), piAgentDir: tmp(), watch: false, liveDir: null });
+		try {
+			const { sessionId } = await services.openSession({ path: file });
+			const id = await services.entryAtLine({ sessionId, line: 70 });
+			const entry = (await services.getEntry({ sessionId, id: id! })) as { message?: { content?: { text?: string }[] } };
+			expect(entry.message?.content?.[0]?.text).toContain("what's lakcing is the htemes");
+			expect(await services.entryAtLine({ sessionId, line: 5000 })).toBeNull();
+		} finally {
+			services.dispose();
+		}
 	});
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { CardFacts } from "../../../shared/card-facts";
 import { EntryKind } from "../../../shared/skeleton";
 import { factsText, formatCost, kindStyle, systemPatchText, usageRollupText } from "../cards";
-import { needsCardFacts } from "../facts";
+import { needsCardFacts } from "../../store/cards";
 
 const sys = (over: Partial<NonNullable<CardFacts["system"]>>): CardFacts => ({
 	kind: EntryKind.system,

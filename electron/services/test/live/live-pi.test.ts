@@ -29,10 +29,10 @@ function textOf(content: unknown): string {
 	return (content as { type: string; text?: string }[]).map((b) => b.text ?? "").join("");
 }
 
-async function until<T>(what: string, f: () => T | undefined | null | false, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, f: () => T | undefined | null | false | Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
 	const end = Date.now() + timeoutMs;
 	for (;;) {
-		const v = f();
+		const v = await f();
 		if (v) return v;
 		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 		await new Promise((r) => setTimeout(r, 25));
@@ -85,6 +85,22 @@ describe("a live pi with Arbor's extension", () => {
 		];
 		expect(sent.map((m) => ({ role: m.role, text: textOf(m.content) }))).toEqual(expected);
 	}, 120_000);
+
+	it("one leaf: after pi's own turn from the leaf Arbor moved it to, Arbor's leaf is pi's (skeleton, navigate preview, leaf_changed)", async () => {
+		// The test above moved pi back to a1, then pi ran a turn of its own there (a new branch).
+		const piLeaf = (await pi.entries()).leafId!;
+		expect(piLeaf).not.toBe(ids.a2);
+		const arborLeaf = async () => {
+			const sk = await services.getSkeleton({ sessionId });
+			return sk.leaf >= 0 ? sk.ids[sk.leaf] : null;
+		};
+		await until("Arbor's leaf on pi's", async () => (await arborLeaf()) === piLeaf);
+		expect(events.some((e) => e.type === "leaf_changed" && e.leafId === piLeaf)).toBe(true);
+		// Going back to a2 leaves pi's new branch (its user message and answer), not nothing.
+		const preview = await services.previewNavigation({ sessionId, targetId: ids.a2 });
+		expect(preview.oldLeafId).toBe(piLeaf);
+		expect(preview.entriesToSummarize).toContain(piLeaf);
+	}, 60_000);
 
 	it("label goes through pi (pi's own entries hold the label)", async () => {
 		const r = await services.setLabel({ sessionId, entryId: ids.u1, label: "start here" });
