@@ -1,0 +1,167 @@
+// Tries with the real pi 1.6 (Node 24) behind a `pi` command, a loopback model that calls pi's write tool, and a
+// real git repository with uncommitted work: forks as pi makes them, worktrees that hold the user's work, the
+// user's tree untouched until Keep, Keep all-or-nothing, Stop, and leftovers after a crash.
+
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Pi16SessionManager } from "../../../session/test/helpers/pi16";
+import { discardRun, keepTry, leftoverRuns, readRuns, startTries, type TryEvent } from "../../tries";
+import { pidAlive } from "../../live/registry";
+import { messageText, startTriesRig, type TriesRig } from "../helpers/tries-rig";
+
+let rig: TriesRig;
+let triesDir: string;
+beforeEach(async () => {
+	rig = await startTriesRig();
+	triesDir = path.join(rig.root, "arbor-home", ".arbor", "tries");
+});
+afterEach(async () => {
+	await rig.close();
+});
+
+const pi = (): { command: string; args: string[]; origin: string } => ({ command: rig.piPath, args: [], origin: "test" });
+const worktrees = (): string[] =>
+	execFileSync("git", ["worktree", "list", "--porcelain"], { cwd: rig.repo, encoding: "utf8" })
+		.split("\n")
+		.filter((l) => l.startsWith("worktree "))
+		.map((l) => l.slice(9));
+const USER_STATUS = " M notes.txt\n?? draft.txt\n";
+
+describe("tries (real pi 1.6, git worktrees)", () => {
+	it("runs each try as a pi fork at the entry, in its own worktree holding the user's uncommitted work", async () => {
+		const events: TryEvent[] = [];
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Write your file" }, { prompt: "Write your file" }],
+			pi: pi(),
+			triesDir,
+			onEvent: (e) => events.push(e),
+		});
+		const states = await run.done;
+		expect(states.map((s) => [s.status, s.message])).toEqual([
+			["done", null],
+			["done", null],
+		]);
+		const written = new Set<string>();
+		for (const s of states) {
+			// pi 1.6 opens the fork: parentSession is the original, the context is root -> a2 then the try's turn.
+			const sm = Pi16SessionManager.open(s.sessionFile);
+			expect(sm.getHeader()).toMatchObject({ parentSession: rig.session, cwd: s.cwd });
+			const ids = sm.getBranch().map((e: { id: string }) => e.id);
+			expect(ids.slice(0, 4)).toEqual(["u1", "a1", "u2", "a2"]);
+			expect(ids).not.toContain("u3");
+			const texts = sm.buildSessionContext().messages.map((m) => JSON.stringify(m));
+			expect(texts.at(-1)).toContain("I wrote the file.");
+			expect(path.dirname(s.sessionFile)).toBe(path.dirname(rig.session));
+			// Its worktree: the user's uncommitted edit and untracked file, plus the one file this try wrote.
+			const wt = s.worktree!;
+			expect(fs.readFileSync(path.join(wt, "notes.txt"), "utf8")).toBe("line one\nmy uncommitted line\n");
+			expect(fs.readFileSync(path.join(wt, "draft.txt"), "utf8")).toBe("an untracked draft\n");
+			const mine = fs.readdirSync(wt).filter((f) => /^try-\d\.txt$/.test(f));
+			expect(mine).toHaveLength(1);
+			written.add(mine[0]!);
+			expect(s.files).toEqual([{ path: mine[0], status: "added", added: 1, removed: 0 }]);
+			expect(s.tokens.total).toBeGreaterThan(0);
+		}
+		expect([...written].sort()).toEqual(["try-1.txt", "try-2.txt"]);
+		// The model received, per try, the context up to a2 plus the prompt, and nothing of branch B.
+		const firsts = rig.firstRequests();
+		expect(firsts).toHaveLength(2);
+		for (const r of firsts) {
+			const msgs = (r.body as { messages: { role: string; content?: unknown }[] }).messages.filter((m) => m.role !== "system");
+			expect(msgs.map(messageText)).toEqual([
+				"Set up the notes project",
+				"The notes project is set up.",
+				"Plan branch A: keep notes short",
+				"Branch A answer: short notes.",
+				"Write your file",
+			]);
+		}
+		// The user's tree is untouched; the run is recorded with both worktrees.
+		expect(rig.status()).toBe(USER_STATUS);
+		expect(fs.existsSync(path.join(rig.repo, "try-1.txt"))).toBe(false);
+		expect(readRuns(triesDir)).toHaveLength(1);
+		expect(fs.statSync(triesDir).mode & 0o777).toBe(0o700);
+		expect(fs.statSync(path.join(triesDir, `${run.runId}.json`)).mode & 0o777).toBe(0o600);
+		const running = new Set(events.flatMap((e) => (e.type === "try_state" && e.state.status === "running" ? [e.state.index] : [])));
+		expect([...running].sort()).toEqual([0, 1]);
+		expect(events.at(-1)).toEqual({ type: "run_done", runId: run.runId });
+
+		// Keep the first try: its file joins the user's own changes; every worktree goes; the forks stay.
+		const keptState = states[0]!;
+		const keptName = keptState.files![0]!.path;
+		const otherName = states[1]!.files![0]!.path;
+		const outcome = await keepTry(triesDir, keptState.sessionFile);
+		expect(outcome).toMatchObject({ applied: [keptName], conflicts: [] });
+		expect(fs.readFileSync(path.join(rig.repo, keptName), "utf8")).toMatch(/^written by try \d\n$/);
+		expect(fs.existsSync(path.join(rig.repo, otherName))).toBe(false);
+		expect(rig.status()).toBe(` M notes.txt\n?? draft.txt\n?? ${keptName}\n`);
+		expect(worktrees()).toEqual([rig.repo]);
+		for (const s of states) expect(fs.existsSync(s.worktree!)).toBe(false);
+		for (const s of states) expect(fs.existsSync(s.sessionFile)).toBe(true);
+		expect(Pi16SessionManager.open(keptState.sessionFile).getHeader()?.cwd).toBe(rig.repo);
+		expect(readRuns(triesDir)).toEqual([]);
+		expect(execFileSync("git", ["for-each-ref", "refs/arbor"], { cwd: rig.repo, encoding: "utf8" })).toBe("");
+	});
+
+	it("Keep applies nothing when a file the try changed was changed differently in the user's tree, and names it", async () => {
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), triesDir });
+		const [s] = await run.done;
+		expect(s!.status).toBe("done");
+		fs.writeFileSync(path.join(rig.repo, "try-1.txt"), "the user's own try-1\n");
+		fs.appendFileSync(path.join(rig.repo, "notes.txt"), "and a later line\n");
+		const before = rig.status();
+		const outcome = await keepTry(triesDir, s!.sessionFile);
+		expect(outcome).toMatchObject({ applied: [], conflicts: ["try-1.txt"], removed: [] });
+		expect(fs.readFileSync(path.join(rig.repo, "try-1.txt"), "utf8")).toBe("the user's own try-1\n");
+		expect(rig.status()).toBe(before);
+		expect(fs.existsSync(s!.worktree!)).toBe(true);
+		expect(readRuns(triesDir)).toHaveLength(1);
+	});
+
+	it("Stop all mid-turn ends every pi and its group, and leaves the user's tree and the forks whole", async () => {
+		rig.server.setScenario({ kind: "hang" });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Hang" }, { prompt: "Hang" }], pi: pi(), triesDir });
+		const requested = new Promise<void>((resolve) => {
+			const t = setInterval(() => {
+				if (rig.server.requests.length >= 2) {
+					clearInterval(t);
+					resolve();
+				}
+			}, 20);
+		});
+		await requested;
+		const pids = run.record.tries.map((t) => t.pid!);
+		expect(pids.every((p) => pidAlive(p))).toBe(true);
+		await run.stopAll();
+		const states = await run.done;
+		expect(states.map((s) => s.status)).toEqual(["stopped", "stopped"]);
+		expect(pids.some((p) => pidAlive(p))).toBe(false);
+		expect(rig.status()).toBe(USER_STATUS);
+		for (const s of states) {
+			const sm = Pi16SessionManager.open(s.sessionFile);
+			expect(sm.getHeader()?.parentSession).toBe(rig.session);
+		}
+		expect(readRuns(triesDir)[0]!.tries.map((t) => t.pid)).toEqual([null, null]);
+	});
+
+	it("a run whose Arbor died is listed as a leftover and discarding it removes its worktrees, not its sessions", async () => {
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), triesDir });
+		await run.done;
+		// As if the Arbor that ran it had been killed: its record names a process that no longer exists.
+		const file = path.join(triesDir, `${run.runId}.json`);
+		const rec = JSON.parse(fs.readFileSync(file, "utf8")) as { ownerPid: number };
+		rec.ownerPid = 2 ** 22 + 12345;
+		fs.writeFileSync(file, JSON.stringify(rec));
+		const left = leftoverRuns(triesDir);
+		expect(left.map((r) => r.runId)).toEqual([run.runId]);
+		await discardRun(triesDir, left[0]!);
+		expect(worktrees()).toEqual([rig.repo]);
+		expect(fs.existsSync(run.states[0]!.sessionFile)).toBe(true);
+		expect(leftoverRuns(triesDir)).toEqual([]);
+		expect(rig.status()).toBe(USER_STATUS);
+	});
+});
