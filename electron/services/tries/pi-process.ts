@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { defaultLiveDir, registrationsFor } from "../live/registry";
 
 /** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
 export interface PiCommand {
@@ -36,6 +37,25 @@ export function piOnPath(env: NodeJS.ProcessEnv = process.env): PiCommand {
 	throw new NoPiError(
 		"no pi to run the tries: install pi (npm i -g @earendil-works/pi-coding-agent) so that `pi` is on PATH, or open the session in a running pi",
 	);
+}
+
+/**
+ * The pi to run a session's tries with: the live pi's own runtime and CLI when a pi holding the file registered
+ * them (an optional `runtime: {execPath, cliPath}` in its registration), else `pi` on PATH.
+ */
+export function piForSession(file: string, liveDir = defaultLiveDir(), env: NodeJS.ProcessEnv = process.env): PiCommand {
+	for (const reg of registrationsFor(liveDir, file)) {
+		const runtime = (reg as { runtime?: { execPath?: unknown; cliPath?: unknown } }).runtime;
+		if (
+			runtime &&
+			typeof runtime.execPath === "string" &&
+			typeof runtime.cliPath === "string" &&
+			fs.existsSync(runtime.execPath) &&
+			fs.existsSync(runtime.cliPath)
+		)
+			return { command: runtime.execPath, args: [runtime.cliPath], origin: `the live pi's runtime (pid ${reg.pid})` };
+	}
+	return piOnPath(env);
 }
 
 export type PiRecord = { type: string; [k: string]: unknown };
