@@ -41,6 +41,7 @@ import { SettingsStore } from "./settings";
 import { DEFAULT_POLL_MS } from "./watcher";
 import { LiveService } from "./live/live-service";
 import { abortViaPi, forkViaPi, labelViaPi, navigateViaPi, sendViaPi } from "./live/steer";
+import { TriesRequests } from "./tries";
 
 export interface ArborServicesOptions {
 	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
@@ -68,6 +69,8 @@ export interface ArborServicesOptions {
 	liveDir?: string | null;
 	/** Who Arbor says it is in the live handshake. */
 	liveClient?: { name: string; version: string };
+	/** Records of tries runs (docs/tries.md). Default <settingsDir>/tries. */
+	triesDir?: string;
 }
 
 export class ArborServices {
@@ -81,6 +84,7 @@ export class ArborServices {
 	readonly #library: LibraryRequests;
 	readonly #flow: FlowContext;
 	readonly #live: LiveService | null;
+	readonly #tries: TriesRequests;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -133,6 +137,13 @@ export class ArborServices {
 						emit: (e) => this.#events.emit(e),
 						watch: options.watch !== false,
 					});
+		this.#tries = new TriesRequests({
+			triesDir: options.triesDir ?? path.join(settingsDir, "tries"),
+			piAgentDir: this.#piAgentDir,
+			env,
+			emit: (e) => this.#events.emit(e),
+			switchLive: (source, kept) => this.#switchLiveToKept(source, kept),
+		});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
 		void this.#extensions.ready().then(() => {
@@ -504,6 +515,42 @@ export class ArborServices {
 		}
 	}
 
+	// ---------------------------------------------------------------- tries (docs/tries.md)
+
+	async startTries(params: RequestParams<"startTries">): Promise<RequestResult<"startTries">> {
+		const file = this.#sessions.get(params.sessionId).manager.getSessionFile();
+		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
+		return this.#tries.start(file, params.entryId, params.tries);
+	}
+	async stopTries(params: RequestParams<"stopTries">): Promise<RequestResult<"stopTries">> {
+		return this.#tries.stop(params.runId, params.index);
+	}
+	/** Keep one try, then open its session (it continues in the user's folder). */
+	async keepTry(params: RequestParams<"keepTry">): Promise<RequestResult<"keepTry">> {
+		const outcome = await this.#tries.keep(params.runId, params.index);
+		const session = outcome.conflicts.length === 0 ? await this.openSession({ path: outcome.kept }) : null;
+		return { ...outcome, session };
+	}
+	async discardTries(params: RequestParams<"discardTries">): Promise<RequestResult<"discardTries">> {
+		return this.#tries.discard(params.runId);
+	}
+	async getTryDiff(params: RequestParams<"getTryDiff">): Promise<RequestResult<"getTryDiff">> {
+		return this.#tries.diff(params.runId, params.index, params.path);
+	}
+	async listTries(_params: RequestParams<"listTries">): Promise<RequestResult<"listTries">> {
+		return this.#tries.list();
+	}
+	async listTryModels(_params: RequestParams<"listTryModels">): Promise<RequestResult<"listTryModels">> {
+		return this.#tries.models();
+	}
+	/**
+	 * Keep's one call into a live pi that holds the source file: it should switch to the kept session. The
+	 * Steering interface's switchSession (live channel) is not here yet: until it is, no live pi switches (false).
+	 */
+	async #switchLiveToKept(_source: string, _kept: string): Promise<boolean> {
+		return false;
+	}
+
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
 		this.#sessions.find(params.sessionId)?.abort?.abort();
 	}
@@ -519,6 +566,8 @@ export class ArborServices {
 	dispose(): void {
 		if (this.#disposed) return;
 		this.#disposed = true;
+		// Tries still running are stopped; their records stay, so the next start lists what they left.
+		void this.#tries.dispose();
 		this.#live?.dispose();
 		this.#sessions.dispose();
 		this.#events.clear();

@@ -3,19 +3,8 @@
 // `arbor try list` names the runs left over by an Arbor that ended without either (docs/tries.md).
 
 import { errorText } from "../../../shared/guards";
-import {
-	defaultTriesDir,
-	discardTries,
-	keepTry,
-	leftoverRuns,
-	NoPiError,
-	piForSession,
-	readRuns,
-	startTries,
-	TriesError,
-	type TrySpec,
-	type TryState,
-} from "../../services/tries";
+import { TRY_THINKING_LEVELS, type TrySpec, type TryState, type TryThinkingLevel } from "../../../shared/tries";
+import { defaultTriesDir, discardTries, keepTry, leftoverRuns, NoPiError, piForSession, readRuns, startTries, TriesError } from "../../services/tries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { printError, printJsonLine, printLine, printUsage } from "../io";
 
@@ -49,7 +38,7 @@ Options:
   -h, --help       show this help
 Exit codes: 0 done, 1 usage, 2 bad file, 3 no pi to run, a try failed or was stopped, 6 keep found a conflict.`;
 
-const THINKING = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
+const THINKING: readonly string[] = TRY_THINKING_LEVELS;
 export const EXIT_TRY_FAILED = 3;
 export const EXIT_CONFLICT = 6;
 
@@ -111,7 +100,7 @@ export async function tryCommand(argv: string[]): Promise<number> {
 	const specs: TrySpec[] = p.map((prompt, i) => ({
 		prompt: prompt!,
 		...(m[i] ? { model: m[i] } : {}),
-		...(t[i] ? { thinking: t[i] } : {}),
+		...(t[i] ? { thinking: t[i] as TryThinkingLevel } : {}),
 		...(capUsd !== undefined ? { capUsd } : {}),
 		...(capTokens !== undefined ? { capTokens } : {}),
 	}));

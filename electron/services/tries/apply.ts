@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { KeepResult } from "../../../shared/tries";
 import { changedFiles, git } from "./git";
 
 /** A file's content and mode in a tree or on disk; null when it does not exist there. */
@@ -36,12 +37,7 @@ const same = (a: Blob, b: Blob): boolean => (a === null || b === null ? a === b 
 /** What Keep will do to one file of the user's tree. */
 type Plan = { file: string; result: Blob };
 
-export interface KeepResult {
-	/** Files written or deleted in the user's tree (paths relative to the repository's top folder). */
-	applied: string[];
-	/** Files that changed both in the try and, differently, in the user's tree since the snapshot: nothing was written. */
-	conflicts: string[];
-}
+export type { KeepResult };
 
 async function mergeText(ours: Buffer, base: Buffer, theirs: Buffer): Promise<Buffer | null> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-merge-"));

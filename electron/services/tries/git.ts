@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { ChangedFile } from "../../../shared/tries";
 
 export class GitError extends Error {
 	constructor(
@@ -123,15 +124,6 @@ export async function removeTryWorktree(root: string, dir: string): Promise<void
 
 export async function deleteRef(root: string, ref: string): Promise<void> {
 	await git(root, ["update-ref", "-d", ref]).catch(() => undefined);
-}
-
-/** One file that differs between two trees. */
-export interface ChangedFile {
-	path: string;
-	status: "added" | "modified" | "deleted";
-	/** Lines added / removed; null for a binary file. */
-	added: number | null;
-	removed: number | null;
 }
 
 /** The files that differ between two trees (paths relative to the repository's top folder), renames as delete + add. */

@@ -2,8 +2,9 @@
 // worktree of the session's folder holding the user's uncommitted work; Keep carries one try's changes into the
 // user's tree and continues its session; a record per run under ~/.arbor/tries accounts for every worktree.
 
-export { type ChangedFile, GitError } from "./git";
+export { GitError } from "./git";
 export { NoPiError, type PiCommand, piForSession, piOnPath } from "./pi-process";
-export { READ_ONLY_TOOLS, startTries, type StartTriesOptions, type TriesRun, type TryEvent, type TrySpec, type TryState, type TryStatus } from "./run";
+export { READ_ONLY_TOOLS, startTries, type StartTriesOptions, type TriesRun } from "./run";
 export { defaultTriesDir, leftoverRuns, readRuns, type RunRecord, runsForFile } from "./state";
 export { discardRun, discardTries, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
+export { TriesRequests, type TriesRequestsOptions } from "./tries-requests";

@@ -7,22 +7,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorText } from "../../../shared/guards";
 import { SessionManager } from "../../session";
-import { addTryWorktree, type ChangedFile, changedFiles, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
+import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
+import { addTryWorktree, changedFiles, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
 import { type PiCommand, type PiProcess, type PiRecord, startPi } from "./pi-process";
 import { defaultTriesDir, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
 
 /** Tools a try may use where there is no worktree to write in: it reads the user's own folder. */
 export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"];
-
-export interface TrySpec {
-	prompt: string;
-	/** provider/id; pi's default model when omitted. */
-	model?: string;
-	thinking?: string;
-	/** Stop the try once its turns cost more than this (USD) or used more tokens than this. */
-	capUsd?: number;
-	capTokens?: number;
-}
 
 export interface StartTriesOptions {
 	source: string;
@@ -34,34 +25,6 @@ export interface StartTriesOptions {
 	worktreesDir?: string;
 	onEvent?(event: TryEvent): void;
 }
-
-export type TryStatus = "starting" | "running" | "done" | "error" | "stopped" | "capped";
-
-/** What the Tries panel and the CLI show of one try. */
-export interface TryState {
-	index: number;
-	sessionFile: string;
-	worktree: string | null;
-	cwd: string;
-	prompt: string;
-	model: string | null;
-	thinking: string | null;
-	status: TryStatus;
-	/** Why it ended in error, or how it was stopped. */
-	message: string | null;
-	tokens: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-	cost: number;
-	startedAt: number;
-	endedAt: number | null;
-	/** The worktree's files that differ from the snapshot (null outside git, or before the try ends). */
-	files: ChangedFile[] | null;
-}
-
-export type TryEvent =
-	| { type: "try_state"; runId: string; state: TryState }
-	/** A piece of the answer as pi streams it (text or thinking), for live cards. */
-	| { type: "try_delta"; runId: string; index: number; kind: "text" | "thinking"; delta: string }
-	| { type: "run_done"; runId: string };
 
 export interface TriesRun {
 	readonly runId: string;

@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Pi16SessionManager } from "../../../session/test/helpers/pi16";
-import { discardRun, keepTry, leftoverRuns, readRuns, startTries, type TryEvent } from "../../tries";
+import type { TryEvent } from "../../../../shared/tries";
+import { discardRun, keepTry, leftoverRuns, readRuns, startTries } from "../../tries";
 import { pidAlive } from "../../live/registry";
 import { messageText, startTriesRig, type TriesRig } from "../helpers/tries-rig";
 
