@@ -10,7 +10,7 @@ import type { CardFacts, UsageRollup } from "./card-facts";
 import type { FilterMode } from "./tree-view";
 import type { AssistantMessage } from "./entries";
 import type { LiveAgent, LiveCapability, NavigateOptions } from "./live";
-import type { ChangedFile, KeepResult, LeftoverRun, TriesRunInfo, TryEvent, TryModelInfo, TrySpec } from "./tries";
+import type { ChangedFile, KeepResult, LeftoverRun, TriesPreparation, TriesRunInfo, TryEvent, TrySpec } from "./tries";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
@@ -423,8 +423,8 @@ export interface ArborRequests {
 	getTryDiff: { params: { runId: string; index: number; path?: string }; result: { files: ChangedFile[]; diff: string } };
 	/** This Arbor's runs, and the runs an Arbor that ended left behind. */
 	listTries: { params: Record<string, never>; result: { runs: TriesRunInfo[]; leftovers: LeftoverRun[] } };
-	/** The models the user's pi can run, with their prices. */
-	listTryModels: { params: Record<string, never>; result: TryModelInfo[] };
+	/** Before "Try N ways…": where the tries would run, which pi runs them (or why none can), the models it can use. */
+	prepareTries: { params: { sessionId: string }; result: TriesPreparation };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */
@@ -481,7 +481,7 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"discardTries",
 	"getTryDiff",
 	"listTries",
-	"listTryModels",
+	"prepareTries",
 ];
 
 export type ArborEvent =

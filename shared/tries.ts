@@ -92,3 +92,14 @@ export interface KeepResult {
 	applied: string[];
 	conflicts: string[];
 }
+
+export interface TriesPreparation {
+	/** The session's working folder. */
+	cwd: string;
+	/** True when it is in a git repository (worktrees); false: the tries get read-only tools. */
+	git: boolean;
+	/** How pi would be started ("pi on PATH: /usr/local/bin/pi"), or null with `piError` saying why none can. */
+	pi: string | null;
+	piError?: string;
+	models: TryModelInfo[];
+}

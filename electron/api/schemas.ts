@@ -137,7 +137,7 @@ export const requestSchemas: Schemas = {
 	discardTries: z.strictObject({ runId }),
 	getTryDiff: z.strictObject({ runId, index: tryIndex, path: path.optional() }),
 	listTries: empty,
-	listTryModels: empty,
+	prepareTries: withSession,
 };
 
 /** "field.path: message" for the first few issues, so the client sees which argument was wrong. */

@@ -540,8 +540,11 @@ export class ArborServices {
 	async listTries(_params: RequestParams<"listTries">): Promise<RequestResult<"listTries">> {
 		return this.#tries.list();
 	}
-	async listTryModels(_params: RequestParams<"listTryModels">): Promise<RequestResult<"listTryModels">> {
-		return this.#tries.models();
+	async prepareTries(params: RequestParams<"prepareTries">): Promise<RequestResult<"prepareTries">> {
+		const sm = this.#sessions.get(params.sessionId).manager;
+		const file = sm.getSessionFile();
+		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
+		return this.#tries.prepare(file, sm.getCwd());
 	}
 	/**
 	 * Keep's one call into a live pi that holds the source file: it should switch to the kept session. The

@@ -4,11 +4,12 @@
 
 import * as fs from "node:fs";
 import type { ArborEvent } from "../../../shared/api";
-import type { ChangedFile, LeftoverRun, TriesRunInfo, TryModelInfo, TrySpec } from "../../../shared/tries";
+import { errorText } from "../../../shared/guards";
+import type { ChangedFile, LeftoverRun, TriesPreparation, TriesRunInfo, TrySpec } from "../../../shared/tries";
 import { ArborServiceError } from "../errors";
 import { buildPiCatalog } from "../models";
 import type { Env } from "../pi-config";
-import { changedFiles, treeDiff, treeOfWorkingFiles } from "./git";
+import { changedFiles, repoOf, treeDiff, treeOfWorkingFiles } from "./git";
 import { discardRun, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
 import { NoPiError, type PiCommand, piForSession } from "./pi-process";
 import { startTries, type TriesRun } from "./run";
@@ -145,17 +146,27 @@ export class TriesRequests {
 		return { files: await changedFiles(repo.root, repo.snapshot, tree), diff: await treeDiff(repo.root, repo.snapshot, tree, file) };
 	}
 
-	/** The models the user's pi can run (credentials present), with pi's prices. */
-	async models(): Promise<TryModelInfo[]> {
+	/** Where the tries would run, which pi would run them, and the models it can use (with pi's prices). */
+	async prepare(source: string, cwd: string): Promise<TriesPreparation> {
+		let pi: string | null = null;
+		let piError: string | undefined;
+		try {
+			const cmd = (this.#o.pi ?? piForSession)(source);
+			pi = `${cmd.origin}: ${[cmd.command, ...cmd.args].join(" ")}`;
+		} catch (err) {
+			piError = errorText(err);
+		}
+		const git = fs.existsSync(cwd) && (await repoOf(cwd).catch(() => undefined)) !== undefined;
 		const cat = await buildPiCatalog(this.#o.piAgentDir, this.#o.env);
 		const available = await cat.models.getAvailable().catch(() => []);
-		return available.map((m) => ({
+		const models = available.map((m) => ({
 			provider: m.provider,
 			id: m.id,
 			name: m.name ?? m.id,
 			reasoning: Boolean(m.reasoning),
 			cost: { input: m.cost?.input ?? 0, output: m.cost?.output ?? 0 },
 		}));
+		return { cwd, git, pi, ...(piError ? { piError } : {}), models };
 	}
 
 	/** Stop every try this process runs (Arbor is closing): their records stay for the next start. */

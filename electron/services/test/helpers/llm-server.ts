@@ -143,7 +143,7 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				s.kind === "stream"
 					? s.chunks.map((c) => ({ delta: { content: c } }))
 					: "text" in turn
-						? [{ delta: { content: turn.text } }]
+						? turn.text.split(/(?<= )/).map((w) => ({ delta: { content: w } }))
 						: turn.toolCalls.map((t, index) => ({
 								delta: { tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: JSON.stringify(t.arguments) } }] },
 							}));
