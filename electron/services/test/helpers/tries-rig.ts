@@ -41,7 +41,16 @@ export function messageText(m: ChatMessage): string {
 	return "";
 }
 
-export async function startTriesRig(opts: { delayMs?: number } = {}): Promise<TriesRig> {
+export interface TriesRigOptions {
+	/** Delay between streamed chunks of the model's answers. */
+	delayMs?: number;
+	/** What the k-th conversation writes (default: try-k.txt, "written by try k"). */
+	write?: (k: number) => { path: string; content: string };
+	/** No git repository in the project folder (tries then run read-only). */
+	noGit?: boolean;
+}
+
+export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRig> {
 	const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "arbor-tries-")));
 	const home = path.join(root, "home");
 	const binDir = path.join(root, "bin");
@@ -57,7 +66,8 @@ export async function startTriesRig(opts: { delayMs?: number } = {}): Promise<Tr
 			const messages = ((body as { messages?: ChatMessage[] }).messages ?? []) as ChatMessage[];
 			if (messages.at(-1)?.role === "tool") return { text: "I wrote the file." };
 			const k = ++conversations;
-			return { toolCalls: [{ id: `call_try_${k}`, name: "write", arguments: { path: `try-${k}.txt`, content: `written by try ${k}\n` } }] };
+			const w = opts.write?.(k) ?? { path: `try-${k}.txt`, content: `written by try ${k}\n` };
+			return { toolCalls: [{ id: `call_try_${k}`, name: "write", arguments: w }] };
 		},
 	});
 	writeLoopbackAgentConfig(agentDir, server);
@@ -76,12 +86,14 @@ export async function startTriesRig(opts: { delayMs?: number } = {}): Promise<Tr
 	);
 
 	const g = (...args: string[]): string => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
-	g("init", "-q", "-b", "main");
-	g("config", "user.email", "user@example.com");
-	g("config", "user.name", "User");
 	fs.writeFileSync(path.join(repo, "notes.txt"), "line one\n");
-	g("add", "notes.txt");
-	g("commit", "-q", "-m", "first");
+	if (!opts.noGit) {
+		g("init", "-q", "-b", "main");
+		g("config", "user.email", "user@example.com");
+		g("config", "user.name", "User");
+		g("add", "notes.txt");
+		g("commit", "-q", "-m", "first");
+	}
 	fs.writeFileSync(path.join(repo, "notes.txt"), "line one\nmy uncommitted line\n");
 	fs.writeFileSync(path.join(repo, "draft.txt"), "an untracked draft\n");
 

@@ -10,13 +10,17 @@ import { Pi16SessionManager } from "../../../session/test/helpers/pi16";
 import type { TryEvent } from "../../../../shared/tries";
 import { discardRun, keepTry, leftoverRuns, readRuns, startTries } from "../../tries";
 import { pidAlive } from "../../live/registry";
-import { messageText, startTriesRig, type TriesRig } from "../helpers/tries-rig";
+import { messageText, startTriesRig, type TriesRig, type TriesRigOptions } from "../helpers/tries-rig";
 
 let rig: TriesRig;
 let triesDir: string;
-beforeEach(async () => {
-	rig = await startTriesRig();
+async function useRig(opts: TriesRigOptions = {}): Promise<void> {
+	await rig?.close();
+	rig = await startTriesRig(opts);
 	triesDir = path.join(rig.root, "arbor-home", ".arbor", "tries");
+}
+beforeEach(async () => {
+	await useRig();
 });
 afterEach(async () => {
 	await rig.close();
@@ -164,5 +168,52 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 		expect(fs.existsSync(run.states[0]!.sessionFile)).toBe(true);
 		expect(leftoverRuns(triesDir)).toEqual([]);
 		expect(rig.status()).toBe(USER_STATUS);
+	});
+
+	it("Keep merges a try's edit with the user's later edit of the same file, and leaves what the user staged as it was", async () => {
+		await useRig({ write: () => ({ path: "notes.txt", content: "line one\nmy uncommitted line\na line from the try\n" }) });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Add a line" }, { prompt: "Add a line" }], pi: pi(), triesDir });
+		const states = await run.done;
+		expect(states.map((s) => s.files)).toEqual([
+			[{ path: "notes.txt", status: "modified", added: 1, removed: 0 }],
+			[{ path: "notes.txt", status: "modified", added: 1, removed: 0 }],
+		]);
+		// Meanwhile the user edits the top of the same file and stages their draft.
+		fs.writeFileSync(path.join(rig.repo, "notes.txt"), "a line on top\nline one\nmy uncommitted line\n");
+		execFileSync("git", ["add", "draft.txt"], { cwd: rig.repo });
+		const staged = (): string => execFileSync("git", ["diff", "--cached", "--name-status"], { cwd: rig.repo, encoding: "utf8" });
+		expect(staged()).toBe("A\tdraft.txt\n");
+		const outcome = await keepTry(triesDir, states[1]!.sessionFile);
+		expect(outcome).toMatchObject({ applied: ["notes.txt"], conflicts: [] });
+		expect(fs.readFileSync(path.join(rig.repo, "notes.txt"), "utf8")).toBe("a line on top\nline one\nmy uncommitted line\na line from the try\n");
+		expect(staged()).toBe("A\tdraft.txt\n");
+		expect(rig.status()).toBe("A  draft.txt\n M notes.txt\n");
+		expect(worktrees()).toEqual([rig.repo]);
+	});
+
+	it("outside git the tries run read-only in the session's folder, with only pi's read tools offered to the model", async () => {
+		await useRig({ noGit: true });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Look around" }, { prompt: "Look around" }], pi: pi(), triesDir });
+		expect(run.readOnly).toBe(true);
+		const states = await run.done;
+		for (const s of states) {
+			expect(s.worktree).toBeNull();
+			expect(s.cwd).toBe(rig.repo);
+			expect(s.files).toBeNull();
+		}
+		for (const r of rig.firstRequests()) {
+			const tools = ((r.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort();
+			expect(tools).toEqual(["find", "grep", "ls", "read"]);
+		}
+		// The model asked for pi's write tool, which this try does not have: nothing was written.
+		expect(fs.readdirSync(rig.repo).sort()).toEqual(["draft.txt", "notes.txt"]);
+	});
+
+	it("a try over its token cap is stopped and reported as capped", async () => {
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Go", capTokens: 5 }, { prompt: "Go" }], pi: pi(), triesDir });
+		const states = await run.done;
+		expect(states[0]).toMatchObject({ status: "capped", message: "over its cap (5 tokens)" });
+		expect(states[0]!.tokens.total).toBeGreaterThan(5);
+		expect(states[1]!.status).toBe("done");
 	});
 });
