@@ -59,18 +59,22 @@ const worktrees = (repo: string): string[] =>
 		.map((l) => l.slice(9));
 
 test("three tries from a card stream live; Compare shows their diffs; Keep applies the chosen try and removes the other worktrees", async ({ page }) => {
-	const r = await start(page, 120);
+	const r = await start(page, 250);
 	await openTries(page, 3, "Write your own file");
 	await shot(page, "tries-dialog");
 	await page.getByTestId("tries-start").click();
 	const panel = page.getByTestId("tries-panel");
 	await expect(panel).toBeVisible();
-	// Live: each try is seen running, its answer streaming, before it ends.
+	// Live: each try is seen running, with a streaming card under the entry in the graph, before it ends.
 	await expect(panel.getByTestId("try-status-1")).toHaveText("running", { timeout: 30_000 });
+	const cards = page.locator('[data-testid="stream-card"][data-stream-key^="try:"]');
+	await expect(cards.first()).toBeVisible();
+	await expect(cards.first()).toContainText(/Try \d: /);
 	await expect(panel.getByTestId("try-answer-1")).toContainText("I wrote", { timeout: 60_000 });
 	for (const i of [1, 2, 3]) await expect(panel.getByTestId(`try-status-${i}`)).toHaveText("done", { timeout: 60_000 });
 	for (const i of [1, 2, 3]) await expect(panel.getByTestId(`try-files-${i}`)).toHaveText("1 file +1 −0");
 	for (const i of [1, 2, 3]) await expect(panel.getByTestId(`try-answer-${i}`)).toHaveText("I wrote the file.");
+	await expect(cards).toHaveCount(0);
 	await shot(page, "tries-panel-done");
 	expect(r.status()).toBe(USER_STATUS);
 
@@ -114,9 +118,15 @@ test("Stop all (Escape) mid-stream ends every try; the user's tree, the forks an
 	const panel = page.getByTestId("tries-panel");
 	for (const i of [1, 2, 3]) await expect(panel.getByTestId(`try-status-${i}`)).toHaveText("running", { timeout: 30_000 });
 	await expect.poll(() => r.server.requests.length, { timeout: 30_000 }).toBe(3);
+	// Three streaming cards under the entry, each showing its try.
+	const cards = page.locator('[data-testid="stream-card"][data-stream-key^="try:"]');
+	await expect(cards).toHaveCount(3);
+	for (const i of [1, 2, 3]) await expect(cards.filter({ hasText: `Try ${i}:` })).toHaveCount(1);
+	await shot(page, "tries-streaming-cards");
 	await page.getByTestId("arbor-graph").click({ position: { x: 5, y: 5 } });
 	await page.keyboard.press("Escape");
 	for (const i of [1, 2, 3]) await expect(panel.getByTestId(`try-status-${i}`)).toHaveText("stopped", { timeout: 30_000 });
+	await expect(cards).toHaveCount(0);
 	await shot(page, "tries-stopped");
 	const rec = runRecord();
 	expect(rec.tries.map((t) => t.pid)).toEqual([null, null, null]);

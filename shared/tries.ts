@@ -85,6 +85,8 @@ export type TryEvent =
 	| { type: "try_state"; runId: string; state: TryState }
 	/** A piece of the answer as pi streams it (text or thinking), for live cards. */
 	| { type: "try_delta"; runId: string; index: number; kind: "text" | "thinking"; delta: string }
+	/** A tool call the try's model made (name and its first string argument, shortened), for live cards. */
+	| { type: "try_tool"; runId: string; index: number; name: string; args: string }
 	| { type: "run_done"; runId: string };
 
 /** What Keep did: the files written into the user's tree, or (then nothing was written) the conflicting ones. */

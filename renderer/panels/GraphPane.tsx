@@ -14,6 +14,7 @@ import type { StreamCard } from "../graph/streaming";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
+import { useTriesCards } from "../tries/cards";
 
 /** Polite live region: what the selection moved to, and where the leaf went (screen readers). */
 function GraphAnnouncer() {
@@ -195,6 +196,10 @@ function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { li
 		if (leafId === undefined || !skeleton) return null;
 		return leafId === null ? -1 : indexOfId(skeleton, leafId);
 	}, [leafId, skeleton]);
-	const streaming = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
+	const fromLive = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
+	// Tries started from this session stream under their entry too (renderer/tries/cards.ts).
+	const path = useApp((s) => (sessionId ? (s.sessions[sessionId]?.summary.path ?? null) : null));
+	const tryCards = useTriesCards(path, skeleton);
+	const streaming = useMemo(() => (tryCards.length === 0 ? fromLive : [...fromLive, ...tryCards]), [fromLive, tryCards]);
 	return { liveLeaf, streaming };
 }

@@ -12,6 +12,8 @@ export interface TriesUiState {
 	run: TriesRunInfo | null;
 	/** Streamed answer text per try index. */
 	answers: Record<number, string>;
+	/** Tool calls per try index, as the model made them. */
+	tools: Record<number, { name: string; args: string }[]>;
 	/** The tries chosen for Compare (indices), at most two. */
 	compare: number[];
 	/** Worktree diffs per try index (fetched for Compare). */
@@ -36,6 +38,7 @@ export function runFinished(run: TriesRunInfo | null): boolean {
 export const tries = createStore<TriesUiState>()((set, get) => ({
 	run: null,
 	answers: {},
+	tools: {},
 	compare: [],
 	diffs: {},
 	leftovers: [],
@@ -45,9 +48,10 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 		if (!run || e.runId !== run.runId) return;
 		if (e.type === "try_state") set({ run: { ...run, tries: run.tries.map((t) => (t.index === e.state.index ? e.state : t)) } });
 		else if (e.type === "try_delta" && e.kind === "text") set({ answers: { ...get().answers, [e.index]: (get().answers[e.index] ?? "") + e.delta } });
+		else if (e.type === "try_tool") set({ tools: { ...get().tools, [e.index]: [...(get().tools[e.index] ?? []), { name: e.name, args: e.args }] } });
 		else if (e.type === "run_done") set({ run: { ...run, finished: true } });
 	},
-	started: (run) => set({ run, answers: {}, compare: [], diffs: {}, busy: null }),
+	started: (run) => set({ run, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
 	toggleCompare(index) {
 		const cur = get().compare;
 		set({ compare: cur.includes(index) ? cur.filter((i) => i !== index) : [...cur, index].slice(-2) });
@@ -64,7 +68,7 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 			}
 		}
 	},
-	clear: () => set({ run: null, answers: {}, compare: [], diffs: {}, busy: null }),
+	clear: () => set({ run: null, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
 	setBusy: (busy) => set({ busy }),
 	setLeftovers: (leftovers) => set({ leftovers }),
 }));

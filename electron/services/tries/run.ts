@@ -151,9 +151,14 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 					}
 				}
 			} else if (rec.type === "message_update") {
-				const ev = rec.assistantMessageEvent as { type?: string; delta?: string } | undefined;
+				const ev = rec.assistantMessageEvent as { type?: string; delta?: string; toolCall?: { name?: unknown; arguments?: unknown } } | undefined;
 				if (ev && typeof ev.delta === "string" && (ev.type === "text_delta" || ev.type === "thinking_delta"))
 					emit({ type: "try_delta", runId, index: s.index, kind: ev.type === "text_delta" ? "text" : "thinking", delta: ev.delta });
+				else if (ev?.type === "toolcall_end" && ev.toolCall && typeof ev.toolCall.name === "string") {
+					const args = ev.toolCall.arguments;
+					const first = args && typeof args === "object" ? Object.values(args).find((v) => typeof v === "string") : undefined;
+					emit({ type: "try_tool", runId, index: s.index, name: ev.toolCall.name, args: typeof first === "string" ? first.slice(0, 80) : "" });
+				}
 			} else if (rec.type === "agent_settled") settled();
 		};
 		let exitInfo: string | undefined;
