@@ -22,9 +22,10 @@ test.afterEach(async () => {
 
 const USER_STATUS = " M notes.txt\n?? draft.txt\n";
 
-async function start(page: Page, delayMs: number): Promise<TriesRig> {
-	rig = await startTriesRig({ delayMs });
-	host = await startHost([rig.session], { env: { PATH: `${rig.binDir}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+async function start(page: Page, delayMs: number, opts: { noGit?: boolean; noPi?: boolean } = {}): Promise<TriesRig> {
+	rig = await startTriesRig({ delayMs, noGit: opts.noGit });
+	const path = opts.noPi ? "/usr/bin:/bin" : `${rig.binDir}:${process.env.PATH ?? "/usr/bin:/bin"}`;
+	host = await startHost([rig.session], { env: { PATH: path } });
 	// Arbor lists the models of the user's pi (its agent folder): the same loopback model.
 	writeLoopbackAgentConfig(join(host.home, ".pi", "agent"), rig.server);
 	await openApp(page, host);
@@ -143,4 +144,21 @@ test("Stop all (Escape) mid-stream ends every try; the user's tree, the forks an
 	expect(worktrees(r.repo)).toEqual([r.repo]);
 	expect(r.status()).toBe(USER_STATUS);
 	expect(readdirSync(join(host!.home, ".arbor", "tries")).filter((f) => f.endsWith(".json"))).toEqual([]);
+});
+
+test("without git and without pi, the dialog says the tries would be read-only and that no pi can run them, and starts nothing", async ({ page }) => {
+	const r = await start(page, 0, { noGit: true, noPi: true });
+	await card(page, "a2").click();
+	await page.keyboard.press("Shift+T");
+	const dialog = page.getByTestId("tries-dialog");
+	await expect(dialog).toBeVisible();
+	await expect(dialog.getByTestId("tries-readonly")).toContainText("not in a git repository: the tries run with read-only tools");
+	await expect(dialog.getByTestId("tries-no-pi")).toContainText("no pi to run the tries");
+	await dialog.getByTestId("tries-prompt").fill("Anything");
+	await expect(dialog.getByTestId("tries-start")).toBeDisabled();
+	await shot(page, "tries-no-pi");
+	await page.keyboard.press("Escape");
+	await expect(dialog).toHaveCount(0);
+	expect(readdirSync(join(r.session, "..")).length).toBe(1);
+	expect(existsSync(join(host!.home, ".arbor", "tries"))).toBe(false);
 });
