@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { defaultLiveDir, registrationsFor } from "../live/registry";
 
 /** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
 export interface PiCommand {
@@ -39,22 +38,18 @@ export function piOnPath(env: NodeJS.ProcessEnv = process.env): PiCommand {
 	);
 }
 
+/** The runtime and CLI of the live pi that holds a session file, when it registered them. */
+export type LivePiRuntime = (file: string) => { execPath: string; cliPath: string; pid: number } | undefined;
+
 /**
- * The pi to run a session's tries with: the live pi's own runtime and CLI when a pi holding the file registered
- * them (an optional `runtime: {execPath, cliPath}` in its registration), else `pi` on PATH.
+ * The pi to run a session's tries with: the live pi's own runtime and CLI when `liveRuntime` knows them (the same
+ * pi, version and extensions the user runs), else `pi` on PATH. Today's live registrations carry no runtime, so
+ * callers pass none and tries use `pi` on PATH (docs/tries.md).
  */
-export function piForSession(file: string, liveDir = defaultLiveDir(), env: NodeJS.ProcessEnv = process.env): PiCommand {
-	for (const reg of registrationsFor(liveDir, file)) {
-		const runtime = (reg as { runtime?: { execPath?: unknown; cliPath?: unknown } }).runtime;
-		if (
-			runtime &&
-			typeof runtime.execPath === "string" &&
-			typeof runtime.cliPath === "string" &&
-			fs.existsSync(runtime.execPath) &&
-			fs.existsSync(runtime.cliPath)
-		)
-			return { command: runtime.execPath, args: [runtime.cliPath], origin: `the live pi's runtime (pid ${reg.pid})` };
-	}
+export function piForSession(file: string, liveRuntime?: LivePiRuntime, env: NodeJS.ProcessEnv = process.env): PiCommand {
+	const rt = liveRuntime?.(file);
+	if (rt && fs.existsSync(rt.execPath) && fs.existsSync(rt.cliPath))
+		return { command: rt.execPath, args: [rt.cliPath], origin: `the live pi's runtime (pid ${rt.pid})` };
 	return piOnPath(env);
 }
 
