@@ -8,9 +8,9 @@ import * as path from "node:path";
 import { errorText } from "../../../shared/guards";
 import { SessionManager } from "../../session";
 import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
-import { addTryWorktree, changedFiles, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
+import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
 import { type PiCommand, type PiProcess, type PiRecord, startPi } from "./pi-process";
-import { defaultTriesDir, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
+import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
 
 /** Tools a try may use where there is no worktree to write in: it reads the user's own folder. */
 export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"];
@@ -117,6 +117,11 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 				files: null,
 			});
 		}
+	} catch (err) {
+		// Nothing ran yet: undo what this run made (forks of a second ago, worktrees, the snapshot ref, the
+		// record), so a failed start leaves nothing behind. What cannot be undone stays in the record.
+		await undoStart(triesDir, record).catch(() => undefined);
+		throw err;
 	} finally {
 		sm.close();
 	}
@@ -235,4 +240,21 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			await Promise.all(states.map((s) => stop(s.index)));
 		},
 	};
+}
+
+async function undoStart(triesDir: string, record: RunRecord): Promise<void> {
+	for (const t of record.tries) {
+		if (t.worktree && record.repo) await removeTryWorktree(record.repo.root, t.worktree);
+		if (t.sessionFile) fs.rmSync(t.sessionFile, { force: true });
+	}
+	const dirs = new Set(record.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : [])));
+	for (const d of dirs) {
+		try {
+			fs.rmdirSync(d);
+		} catch {
+			/* not made, or not empty */
+		}
+	}
+	if (record.repo) await deleteRef(record.repo.root, record.repo.ref);
+	removeRun(triesDir, record.runId);
 }

@@ -216,4 +216,23 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 		expect(states[0]!.tokens.total).toBeGreaterThan(5);
 		expect(states[1]!.status).toBe("done");
 	});
+
+	it("a start that fails half-way leaves no worktree, fork, snapshot ref or record behind", async () => {
+		const before = fs.readdirSync(path.dirname(rig.session)).sort();
+		// The second try fails to set up once the first one's worktree and fork exist.
+		const specs = [{ prompt: "x" }, { prompt: "y" }];
+		Object.defineProperty(specs, 1, {
+			get() {
+				if (fs.readdirSync(path.dirname(rig.session)).length === before.length + 1 && worktrees().length === 2) throw new Error("set-up failed");
+				throw new Error("the first try was not set up first");
+			},
+		});
+		await expect(startTries({ source: rig.session, entryId: "a2", tries: specs, pi: pi(), triesDir })).rejects.toThrow("set-up failed");
+		expect(worktrees()).toEqual([rig.repo]);
+		expect(fs.readdirSync(path.dirname(rig.session)).sort()).toEqual(before);
+		expect(readRuns(triesDir)).toEqual([]);
+		expect(fs.readdirSync(triesDir)).toEqual([]);
+		expect(execFileSync("git", ["for-each-ref", "refs/arbor"], { cwd: rig.repo, encoding: "utf8" })).toBe("");
+		expect(rig.status()).toBe(USER_STATUS);
+	});
 });
