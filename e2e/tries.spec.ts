@@ -107,7 +107,10 @@ test("three tries from a card stream live; Compare shows their diffs; Keep appli
 	for (const t of rec.tries) expect(existsSync(t.worktree)).toBe(false);
 	for (const t of rec.tries) expect(existsSync(t.sessionFile)).toBe(true);
 	expect(jsonl(rec.tries[1]!.sessionFile)[0]).toMatchObject({ cwd: r.repo, parentSession: r.session });
-	await expect(page.locator(".react-flow__node").first()).toBeVisible();
+	// The kept session is open and active: its tree is the original's path to a2 plus the try's turn.
+	await expect(page.getByTestId("status-file")).toHaveAttribute("title", rec.tries[1]!.sessionFile);
+	await expect(page.getByTestId("session-tab")).toHaveCount(2);
+	await expect(page.getByTestId("status-entries")).toHaveText(`${jsonl(rec.tries[1]!.sessionFile).length - 1} entries`);
 	await shot(page, "tries-kept");
 });
 
