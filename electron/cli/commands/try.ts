@@ -122,6 +122,7 @@ export async function tryCommand(argv: string[]): Promise<number> {
 		throw err;
 	}
 	let run;
+	const announced = new Set<number>();
 	try {
 		run = await startTries({
 			source: file,
@@ -130,7 +131,9 @@ export async function tryCommand(argv: string[]): Promise<number> {
 			pi,
 			triesDir,
 			onEvent: (e) => {
-				if (!json && e.type === "try_state" && e.state.status === "running" && e.state.tokens.total === 0) printError(`try ${e.state.index + 1}: running`);
+				if (json || e.type !== "try_state" || e.state.status !== "running" || announced.has(e.state.index)) return;
+				announced.add(e.state.index);
+				printError(`try ${e.state.index + 1}: running in ${e.state.cwd}`);
 			},
 		});
 	} catch (err) {
