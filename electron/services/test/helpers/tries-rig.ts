@@ -48,6 +48,8 @@ export interface TriesRigOptions {
 	write?: (k: number) => { path: string; content: string };
 	/** No git repository in the project folder (tries then run read-only). */
 	noGit?: boolean;
+	/** The session's cwd is this folder inside the repository (made, with a tracked file in it). */
+	subfolder?: string;
 }
 
 export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRig> {
@@ -91,6 +93,11 @@ export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRi
 		g("init", "-q", "-b", "main");
 		g("config", "user.email", "user@example.com");
 		g("config", "user.name", "User");
+		if (opts.subfolder) {
+			fs.mkdirSync(path.join(repo, opts.subfolder), { recursive: true });
+			fs.writeFileSync(path.join(repo, opts.subfolder, "inner.txt"), "inner\n");
+			g("add", opts.subfolder);
+		}
 		g("add", "notes.txt");
 		g("commit", "-q", "-m", "first");
 	}
@@ -118,7 +125,7 @@ export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRi
 		version: 3,
 		id: "sess-tries",
 		timestamp: "2026-01-01T00:00:00.000Z",
-		cwd: repo,
+		cwd: opts.subfolder ? path.join(repo, opts.subfolder) : repo,
 	});
 	return {
 		root,

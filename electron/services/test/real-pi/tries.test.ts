@@ -235,4 +235,19 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 		expect(execFileSync("git", ["for-each-ref", "refs/arbor"], { cwd: rig.repo, encoding: "utf8" })).toBe("");
 		expect(rig.status()).toBe(USER_STATUS);
 	});
+
+	it("a session in a subfolder of the repository runs each try in the same subfolder of its worktree", async () => {
+		await useRig({ subfolder: "pkg/app" });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }, { prompt: "Write" }], pi: pi(), triesDir });
+		const states = await run.done;
+		for (const s of states) {
+			expect(s.cwd).toBe(path.join(s.worktree!, "pkg/app"));
+			expect(s.files!.map((f) => f.path)).toEqual([expect.stringMatching(/^pkg\/app\/try-\d\.txt$/)]);
+		}
+		const kept = states[0]!;
+		await keepTry(triesDir, kept.sessionFile);
+		expect(fs.existsSync(path.join(rig.repo, kept.files![0]!.path))).toBe(true);
+		expect(Pi16SessionManager.open(kept.sessionFile).getHeader()?.cwd).toBe(path.join(rig.repo, "pkg/app"));
+		expect(rig.status()).toBe(`${USER_STATUS}?? ${kept.files![0]!.path}\n`);
+	});
 });
