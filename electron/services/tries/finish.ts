@@ -44,6 +44,37 @@ function findRunOf(triesDir: string, tryFile: string): { run: RunRecord; index: 
 	throw new TriesError(`${file} is not a try Arbor still tracks (kept or discarded already, or never a try)`, "not_found");
 }
 
+/**
+ * A leftover run's pi that outlived its Arbor: ended with its process group, but only when the process is
+ * provably that try's pi (Linux: its command line names the try's session file), never a process that merely
+ * reuses the pid.
+ */
+function endOrphans(run: RunRecord): number[] {
+	const killed: number[] = [];
+	if (run.ownerPid === process.pid || pidAlive(run.ownerPid)) return killed;
+	for (const t of run.tries) {
+		if (t.pid === null || !pidAlive(t.pid) || !t.sessionFile) continue;
+		let cmdline: string;
+		try {
+			cmdline = fs.readFileSync(`/proc/${t.pid}/cmdline`, "utf8");
+		} catch {
+			continue; // no /proc: it is reported as still running
+		}
+		if (!cmdline.split("\0").includes(t.sessionFile)) continue;
+		killed.push(t.pid);
+		try {
+			process.kill(-t.pid, "SIGKILL");
+		} catch {
+			try {
+				process.kill(t.pid, "SIGKILL");
+			} catch {
+				/* gone meanwhile */
+			}
+		}
+	}
+	return killed;
+}
+
 function assertIdle(run: RunRecord): void {
 	const busy = run.tries.filter((t) => t.pid !== null && pidAlive(t.pid));
 	if (busy.length > 0) throw new TriesError(`try ${busy.map((t) => t.index + 1).join(", ")} of this run still runs: stop it first`, "running");
@@ -116,9 +147,16 @@ export async function discardTries(triesDir: string, file: string): Promise<{ ru
 }
 
 export async function discardRun(triesDir: string, run: RunRecord): Promise<{ runId: string; removed: string[] }> {
+	await waitForExit(endOrphans(run), 5000);
 	assertIdle(run);
 	const removed = await removeWorktrees(run);
 	if (run.repo) await deleteRef(run.repo.root, run.repo.ref);
 	removeRun(triesDir, run.runId);
 	return { runId: run.runId, removed };
+}
+
+/** Waits (polling the process table, at most `ms`) until the processes just killed are gone. */
+async function waitForExit(pids: number[], ms: number): Promise<void> {
+	const until = Date.now() + ms;
+	while (pids.some((p) => pidAlive(p)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 }

@@ -2,7 +2,7 @@
 // real git repository with uncommitted work: forks as pi makes them, worktrees that hold the user's work, the
 // user's tree untouched until Keep, Keep all-or-nothing, Stop, and leftovers after a crash.
 
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -249,5 +249,37 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 		expect(fs.existsSync(path.join(rig.repo, kept.files![0]!.path))).toBe(true);
 		expect(Pi16SessionManager.open(kept.sessionFile).getHeader()?.cwd).toBe(path.join(rig.repo, "pkg/app"));
 		expect(rig.status()).toBe(`${USER_STATUS}?? ${kept.files![0]!.path}\n`);
+	});
+
+	it("discarding a leftover run ends the try's pi that outlived its Arbor, and only a process that is that pi", async () => {
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), triesDir });
+		await run.done;
+		const file = path.join(triesDir, `${run.runId}.json`);
+		const rec = JSON.parse(fs.readFileSync(file, "utf8")) as { ownerPid: number; tries: { pid: number | null; sessionFile: string }[] };
+		// A process whose command line names the try's session (as its pi's does), and one that does not.
+		const orphan = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", rec.tries[0]!.sessionFile], { detached: true, stdio: "ignore" });
+		const stranger = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: "ignore" });
+		try {
+			rec.ownerPid = 2 ** 22 + 12345;
+			rec.tries[0]!.pid = orphan.pid!;
+			fs.writeFileSync(file, JSON.stringify(rec));
+			await discardRun(triesDir, leftoverRuns(triesDir)[0]!);
+			expect(pidAlive(orphan.pid!)).toBe(false);
+			expect(worktrees()).toEqual([rig.repo]);
+
+			// A record naming a process that is not its pi (a reused pid) leaves that process alone and says so.
+			const run2 = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), triesDir });
+			await run2.done;
+			const file2 = path.join(triesDir, `${run2.runId}.json`);
+			const rec2 = JSON.parse(fs.readFileSync(file2, "utf8")) as typeof rec;
+			rec2.ownerPid = 2 ** 22 + 12345;
+			rec2.tries[0]!.pid = stranger.pid!;
+			fs.writeFileSync(file2, JSON.stringify(rec2));
+			await expect(discardRun(triesDir, leftoverRuns(triesDir)[0]!)).rejects.toThrow(/still runs/);
+			expect(pidAlive(stranger.pid!)).toBe(true);
+		} finally {
+			orphan.kill("SIGKILL");
+			stranger.kill("SIGKILL");
+		}
 	});
 });
