@@ -32,6 +32,8 @@ import type { AppRuntime } from "./runtime";
 import { GraphContext } from "./graph/store";
 import { StoreContext, useApp } from "./store";
 import type { SidePanel } from "./store/view";
+import { TriesDialog } from "./tries/TriesDialog";
+import { TriesPanel } from "./tries/TriesPanel";
 
 function Dialogs() {
 	const dialog = useApp((s) => s.dialog);
@@ -48,6 +50,7 @@ function Dialogs() {
 			{dialog?.kind === "about" && <AboutDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
 			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
+			{dialog?.kind === "tries" && <TriesDialog key={dialog.entryId} entryId={dialog.entryId} />}
 			{menu && <ContextMenu menu={menu} />}
 		</>
 	);
@@ -229,6 +232,7 @@ function Workspace() {
 				<GraphPane />
 				<SidePanelView />
 			</main>
+			<TriesPanel />
 			<Composer />
 		</>
 	);

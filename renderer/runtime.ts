@@ -10,6 +10,8 @@ import { createServices, type AppServices } from "./commands/services";
 import { createGraph, type Graph } from "./graph/store";
 import { createAppStore, type AppStore } from "./store";
 import { handleArborEvent } from "./store/events";
+import { announceLeftovers, triesCommands } from "./tries/commands";
+import { tries } from "./tries/store";
 
 export interface RuntimeOptions {
 	/** What commands drive instead of this runtime's own graph (tests record the calls). */
@@ -52,7 +54,7 @@ interface DropCapable {
 export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): AppRuntime {
 	const store = createAppStore(client);
 	const graph = createGraph();
-	const registry = new CommandRegistry([...builtinCommands(), ...compareExportCommands()]);
+	const registry = new CommandRegistry([...builtinCommands(), ...compareExportCommands(), ...triesCommands()]);
 	registry.setDynamic(() => extensionCommands({ state: store.getState() }));
 	const deps: CommandDeps = {
 		store,
@@ -92,13 +94,14 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 		services,
 		openDropped,
 		start(target = window) {
-			const offEvents = client.onEvent((event) =>
+			const offEvents = client.onEvent((event) => {
+				if (event.type === "tries") return tries.getState().apply(event.event);
 				handleArborEvent(store, event, (command, args) => {
 					void registry.run(command, makeContext(deps, { source: "menu", args })).then((ran) => {
 						if (!ran && !registry.get(command)) store.getState().toast("error", `Unknown menu command: ${command}`);
 					});
-				}),
-			);
+				});
+			});
 			const onKey = (e: Event): void => {
 				dispatchKey(registry, deps, e as KeyboardEvent);
 			};
@@ -116,6 +119,7 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 			target.addEventListener("dragover", onDragOver);
 			target.addEventListener("drop", onDrop);
 			void store.getState().boot();
+			void announceLeftovers(deps);
 			return () => {
 				offEvents();
 				target.removeEventListener("keydown", onKey, true);

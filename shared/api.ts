@@ -10,6 +10,7 @@ import type { CardFacts, UsageRollup } from "./card-facts";
 import type { FilterMode } from "./tree-view";
 import type { AssistantMessage } from "./entries";
 import type { LiveAgent, LiveCapability, NavigateOptions } from "./live";
+import type { ChangedFile, KeepResult, LeftoverRun, TriesPreparation, TriesRunInfo, TryEvent, TrySpec } from "./tries";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
@@ -425,6 +426,29 @@ export interface ArborRequests {
 	/** A new session file without the subtrees under `dropIds`, next to the original (which is untouched). */
 	/** `tornTailBytes`: an unterminated last line of that many bytes was left out of the copy (0: none). */
 	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number; tornTailBytes: number } };
+	/**
+	 * Tries (docs/tries.md): N forks of the session at `entryId`, each run by the user's own pi in its own git
+	 * worktree; answers once every fork and worktree exists, then `tries` events follow.
+	 */
+	startTries: { params: { sessionId: string; entryId: string; tries: TrySpec[] }; result: TriesRunInfo };
+	/** Stop one try (`index`) or all of a run: abort, then end its pi. */
+	stopTries: { params: { runId: string; index?: number }; result: void };
+	/**
+	 * Keep one try: its changes into the user's working tree (nothing on a conflict: `conflicts` names the files),
+	 * its session continued in the user's folder and opened (`session`), every worktree of the run removed.
+	 */
+	keepTry: {
+		params: { runId: string; index: number };
+		result: KeepResult & { kept: string; removed: string[]; switched: boolean; session: SessionSummary | null };
+	};
+	/** Remove a run's worktrees (this Arbor's, or one left over); its session files stay. */
+	discardTries: { params: { runId: string }; result: { removed: string[] } };
+	/** A try's changed files against the snapshot it started from, and their unified diff (`path`: one file). */
+	getTryDiff: { params: { runId: string; index: number; path?: string }; result: { files: ChangedFile[]; diff: string } };
+	/** This Arbor's runs, and the runs an Arbor that ended left behind. */
+	listTries: { params: Record<string, never>; result: { runs: TriesRunInfo[]; leftovers: LeftoverRun[] } };
+	/** Before "Try N ways…": where the tries would run, which pi runs them (or why none can), the models it can use. */
+	prepareTries: { params: { sessionId: string }; result: TriesPreparation };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */
@@ -478,6 +502,13 @@ export const REQUEST_NAMES: readonly RequestName[] = [
 	"getLiveState",
 	"send",
 	"abort",
+	"startTries",
+	"stopTries",
+	"keepTry",
+	"discardTries",
+	"getTryDiff",
+	"listTries",
+	"prepareTries",
 ];
 
 export type ArborEvent =
@@ -510,7 +541,9 @@ export type ArborEvent =
 	 * The live pi's assistant message as it streams (text, thinking, tool calls so far); `key` is stable per
 	 * message; "end" is the complete message, which the file then brings as an entry (session_appended).
 	 */
-	| { type: "live_stream"; sessionId: string; phase: "start" | "update" | "end"; key: string; parentId: string | null; message: AssistantMessage };
+	| { type: "live_stream"; sessionId: string; phase: "start" | "update" | "end"; key: string; parentId: string | null; message: AssistantMessage }
+	/** A try changed state, streamed a piece of its answer, or its run ended (docs/tries.md). */
+	| { type: "tries"; event: TryEvent };
 
 /** Every error code a request can fail with (the router passes on only these). */
 export const ARBOR_ERROR_CODES = [

@@ -169,6 +169,17 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			remember(result.session);
 			return result;
 		},
+		startTries: async (p: never) => {
+			const result = await services.startTries(p);
+			// The forks are the user's session files too: they may be opened (Compare, the graph).
+			for (const t of result.tries) await policy.allowFile(t.sessionFile);
+			return result;
+		},
+		keepTry: async (p: never) => {
+			const result = await services.keepTry(p);
+			remember(result.session);
+			return result;
+		},
 		savePrunedCopy: async (p: { sessionId: string; dropIds: string[] }) => {
 			const result = await services.savePrunedCopy(p);
 			// The user made this file: opening it from the notice is their choice.

@@ -4,6 +4,7 @@
 
 import { z } from "zod";
 import { FILTER_MODES, type RequestName, type RequestParams } from "../../shared/api";
+import { MAX_TRIES, MIN_TRIES, TRY_THINKING_LEVELS } from "../../shared/tries";
 
 /** Largest page of previews one request may ask for (shared/api.ts: pages of <= 2000). */
 export const MAX_PREVIEW_PAGE = 2000;
@@ -45,6 +46,24 @@ const settingsPatch = z.strictObject({
 	layoutDirection: z.enum(["rows", "TB", "LR"]).optional(),
 	recentFiles: z.array(path).max(100).optional(),
 	hiddenBranches: z.record(path, z.array(entryId).max(10_000)).optional(),
+});
+
+const runId = z.string().regex(/^[\w-]{1,64}$/, "not a tries run id");
+const tryIndex = z
+	.number()
+	.int()
+	.min(0)
+	.max(MAX_TRIES - 1);
+const trySpec = z.strictObject({
+	prompt: z.string().min(1).max(MAX_TEXT),
+	model: z
+		.string()
+		.max(700)
+		.regex(/^[^/\s]+\/\S+$/, "model must be PROVIDER/ID")
+		.optional(),
+	thinking: z.enum(TRY_THINKING_LEVELS).optional(),
+	capUsd: z.number().positive().max(1e6).optional(),
+	capTokens: z.number().int().positive().max(1e12).optional(),
 });
 
 type Schemas = { [K in RequestName]: z.ZodType<RequestParams<K>, unknown> };
@@ -115,6 +134,13 @@ export const requestSchemas: Schemas = {
 		wait: z.enum(["start", "end"]).optional(),
 	}),
 	abort: withSession,
+	startTries: z.strictObject({ sessionId, entryId, tries: z.array(trySpec).min(MIN_TRIES).max(MAX_TRIES) }),
+	stopTries: z.strictObject({ runId, index: tryIndex.optional() }),
+	keepTry: z.strictObject({ runId, index: tryIndex }),
+	discardTries: z.strictObject({ runId }),
+	getTryDiff: z.strictObject({ runId, index: tryIndex, path: path.optional() }),
+	listTries: empty,
+	prepareTries: withSession,
 };
 
 /** "field.path: message" for the first few issues, so the client sees which argument was wrong. */

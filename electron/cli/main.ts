@@ -28,6 +28,8 @@ Commands:
   family FILE      the files branched from / into FILE (pi /fork, omp /branch, Arbor), --json
   search QUERY [DIR...]  search the contents of every session through Arbor's index (--json)
   serve [FILE|DIR...]  open Arbor in your browser (127.0.0.1 only)
+  try FILE ID      run N tries from an entry side by side, each a pi fork in its own git worktree
+                   (--n, --prompt, --model, --json); try keep TRY_FILE, try discard FILE, try list
   send FILE TEXT   run a turn in the live pi that holds FILE and print its answer (--json)
   pi-extension     print the path of Arbor's pi extension (pi -e "$(arbor pi-extension)")
 
@@ -57,6 +59,7 @@ const commands: Record<string, (argv: string[]) => Promise<number>> = {
 	family: async (argv) => (await import("./commands/family")).familyCommand(argv),
 	search: async (argv) => (await import("./commands/search")).searchCommand(argv),
 	send: async (argv) => (await import("./commands/send")).sendCommand(argv),
+	try: async (argv) => (await import("./commands/try")).tryCommand(argv),
 	"pi-extension": async (argv) => (await import("./commands/pi-extension")).piExtensionCommand(argv),
 	serve: async (argv) => {
 		const result: unknown = await (await import("./serve")).runServe(argv);

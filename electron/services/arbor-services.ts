@@ -46,6 +46,7 @@ import { DEFAULT_POLL_MS } from "./watcher";
 import { watchModelConfig } from "./config-watch";
 import { LiveService } from "./live/live-service";
 import { type Steering, type SteeringDeps, steeringFor, type SwitchAnswer } from "./steering";
+import { TriesRequests } from "./tries";
 
 export interface ArborServicesOptions {
 	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
@@ -77,6 +78,8 @@ export interface ArborServicesOptions {
 	recordRecent?: boolean;
 	/** The pi extension this copy of Arbor ships (Settings, "Connect pi"); the host knows where. None by default. */
 	piExtensionDir?: string | null;
+	/** Records of tries runs (docs/tries.md). Default <settingsDir>/tries. */
+	triesDir?: string;
 }
 
 export class ArborServices {
@@ -94,6 +97,7 @@ export class ArborServices {
 	readonly #steering: SteeringDeps;
 	readonly #piExtensionDir: string | null;
 	#unwatchConfig: (() => void) | null = null;
+	readonly #tries: TriesRequests;
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -154,6 +158,13 @@ export class ArborServices {
 					});
 		if (options.watch !== false)
 			this.#unwatchConfig = watchModelConfig(this.#piAgentDir, settingsDir, () => this.#events.emit({ type: "model_config_changed" }));
+		this.#tries = new TriesRequests({
+			triesDir: options.triesDir ?? path.join(settingsDir, "tries"),
+			piAgentDir: this.#piAgentDir,
+			env,
+			emit: (e) => this.#events.emit(e),
+			switchLive: (source, kept) => this.#switchLiveToKept(source, kept),
+		});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		this.#steering = { sessions: this.#sessions, flow: this.#flow, live: this.#live, piAgentDir: this.#piAgentDir, env };
 		// Load now so load errors and the command list reach the UI without waiting for a first use.
@@ -552,6 +563,64 @@ export class ArborServices {
 		}
 	}
 
+	// ---------------------------------------------------------------- tries (docs/tries.md)
+
+	async startTries(params: RequestParams<"startTries">): Promise<RequestResult<"startTries">> {
+		const file = this.#sessions.get(params.sessionId).manager.getSessionFile();
+		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
+		return this.#tries.start(file, params.entryId, params.tries);
+	}
+	async stopTries(params: RequestParams<"stopTries">): Promise<RequestResult<"stopTries">> {
+		return this.#tries.stop(params.runId, params.index);
+	}
+	/** Keep one try, then open its session (it continues in the user's folder). */
+	async keepTry(params: RequestParams<"keepTry">): Promise<RequestResult<"keepTry">> {
+		const outcome = await this.#tries.keep(params.runId, params.index);
+		const session = outcome.conflicts.length === 0 ? await this.openSession({ path: outcome.kept }) : null;
+		return { ...outcome, session };
+	}
+	async discardTries(params: RequestParams<"discardTries">): Promise<RequestResult<"discardTries">> {
+		return this.#tries.discard(params.runId);
+	}
+	async getTryDiff(params: RequestParams<"getTryDiff">): Promise<RequestResult<"getTryDiff">> {
+		return this.#tries.diff(params.runId, params.index, params.path);
+	}
+	async listTries(_params: RequestParams<"listTries">): Promise<RequestResult<"listTries">> {
+		return this.#tries.list();
+	}
+	async prepareTries(params: RequestParams<"prepareTries">): Promise<RequestResult<"prepareTries">> {
+		const sm = this.#sessions.get(params.sessionId).manager;
+		const file = sm.getSessionFile();
+		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
+		return this.#tries.prepare(file, sm.getCwd());
+	}
+	/**
+	 * Keep's one call into a live pi: when a live pi holds the source file, it switches to the kept session
+	 * through the session's Steering (pi's own ctx.switchSession), so pi continues where the kept try ended.
+	 * Without a live pi nothing switches (false). A pi that refuses (busy, gone) leaves the kept changes applied
+	 * and says why in a notice: the switch can be made in pi with /resume.
+	 */
+	async #switchLiveToKept(source: string, kept: string): Promise<boolean> {
+		const abs = path.resolve(source);
+		const s = this.#sessions.all().find((x) => x.manager.getSessionFile() === abs);
+		if (!s) return false;
+		const steering = this.steering(s.id);
+		if (steering.via !== "pi") return false;
+		try {
+			const r = await steering.switchSession(kept, { waitForIdle: true });
+			return !r.cancelled;
+		} catch (err) {
+			const why = err instanceof Error ? err.message : String(err);
+			this.#events.emit({
+				type: "notice",
+				sessionId: s.id,
+				level: "warning",
+				message: `The kept try's changes are applied, but pi did not switch to its session: ${why}`,
+			});
+			return false;
+		}
+	}
+
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
 		this.#sessions.find(params.sessionId)?.abort?.abort();
 	}
@@ -567,6 +636,8 @@ export class ArborServices {
 	dispose(): void {
 		if (this.#disposed) return;
 		this.#disposed = true;
+		// Tries still running are stopped; their records stay, so the next start lists what they left.
+		void this.#tries.dispose();
 		this.#live?.dispose();
 		this.#unwatchConfig?.();
 		this.#sessions.dispose();

@@ -24,6 +24,8 @@ export interface BranchOptions {
 	 * new file as another session). Default true: switch to the new file, as pi does.
 	 */
 	adopt?: boolean;
+	/** Working folder the new file's header names (default: the current session's), as pi's `cwdOverride`. */
+	cwd?: string;
 }
 
 /** The new file (undefined in memory) and the session's folder afterwards. */
@@ -189,7 +191,7 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 		version: CURRENT_SESSION_VERSION,
 		id: sessionId,
 		timestamp,
-		cwd: live.cwd,
+		cwd: options.cwd ?? live.cwd,
 	};
 	if (live.persistent && live.path) header.parentSession = live.path;
 

@@ -10,6 +10,7 @@ import { entryPlainText, prettyJson } from "../panels/entry-text";
 import { activeSession, leafId } from "../store/selectors";
 import { hasSession, selectShown, hasTarget, selectIndex, treeMoveCommands } from "./moves";
 import type { Command, CommandContext } from "./registry";
+import { stopAllTries, triesRunning } from "../tries/commands";
 
 const DOUBLE_ESCAPE_MS = 500;
 
@@ -314,6 +315,8 @@ export function builtinCommands(): Command[] {
 				if (st.contextMenu) return st.closeContextMenu();
 				if (st.dialog?.kind === "navigate") return st.cancelNavigate();
 				if (st.dialog) return st.closeDialog();
+				// Escape while tries run stops them all (the Tries panel's "Stop all").
+				if (triesRunning()) return stopAllTries(ctx);
 				// pi: Escape while it works stops the turn (Arbor's Escape does the same to a live pi).
 				const live = st.activeSessionId ? st.live[st.activeSessionId] : undefined;
 				if (live?.state.status === "streaming") return st.stopLive();

@@ -15,6 +15,7 @@ import { subtreeRollupText } from "../store/rollups";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
+import { useTriesCards } from "../tries/cards";
 
 /** Polite live region: what the selection moved to, and where the leaf went (screen readers). */
 function GraphAnnouncer() {
@@ -227,6 +228,10 @@ function useLiveGraph(sessionId: string | null, skeleton: Skeleton | null): { li
 	const live = useApp((s) => (sessionId ? s.live[sessionId] : undefined));
 	const streams = live?.streams;
 	const liveLeaf = live && skeleton ? skeleton.leaf : null;
-	const streaming = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
+	const fromLive = useMemo(() => (streams && skeleton && streams.length > 0 ? streamCards(skeleton, streams) : NO_STREAMS), [streams, skeleton]);
+	// Tries started from this session stream under their entry too (renderer/tries/cards.ts).
+	const path = useApp((s) => (sessionId ? (s.sessions[sessionId]?.summary.path ?? null) : null));
+	const tryCards = useTriesCards(path, skeleton);
+	const streaming = useMemo(() => (tryCards.length === 0 ? fromLive : [...fromLive, ...tryCards]), [fromLive, tryCards]);
 	return { liveLeaf, streaming };
 }

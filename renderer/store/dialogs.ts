@@ -53,7 +53,9 @@ export type Dialog =
 	| { kind: "about" }
 	| { kind: "family"; path: string }
 	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
-	| { kind: "compare"; a: string; b: string; siblingsOf?: string };
+	| { kind: "compare"; a: string; b: string; siblingsOf?: string }
+	/** "Try N ways…" from an entry (renderer/tries). */
+	| { kind: "tries"; entryId: string };
 
 export type DialogKind = Dialog["kind"];
 

@@ -13,7 +13,12 @@ export type LlmScenario =
 	/** Start an SSE stream, then send lines that are not valid JSON and close. */
 	| { kind: "malformed" }
 	/** Start an SSE stream and send nothing more until the client goes away. */
-	| { kind: "hang" };
+	| { kind: "hang" }
+	/** Decide per request (chat completions): stream a text answer, or tool calls (finish_reason "tool_calls"). */
+	| { kind: "respond"; answer(body: unknown): LlmTurn; delayMs?: number };
+
+/** One streamed answer of the "respond" scenario. */
+export type LlmTurn = { text: string } | { toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] };
 
 export interface RecordedRequest {
 	method: string;
@@ -133,14 +138,23 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				res.end();
 				return;
 			}
-			const chunks = [...s.chunks];
+			const turn: LlmTurn = s.kind === "respond" ? s.answer(body) : { text: "" };
+			const chunks: { delta: Record<string, unknown> }[] =
+				s.kind === "stream"
+					? s.chunks.map((c) => ({ delta: { content: c } }))
+					: "text" in turn
+						? turn.text.split(/(?<= )/).map((w) => ({ delta: { content: w } }))
+						: turn.toolCalls.map((t, index) => ({
+								delta: { tool_calls: [{ index, id: t.id, type: "function", function: { name: t.name, arguments: JSON.stringify(t.arguments) } }] },
+							}));
+			const finish = "toolCalls" in turn ? "tool_calls" : "stop";
 			const delay = s.delayMs ?? 0;
 			res.write(chunk(model, { role: "assistant", content: "" }, null));
 			const next = (): void => {
 				if (res.destroyed) return;
 				const c = chunks.shift();
 				if (c === undefined) {
-					res.write(chunk(model, {}, "stop"));
+					res.write(chunk(model, {}, finish));
 					res.write(
 						`data: ${JSON.stringify({ id: "chatcmpl-arbor-test", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } })}\n\n`,
 					);
@@ -149,7 +163,7 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 					res.end();
 					return;
 				}
-				res.write(chunk(model, { content: c }, null));
+				res.write(chunk(model, c.delta, null));
 				if (delay > 0) setTimeout(next, delay);
 				else setImmediate(next);
 			};

@@ -1,0 +1,163 @@
+// One try's pi: the user's own pi in RPC mode (`pi --mode rpc --session FORK`), started in the try's folder in a
+// process group of its own, so Stop can end pi and whatever its tools started. Records are read as pi's RPC docs
+// ask: one JSON record per LF, split on LF only (Node's readline would also split on U+2028 inside strings).
+
+import { type ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
+export interface PiCommand {
+	command: string;
+	args: string[];
+	/** Where it came from, for messages: "the live pi's runtime" or "pi on PATH". */
+	origin: string;
+}
+
+export class NoPiError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "NoPiError";
+	}
+}
+
+/** `pi` on PATH (the user's own install); a clear error when there is none. */
+export function piOnPath(env: NodeJS.ProcessEnv = process.env): PiCommand {
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (!dir) continue;
+		const candidate = path.join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
+		try {
+			fs.accessSync(candidate, fs.constants.X_OK);
+			if (fs.statSync(candidate).isFile()) return { command: candidate, args: [], origin: "pi on PATH" };
+		} catch {
+			/* not here */
+		}
+	}
+	throw new NoPiError(
+		"no pi to run the tries: install pi (npm i -g @earendil-works/pi-coding-agent) so that `pi` is on PATH, or open the session in a running pi",
+	);
+}
+
+/** The runtime and CLI of the live pi that holds a session file, when it registered them. */
+export type LivePiRuntime = (file: string) => { execPath: string; cliPath: string; pid: number } | undefined;
+
+/**
+ * The pi to run a session's tries with: the live pi's own runtime and CLI when `liveRuntime` knows them (the same
+ * pi, version and extensions the user runs), else `pi` on PATH. Today's live registrations carry no runtime, so
+ * callers pass none and tries use `pi` on PATH (docs/tries.md).
+ */
+export function piForSession(file: string, liveRuntime?: LivePiRuntime, env: NodeJS.ProcessEnv = process.env): PiCommand {
+	const rt = liveRuntime?.(file);
+	if (rt && fs.existsSync(rt.execPath) && fs.existsSync(rt.cliPath))
+		return { command: rt.execPath, args: [rt.cliPath], origin: `the live pi's runtime (pid ${rt.pid})` };
+	return piOnPath(env);
+}
+
+export type PiRecord = { type: string; [k: string]: unknown };
+
+export interface PiProcessOptions {
+	pi: PiCommand;
+	sessionFile: string;
+	cwd: string;
+	/** provider/id, as pi's --model accepts it. */
+	model?: string;
+	thinking?: string;
+	/** Only these tools (pi's --tools); all of pi's defaults when omitted. */
+	tools?: string[];
+	onRecord(record: PiRecord): void;
+	onExit(info: string): void;
+}
+
+export interface PiProcess {
+	readonly pid: number | undefined;
+	send(command: Record<string, unknown> & { type: string }): Promise<PiRecord>;
+	/** Ask pi to stop its turn, then end it (stdin closed; its process group killed if it lingers). */
+	stop(graceMs?: number): Promise<void>;
+	readonly exited: Promise<void>;
+}
+
+export function startPi(o: PiProcessOptions): PiProcess {
+	const args = [...o.pi.args, "--mode", "rpc", "--session", o.sessionFile];
+	if (o.model) args.push("--model", o.model);
+	if (o.thinking) args.push("--thinking", o.thinking);
+	if (o.tools) args.push("--tools", o.tools.join(","));
+	const child: ChildProcess = spawn(o.pi.command, args, { cwd: o.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"], env: process.env });
+	let exitInfo: string | undefined;
+	let stderr = "";
+	const pending = new Map<string, (r: PiRecord) => void>();
+	let seq = 0;
+	let buf = "";
+	child.stdout!.setEncoding("utf8");
+	child.stdout!.on("data", (chunk: string) => {
+		buf += chunk;
+		let nl: number;
+		while ((nl = buf.indexOf("\n")) >= 0) {
+			const line = buf.slice(0, nl).replace(/\r$/, "");
+			buf = buf.slice(nl + 1);
+			if (!line.trim()) continue;
+			let rec: PiRecord;
+			try {
+				rec = JSON.parse(line) as PiRecord;
+			} catch {
+				continue; // not protocol: pi keeps stdout for records, so this is noise from a wrapper
+			}
+			if (rec.type === "response" && typeof rec.id === "string" && pending.has(rec.id)) {
+				pending.get(rec.id)!(rec);
+				pending.delete(rec.id);
+			}
+			o.onRecord(rec);
+		}
+	});
+	child.stderr!.setEncoding("utf8");
+	child.stderr!.on("data", (c: string) => {
+		stderr = (stderr + c).slice(-4000);
+	});
+	child.stdin!.on("error", () => undefined); // pi gone: its exit is reported below
+	const exited = new Promise<void>((resolve) => {
+		const finish = (info: string): void => {
+			if (exitInfo !== undefined) return;
+			exitInfo = info;
+			for (const [id, r] of pending) r({ type: "response", id, success: false, error: info });
+			pending.clear();
+			o.onExit(info);
+			resolve();
+		};
+		child.on("exit", (code, signal) =>
+			finish(`pi exited (code ${code}, signal ${signal})${stderr.trim() ? `: ${stderr.trim().split("\n").slice(-3).join(" / ")}` : ""}`),
+		);
+		child.on("error", (e) => finish(`pi could not start (${o.pi.origin}: ${o.pi.command}): ${e.message}`));
+	});
+	const killGroup = (): void => {
+		if (child.pid === undefined) return;
+		try {
+			process.kill(-child.pid, "SIGKILL");
+		} catch {
+			/* already gone */
+		}
+	};
+	return {
+		get pid() {
+			return child.pid;
+		},
+		exited,
+		send(command) {
+			if (exitInfo !== undefined) return Promise.resolve({ type: "response", success: false, error: exitInfo });
+			const id = `arbor-try-${++seq}`;
+			return new Promise((resolve) => {
+				pending.set(id, resolve);
+				child.stdin!.write(`${JSON.stringify({ ...command, id })}\n`);
+			});
+		},
+		async stop(graceMs = 3000) {
+			if (exitInfo === undefined) {
+				child.stdin!.write(`${JSON.stringify({ type: "abort", id: "arbor-try-stop" })}\n`);
+				child.stdin!.end();
+				const timer = setTimeout(killGroup, graceMs);
+				await exited;
+				clearTimeout(timer);
+			}
+			// Whatever pi's tools started goes with its group, which can outlive pi itself.
+			killGroup();
+		},
+	};
+}

@@ -1,0 +1,260 @@
+// A tries run: N forks of one session at one entry, each run to the end of one prompt by its own headless pi in its
+// own working copy. Order matters for "no orphan unaccounted for": the run's record is written before the first
+// worktree exists and updated after every worktree, fork and process, so whatever a crash leaves is listed in it.
+
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { errorText } from "../../../shared/guards";
+import { SessionManager } from "../../session";
+import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
+import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
+import { type PiCommand, type PiProcess, type PiRecord, startPi } from "./pi-process";
+import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
+
+/** Tools a try may use where there is no worktree to write in: it reads the user's own folder. */
+export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"];
+
+export interface StartTriesOptions {
+	source: string;
+	entryId: string;
+	tries: TrySpec[];
+	pi: PiCommand;
+	triesDir?: string;
+	/** Where the worktrees go (default: `<triesDir>/<runId>/`). */
+	worktreesDir?: string;
+	onEvent?(event: TryEvent): void;
+}
+
+export interface TriesRun {
+	readonly runId: string;
+	readonly record: RunRecord;
+	readonly states: TryState[];
+	/** Resolves when every try has ended (done, error, stopped or capped) and its files are counted. */
+	readonly done: Promise<TryState[]>;
+	stop(index: number): Promise<void>;
+	stopAll(): Promise<void>;
+	/** Read-only tools only (the session's folder is not in a git repository). */
+	readonly readOnly: boolean;
+}
+
+function newRunId(): string {
+	return `${new Date().toISOString().replace(/[-:.]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`;
+}
+
+const TERMINAL: TryStatus[] = ["done", "error", "stopped", "capped"];
+
+export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
+	if (o.tries.length < 1) throw new Error("no try to run");
+	const source = path.resolve(o.source);
+	const sm = SessionManager.open(source);
+	let cwd: string;
+	try {
+		if (sm.indexOf(o.entryId) < 0) throw new Error(`no entry "${o.entryId}" in ${source}`);
+		cwd = sm.getCwd();
+	} catch (err) {
+		sm.close();
+		throw err;
+	}
+	if (!cwd || !fs.existsSync(cwd)) {
+		sm.close();
+		throw new Error(`the session's working folder ${cwd || "(none)"} does not exist: pi could not run a try there`);
+	}
+	const triesDir = o.triesDir ?? defaultTriesDir();
+	const runId = newRunId();
+	const worktreesDir = path.join(o.worktreesDir ?? triesDir, runId);
+	const emit = (e: TryEvent): void => o.onEvent?.(e);
+	const record: RunRecord = {
+		version: TRIES_STATE_VERSION,
+		runId,
+		ownerPid: process.pid,
+		createdAt: new Date().toISOString(),
+		source,
+		entryId: o.entryId,
+		cwd,
+		repo: null,
+		tries: [],
+	};
+	const states: TryState[] = [];
+	try {
+		const repo = await repoOf(cwd);
+		writeRun(triesDir, record);
+		if (repo) {
+			const ref = `refs/arbor/tries/${runId}`;
+			record.repo = { root: repo.root, head: repo.head, snapshot: "", ref };
+			writeRun(triesDir, record);
+			record.repo.snapshot = await snapshotWorkingTree(repo, ref);
+			writeRun(triesDir, record);
+		}
+		for (let i = 0; i < o.tries.length; i++) {
+			const spec = o.tries[i]!;
+			const worktree = repo ? path.join(worktreesDir, `try-${i + 1}`) : null;
+			const tryCwd = repo && worktree ? path.join(worktree, repo.prefix) : cwd;
+			const t: TryRecord = { index: i, sessionFile: "", worktree, cwd: tryCwd, pid: null };
+			record.tries.push(t);
+			writeRun(triesDir, record);
+			if (repo && worktree) {
+				fs.mkdirSync(worktreesDir, { recursive: true, mode: 0o700 });
+				await addTryWorktree(repo, worktree, record.repo!.snapshot);
+			}
+			// pi runs tools in the session's cwd (its header), so the fork names the try's folder.
+			t.sessionFile = sm.createBranchedSession(o.entryId, { adopt: false, cwd: tryCwd }) ?? "";
+			writeRun(triesDir, record);
+			states.push({
+				index: i,
+				sessionFile: t.sessionFile,
+				worktree,
+				cwd: tryCwd,
+				prompt: spec.prompt,
+				model: spec.model ?? null,
+				thinking: spec.thinking ?? null,
+				status: "starting",
+				message: null,
+				tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+				cost: 0,
+				startedAt: Date.now(),
+				endedAt: null,
+				files: null,
+			});
+		}
+	} catch (err) {
+		// Nothing ran yet: undo what this run made (forks of a second ago, worktrees, the snapshot ref, the
+		// record), so a failed start leaves nothing behind. What cannot be undone stays in the record.
+		await undoStart(triesDir, record).catch(() => undefined);
+		throw err;
+	} finally {
+		sm.close();
+	}
+
+	const procs: (PiProcess | undefined)[] = [];
+	const stopReason: (TryStatus | undefined)[] = [];
+	const save = (): void => writeRun(triesDir, record);
+	const publish = (s: TryState): void => emit({ type: "try_state", runId, state: { ...s, tokens: { ...s.tokens } } });
+
+	const runOne = async (s: TryState): Promise<void> => {
+		const spec = o.tries[s.index]!;
+		let settled!: () => void;
+		const settledP = new Promise<void>((r) => (settled = r));
+		const onRecord = (rec: PiRecord): void => {
+			if (rec.type === "message_end") {
+				const m = rec.message as { role?: string; usage?: Record<string, unknown>; stopReason?: string; errorMessage?: string } | undefined;
+				if (m?.role === "assistant" && m.usage) {
+					const u = m.usage as { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; totalTokens?: number; cost?: { total?: number } };
+					s.tokens.input += u.input ?? 0;
+					s.tokens.output += u.output ?? 0;
+					s.tokens.cacheRead += u.cacheRead ?? 0;
+					s.tokens.cacheWrite += u.cacheWrite ?? 0;
+					s.tokens.total += u.totalTokens ?? (u.input ?? 0) + (u.output ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+					s.cost += u.cost?.total ?? 0;
+					if (m.stopReason === "error") s.message = m.errorMessage ?? "the model failed";
+					publish(s);
+					const over = (spec.capUsd !== undefined && s.cost > spec.capUsd) || (spec.capTokens !== undefined && s.tokens.total > spec.capTokens);
+					if (over && stopReason[s.index] === undefined) {
+						stopReason[s.index] = "capped";
+						s.message = `over its cap (${spec.capUsd !== undefined ? `$${spec.capUsd}` : `${spec.capTokens} tokens`})`;
+						void procs[s.index]?.stop();
+					}
+				}
+			} else if (rec.type === "message_update") {
+				const ev = rec.assistantMessageEvent as { type?: string; delta?: string; toolCall?: { name?: unknown; arguments?: unknown } } | undefined;
+				if (ev && typeof ev.delta === "string" && (ev.type === "text_delta" || ev.type === "thinking_delta"))
+					emit({ type: "try_delta", runId, index: s.index, kind: ev.type === "text_delta" ? "text" : "thinking", delta: ev.delta });
+				else if (ev?.type === "toolcall_end" && ev.toolCall && typeof ev.toolCall.name === "string") {
+					const args = ev.toolCall.arguments;
+					const first = args && typeof args === "object" ? Object.values(args).find((v) => typeof v === "string") : undefined;
+					emit({ type: "try_tool", runId, index: s.index, name: ev.toolCall.name, args: typeof first === "string" ? first.slice(0, 80) : "" });
+				}
+			} else if (rec.type === "agent_settled") settled();
+		};
+		let exitInfo: string | undefined;
+		const proc = startPi({
+			pi: o.pi,
+			sessionFile: s.sessionFile,
+			cwd: s.cwd,
+			model: spec.model,
+			thinking: spec.thinking,
+			tools: record.repo ? undefined : READ_ONLY_TOOLS,
+			onRecord,
+			onExit: (info) => {
+				exitInfo = info;
+				settled();
+			},
+		});
+		procs[s.index] = proc;
+		record.tries[s.index]!.pid = proc.pid ?? null;
+		save();
+		if (stopReason[s.index] === undefined) {
+			s.status = "running";
+			publish(s);
+			const r = await proc.send({ type: "prompt", message: s.prompt });
+			if (r.success === false) s.message ??= String(r.error ?? "pi refused the prompt");
+			else if ((r.data as { disposition?: string } | undefined)?.disposition === "started") await settledP;
+			// pi ended on its own before the turn settled: a crash, not an answer.
+			if (exitInfo !== undefined && stopReason[s.index] === undefined) s.message ??= exitInfo;
+		}
+		await proc.stop();
+		record.tries[s.index]!.pid = null;
+		save();
+		s.endedAt = Date.now();
+		s.status = stopReason[s.index] ?? (s.message ? "error" : "done");
+		if (s.worktree && record.repo) {
+			try {
+				s.files = await changedFiles(record.repo.root, record.repo.snapshot, await treeOfWorkingFiles(s.worktree, record.repo.head));
+			} catch (err) {
+				s.message ??= `its files could not be read: ${errorText(err)}`;
+			}
+		}
+		publish(s);
+	};
+
+	const done = Promise.all(
+		states.map((s) =>
+			runOne(s).catch((err: unknown) => {
+				s.status = "error";
+				s.message = errorText(err);
+				s.endedAt ??= Date.now();
+				publish(s);
+			}),
+		),
+	).then(() => {
+		emit({ type: "run_done", runId });
+		return states;
+	});
+	for (const s of states) publish(s);
+
+	const stop = async (index: number): Promise<void> => {
+		const s = states[index];
+		if (!s || TERMINAL.includes(s.status)) return;
+		stopReason[index] ??= "stopped";
+		s.message ??= "stopped";
+		await procs[index]?.stop();
+	};
+	return {
+		runId,
+		record,
+		states,
+		done,
+		readOnly: record.repo === null,
+		stop,
+		stopAll: async () => {
+			await Promise.all(states.map((s) => stop(s.index)));
+		},
+	};
+}
+
+async function undoStart(triesDir: string, record: RunRecord): Promise<void> {
+	for (const t of record.tries) {
+		if (t.worktree && record.repo) await removeTryWorktree(record.repo.root, t.worktree);
+		if (t.sessionFile) fs.rmSync(t.sessionFile, { force: true });
+	}
+	const dirs = new Set(record.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : [])));
+	for (const d of dirs) {
+		try {
+			fs.rmdirSync(d);
+		} catch {
+			/* not made, or not empty */
+		}
+	}
+	if (record.repo) await deleteRef(record.repo.root, record.repo.ref);
+	removeRun(triesDir, record.runId);
+}

@@ -1,0 +1,85 @@
+// The Tries panel's state (docs/tries.md): the run this window started, each try's streamed answer, the two tries
+// being compared with their worktree diffs, and the runs an earlier Arbor left behind. A small store of its own,
+// fed by `tries` events; the main process is the truth, this only mirrors what it says.
+
+import { createStore } from "zustand/vanilla";
+import type { ArborClient } from "../../shared/api";
+import type { ChangedFile, LeftoverRun, TriesRunInfo, TryEvent } from "../../shared/tries";
+
+export type TryDiff = { files: ChangedFile[]; diff: string };
+
+export interface TriesUiState {
+	run: TriesRunInfo | null;
+	/** Streamed answer text per try index. */
+	answers: Record<number, string>;
+	/** Tool calls per try index, as the model made them. */
+	tools: Record<number, { name: string; args: string }[]>;
+	/** The tries chosen for Compare (indices), at most two. */
+	compare: number[];
+	/** Worktree diffs per try index (fetched for Compare). */
+	diffs: Record<number, TryDiff | { error: string }>;
+	leftovers: LeftoverRun[];
+	/** A request in flight ("keep", "stop", "discard"): buttons wait. */
+	busy: string | null;
+	apply(event: TryEvent): void;
+	started(run: TriesRunInfo): void;
+	toggleCompare(index: number): void;
+	loadDiffs(client: ArborClient): Promise<void>;
+	clear(): void;
+	setBusy(busy: string | null): void;
+	setLeftovers(l: LeftoverRun[]): void;
+}
+
+/** Every try has ended (done, error, stopped or capped). */
+export function runFinished(run: TriesRunInfo | null): boolean {
+	return run !== null && (run.finished || run.tries.every((t) => !["starting", "running"].includes(t.status)));
+}
+
+export const tries = createStore<TriesUiState>()((set, get) => ({
+	run: null,
+	answers: {},
+	tools: {},
+	compare: [],
+	diffs: {},
+	leftovers: [],
+	busy: null,
+	apply(e) {
+		const run = get().run;
+		if (!run || e.runId !== run.runId) return;
+		if (e.type === "try_state") set({ run: { ...run, tries: run.tries.map((t) => (t.index === e.state.index ? e.state : t)) } });
+		else if (e.type === "try_delta" && e.kind === "text") set({ answers: { ...get().answers, [e.index]: (get().answers[e.index] ?? "") + e.delta } });
+		else if (e.type === "try_tool") set({ tools: { ...get().tools, [e.index]: [...(get().tools[e.index] ?? []), { name: e.name, args: e.args }] } });
+		else if (e.type === "run_done") set({ run: { ...run, finished: true } });
+	},
+	started: (run) => set({ run, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
+	toggleCompare(index) {
+		const cur = get().compare;
+		set({ compare: cur.includes(index) ? cur.filter((i) => i !== index) : [...cur, index].slice(-2) });
+	},
+	async loadDiffs(client) {
+		const run = get().run;
+		if (!run) return;
+		for (const index of get().compare) {
+			try {
+				const d = await client.request("getTryDiff", { runId: run.runId, index });
+				set({ diffs: { ...get().diffs, [index]: d } });
+			} catch (err) {
+				set({ diffs: { ...get().diffs, [index]: { error: err instanceof Error ? err.message : String(err) } } });
+			}
+		}
+	},
+	clear: () => set({ run: null, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
+	setBusy: (busy) => set({ busy }),
+	setLeftovers: (leftovers) => set({ leftovers }),
+}));
+
+/** Split a unified diff into one part per file (`diff --git a/X b/X`). */
+export function diffByFile(diff: string): Map<string, string> {
+	const out = new Map<string, string>();
+	const parts = diff.split(/^(?=diff --git )/m).filter((p) => p.startsWith("diff --git "));
+	for (const p of parts) {
+		const m = /^diff --git a\/(.*?) b\/(.*)$/m.exec(p);
+		if (m) out.set(m[2]!, p);
+	}
+	return out;
+}
