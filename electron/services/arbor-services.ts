@@ -35,6 +35,7 @@ import type { FlowContext } from "./flow-context";
 import type { FamilyScope } from "./family";
 import { LibraryRequests } from "./library-requests";
 import { type ModelResolution, resolveActiveModel, sessionModelOf } from "./models";
+import type { ArborServicesOptions } from "./arbor-services-options";
 import { connectPi, piConnection } from "./pi-connect";
 import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
@@ -47,40 +48,7 @@ import { watchModelConfig } from "./config-watch";
 import { LiveService } from "./live/live-service";
 import { type Steering, type SteeringDeps, steeringFor, type SwitchAnswer } from "./steering";
 import { TriesRequests } from "./tries";
-
-export interface ArborServicesOptions {
-	/** Arbor's own folder (settings.json, extensions/). Default ~/.arbor. */
-	settingsDir?: string;
-	/** pi's agent folder (settings.json, auth.json, models.json). Default $PI_CODING_AGENT_DIR or ~/.pi/agent. */
-	piAgentDir?: string;
-	/** Extra extension files or folders (`--extension PATH`). */
-	extensionPaths?: string[];
-	/** Environment for provider keys (default process.env). */
-	env?: NodeJS.ProcessEnv;
-	/** Watch open files for appends by other processes (default true). */
-	watch?: boolean;
-	/** Stat-poll interval of the file watcher, ms (default 500). */
-	pollMs?: number;
-	/** Per-handler timeout for extension event handlers, ms (default 30 s). */
-	extensionTimeoutMs?: number;
-	/** Timeout for extension commands, ms (default 10 min). */
-	commandTimeoutMs?: number;
-	/**
-	 * Opening a file and searching hand the thread back to other requests after this much work, ms
-	 * (default 20): a 1 GB open or a first search of seconds never stops the other sessions.
-	 */
-	sliceMs?: number;
-	/** Where live pis register (docs/live.md). Default <settingsDir>/live (~/.arbor/live); null: never steer a live pi. */
-	liveDir?: string | null;
-	/** Who Arbor says it is in the live handshake. */
-	liveClient?: { name: string; version: string };
-	/** Add opened files to Recent (default true; the CLI's one-shot commands: false, the user opened nothing in the app). */
-	recordRecent?: boolean;
-	/** The pi extension this copy of Arbor ships (Settings, "Connect pi"); the host knows where. None by default. */
-	piExtensionDir?: string | null;
-	/** Records of tries runs (docs/tries.md). Default <settingsDir>/tries. */
-	triesDir?: string;
-}
+import { TriesSessionRequests } from "./tries/session-requests";
 
 export class ArborServices {
 	readonly #piAgentDir: string;
@@ -98,6 +66,13 @@ export class ArborServices {
 	readonly #piExtensionDir: string | null;
 	#unwatchConfig: (() => void) | null = null;
 	readonly #tries: TriesRequests;
+	readonly #triesApi: TriesSessionRequests = new TriesSessionRequests(() => this.#tries, {
+		session: (id) => this.#sessions.get(id),
+		all: () => this.#sessions.all(),
+		open: (p) => this.openSession({ path: p }),
+		steering: (id) => this.steering(id),
+		notice: (sessionId, message) => this.#events.emit({ type: "notice", sessionId, level: "warning", message }),
+	});
 	#disposed = false;
 
 	constructor(options: ArborServicesOptions = {}) {
@@ -163,7 +138,7 @@ export class ArborServices {
 			piAgentDir: this.#piAgentDir,
 			env,
 			emit: (e) => this.#events.emit(e),
-			switchLive: (source, kept) => this.#switchLiveToKept(source, kept),
+			switchLive: (source, kept) => this.#triesApi.switchLive(path.resolve(source), kept),
 		});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		this.#steering = { sessions: this.#sessions, flow: this.#flow, live: this.#live, piAgentDir: this.#piAgentDir, env };
@@ -563,63 +538,15 @@ export class ArborServices {
 		}
 	}
 
-	// ---------------------------------------------------------------- tries (docs/tries.md)
+	// ---------------------------------------------------------------- tries (docs/tries.md, tries/session-requests.ts)
 
-	async startTries(params: RequestParams<"startTries">): Promise<RequestResult<"startTries">> {
-		const file = this.#sessions.get(params.sessionId).manager.getSessionFile();
-		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
-		return this.#tries.start(file, params.entryId, params.tries);
-	}
-	async stopTries(params: RequestParams<"stopTries">): Promise<RequestResult<"stopTries">> {
-		return this.#tries.stop(params.runId, params.index);
-	}
-	/** Keep one try, then open its session (it continues in the user's folder). */
-	async keepTry(params: RequestParams<"keepTry">): Promise<RequestResult<"keepTry">> {
-		const outcome = await this.#tries.keep(params.runId, params.index);
-		const session = outcome.conflicts.length === 0 ? await this.openSession({ path: outcome.kept }) : null;
-		return { ...outcome, session };
-	}
-	async discardTries(params: RequestParams<"discardTries">): Promise<RequestResult<"discardTries">> {
-		return this.#tries.discard(params.runId);
-	}
-	async getTryDiff(params: RequestParams<"getTryDiff">): Promise<RequestResult<"getTryDiff">> {
-		return this.#tries.diff(params.runId, params.index, params.path);
-	}
-	async listTries(_params: RequestParams<"listTries">): Promise<RequestResult<"listTries">> {
-		return this.#tries.list();
-	}
-	async prepareTries(params: RequestParams<"prepareTries">): Promise<RequestResult<"prepareTries">> {
-		const sm = this.#sessions.get(params.sessionId).manager;
-		const file = sm.getSessionFile();
-		if (!file) throw new ArborServiceError("unsupported", "tries fork a session file: this session has none");
-		return this.#tries.prepare(file, sm.getCwd());
-	}
-	/**
-	 * Keep's one call into a live pi: when a live pi holds the source file, it switches to the kept session
-	 * through the session's Steering (pi's own ctx.switchSession), so pi continues where the kept try ended.
-	 * Without a live pi nothing switches (false). A pi that refuses (busy, gone) leaves the kept changes applied
-	 * and says why in a notice: the switch can be made in pi with /resume.
-	 */
-	async #switchLiveToKept(source: string, kept: string): Promise<boolean> {
-		const abs = path.resolve(source);
-		const s = this.#sessions.all().find((x) => x.manager.getSessionFile() === abs);
-		if (!s) return false;
-		const steering = this.steering(s.id);
-		if (steering.via !== "pi") return false;
-		try {
-			const r = await steering.switchSession(kept, { waitForIdle: true });
-			return !r.cancelled;
-		} catch (err) {
-			const why = err instanceof Error ? err.message : String(err);
-			this.#events.emit({
-				type: "notice",
-				sessionId: s.id,
-				level: "warning",
-				message: `The kept try's changes are applied, but pi did not switch to its session: ${why}`,
-			});
-			return false;
-		}
-	}
+	startTries = async (p: RequestParams<"startTries">) => this.#triesApi.start(p);
+	stopTries = async (p: RequestParams<"stopTries">) => this.#tries.stop(p.runId, p.index);
+	keepTry = async (p: RequestParams<"keepTry">) => this.#triesApi.keep(p);
+	discardTries = async (p: RequestParams<"discardTries">) => this.#tries.discard(p.runId);
+	getTryDiff = async (p: RequestParams<"getTryDiff">) => this.#tries.diff(p.runId, p.index, p.path);
+	listTries = async (_p: RequestParams<"listTries">) => this.#tries.list();
+	prepareTries = async (p: RequestParams<"prepareTries">) => this.#triesApi.prepare(p);
 
 	async cancel(params: RequestParams<"cancel">): Promise<RequestResult<"cancel">> {
 		this.#sessions.find(params.sessionId)?.abort?.abort();
@@ -650,3 +577,5 @@ function redactSettings(settings: ArborSettings): ArborSettings {
 	const { apiKey, ...model } = settings.model;
 	return { ...settings, model: apiKey ? { ...model, apiKeySet: true } : model };
 }
+
+export type { ArborServicesOptions };
