@@ -178,3 +178,45 @@ test("rows: the wheel scrolls the list (Ctrl+wheel zooms), rows fill the pane, E
 	await expect.poll(() => selectedId(page)).toBe(await leafId(page));
 	await shot(page, "move-rows-wide-1440");
 });
+
+test("the Branches panel filters by prompt words, offers Compare with sibling per row, and no toast covers its header", async ({ page }) => {
+	await page.setViewportSize({ width: 1440, height: 900 });
+	const file = join(mkdtempSync(join(tmpdir(), "arbor-e2e-move-")), "branchy.jsonl");
+	execFileSync(process.execPath, [genSession, "--n", "3000", "--seed", "29", "--branch-every", "25", "--out", file]);
+	host = await startHost([file]);
+	await openApp(page, host);
+	await page.getByTestId("panel-tab-branches").click();
+	const rows = page.getByTestId("branch-row");
+	const total = Number(/(\d+) branches/.exec((await page.getByTestId("branches-count").textContent()) ?? "")?.[1]);
+	expect(total).toBeGreaterThan(20);
+	// Two words of the fifth row's prompt (the prompts of the rows on screen are loaded).
+	await expect(rows.nth(4).getByTestId("branch-prompt")).not.toHaveText(/user message…/);
+	const prompt = ((await rows.nth(4).getByTestId("branch-prompt").textContent()) ?? "").toLowerCase();
+	const query = prompt
+		.split(/\s+/)
+		.filter((w) => /^[a-z]{5,}$/.test(w))
+		.slice(0, 2);
+	expect(query.length).toBe(2);
+	await page.getByTestId("branches-filter").fill(query.join(" "));
+	await expect(page.getByTestId("branches-count")).toHaveText(new RegExp(`^\\d+ of ${total} branches`));
+	await expect.poll(() => rows.count()).toBeGreaterThan(0);
+	const shown = await rows.count();
+	expect(shown).toBeLessThan(total);
+	for (let k = 0; k < shown; k++) for (const w of query) await expect(rows.nth(k).getByTestId("branch-prompt")).toContainText(w, { ignoreCase: true });
+	// Compare with sibling from the row: this branch against its sibling at the fork above it.
+	const leaf = await rows.first().getAttribute("data-leaf-id");
+	await rows.first().getByTestId("branch-compare-sibling").click();
+	await expect(page.getByTestId("compare-dialog")).toBeVisible();
+	await expect(page.getByTestId("compare-facts-a")).toHaveAttribute("data-leaf-id", leaf!);
+	await expect(page.getByTestId("compare-siblings")).toBeVisible();
+	await page.getByTestId("compare-close").click();
+	// A toast (here: "Marked: …") stays off the side panel's header.
+	const sel = page.locator(".react-flow__node:has(.is-selected)").first();
+	await sel.click({ button: "right" });
+	await page.getByTestId("menu-item-compare.mark").click();
+	const toast = (await page.getByTestId("toast-info").first().boundingBox())!;
+	const head = (await page.locator(".branches-head").boundingBox())!;
+	const overlaps = toast.x < head.x + head.width && head.x < toast.x + toast.width && toast.y < head.y + head.height && head.y < toast.y + toast.height;
+	expect(overlaps, "a toast covers the Branches header").toBe(false);
+	await shot(page, "move-branches-filter-1440");
+});
