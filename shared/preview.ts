@@ -138,8 +138,11 @@ export function previewText(entry: SessionEntry, findToolCall: (toolCallId: stri
 			const content = typeof e.content === "string" ? e.content : allText(e.content);
 			return `[${str(e.customType)}]: ${normalize(content)}`;
 		}
-		case "compaction":
-			return `[compaction: ${Math.round(Number(e.tokensBefore) / 1000)}k tokens]`;
+		case "compaction": {
+			// pi prints NaN when tokensBefore is missing; a row that says nothing wrong says "[compaction]".
+			const before = Number(e.tokensBefore);
+			return typeof e.tokensBefore === "number" && Number.isFinite(before) ? `[compaction: ${Math.round(before / 1000)}k tokens]` : "[compaction]";
+		}
 		case "branch_summary":
 			return `[branch summary]: ${normalize(str(e.summary))}`;
 		case "model_change":

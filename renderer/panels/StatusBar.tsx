@@ -8,6 +8,7 @@ import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
 import { piLeafId } from "../store/live";
+import { labelTimeText } from "../../shared/tree-text";
 import { activeSession, indexOfId } from "../store/selectors";
 import { shorten } from "./session-name";
 
@@ -76,8 +77,17 @@ export function StatusBar() {
 	const leafDiffers = !!sk && sk.leaf !== sk.resumeLeaf;
 	const leafNamed = namedEntry(sk, sk?.leaf ?? -1);
 	const resumeNamed = namedEntry(sk, sk && leafDiffers ? sk.resumeLeaf : -1);
-	const leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
-	const resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
+	let leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
+	let resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
+	// Two different positions must not read alike (two "user: continue" on two branches): add each one's time,
+	// and its entry number when the times agree too.
+	if (sk && leafDiffers && leafText === resumeText) {
+		const at = (i: number): string => (i >= 0 ? labelTimeText(sk.time[i]) : "");
+		const [a, b] = [at(sk.leaf), at(sk.resumeLeaf)];
+		const tag = (t: string, i: number): string => (a !== b && t !== "" ? ` (${t})` : ` (entry ${(i + 1).toLocaleString()})`);
+		leafText += tag(a, sk.leaf);
+		resumeText += tag(b, sk.resumeLeaf);
+	}
 	// Live: the running pi's in-memory leaf is where the next turn goes; the file's positions are secondary.
 	const liveLeafId = useApp((s) => {
 		const v = s.activeSessionId ? s.live[s.activeSessionId] : undefined;
