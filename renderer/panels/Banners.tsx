@@ -85,7 +85,7 @@ export function SessionTabs() {
 }
 
 /** Characters a tab shows: its name shortened from the middle; the strip scrolls when the tabs need more room. */
-const TAB_CHARS = 22;
+const TAB_CHARS = 18;
 
 function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active: boolean; path: string | null; onOpen(): void; onClose(): void }) {
 	// The session's name (or first user message), the full name and the path on hover: never a raw
