@@ -101,6 +101,10 @@ test("the task replay: phrase → its branch's newest entry → navigate, in 5 a
 	await expect.poll(() => selectedId(page)).toBe(task.target);
 	await expect(page.locator(`.react-flow__node[data-id="${task.target}"]`)).toBeInViewport();
 	await expect(page.getByTestId("arbor-tree")).toBeFocused();
+	// The jump scrolled the list: the lane column stays whole at the pane's left edge (a centred jump clipped it).
+	const pane = (await page.getByTestId("arbor-graph").boundingBox())!;
+	const lanes = (await page.getByTestId("arbor-lanes").boundingBox())!;
+	expect(lanes.x).toBeGreaterThanOrEqual(pane.x);
 	// 4. Shift+End: navigate to the newest entry of this branch (the navigate dialog opens for it).
 	await page.keyboard.press("Shift+End");
 	actions++;
