@@ -61,7 +61,12 @@ test("the family dialog shows who branched from whom and opens the parent at the
 	const dialog = page.getByTestId("family");
 	await expect(dialog.getByTestId("family-member")).toHaveCount(2);
 	await expect(dialog.getByTestId("family-member").nth(1)).toHaveAttribute("data-depth", "1");
-	await expect(dialog.getByTestId("family-branch-point")).toHaveText(at);
+	// The fork point reads as its entry ("role: first words", the id in the tooltip), and the fork's card by
+	// its own first message after the fork, not the first message it shares with its parent.
+	await expect(dialog.getByTestId("family-branch-point")).toHaveAttribute("title", new RegExp(at));
+	await expect(dialog.getByTestId("family-branch-point")).toHaveText(/^“.+”$/);
+	await expect(dialog.getByTestId("family-member").nth(1).getByTestId("family-first-prompt")).toContainText("where is the zebraquartz helper?");
+	await expect(dialog.getByTestId("family-member").nth(0).getByTestId("family-first-prompt")).not.toContainText("zebraquartz");
 	await shot(page, "family-dialog");
 	// The tree graph stays accessible: no serious/critical axe violations, and the keyboard opens the branch point.
 	const axe = await new AxeBuilder({ page }).include('[data-testid="family"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

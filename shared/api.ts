@@ -295,7 +295,15 @@ export interface FamilyMember {
 	/** The parent's entry this file branched at (last shared entry id), null when nothing was copied. */
 	branchedAtEntryId: string | null;
 	sessionId: string | null;
+	/** The file's own name (session_info / omp title), null when it has none. */
 	title: string | null;
+	/**
+	 * Its first user message; for a branched or forked file, the first one after the fork (the messages it
+	 * shares with its parent do not tell forks apart). Null when there is none.
+	 */
+	firstPrompt: string | null;
+	/** "role: first words" of the parent's entry it branched at (`branchedAtEntryId`), null when unknown. */
+	branchedAtText: string | null;
 	/** Null for an `outside` member (not read). */
 	entries: number | null;
 	/** The header's timestamp: when the file was created / branched. */

@@ -139,8 +139,11 @@ export function previewText(entry: SessionEntry, findToolCall: (toolCallId: stri
 			const content = typeof e.content === "string" ? e.content : allText(e.content);
 			return `[${str(e.customType)}]: ${normalize(content)}`;
 		}
-		case "compaction":
-			return `[compaction: ${Math.round(Number(e.tokensBefore) / 1000)}k tokens]`;
+		case "compaction": {
+			// pi prints NaN when tokensBefore is missing; a row that says nothing wrong says "[compaction]".
+			const before = Number(e.tokensBefore);
+			return typeof e.tokensBefore === "number" && Number.isFinite(before) ? `[compaction: ${Math.round(before / 1000)}k tokens]` : "[compaction]";
+		}
 		case "branch_summary":
 			return `[branch summary]: ${normalize(str(e.summary))}`;
 		case "model_change":
@@ -301,4 +304,45 @@ export function queryTokens(query: string): string[] {
 		}
 	}
 	return out;
+}
+
+/** How well a match fits its query, best first (the order search answers list matches in). */
+export const MatchRank = {
+	/** The whole query as one phrase, at word boundaries ("fix the parser" inside "…to fix the parser."). */
+	phrase: 0,
+	/** Every token as a whole word, anywhere. */
+	words: 1,
+	/** Every token somewhere, some only inside longer words (pi's plain substring rule). */
+	scattered: 2,
+} as const;
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/** True when `needle` occurs in `text` with no letter or digit right before or after it. */
+function hasWord(text: string, needle: string): boolean {
+	for (let k = text.indexOf(needle); k >= 0; k = text.indexOf(needle, k + 1)) {
+		const before = k > 0 ? text[k - 1] : " ";
+		const after = k + needle.length < text.length ? text[k + needle.length] : " ";
+		if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+	}
+	return false;
+}
+
+/**
+ * The rank of a text that matches every token (queryTokens' output; `text` lower-cased, label first). Which
+ * entries match stays pi's rule; the rank only orders them, so a phrase typed as plain words finds its
+ * sentence before entries that merely hold the same common words apart.
+ */
+export function matchRank(tokens: readonly string[], text: string): number {
+	const inText = (needle: string): boolean => hasWord(text, needle);
+	const phrase = tokens.join(" ");
+	if (inText(phrase)) return MatchRank.phrase;
+	// Newlines or double spaces in the text do not break a phrase.
+	if (tokens.length > 1 && hasWord(text.replace(/\s+/g, " "), phrase)) return MatchRank.phrase;
+	return tokens.every(inText) ? MatchRank.words : MatchRank.scattered;
+}
+
+/** Matches sorted best rank first, file order within a rank. */
+export function rankedOrder(matches: readonly number[], rankOf: (i: number) => number): number[] {
+	return [...matches].sort((a, b) => rankOf(a) - rankOf(b) || a - b);
 }

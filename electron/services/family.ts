@@ -18,6 +18,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { FamilyMember, SessionFamily } from "../../shared/api";
+import { contentText } from "../../shared/content-text";
 import { type LibraryOptions, defaultSessionRoots, describeSessionFile, readSessionHeader, sessionFilesIn } from "../session/library";
 
 /** The shapes are the API's (`arbor family --json`, docs/cli.md). */
@@ -63,9 +64,17 @@ function headerOrTitleSlot(line: Buffer): boolean {
 	}
 }
 
-/** The `id` of every entry line after the header, in file order. */
-export function entryIdsInOrder(file: string): string[] {
+/**
+ * The `id` of every entry line after the header, in file order. `visit` sees each entry line with its id
+ * and may end the scan early by returning true.
+ */
+export function entryIdsInOrder(file: string, visit?: (id: string, line: Buffer) => boolean): string[] {
 	const ids: string[] = [];
+	let stop = false;
+	const push = (id: string, line: Buffer): void => {
+		ids.push(id);
+		if (visit?.(id, line)) stop = true;
+	};
 	let fd: number;
 	try {
 		fd = openSync(file, "r");
@@ -85,23 +94,23 @@ export function entryIdsInOrder(file: string): string[] {
 			const head = line.toString("utf8", 0, Math.min(line.length, ID_PREFIX_BYTES));
 			const m = /^\{\s*"type"\s*:\s*"[^"]*"\s*,\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head) ?? /^\{\s*"id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head);
 			if (m) {
-				ids.push(m[1]);
+				push(m[1], line);
 				return;
 			}
 			try {
 				const o = JSON.parse(line.toString("utf8")) as { id?: unknown };
-				if (typeof o.id === "string") ids.push(o.id);
+				if (typeof o.id === "string") push(o.id, line);
 			} catch {
 				// A torn or foreign line carries no id.
 			}
 		};
-		for (;;) {
+		while (!stop) {
 			const n = readSync(fd, chunk, 0, chunk.length, pos);
 			if (n <= 0) break;
 			pos += n;
 			let data: Buffer<ArrayBufferLike> = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
 			let start = 0;
-			for (;;) {
+			while (!stop) {
 				const nl = data.indexOf(10, start);
 				if (nl < 0) break;
 				onLine(data.subarray(start, nl));
@@ -110,11 +119,44 @@ export function entryIdsInOrder(file: string): string[] {
 			carry = Buffer.from(data.subarray(start));
 			data = carry;
 		}
-		if (carry.length) onLine(carry);
+		if (carry.length && !stop) onLine(carry);
 	} finally {
 		closeSync(fd);
 	}
 	return ids;
+}
+
+/** "role: first words" of an entry line (its type when it is not a message). */
+function lineText(e: { type?: unknown; message?: { role?: unknown; content?: unknown } }): string {
+	if (e.type !== "message") return `[${String(e.type)}]`;
+	const text = contentText(e.message?.content, " ").replace(/\s+/g, " ").trim().slice(0, 200);
+	return `${String(e.message?.role)}: ${text}`;
+}
+
+/**
+ * What tells a fork apart, read from the fork's own file in one scan: the text of the entry it branched at
+ * (the last one it shares with its parent) and of its first user message after that.
+ */
+export function forkFacts(
+	file: string,
+	parentIds: ReadonlySet<string>,
+	branchedAt: string | null,
+): { firstPrompt: string | null; branchedAtText: string | null } {
+	let firstPrompt: string | null = null;
+	let branchedAtText: string | null = null;
+	entryIdsInOrder(file, (id, line) => {
+		const atFork = id === branchedAt;
+		if (!atFork && (parentIds.has(id) || !line.includes('"user"'))) return false;
+		try {
+			const e = JSON.parse(line.toString("utf8")) as { type?: unknown; message?: { role?: unknown; content?: unknown } };
+			if (atFork) branchedAtText = lineText(e);
+			else if (e.type === "message" && e.message?.role === "user") firstPrompt = lineText(e).replace(/^user: /, "");
+		} catch {
+			// A torn line says nothing.
+		}
+		return firstPrompt !== null;
+	});
+	return { firstPrompt, branchedAtText };
 }
 
 /** The branch point rule above: last id of the child's leading run of ids the parent also has. */
@@ -281,19 +323,38 @@ export async function sessionFamily(file: string, options: FamilyOptions = {}): 
 	const members = order.map((p): FamilyMember => {
 		const parentPath = p === root ? null : (parents.get(p) ?? null);
 		if (outside.has(p)) {
-			return { path: p, parentPath, branchedAtEntryId: null, sessionId: null, title: null, entries: null, createdAt: null, outside: true };
+			return {
+				path: p,
+				parentPath,
+				branchedAtEntryId: null,
+				sessionId: null,
+				title: null,
+				firstPrompt: null,
+				branchedAtText: null,
+				entries: null,
+				createdAt: null,
+				outside: true,
+			};
 		}
 		const f = facts.get(p) as HeaderFacts;
 		const item = describeSessionFile(p, "dir", options);
 		let branchedAtEntryId: string | null = null;
+		let firstPrompt: string | null = item.firstUserMessage ?? null;
+		let branchedAtText: string | null = null;
 		let entries = item.entryCount;
 		if (parentPath) {
 			const childIds = idsOf(p);
 			entries = childIds.length;
 			// The branch point compares with the parent's ids: unknown when the parent may not be read.
-			if (!outside.has(parentPath)) branchedAtEntryId = branchPoint(childIds, new Set(idsOf(parentPath)));
+			if (!outside.has(parentPath)) {
+				const parentIds = new Set(idsOf(parentPath));
+				branchedAtEntryId = branchPoint(childIds, parentIds);
+				// A fork starts with its parent's messages: what tells forks apart is where it left the parent and
+				// its first own message.
+				({ firstPrompt, branchedAtText } = forkFacts(p, parentIds, branchedAtEntryId));
+			}
 		} else entries = idsOf(p).length;
-		return { path: p, parentPath, branchedAtEntryId, sessionId: f.id, title: item.title ?? item.firstUserMessage, entries, createdAt: f.timestamp };
+		return { path: p, parentPath, branchedAtEntryId, sessionId: f.id, title: item.title ?? null, firstPrompt, branchedAtText, entries, createdAt: f.timestamp };
 	});
 	return { members };
 }

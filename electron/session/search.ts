@@ -6,7 +6,7 @@
 
 import type { SearchScope } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
-import { fullText, queryTokens, searchableText } from "../../shared/preview";
+import { fullText, matchRank, queryTokens, rankedOrder, searchableText } from "../../shared/preview";
 import { runSteps, runStepsCooperatively } from "./steps";
 
 export interface SearchSource {
@@ -83,16 +83,21 @@ export class SearchIndex {
 			subset = last.result.slice();
 			for (let i = last.count; i < n; i++) subset.push(i);
 		}
-		const result = scope === "full" ? yield* this.#searchFull(tokens, n, subset) : yield* this.#searchPi(tokens, n, subset);
+		const ranks = new Map<number, number>();
+		const found = scope === "full" ? yield* this.#searchFull(tokens, n, subset, ranks) : yield* this.#searchPi(tokens, n, subset, ranks);
+		// Best matches first (an exact phrase, then every word whole), file order within a rank.
+		const result = rankedOrder(found, (i) => ranks.get(i) ?? 0);
 		this.#last = { scope, tokens, count: n, labels, result };
 		return result.slice();
 	}
 
-	#matches(i: number, text: string, tokens: string[]): boolean {
+	/** pi's rule: does entry i match? When it does, its rank goes into `ranks`. */
+	#matches(i: number, text: string, tokens: string[], ranks: Map<number, number>): boolean {
 		const label = this.#src.label(i);
 		const l = label ? label.toLowerCase() : "";
 		// A token (an unquoted word or a quoted phrase) must lie wholly in the text or in the label.
 		for (const t of tokens) if (!text.includes(t) && !(l && l.includes(t))) return false;
+		ranks.set(i, matchRank(tokens, l ? `${l} ${text}` : text));
 		return true;
 	}
 
@@ -109,14 +114,14 @@ export class SearchIndex {
 		}
 	}
 
-	*#searchPi(tokens: string[], n: number, subset: number[] | undefined): Generator<void, number[]> {
+	*#searchPi(tokens: string[], n: number, subset: number[] | undefined, ranks: Map<number, number>): Generator<void, number[]> {
 		yield* this.#extendPi(n);
 		const pi = this.#pi;
 		const out: number[] = [];
 		if (subset) {
-			for (const i of subset) if (this.#matches(i, pi[i], tokens)) out.push(i);
+			for (const i of subset) if (this.#matches(i, pi[i], tokens, ranks)) out.push(i);
 		} else {
-			for (let i = 0; i < n; i++) if (this.#matches(i, pi[i], tokens)) out.push(i);
+			for (let i = 0; i < n; i++) if (this.#matches(i, pi[i], tokens, ranks)) out.push(i);
 		}
 		return out;
 	}
@@ -145,14 +150,15 @@ export class SearchIndex {
 		return out;
 	}
 
-	*#searchFull(tokens: string[], n: number, subset: number[] | undefined): Generator<void, number[]> {
+	*#searchFull(tokens: string[], n: number, subset: number[] | undefined, ranks: Map<number, number>): Generator<void, number[]> {
 		let candidates: number[];
-		if (subset) candidates = subset;
+		// A refined query's subset comes in the last answer's rank order: scan it in file order.
+		if (subset) candidates = subset.sort((a, b) => a - b);
 		else if (!this.#src.lazy() || !tokens.every(rawSearchable)) candidates = Array.from({ length: n }, (_, i) => i);
 		else candidates = yield* this.#prefilter(tokens, n);
 		const texts = yield* this.#fullTexts(candidates);
 		const out: number[] = [];
-		for (let k = 0; k < candidates.length; k++) if (this.#matches(candidates[k], texts[k], tokens)) out.push(candidates[k]);
+		for (let k = 0; k < candidates.length; k++) if (this.#matches(candidates[k], texts[k], tokens, ranks)) out.push(candidates[k]);
 		return out;
 	}
 

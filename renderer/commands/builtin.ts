@@ -209,6 +209,19 @@ export function builtinCommands(): Command[] {
 			},
 		},
 		{
+			id: "search.land",
+			label: "Go to the match (select it, bring it into view, focus the graph)",
+			category: "Search",
+			when: (ctx) => hasSession(ctx) && ctx.state.search.matches.length > 0,
+			perform(ctx) {
+				const st = ctx.store.getState();
+				st.landOnMatch();
+				const id = ctx.store.getState().selectedId;
+				if (id) ctx.graph.reveal(id);
+				st.focusGraph();
+			},
+		},
+		{
 			id: "search.toggleScope",
 			label: (ctx) => (ctx.state.search.scope === "full" ? "Search: pi rules (label, role, first 200 chars)" : "Search: full text (tool arguments, paths)"),
 			category: "Search",

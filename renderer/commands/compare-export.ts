@@ -4,7 +4,7 @@
 
 import type { ExportFormat } from "../../shared/api";
 import { EntryKind } from "../../shared/skeleton";
-import { childToward, childrenOf, download } from "../compare/branches";
+import { branchEnd, childToward, childrenOf, download, forkAbove, isAncestor } from "../compare/branches";
 import { marks } from "../compare/marks";
 import { activePathMask } from "../../shared/tree-view";
 import { activeSession, indexOfId, leafId } from "../store/selectors";
@@ -67,7 +67,34 @@ export function compareExportCommands(): Command[] {
 				const m = marks.getState().compare[sid(ctx)];
 				return m !== undefined && m !== targetId(ctx) && ctx.skeleton!.ids.includes(m);
 			},
-			perform: (ctx) => ctx.store.getState().openDialog({ kind: "compare", a: marks.getState().compare[sid(ctx)], b: targetId(ctx) }),
+			perform(ctx) {
+				const sk = ctx.skeleton!;
+				const marked = indexOfId(sk, marks.getState().compare[sid(ctx)]);
+				const t = ctx.target;
+				const st = ctx.store.getState();
+				// Two entries on one path compare that path; two on different branches (two sibling user
+				// messages, say) compare their whole branches: each side runs to its branch's latest entry.
+				if (isAncestor(sk, marked, t) || isAncestor(sk, t, marked)) return st.openDialog({ kind: "compare", a: sk.ids[marked], b: sk.ids[t] });
+				if (sk.parent[marked] === sk.parent[t] && sk.parent[t] >= 0)
+					return st.openDialog({ kind: "compare", a: sk.ids[marked], b: sk.ids[t], siblingsOf: sk.ids[sk.parent[t]] });
+				st.openDialog({ kind: "compare", a: sk.ids[branchEnd(sk, marked)], b: sk.ids[branchEnd(sk, t)] });
+			},
+		},
+		{
+			id: "compare.withSibling",
+			label: "Compare with sibling",
+			category: "Entry",
+			contextMenu: true,
+			// Any entry whose path forks somewhere above it, whether the filter shows the fork or not.
+			when: (ctx) => has(ctx) && forkAbove(ctx.skeleton!, ctx.target) !== null,
+			perform(ctx) {
+				const sk = ctx.skeleton!;
+				const fork = forkAbove(sk, ctx.target)!;
+				const kids = childrenOf(sk, fork.point);
+				const b = kids[(kids.indexOf(fork.child) + 1) % kids.length];
+				// Whole branches below the fork: the dialog runs each side to its branch's latest entry.
+				ctx.store.getState().openDialog({ kind: "compare", a: sk.ids[fork.child], b: sk.ids[b], siblingsOf: sk.ids[fork.point] });
+			},
 		},
 		{
 			id: "compare.siblings",

@@ -2,6 +2,7 @@
 // jumps, labels, the leaf and resume point, session tabs, leaf history) and the guards every command uses.
 
 import {
+	childCountOf,
 	firstChildOf,
 	foldOrUp,
 	initialSelection,
@@ -13,8 +14,11 @@ import {
 	siblingOf,
 	unfoldOrDown,
 	type TreeKeyAction,
+	type TreeView,
 } from "../../shared/tree-view";
+import { EntryKind } from "../../shared/skeleton";
 import { COMMAND_INFO } from "../../shared/commands";
+import { newestOfBranch } from "../compare/branches";
 import { activeSession } from "../store/selectors";
 import type { Command, CommandContext } from "./registry";
 
@@ -73,6 +77,25 @@ function applyTreeKey(ctx: CommandContext, action: TreeKeyAction): void {
 	else selectIndex(ctx, action.index);
 }
 
+/** The nearest shown ancestor of i (not i) with two or more shown children, else the root. */
+function branchPointAbove(v: TreeView, i: number): number {
+	if (!isVisible(v, i)) return i;
+	let cur = i;
+	for (let p = parentOf(v, i); p >= 0; p = parentOf(v, p)) {
+		cur = p;
+		if (childCountOf(v, p) > 1) return p;
+	}
+	return cur;
+}
+
+/** The next (+1) / previous (-1) shown user message after i in display order; -1 when none (no wrap). */
+function nextUserMessage(v: TreeView, i: number, direction: 1 | -1): number {
+	const n = v.rows.length;
+	for (let r = isVisible(v, i) ? v.rowOf[i] + direction : direction > 0 ? 0 : n - 1; r >= 0 && r < n; r += direction)
+		if (v.skeleton.kind[v.rows[r]] === EntryKind.user) return v.rows[r];
+	return -1;
+}
+
 type Move = "parent" | "child" | "prevSibling" | "nextSibling";
 
 function move(ctx: CommandContext, m: Move): void {
@@ -116,10 +139,19 @@ export function treeMoveCommands(): Command[] {
 			perform: (ctx) => move(ctx, "nextSibling"),
 		},
 		{
+			id: "tree.up",
+			label: "Up to the branch point above",
+			category: "Navigate",
+			// Always a move, never a fold (pi folds on Ctrl+← too; Alt+← keeps that).
+			keys: ["Ctrl+Left"],
+			when: (ctx) => !!ctx.tree && cursor(ctx) >= 0,
+			perform: (ctx) => selectIndex(ctx, branchPointAbove(ctx.tree!, cursor(ctx))),
+		},
+		{
 			id: "tree.foldOrUp",
 			label: "Fold, or jump to the branch point above",
 			category: "Navigate",
-			keys: ["Ctrl+Left", "Alt+Left"],
+			keys: ["Alt+Left"],
 			when: (ctx) => !!ctx.tree && cursor(ctx) >= 0,
 			perform: (ctx) => applyTreeKey(ctx, foldOrUp(ctx.tree!, cursor(ctx))),
 		},
@@ -130,6 +162,44 @@ export function treeMoveCommands(): Command[] {
 			keys: ["Ctrl+Right", "Alt+Right"],
 			when: (ctx) => !!ctx.tree && cursor(ctx) >= 0,
 			perform: (ctx) => applyTreeKey(ctx, unfoldOrDown(ctx.tree!, cursor(ctx))),
+		},
+		{
+			id: "branch.newest",
+			label: "Go to the newest entry of this branch",
+			category: "Navigate",
+			keys: ["End"],
+			contextMenu: true,
+			when: hasTarget,
+			perform: (ctx) => goTo(ctx, newestOfBranch(ctx.skeleton!, ctx.target)),
+		},
+		{
+			id: "branch.newestNavigate",
+			label: "Navigate to the newest entry of this branch…",
+			category: "Navigate",
+			keys: ["Shift+End"],
+			contextMenu: true,
+			when: hasTarget,
+			perform(ctx) {
+				const end = newestOfBranch(ctx.skeleton!, ctx.target);
+				goTo(ctx, end);
+				void ctx.store.getState().startNavigate(ctx.skeleton!.ids[end]);
+			},
+		},
+		{
+			id: "user.next",
+			label: "Next user message",
+			category: "Navigate",
+			keys: ["Alt+Down"],
+			when: (ctx) => !!ctx.tree && nextUserMessage(ctx.tree, cursor(ctx), 1) >= 0,
+			perform: (ctx) => selectIndex(ctx, nextUserMessage(ctx.tree!, cursor(ctx), 1)),
+		},
+		{
+			id: "user.prev",
+			label: "Previous user message",
+			category: "Navigate",
+			keys: ["Alt+Up"],
+			when: (ctx) => !!ctx.tree && nextUserMessage(ctx.tree, cursor(ctx), -1) >= 0,
+			perform: (ctx) => selectIndex(ctx, nextUserMessage(ctx.tree!, cursor(ctx), -1)),
 		},
 		{
 			id: "branchPoint.next",

@@ -292,8 +292,8 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 					</div>
 				)
 			)}
-			<div className="button-row">
-				<button type="button" onClick={() => st.closeDialog("compare")}>
+			<div className="button-row dialog-actions">
+				<button type="button" data-testid="compare-close" onClick={() => st.closeDialog("compare")}>
 					Close
 				</button>
 			</div>

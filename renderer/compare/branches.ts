@@ -1,11 +1,13 @@
 // Pure helpers over the skeleton for the compare commands: the children of a branch point and the end of
 // each child's branch (its latest entry in file order, which is a leaf of that subtree).
 
-import type { Skeleton } from "../../shared/skeleton";
+import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { isAlwaysHiddenKind } from "../../shared/tree-view";
 
 export function childrenOf(sk: Skeleton, i: number): number[] {
 	const out: number[] = [];
-	for (let j = 0; j < sk.count; j++) if (sk.parent[j] === i) out.push(j);
+	// pi's cache-warming `usage` lines hang under an entry without being a branch of it.
+	for (let j = 0; j < sk.count; j++) if (sk.parent[j] === i && !isAlwaysHiddenKind(sk.kind[j])) out.push(j);
 	return out;
 }
 
@@ -44,6 +46,49 @@ export function branchEnd(sk: Skeleton, root: number): number {
 		}
 	}
 	return end;
+}
+
+/**
+ * The newest entry of the branch through `i`: the latest entry written in its subtree that a tree can show
+ * as a conversation entry (not a label line or a cache-warming `usage` line), `i` itself when none is later.
+ */
+export function newestOfBranch(sk: Skeleton, i: number): number {
+	const inSub = new Uint8Array(sk.count);
+	inSub[i] = 1;
+	let end = i;
+	for (let pass = 0; pass < 2; pass++) {
+		for (let j = 0; j < sk.count; j++) {
+			const p = sk.parent[j];
+			if (!inSub[j] && p >= 0 && inSub[p]) inSub[j] = 1;
+			const k = sk.kind[j];
+			if (inSub[j] && j > end && k !== EntryKind.label && !isAlwaysHiddenKind(k)) end = j;
+		}
+	}
+	return end;
+}
+
+/**
+ * The fork `i`'s path passes: the nearest ancestor with two or more children in the file (whatever the filter
+ * shows: a thinking-level change that the default filter hides is a fork too), with the child on `i`'s side.
+ * `i` itself counts as that child; null when the path from the root to `i` never branches.
+ */
+export function forkAbove(sk: Skeleton, i: number): { point: number; child: number } | null {
+	const kids = new Int32Array(sk.count);
+	for (let j = 0; j < sk.count; j++) {
+		const p = sk.parent[j];
+		if (p >= 0 && !isAlwaysHiddenKind(sk.kind[j])) kids[p]++;
+	}
+	for (let c = i, guard = 0; c >= 0 && guard <= sk.count; c = sk.parent[c], guard++) {
+		const p = sk.parent[c];
+		if (p >= 0 && kids[p] >= 2) return { point: p, child: c };
+	}
+	return null;
+}
+
+/** True when `a` is `b` or one of its ancestors. */
+export function isAncestor(sk: Skeleton, a: number, b: number): boolean {
+	for (let c = b, guard = 0; c >= 0 && guard <= sk.count; c = sk.parent[c], guard++) if (c === a) return true;
+	return false;
 }
 
 /** Save text as a download (works in the browser host and in Electron, which shows a save dialog). */

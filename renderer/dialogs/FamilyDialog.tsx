@@ -9,6 +9,7 @@ import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
 import { revealWhenShown } from "../graph/FamilyBadge";
 import { useGraph } from "../graph/store";
+import { shorten } from "../panels/session-name";
 import { Modal } from "./Modal";
 
 function depthOf(members: readonly FamilyMember[]): Map<string, number> {
@@ -82,12 +83,12 @@ export function FamilyDialog({ path }: { path: string }) {
 											branched from {parentTitle} at{" "}
 											<button
 												type="button"
-												className="link mono"
+												className={m.branchedAtText ? "link" : "link mono"}
 												data-testid="family-branch-point"
-												title="Open the parent at this entry"
+												title={`Open the parent at this entry (${m.branchedAtEntryId})`}
 												onClick={() => void open(m.parentPath as string, m.branchedAtEntryId)}
 											>
-												{m.branchedAtEntryId}
+												{m.branchedAtText ? `“${shorten(m.branchedAtText, 60)}”` : m.branchedAtEntryId}
 											</button>
 										</>
 									) : parent?.outside ? (
@@ -95,7 +96,6 @@ export function FamilyDialog({ path }: { path: string }) {
 									) : (
 										<>started empty from {parentTitle} (no entries copied)</>
 									)}
-									{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""}
 								</div>
 							)}
 							{m.outside ? (
@@ -113,12 +113,21 @@ export function FamilyDialog({ path }: { path: string }) {
 									title={m.path}
 									onClick={() => void open(m.path, null)}
 								>
-									<span className="library-title">
-										{m.title || fileName(m.path)}
+									{/* Forks share their parent's first messages: each card is named by its own first message after
+									    the fork (or its title), with its date, so two forks never read alike. */}
+									<span className="library-title" data-testid="family-first-prompt">
+										{m.title
+											? shorten(m.title, 80)
+											: m.firstPrompt
+												? `“${shorten(m.firstPrompt, 80)}”`
+												: m.parentPath
+													? "(no message of its own yet)"
+													: fileName(m.path)}
 										{current ? " (this file)" : ""}
 									</span>
 									<span className="muted">
-										{(m.entries ?? 0).toLocaleString()} entries{!m.parentPath && m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} ·{" "}
+										{m.title && m.firstPrompt ? `“${shorten(m.firstPrompt, 60)}” · ` : ""}
+										{(m.entries ?? 0).toLocaleString()} entries{m.createdAt ? ` · ${new Date(m.createdAt).toLocaleString()}` : ""} ·{" "}
 										<span className="mono">{fileName(m.path)}</span>
 									</span>
 								</button>

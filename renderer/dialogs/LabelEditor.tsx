@@ -1,7 +1,7 @@
 // Inline label editor (pi's Shift+L): opens next to the node, prefilled; Enter saves the trimmed text,
 // an empty text clears the label, Escape closes without writing.
 
-import { useLayoutEffect, useState } from "react";
+import { useEffect, useLayoutEffect, useState } from "react";
 import { useApp } from "../store";
 
 function nodeRect(entryId: string): DOMRect | null {
@@ -17,6 +17,22 @@ export function LabelEditor({ entryId, initial }: { entryId: string; initial: st
 	const close = useApp((s) => s.closeDialog);
 	const [text, setText] = useState(initial);
 	const [pos, setPos] = useState<{ left: number; top: number } | null>(null);
+	const select = useApp((s) => s.select);
+	const focusGraph = useApp((s) => s.focusGraph);
+
+	// However it closes (Enter, Escape, a click outside), the keyboard goes back to the labelled card, not to
+	// the page body where no key reaches anything.
+	useEffect(
+		() => () => {
+			requestAnimationFrame(() => {
+				const now = document.activeElement;
+				if (now && now !== document.body) return;
+				select(entryId);
+				focusGraph();
+			});
+		},
+		[entryId, select, focusGraph],
+	);
 
 	useLayoutEffect(() => {
 		const r = nodeRect(entryId);

@@ -30,7 +30,7 @@ import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
 import { Minimap } from "./Minimap";
 import { RowLanes } from "./RowLanes";
-import { GraphNodeKind } from "./model";
+import { GraphNodeKind, ROW } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
 import { streamElements } from "./streaming";
@@ -61,6 +61,14 @@ const ARIA_LABELS = {
  */
 function dropApplicationRole(el: HTMLDivElement | null): void {
 	el?.removeAttribute("role");
+}
+
+/**
+ * Rows end at the pane's right edge as the rows view shows them at zoom 1 (its lanes 8 px from the left):
+ * a row's text uses the pane's width instead of a fixed 560 px (nodes.tsx rowStyle).
+ */
+function rowEndStyle(paneWidth: number): React.CSSProperties {
+	return { "--arbor-row-end": `${Math.max(ROW.w, paneWidth - 8 - 16)}px` } as React.CSSProperties;
 }
 
 export function SessionGraph(props: SessionGraphProps): React.JSX.Element {
@@ -175,6 +183,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 		<div
 			ref={containerRef}
 			className={`arbor-graph arbor-graph--${direction}${zoomClass}`}
+			style={direction === "rows" && paneWidth > 0 ? rowEndStyle(paneWidth) : undefined}
 			onKeyDown={onKeyDown}
 			data-testid="arbor-graph"
 			data-mounted={entryNodes.length}
@@ -215,6 +224,9 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					nodesConnectable={false}
 					elementsSelectable={false}
 					zoomOnDoubleClick={false}
+					// Rows are a list: the wheel scrolls it and Ctrl+wheel (or a pinch) zooms, as in any list view.
+					// The tree of cards keeps wheel-to-zoom, like other canvas graphs.
+					panOnScroll={direction === "rows"}
 					deleteKeyCode={null}
 					selectionKeyCode={null}
 					multiSelectionKeyCode={null}

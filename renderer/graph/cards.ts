@@ -136,10 +136,20 @@ function firstWords(text: string, n: number): string {
 	return words.slice(0, n).join(" ") + (words.length > n ? " …" : "");
 }
 
-/** A system message patch in one line: "+2 sections / −1 / tools +1 −0" (empty when it changes none). */
+/**
+ * A system message patch in words, naming only what changes: "2 sections set, 1 removed, 1 tool added"
+ * (empty when it changes none). "+5 sections / −0 / tools +4 −0" read as arithmetic, zeros included.
+ */
 export function systemPatchText(f: NonNullable<CardFacts["system"]>): string {
-	if (f.sectionsSet + f.sectionsRemoved + f.toolsAdded + f.toolsRemoved === 0) return "";
-	return `+${f.sectionsSet} section${f.sectionsSet === 1 ? "" : "s"} / −${f.sectionsRemoved} / tools +${f.toolsAdded} −${f.toolsRemoved}`;
+	const n = (count: number, one: string, many: string, verb: string): string => (count === 0 ? "" : `${count} ${count === 1 ? one : many} ${verb}`);
+	return [
+		n(f.sectionsSet, "section", "sections", "set"),
+		n(f.sectionsRemoved, "section", "sections", "removed"),
+		n(f.toolsAdded, "tool", "tools", "added"),
+		n(f.toolsRemoved, "tool", "tools", "removed"),
+	]
+		.filter(Boolean)
+		.join(", ");
 }
 
 /**

@@ -259,7 +259,11 @@ function drawLandmarks(
 		if (user && preview === undefined) missing.push(e);
 		const label = text.labelOf.get(e)?.label;
 		const s = landmarkText(preview, label, user);
-		const w = s.length * 6.2 + 6;
+		// Measured in the font it is drawn in: a per-character estimate ran short for bold labels and wide
+		// letters, and neighbouring landmarks overlapped.
+		const font = `${label !== undefined ? "600 " : ""}${TEXT_PX}px system-ui, sans-serif`;
+		ctx.font = font;
+		const w = ctx.measureText(s).width + 6;
 		const x = cx(g) + 7;
 		const y = cy(g);
 		const c0 = Math.floor(x / CELL_PX);
@@ -273,7 +277,7 @@ function drawLandmarks(
 		ctx.fillRect(x - 2, y - ROW_PX / 2 + 1, w, ROW_PX - 2);
 		ctx.globalAlpha = 1;
 		ctx.fillStyle = d.colors.text;
-		ctx.font = `${label !== undefined ? "600 " : ""}${TEXT_PX}px system-ui, sans-serif`;
+		ctx.font = font;
 		ctx.fillText(s, x + 1, y);
 		texts++;
 	}

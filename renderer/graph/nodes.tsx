@@ -67,7 +67,16 @@ const SEG_STYLE = { width: NODE_SIZE.segment.w, height: NODE_SIZE.segment.h };
 const STUB_STYLE = { width: NODE_SIZE.foldStub.w, height: NODE_SIZE.foldStub.h };
 
 const useDirection = (): Direction => useGraphStore((s) => s.direction);
-const ROW_STYLE = { width: ROW.w, height: ROW.card };
+/** A row runs from its lanes to the pane's right edge (--arbor-row-end, SessionGraph), at least ROW.w wide. */
+const rowStyleCache = new Map<number, React.CSSProperties>();
+function rowStyle(x: number): React.CSSProperties {
+	let st = rowStyleCache.get(x);
+	if (!st) {
+		st = { width: `max(${ROW.w}px, calc(var(--arbor-row-end, ${ROW.w}px) - ${x}px))`, height: ROW.card };
+		rowStyleCache.set(x, st);
+	}
+	return st;
+}
 const STUB_ROW_STYLE = { width: 220, height: ROW.card };
 
 function Handles(): React.JSX.Element {
@@ -170,7 +179,7 @@ function startLeafDrag(ev: React.PointerEvent<HTMLElement>, graphStore: GraphSto
 
 const matchState = (s: GraphState, e: number): "" | "hit" | "miss" => (s.matches === null ? "" : s.matches.has(e) ? "hit" : "miss");
 
-export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFlowNode>) {
+export const EntryNode = memo(function EntryNode({ id, data, positionAbsoluteX }: NodeProps<GraphFlowNode>) {
 	const e = data.entry;
 	const graphStore = useGraph().store;
 	const sk = useGraphStore((s) => s.skeleton);
@@ -198,6 +207,12 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const editTarget = facts?.contextEdit && sk ? indexOfId(sk, facts.contextEdit.targetId) : -1;
 	const targetPreview = useGraphStore((s) => (editTarget >= 0 ? s.preview(editTarget) : undefined));
 	const usageRollup = useGraphStore((s) => s.cards.usage(e));
+	// A folded entry's only child is its "+N hidden" stub, right after it in the model's pre-order.
+	const folded = useGraphStore((s) => {
+		const m = s.model;
+		const g = m && e < m.nodeOfEntry.length ? m.nodeOfEntry[e] : -1;
+		return m !== null && g >= 0 && g + 1 < m.n && m.parent[g + 1] === g && m.kind[g + 1] === GraphNodeKind.foldStub;
+	});
 	const rows = useDirection() === "rows";
 	if (!sk || e >= sk.count) return null;
 	const style = kindStyle(sk.kind[e]);
@@ -247,14 +262,14 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	return (
 		<div
 			className={cls}
-			style={rows ? ROW_STYLE : CARD_STYLE}
+			style={rows ? rowStyle(Math.round(positionAbsoluteX)) : CARD_STYLE}
 			data-entry={e}
 			data-testid="arbor-card"
 			id={treeItemId(id)}
 			role="treeitem"
 			aria-level={level}
 			aria-selected={selected}
-			aria-expanded={data.count > 0 ? true : undefined}
+			aria-expanded={folded ? false : data.count > 0 ? true : undefined}
 			aria-current={isLeaf ? "true" : undefined}
 			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${piHere ? " (the running pi is here)" : ""}${label ? `, label ${label.label}` : ""}: ${text}`}
 		>

@@ -102,7 +102,10 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const z = zoom ?? Math.max(rf.getViewport().zoom, 0.6);
 		const w = paneWidth > 0 ? paneWidth : 800;
 		const h = paneHeight > 0 ? paneHeight : 600;
-		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
+		// Rows are a list as wide as the pane: a jump scrolls it up or down and keeps the lanes at the left
+		// edge (centring a row sideways cut the lane column off at the left).
+		const x = target.layout.direction === "rows" ? 8 - target.layout.minX * z : w / 2 - c.x * z;
+		setViewport({ x, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
 	// A session opens on its recent past. The rows view (the default) reads at zoom 1: the lanes at the

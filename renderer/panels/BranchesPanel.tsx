@@ -1,12 +1,14 @@
 // Branches panel: every leaf of the tree as a row — its last prompt, and its path's entries, tokens, cost,
-// errors and last activity (shared/branches, one O(n) pass over the skeleton) — sortable, with Go to,
-// Compare with leaf and Label. Answers "which branch cost the most" without visiting each branch point.
+// errors and last activity (shared/branches, one O(n) pass over the skeleton) — sortable, filterable by the
+// words of its prompt or label, with Go to, Compare with leaf, Compare with sibling and Label. Answers
+// "which branch cost the most" (or "where is the branch about X") without visiting each branch point.
 
 import { useEffect, useMemo, useState } from "react";
 import { type BranchRow, type BranchSort, computeBranches, sortBranches } from "../../shared/branches";
 import { formatTokens } from "../../shared/rollup";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
+import { labelsByIndex } from "../../shared/tree-view";
 import { activeSkeleton } from "../store/selectors";
 import { shorten } from "./session-name";
 
@@ -41,8 +43,24 @@ export function BranchesPanel() {
 	const ensure = useApp((s) => s.ensurePreviews);
 	const [sort, setSort] = useState<BranchSort>("cost");
 	const [shown, setShown] = useState(PAGE);
+	const [filter, setFilter] = useState("");
 	const rows = useMemo(() => (sk ? computeBranches(sk) : []), [sk]);
-	const sorted = useMemo(() => sortBranches(rows, sort), [rows, sort]);
+	const labels = useMemo(() => (sk ? labelsByIndex(sk) : new Map<number, string>()), [sk]);
+	const words = useMemo(() => filter.toLowerCase().split(/\s+/).filter(Boolean), [filter]);
+	const sorted = useMemo(() => {
+		const all = sortBranches(rows, sort);
+		if (words.length === 0 || !sk) return all;
+		// Every word in the branch's last prompt or its leaf's label (the prompts load as they are asked for).
+		return all.filter((r) => {
+			const text = `${r.prompt >= 0 ? (previews?.get(r.prompt) ?? "") : ""} ${labels.get(r.leaf) ?? ""}`.toLowerCase();
+			return words.every((w) => text.includes(w));
+		});
+	}, [rows, sort, words, previews, sk, labels]);
+	useEffect(() => {
+		// Filtering reads every branch's prompt, not only the rows on screen.
+		const wanted = words.length === 0 ? [] : rows.map((r) => r.prompt).filter((i) => i >= 0 && previews?.get(i) === undefined);
+		if (sessionId && wanted.length) void ensure(sessionId, wanted);
+	}, [sessionId, words, rows, previews, ensure]);
 	const page = sorted.slice(0, shown);
 	const total = useMemo(() => rows.reduce((a, r) => a + r.cost, 0), [rows]);
 	useEffect(() => {
@@ -59,8 +77,21 @@ export function BranchesPanel() {
 		<div className="branches-panel" data-testid="branches-panel">
 			<div className="branches-head">
 				<span data-testid="branches-count">
+					{words.length > 0 ? `${sorted.length.toLocaleString()} of ` : ""}
 					{rows.length.toLocaleString()} branch{rows.length === 1 ? "" : "es"}
 				</span>
+				<input
+					type="search"
+					className="branches-filter"
+					data-testid="branches-filter"
+					placeholder="Filter by prompt or label"
+					aria-label="Filter branches by the words of their prompt or label"
+					value={filter}
+					onChange={(e) => {
+						setFilter(e.target.value);
+						setShown(PAGE);
+					}}
+				/>
 				<label className="branches-sort">
 					<span className="sr-only">Sort branches</span>
 					<select data-testid="branches-sort" value={sort} onChange={(e) => setSort(e.target.value as BranchSort)}>
@@ -104,6 +135,15 @@ export function BranchesPanel() {
 									onClick={() => void run("compare.withLeaf", { source: "button", targetId: id })}
 								>
 									Compare with leaf
+								</button>
+								<button
+									type="button"
+									data-testid="branch-compare-sibling"
+									disabled={rows.length < 2}
+									title="Compare this branch with its sibling at the fork above it (whole branches)"
+									onClick={() => void run("compare.withSibling", { source: "button", targetId: id })}
+								>
+									Compare with sibling
 								</button>
 								<button
 									type="button"

@@ -1,7 +1,9 @@
 // Search bar: pi's token-AND search, or the full-text scope (tool arguments, paths, whole contents);
-// both are answered by the main process. Enter / Shift+Enter step through matches (same commands as F3).
-// A "quoted phrase" matches the exact phrase (shared/preview queryTokens). The first match is selected as
-// soon as an answer arrives.
+// both are answered by the main process, best match first (an exact phrase, then whole words). As in pi's
+// /tree, Enter lands on the match: the card is selected, brought into view and takes the keyboard focus (a
+// second Enter navigates). ↓ / ↑ (and F3 / Shift+F3, Shift+Enter) step through the matches without leaving
+// the field. A "quoted phrase" matches the exact phrase (shared/preview queryTokens). The first match is
+// selected as soon as an answer arrives.
 
 import { useEffect, useMemo, useRef } from "react";
 import { isVisible } from "../../shared/tree-view";
@@ -74,9 +76,12 @@ export function SearchBar() {
 				value={query}
 				onChange={(e) => st().setSearchQuery(e.target.value)}
 				onKeyDown={(e) => {
-					if (e.key === "Enter") {
+					if (e.key === "Enter" && !e.shiftKey && !e.ctrlKey && !e.altKey) {
 						e.preventDefault();
-						void run(e.shiftKey ? "search.prev" : "search.next", { source: "keyboard" });
+						void run("search.land", { source: "keyboard" });
+					} else if ((e.key === "Enter" && e.shiftKey) || e.key === "ArrowUp" || e.key === "ArrowDown") {
+						e.preventDefault();
+						void run(e.key === "ArrowDown" ? "search.next" : "search.prev", { source: "keyboard" });
 					}
 				}}
 			/>
@@ -111,7 +116,7 @@ export function SearchBar() {
 			<button
 				type="button"
 				data-testid="search-prev"
-				title={buttonTitle("search.prev", "Shift+Enter")}
+				title={buttonTitle("search.prev", "↑")}
 				disabled={visible.length === 0}
 				onClick={() => void run("search.prev", { source: "button" })}
 			>
@@ -120,7 +125,7 @@ export function SearchBar() {
 			<button
 				type="button"
 				data-testid="search-next"
-				title={buttonTitle("search.next", "Enter")}
+				title={buttonTitle("search.next", "↓")}
 				disabled={visible.length === 0}
 				onClick={() => void run("search.next", { source: "button" })}
 			>

@@ -7,6 +7,7 @@ import { EntryKind, type Skeleton } from "../../shared/skeleton";
 import { useServices } from "../commands/services";
 import { kindStyle } from "../graph/cards";
 import { useApp } from "../store";
+import { labelTimeText } from "../../shared/tree-text";
 import { activeSession, indexOfId, leafId } from "../store/selectors";
 import { shorten } from "./session-name";
 
@@ -75,8 +76,17 @@ export function StatusBar() {
 	const leafDiffers = !!sk && sk.leaf !== sk.resumeLeaf;
 	const leafNamed = namedEntry(sk, sk?.leaf ?? -1);
 	const resumeNamed = namedEntry(sk, sk && leafDiffers ? sk.resumeLeaf : -1);
-	const leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
-	const resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
+	let leafText = useEntryText(leafNamed.index) + (leafNamed.below ? " ↓" : "");
+	let resumeText = useEntryText(resumeNamed.index) + (resumeNamed.below ? " ↓" : "");
+	// Two different positions must not read alike (two "user: continue" on two branches): add each one's time,
+	// and its entry number when the times agree too.
+	if (sk && leafDiffers && leafText === resumeText) {
+		const at = (i: number): string => (i >= 0 ? labelTimeText(sk.time[i]) : "");
+		const [a, b] = [at(sk.leaf), at(sk.resumeLeaf)];
+		const tag = (t: string, i: number): string => (a !== b && t !== "" ? ` (${t})` : ` (entry ${(i + 1).toLocaleString()})`);
+		leafText += tag(a, sk.leaf);
+		resumeText += tag(b, sk.resumeLeaf);
+	}
 	// Live: the leaf is the running pi's (in its memory): where the next turn goes; the file's positions are secondary.
 	const isLive = useApp((s) => (s.activeSessionId ? s.live[s.activeSessionId] !== undefined : false));
 	const liveLeafId = isLive && sk ? leafId(sk) : undefined;

@@ -53,6 +53,17 @@ export function shorten(text: string, max = 40): string {
 }
 
 /**
+ * A name shortened from the middle ("Fix the parser…rd case"), so two names that share their first words
+ * still differ on screen (tabs: "h.", "A", "w." told nothing apart).
+ */
+export function shortenMiddle(text: string, max: number): string {
+	const t = text.replace(/\s+/g, " ").trim();
+	if (t.length <= max) return t;
+	const head = Math.ceil((max - 1) * 0.6);
+	return `${t.slice(0, head).trimEnd()}…${t.slice(t.length - (max - 1 - head)).trimStart()}`;
+}
+
+/**
  * The session's display name (fetches the needed preview). A file branched or forked from another (its
  * header names a parentSession) starts with the same messages as its parent, so its first message would
  * name it like the parent: it is named "↳ " and its last user message instead (the one it branched with),

@@ -48,6 +48,8 @@ export interface ViewSlice {
 	clearSearch(): void;
 	/** Select the next/previous visible match after the selection (wraps). */
 	stepMatch(direction: 1 | -1): void;
+	/** Keep the selection when it is a shown match, else select the best shown match (pi's Enter lands there). */
+	landOnMatch(): void;
 	toggleFold(id: string): void;
 	setFolded(id: string, folded: boolean): void;
 	setAbandoned(ids: readonly string[] | null): void;
@@ -103,6 +105,8 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 			// pi clears every fold on a filter or search change.
 			set({ filter: mode, folded: new Set() });
 			get().reconcileSelection();
+			// While searching, the new filter lands on a match it shows (not on the old match's ancestor).
+			if (get().search.query.trim() !== "") get().landOnMatch();
 		},
 
 		toggleFilter(mode) {
@@ -170,17 +174,31 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 		},
 
 		stepMatch(direction) {
+			// Matches come best first (an exact phrase, then whole words); the steps follow that order.
 			const state = get();
 			const sk = activeSkeleton(state);
 			const tree = selectTreeView(state);
 			if (!sk || !tree) return;
 			const visible = state.search.matches.filter((i) => isVisible(tree, i));
 			if (visible.length === 0) return;
+			const k = state.selectedId ? visible.indexOf(indexOfId(sk, state.selectedId)) : -1;
+			const n = visible.length;
+			const next = k < 0 ? (direction === 1 ? 0 : n - 1) : (k + direction + n) % n;
+			set({ selectedId: sk.ids[visible[next]] });
+		},
+
+		landOnMatch() {
+			const state = get();
+			const sk = activeSkeleton(state);
+			const tree = selectTreeView(state);
+			if (!sk || !tree) return;
 			const cur = state.selectedId ? indexOfId(sk, state.selectedId) : -1;
-			let next: number;
-			if (direction === 1) next = visible.find((i) => i > cur) ?? visible[0];
-			else next = [...visible].reverse().find((i) => i < cur) ?? visible[visible.length - 1];
-			set({ selectedId: sk.ids[next] });
+			const { matches } = state.search;
+			const visible = matches.filter((i) => isVisible(tree, i));
+			if (visible.includes(cur) || matches.length === 0) return;
+			// No shown match: the best one's nearest shown ancestor (the card it hangs under).
+			const to = visible.length > 0 ? visible[0] : keepSelection(tree, matches[0]);
+			if (to >= 0) set({ selectedId: sk.ids[to] });
 		},
 
 		toggleFold(id) {

@@ -42,7 +42,7 @@ describe("command definitions", () => {
 		// Unchanged definitions keep their text.
 		expect(view.byTestId("zoom-leaf-button")!.title).toBe("Zoom to leaf (Ctrl+G)");
 		expect(view.byTestId("filter-user-only")!.title).toBe("User (Ctrl+U)");
-		expect(view.byTestId("search-prev")!.title).toBe("Previous match (Shift+Enter, Shift+F3)");
+		expect(view.byTestId("search-prev")!.title).toBe("Previous match (↑, Shift+F3)");
 		expect(view.byTestId("open-settings")!.title).toBe("Settings: summary model, tree defaults (Ctrl+,)");
 
 		// The new key runs the command; the palette lists the new label and key.

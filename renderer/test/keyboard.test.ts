@@ -62,22 +62,45 @@ describe("arrow keys move in the visible tree", () => {
 		expect(h.rt.store.getState().selectedId).toBe("u1");
 	});
 
-	it("Ctrl+Left folds a foldable entry, Ctrl+Right unfolds it; Alt works the same", async () => {
+	it("Ctrl+Left always goes up to the branch point above, never folds; Alt+Left folds (pi) and Ctrl+Right unfolds", async () => {
 		const h = await harness();
-		h.rt.store.getState().select("u2");
+		const st = () => h.rt.store.getState();
+		st().select("u2"); // foldable: pi's Ctrl+Left would fold it
 		h.press("Ctrl+Left");
-		expect([...h.rt.store.getState().folded]).toEqual(["u2"]);
-		h.press("Ctrl+Right");
-		expect(h.rt.store.getState().folded.size).toBe(0);
+		expect(st().folded.size).toBe(0);
+		expect(st().selectedId).toBe("a1");
+		st().select("a3");
+		h.press("Ctrl+Left");
+		expect(st().selectedId).toBe("a1");
+		h.press("Ctrl+Left");
+		expect(st().selectedId).toBe("u1"); // no branch point above: the root
+		st().select("u2");
 		h.press("Alt+Left");
-		expect([...h.rt.store.getState().folded]).toEqual(["u2"]);
+		expect([...st().folded]).toEqual(["u2"]);
+		h.press("Ctrl+Right");
+		expect(st().folded.size).toBe(0);
 	});
 
-	it("Ctrl+Left on an unfoldable entry jumps up to the start of its branch segment", async () => {
+	it("End goes to the newest entry of the selected branch; Alt+Down / Alt+Up walk user messages in any filter", async () => {
 		const h = await harness();
-		h.rt.store.getState().select("a3");
-		h.press("Ctrl+Left");
-		expect(h.rt.store.getState().selectedId).toBe("u3");
+		const st = () => h.rt.store.getState();
+		st().select("u2");
+		h.press("End");
+		expect(st().selectedId).toBe("a2");
+		st().select("u1");
+		h.press("End");
+		expect(st().selectedId).toBe("a3"); // the latest entry written below u1
+		for (const filter of ["Ctrl+D", "Ctrl+T", "Ctrl+U", "Ctrl+A"]) {
+			if (filter !== "Ctrl+D") h.press(filter);
+			st().select("u1");
+			h.press("Alt+Down");
+			expect(st().selectedId, filter).toBe("u3"); // display order: the leaf's branch first
+			h.press("Alt+Down");
+			expect(st().selectedId, filter).toBe("u2");
+			h.press("Alt+Up");
+			expect(st().selectedId, filter).toBe("u3");
+			if (filter !== "Ctrl+D") h.press(filter);
+		}
 	});
 
 	it("Ctrl+Right follows the line down to the next branch point's first child", async () => {

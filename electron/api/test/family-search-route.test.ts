@@ -88,6 +88,8 @@ describe("getFamily / searchAllSessions requests", () => {
 			branchedAtEntryId: null,
 			sessionId: null,
 			title: null,
+			firstPrompt: null,
+			branchedAtText: null,
 			entries: null,
 			createdAt: null,
 			outside: true,

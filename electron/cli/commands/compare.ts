@@ -6,6 +6,7 @@ import { compareBranches, compareView } from "../../services/compare";
 import { flag, parseCommandArgs, positionals, UsageError } from "../args";
 import { Output, openSession, printUsage, reportWarnings } from "../io";
 import type { CompareSide, CompareView } from "../../../shared/compare";
+import { formatSpan } from "../../../shared/rollup";
 
 export const compareUsage = `Usage: arbor compare FILE ID_A ID_B [--json]
 
@@ -17,13 +18,9 @@ Options:
   --json      print { commonAncestorId, a, b } (docs/cli.md has the shape)
   -h, --help  show this help`;
 
+/** The app's compare view says the same duration (shared/rollup formatSpan: "378d 16h", never "9088h 29m"). */
 function fmtDuration(ms: number | null): string {
-	if (ms === null) return "unknown";
-	const s = Math.round(ms / 1000);
-	if (s < 60) return `${s}s`;
-	const m = Math.floor(s / 60);
-	if (m < 60) return `${m}m ${s % 60}s`;
-	return `${Math.floor(m / 60)}h ${m % 60}m`;
+	return ms === null ? "unknown" : formatSpan(ms);
 }
 
 function oneLine(s: string, max: number): string {

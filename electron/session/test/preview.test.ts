@@ -67,6 +67,9 @@ describe("previewText (pi's row text)", () => {
 			),
 		).toBe("[note]: ab");
 		expect(previewText(ent("compaction", { summary: "s", tokensBefore: 12_600 }), none)).toBe("[compaction: 13k tokens]");
+		// No token count in the file: no "[compaction: NaNk tokens]".
+		expect(previewText(ent("compaction", { summary: "s" }), none)).toBe("[compaction]");
+		expect(previewText(ent("compaction", { summary: "s", tokensBefore: "x" }), none)).toBe("[compaction]");
 		expect(previewText(ent("branch_summary", { summary: "went\nback", fromId: "a" }), none)).toBe("[branch summary]: went back");
 		expect(previewText(ent("model_change", { provider: "p", modelId: "m1" }), none)).toBe("[model: m1]");
 		expect(previewText(ent("thinking_level_change", { thinkingLevel: "high" }), none)).toBe("[thinking: high]");

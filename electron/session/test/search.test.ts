@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SearchScope } from "../../../shared/api";
 import type { SessionEntry } from "../../../shared/entries";
-import { fullText, queryTokens, searchableText } from "../../../shared/preview";
+import { fullText, matchRank, queryTokens, rankedOrder, searchableText } from "../../../shared/preview";
 import { SessionManager } from "../manager";
 import { cleanupTempDirs, tempDir } from "./helpers/files";
 import { generatedSession } from "./helpers/gen";
@@ -15,16 +15,20 @@ import { countTurns } from "./helpers/turns";
 
 afterAll(cleanupTempDirs);
 
-/** The rule itself, entry by entry, as the search was defined before any index existed. */
+/** The rule itself, entry by entry, as the search was defined before any index existed; best rank first. */
 function reference(sm: SessionManager, query: string, scope: SearchScope): number[] {
 	const tokens = queryTokens(query);
 	const entries = sm.getEntries();
 	const out: number[] = [];
+	const ranks = new Map<number, number>();
 	entries.forEach((e: SessionEntry, i) => {
 		const label = sm.getLabel(e.id as string);
-		if (matchesQuery(scope === "full" ? fullText(e, label) : searchableText(e, label), tokens)) out.push(i);
+		const text = scope === "full" ? fullText(e, label) : searchableText(e, label);
+		if (!matchesQuery(text, tokens)) return;
+		out.push(i);
+		ranks.set(i, tokens.length === 0 ? 0 : matchRank(tokens, text.toLowerCase()));
 	});
-	return out;
+	return rankedOrder(out, (i) => ranks.get(i)!);
 }
 
 /** Lines whose decoded text differs from their raw bytes: escapes, characters whose lower case is ASCII. */
@@ -123,6 +127,30 @@ describe("search index", () => {
 			const hits = sm.search("read src label", scope);
 			expect(hits).toEqual(reference(sm, "read src label", scope));
 			expect(hits).toContain(sm.getEntryCount() - 1);
+		}
+		sm.close();
+	});
+
+	it("ranks matches: the exact phrase first, then every word whole, then words found only inside others (pi's set of matches)", () => {
+		const sm = open(false);
+		const file = sm.getSessionFile() as string;
+		let parent = sm.getLeafId();
+		const texts = ["the cache of the parser, to fix later", "prefix: the parsers", "please Fix The\nParser now", "fix it: the parser"];
+		for (const [k, content] of texts.entries()) {
+			const id = `r000000${k}`;
+			appendFileSync(
+				file,
+				`${JSON.stringify({ type: "message", id, parentId: parent, timestamp: "2026-01-02T00:00:00.000Z", message: { role: "user", content, timestamp: 3 } })}\n`,
+			);
+			parent = id;
+		}
+		sm.catchUp();
+		const [words, scattered, phrase, words2] = texts.map((_, k) => sm.indexOf(`r000000${k}`));
+		for (const scope of ["pi", "full"] as const) {
+			const hits = sm.search("fix the parser", scope);
+			// Every entry holding the three words is still a match (pi's rule); only the order changes.
+			expect(hits.slice(0, 3), scope).toEqual([phrase, words, words2]);
+			expect(hits.indexOf(scattered), scope).toBeGreaterThan(2);
 		}
 		sm.close();
 	});

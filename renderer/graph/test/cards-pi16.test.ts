@@ -1,5 +1,5 @@
 // Card styles and text for pi 1.6 / omp 18.3 kinds: each has its own style (never "unknown entry"), system
-// patches read as "+N sections / −M / tools +a −b", context edits name their target, usage folds into the
+// patches read as "N sections set, M removed, a tools added", context edits name their target, usage folds into the
 // parent's foot.
 import { describe, expect, it } from "vitest";
 import type { CardFacts } from "../../../shared/card-facts";
@@ -56,9 +56,11 @@ describe("factsText", () => {
 			"You are a careful coding agent working in this repository …",
 		);
 		const patch = sys({ sectionsSet: 2, sectionsRemoved: 1, toolsAdded: 1, toolsRemoved: 0 });
-		expect(factsText(patch)).toBe("+2 sections / −1 / tools +1 −0");
-		expect(systemPatchText(patch.system!)).toBe("+2 sections / −1 / tools +1 −0");
-		expect(factsText(sys({ sectionsSet: 1, contentPreview: "Be brief" }))).toBe("Be brief · +1 section / −0 / tools +0 −0");
+		expect(factsText(patch)).toBe("2 sections set, 1 section removed, 1 tool added");
+		expect(systemPatchText(patch.system!)).toBe("2 sections set, 1 section removed, 1 tool added");
+		expect(factsText(sys({ sectionsSet: 1, contentPreview: "Be brief" }))).toBe("Be brief · 1 section set");
+		// No zeros spelled out ("+5 sections / −0 / tools +4 −0" read as arithmetic).
+		expect(systemPatchText(sys({ sectionsSet: 5, toolsAdded: 4 }).system!)).toBe("5 sections set, 4 tools added");
 		expect(factsText(sys({}))).toBe("(no changes)");
 	});
 

@@ -23,6 +23,12 @@ interface Text {
 	y: number;
 	font: string;
 }
+/** A stand-in for the canvas's measurement: bold 8.5 px per character, else 7.5 px (W and M 11 px). */
+function textWidth(s: string, font: string): number {
+	let w = 0;
+	for (const ch of s) w += /W|M/.test(ch) ? 11 : font.startsWith("600") ? 8.5 : 7.5;
+	return w;
+}
 function fakeCtx(): { ctx: CanvasRenderingContext2D; texts: Text[] } {
 	const texts: Text[] = [];
 	const ctx = {
@@ -40,6 +46,10 @@ function fakeCtx(): { ctx: CanvasRenderingContext2D; texts: Text[] } {
 		arc() {},
 		fillText(s: string, x: number, y: number) {
 			texts.push({ s, x, y, font: ctx.font });
+		},
+		// Wider than a 6.2 px-per-character guess, as bold text and wide letters are.
+		measureText(s: string) {
+			return { width: textWidth(s, ctx.font) };
 		},
 	};
 	return { ctx: ctx as unknown as CanvasRenderingContext2D, texts };
@@ -114,10 +124,11 @@ describe("overview landmark text", () => {
 			width: w,
 			height: h,
 			colors,
-			text: { labelOf: new Map(s.labels.map((x) => [x.target, x])), preview: () => "user: hello there" },
+			text: { labelOf: new Map(s.labels.map((x) => [x.target, x])), preview: () => "user: WHY WON'T MY MODEL WORK" },
 		});
 		expect(r.texts).toBeGreaterThan(5);
-		const box = (t: Text) => ({ x0: t.x, x1: t.x + t.s.length * 6.2, y0: t.y - 7, y1: t.y + 7 });
+		// Boxes as wide as the text really is in its font (the overlap a user saw came from a width guess).
+		const box = (t: Text) => ({ x0: t.x, x1: t.x + textWidth(t.s, t.font), y0: t.y - 7, y1: t.y + 7 });
 		for (let a = 0; a < texts.length; a++)
 			for (let b = a + 1; b < texts.length; b++) {
 				const p = box(texts[a]);

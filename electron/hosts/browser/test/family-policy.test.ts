@@ -67,7 +67,18 @@ describe("getFamily under the path policy (browser host, arbor serve DIR)", () =
 		expect(wire).not.toContain("PI-FOLDER-CHILD-SECRET");
 		expect(wire).not.toContain(piChild);
 		expect(family.members).toEqual([
-			{ path: parent, parentPath: null, branchedAtEntryId: null, sessionId: null, title: null, entries: null, createdAt: null, outside: true },
+			{
+				path: parent,
+				parentPath: null,
+				branchedAtEntryId: null,
+				sessionId: null,
+				title: null,
+				firstPrompt: null,
+				branchedAtText: null,
+				entries: null,
+				createdAt: null,
+				outside: true,
+			},
 			expect.objectContaining({ path: child, parentPath: parent, branchedAtEntryId: null, sessionId: "child", entries: 2 }),
 		]);
 
