@@ -10,6 +10,7 @@ import type { CardFacts, UsageRollup } from "./card-facts";
 import type { FilterMode } from "./tree-view";
 import type { AssistantMessage } from "./entries";
 import type { LiveAgent, LiveCapability, NavigateOptions } from "./live";
+import type { PiConnection, PiConnectResult } from "./pi-connection";
 import type { ChangedFile, KeepResult, LeftoverRun, TriesPreparation, TriesRunInfo, TryEvent, TrySpec } from "./tries";
 
 export type ExportFormat = "md" | "html" | "jsonl";
@@ -64,18 +65,7 @@ export interface SessionSummary {
  * navigate / branchToFile / setLabel / send / abort are carried out by that pi (`via: "pi"`).
  */
 /** "Connect pi" (Settings): the pi extension this copy of Arbor ships, and the command that loads it into pi. */
-export interface PiConnection {
-	/** The extension's folder, or null when this copy ships none. */
-	extension: string | null;
-	/** `pi install FOLDER`, quoted for the user's shell; null with no extension. */
-	command: string | null;
-}
-
-export interface PiConnectResult {
-	ok: boolean;
-	/** What happened, or why not and what to run instead. */
-	message: string;
-}
+export type { PiConnection, PiConnectResult };
 
 export interface LiveSessionInfo {
 	pid: number;
