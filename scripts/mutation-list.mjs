@@ -9,7 +9,7 @@ export const MUTATIONS = [
 		what: "a request before hello is answered (the `if (!client.ready)` refusal removed)",
 		search: "if (!client.ready) {",
 		replace: "if (false) {",
-		tests: ["pi-extension/test/channel.test.ts"],
+		tests: ["pi-extension/test/channel-limits.test.ts"],
 	},
 	{
 		id: "channel-secret",
