@@ -104,8 +104,10 @@ function fetchRollup(client: ArborClient, sessionId: string, count: number): Pro
 export function useUsageRollup(client: ArborClient | null, sessionId: string | null, sk: Skeleton | null, index: number): UsageRollup | null {
 	const [, bump] = useState(0);
 	const count = sk?.count ?? 0;
+	// A first skeleton (shared/first-skeleton.ts): roll-up anchors are file-order indices, its are not.
+	const part = sk?.first !== undefined;
 	useEffect(() => {
-		if (!client || !sessionId || count === 0) return;
+		if (!client || !sessionId || count === 0 || part) return;
 		const have = rollupBySession.get(sessionId);
 		if (have && have.count === count) return;
 		let live = true;
@@ -113,8 +115,8 @@ export function useUsageRollup(client: ArborClient | null, sessionId: string | n
 		return () => {
 			live = false;
 		};
-	}, [client, sessionId, count]);
-	if (!sessionId || index < 0) return null;
+	}, [client, sessionId, count, part]);
+	if (!sessionId || index < 0 || part) return null;
 	return rollupBySession.get(sessionId)?.byAnchor.get(index) ?? null;
 }
 

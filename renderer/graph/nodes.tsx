@@ -192,7 +192,8 @@ export const EntryNode = memo(function EntryNode({ id, data }: NodeProps<GraphFl
 	const services = useContext(ServicesContext);
 	const sessionId = services ? services.deps.store.getState().activeSessionId : null;
 	const client = services?.client ?? null;
-	const facts = useCardFacts(client, sessionId, e, sk !== null && e < sk.count && needsCardFacts(sk.kind[e]));
+	// A first skeleton's indices are not the file's: its cards wait for the whole skeleton for their facts.
+	const facts = useCardFacts(client, sessionId, e, sk !== null && e < sk.count && sk.first === undefined && needsCardFacts(sk.kind[e]));
 	const editTarget = facts?.contextEdit && sk ? indexOfId(sk, facts.contextEdit.targetId) : -1;
 	const targetPreview = useGraphStore((s) => (editTarget >= 0 ? s.preview(editTarget) : undefined));
 	const usageRollup = useUsageRollup(client, sessionId, sk, e);

@@ -53,7 +53,7 @@ export function contextEditsOnPath(sk: Skeleton, leaf: number, max = 50): number
 /** An omit edit on the path: its target is not in the context; say so where the message would be. */
 function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: string; sk: Skeleton }) {
 	const { client, reveal } = useServices();
-	const f = useCardFacts(client, sessionId, index);
+	const f = useCardFacts(client, sessionId, index, sk.first === undefined);
 	if (!f?.contextEdit || f.contextEdit.mode !== "omit") return null;
 	const target = f.contextEdit.targetId;
 	const editId = sk.ids[index];

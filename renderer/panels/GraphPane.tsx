@@ -10,6 +10,7 @@ import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
 import { piLeafId, streamCards } from "../store/live";
+import { firstSkeletonKey } from "../store/session";
 import type { StreamCard } from "../graph/streaming";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
@@ -161,7 +162,8 @@ export function GraphPane() {
 			<GraphAnnouncer />
 			<HiddenBranches />
 			<SessionGraph
-				sessionKey={sessionId}
+				// A first skeleton is drawn as its own graph: the whole one's indices, layout and view differ.
+				sessionKey={skeleton.first ? firstSkeletonKey(sessionId) : sessionId}
 				skeleton={skeleton}
 				view={tree}
 				selectedIndex={selected}
