@@ -21,6 +21,8 @@ interface FirstFrame {
 	part: boolean;
 	/** Ids of the cards visible in that frame. */
 	ids: string[];
+	/** The status bar's entry count then. */
+	entries: string;
 }
 
 /** Records, in the page, the first frame with a visible card: was it drawn from a first skeleton, and which cards. */
@@ -37,7 +39,11 @@ async function recordFirstFrame(page: Page): Promise<void> {
 				return;
 			}
 			const graph = document.querySelector('[data-testid="arbor-graph"]');
-			w.__firstFrame = { part: graph?.hasAttribute("data-first-skeleton") ?? false, ids: nodes.map((n) => n.getAttribute("data-id") ?? "") };
+			w.__firstFrame = {
+				part: graph?.hasAttribute("data-first-skeleton") ?? false,
+				ids: nodes.map((n) => n.getAttribute("data-id") ?? ""),
+				entries: document.querySelector('[data-testid="status-entries"]')?.textContent ?? "",
+			};
 		};
 		requestAnimationFrame(loop);
 	});
@@ -54,6 +60,7 @@ async function settledState(page: Page, file: string) {
 		selected: await page.locator(".react-flow__node:has(.is-selected)").getAttribute("data-id"),
 		cards: (await cardIds(page)).sort(),
 		status: await page.getByTestId("status-file").textContent(),
+		entries: await page.getByTestId("status-entries").textContent(),
 	};
 }
 
@@ -73,6 +80,8 @@ test("a big session shows its leaf's entries from the first skeleton, then ends 
 	expect(first.part).toBe(true);
 	expect(first.ids).toContain(leaf.id);
 	expect(first.ids.length).toBeGreaterThan(5);
+	// The whole file's count, not the part's.
+	expect(first.entries).toBe("6,000 entries (loading…)");
 	const progressive = await settledState(page, file);
 	await shot(page, "first-skeleton-settled");
 	await host.stop();
@@ -93,5 +102,6 @@ test("a big session shows its leaf's entries from the first skeleton, then ends 
 	expect(progressive.selected).toBe(whole.selected);
 	expect(progressive.cards).toEqual(whole.cards);
 	expect(progressive.status).toBe(whole.status);
+	expect(progressive.entries).toBe("6,000 entries");
 	expect(sha256(file)).toBe(before);
 });
