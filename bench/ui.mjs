@@ -14,6 +14,10 @@
 //   node bench/ui.mjs --arbor-only       skip the baseline and the floor (quick renderer experiments)
 //   node bench/ui.mjs --arbor-css 'CSS'  add a style sheet to Arbor's page (what-if experiments, e.g.
 //                                        '.react-flow__viewport { will-change: transform }')
+//   node bench/ui.mjs --first-runs 7     paired rounds of "first graph against pi" (default 5; 0 skips it)
+//   node bench/ui.mjs --first-only       only that section
+//   node bench/ui.mjs --first-before DIR another built checkout (e.g. the previous commit's) measured in
+//                                        the same rounds: its ratio is printed as "before -> after"
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -21,6 +25,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { extname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import { chromium } from "@playwright/test";
+import { firstAgainstPi, printFirst } from "./ui-first.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const cache = join(root, "bench", ".cache");
@@ -46,6 +51,8 @@ if (view !== "rows" && view !== "tree") {
 	console.error(`bench:ui: --view must be rows or tree, not ${view}`);
 	process.exit(2);
 }
+const firstRuns = Number(opt("first-runs", "5"));
+const firstOnly = argv.includes("--first-only");
 const VIEWPORT = { width: 1440, height: 900 };
 // Same flags as playwright.config.ts (CHROMIUM_ARGS); that file is TypeScript, so they are repeated here.
 const CHROMIUM_ARGS = [
@@ -90,12 +97,14 @@ if (!argv.includes("--no-build") && (argv.includes("--build") || stale())) {
 const distBuilt = new Date(statSync(distHtml).mtimeMs).toISOString().replace(/\.\d+Z$/, "Z");
 
 // ---------------------------------------------------------------- sessions
-function sessionFile(n) {
-	const file = join(uiCache, `n${n}_seed-ui.jsonl`);
+function sessionFile(n, profile = "brief") {
+	const file = join(uiCache, profile === "brief" ? `n${n}_seed-ui.jsonl` : `n${n}_${profile}_seed-ui.jsonl`);
 	if (!existsSync(file)) {
-		log(`generating a ${n}-entry session (gen-session --n ${n} --seed ui) ...`);
+		log(`generating a ${n}-entry session (gen-session --n ${n} --profile ${profile} --seed ui) ...`);
 		const partial = `${file}.partial`;
-		const r = spawnSync(process.execPath, [genScript, "--n", String(n), "--seed", "ui", "--out", partial], { stdio: ["ignore", "ignore", "inherit"] });
+		const r = spawnSync(process.execPath, [genScript, "--n", String(n), "--profile", profile, "--seed", "ui", "--out", partial], {
+			stdio: ["ignore", "ignore", "inherit"],
+		});
 		if (r.status !== 0) throw new Error(`gen-session failed for n=${n}`);
 		renameSync(partial, file);
 	}
@@ -152,15 +161,15 @@ await new Promise((ok) => baselineServer.listen(0, "127.0.0.1", ok));
 const baselineOrigin = `http://127.0.0.1:${baselineServer.address().port}`;
 
 // ---------------------------------------------------------------- Arbor host
-async function startHost(file) {
+async function startHost(file, appRoot = root) {
 	const home = mkdtempSync(join(tmpdir(), "arbor-bench-ui-home-"));
 	if (view === "tree") {
 		mkdirSync(join(home, ".arbor"), { recursive: true });
 		writeFileSync(join(home, ".arbor", "settings.json"), JSON.stringify({ layoutDirection: "TB" }));
 	}
 	const t0 = performance.now();
-	const proc = spawn(process.execPath, [join(root, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
-		cwd: root,
+	const proc = spawn(process.execPath, [join(appRoot, "bin", "arbor.cjs"), "serve", file, "--port", "0", "--no-open"], {
+		cwd: appRoot,
 		env: { ...process.env, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi", "agent") },
 		stdio: ["ignore", "pipe", "pipe"],
 	});
@@ -423,6 +432,9 @@ async function measurePage(url, timeoutS, css = "", filters = false) {
 			return result;
 		}
 		result.firstMs = await page.evaluate(() => window.__bench.first);
+		// A big session is drawn first from a part of it (docs/session-core.md "Progressive open"): the
+		// gestures start once the whole skeleton is drawn.
+		await page.waitForFunction(() => !document.querySelector("[data-first-skeleton]"), null, { timeout: 120_000, polling: 100 });
 		await page.waitForTimeout(1500); // settle: culling, preview pages, layout worker done
 		result.mountedAtStart = await page.evaluate(() => document.querySelectorAll(".react-flow__node").length);
 		result.pageInfo = await page.evaluate(() => window.__baseline ?? null);
@@ -467,12 +479,48 @@ async function measurePage(url, timeoutS, css = "", filters = false) {
 	}
 }
 
+/** First-graph time alone (ms from navigation start), in a fresh browser; null when none within the timeout. */
+async function firstGraphOnly(url) {
+	const server = await chromium.launchServer({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+	try {
+		const browser = await chromium.connect(server.wsEndpoint());
+		const context = await browser.newContext({ viewport: VIEWPORT });
+		await context.addInitScript(INSTRUMENT);
+		const page = await context.newPage();
+		await page.goto(url, { waitUntil: "commit" });
+		await page.waitForFunction(() => window.__bench?.first != null, null, { timeout: FIRST_GRAPH_TIMEOUT_ARBOR_S * 1000, polling: 50 });
+		return await page.evaluate(() => window.__bench.first);
+	} catch {
+		return null;
+	} finally {
+		await server.kill().catch(() => {});
+	}
+}
+
 // ---------------------------------------------------------------- run
 const results = [];
 const FLOOR_NODES = 50;
 let floor = null;
+let first = [];
+if (firstRuns > 0) {
+	const sessions = [
+		{ key: "100k fixture profile", file: sessionFile(100000, "fixture") },
+		{ key: "100k long tool outputs", file: sessionFile(100000) },
+	].map((x) => ({ ...x, bytes: statSync(x.file).size }));
+	const before = opt("first-before", "");
+	first = await firstAgainstPi({
+		root,
+		before: before ? resolve(before) : null,
+		cache,
+		sessions,
+		rounds: firstRuns,
+		startHost,
+		arborFirst: firstGraphOnly,
+		log,
+	});
+}
 try {
-	for (const n of sizes) {
+	for (const n of firstOnly ? [] : sizes) {
 		const file = sessionFile(n);
 		const node = prep(n, file);
 
@@ -496,7 +544,7 @@ try {
 	}
 	// The environment's floor: the same page and gestures with only 50 nodes. Frames here cost what the
 	// machine (software compositing, no GPU, shared cores) charges for any React Flow pane at all.
-	if (results.length > 0 && !arborOnly) {
+	if (results.length > 0 && !arborOnly && !firstOnly) {
 		log(`floor: plain React Flow with ${FLOOR_NODES} nodes, pan, zoom ...`);
 		floor = await measurePage(`${baselineOrigin}/index.html?data=data-${results[results.length - 1].n}.json&limit=${FLOOR_NODES}`, 60);
 	}
@@ -582,6 +630,7 @@ for (const r of results) {
 		if (x.failed) console.log(`  ${who} run failed: ${x.failed}`);
 	}
 }
+if (first.length > 0) printFirst(first);
 if (floor)
 	console.log(
 		`\nenvironment floor, plain React Flow with ${FLOOR_NODES} nodes: pan ${frames(floor.pan)}, ${fpsText(floor.pan)}; zoom ${frames(floor.zoom)}, ${fpsText(floor.zoom)} (p50/p95/max (N))`,
@@ -589,4 +638,4 @@ if (floor)
 console.log(
 	`\ntotal ${((Date.now() - started) / 1000).toFixed(0)} s. Frame times are rAF-to-rAF intervals in the page during drags (${DRAGS.length} x ${DRAG_STEPS} mouse moves) and wheel zooms (24 ticks), one input event per frame; headless Chromium on shared cores without a GPU is a pessimistic environment.`,
 );
-if (argv.includes("--json")) console.log(JSON.stringify({ results, floor }, null, 2));
+if (argv.includes("--json")) console.log(JSON.stringify({ results, first, floor }, null, 2));

@@ -104,6 +104,20 @@ export interface Skeleton {
 	 * branch with the same context). -1 if none. The exact last entry: SessionManager.getResumeLeafId().
 	 */
 	resumeLeaf: number;
+	/**
+	 * Set only on a first skeleton (getFirstSkeleton, shared/first-skeleton.ts): a part of a big file sent
+	 * before the whole, so the first entries are drawn at once. Its indices are positions in `fileIndex`
+	 * (the file-order index of each), not file-order indices; the full skeleton replaces it.
+	 */
+	first?: FirstPart;
+}
+
+/** What a first skeleton is a part of. */
+export interface FirstPart {
+	/** File-order index of each of the first skeleton's entries (ascending). */
+	fileIndex: Int32Array;
+	/** Entries in the whole file. */
+	total: number;
 }
 
 /** A batch of entries appended (by Arbor or another process) since the skeleton was sent. */

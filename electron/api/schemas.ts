@@ -80,6 +80,7 @@ export const requestSchemas: Schemas = {
 		dirs: z.array(path).max(64).optional(),
 	}),
 	getSkeleton: withSession,
+	getFirstSkeleton: withSession,
 	getPreviews: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
 	getCardFacts: z.strictObject({ sessionId, indices: z.array(z.number().int().min(0).max(0x7fffffff)).max(MAX_PREVIEW_PAGE) }),
 	getUsageRollup: withSession,

@@ -21,6 +21,7 @@ import type {
 } from "../../shared/api";
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
+import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/first-skeleton";
 import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
 import { compareView } from "./compare";
 import { buildContextView } from "./context-view";
@@ -217,6 +218,13 @@ export class ArborServices {
 		const sk = s.manager.getSkeleton();
 		s.sentCount = sk.count;
 		return sk;
+	}
+
+	/** Does not count as sent: live deltas stay relative to the whole skeleton (getSkeleton). */
+	async getFirstSkeleton(params: RequestParams<"getFirstSkeleton">): Promise<Skeleton | null> {
+		const s = this.#sessions.get(params.sessionId);
+		const min = Number(process.env.ARBOR_FIRST_SKELETON_MIN_ENTRIES);
+		return s.manager.getFirstSkeleton(FIRST_SKELETON_SIZE, Number.isFinite(min) && min > 0 ? min : FIRST_SKELETON_MIN_ENTRIES);
 	}
 
 	async getPreviews(params: RequestParams<"getPreviews">): Promise<RequestResult<"getPreviews">> {

@@ -12,6 +12,7 @@ import { EntryKind } from "../../shared/skeleton";
 import type { CardFacts, UsageRollup } from "../../shared/card-facts";
 import { resumePointStatus, type ResumePointStatus } from "../../shared/resume-point";
 import { currentSystemMessage } from "../../shared/system-message";
+import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/first-skeleton";
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import { type EntryIndex, isSyntheticId, type SessionTreeNode } from "./entry-index";
@@ -451,6 +452,11 @@ export class SessionManager {
 
 	getSkeleton(): Skeleton {
 		return this.#views.skeleton(this.#ix);
+	}
+
+	/** A big session's first skeleton, or null when it is small (shared/first-skeleton.ts). */
+	getFirstSkeleton(size = FIRST_SKELETON_SIZE, minEntries = FIRST_SKELETON_MIN_ENTRIES): Skeleton | null {
+		return this.#views.firstSkeleton(this.#ix, size, minEntries);
 	}
 
 	getSkeletonDelta(start: number): SkeletonDelta {

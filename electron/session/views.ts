@@ -5,6 +5,7 @@
 
 import type { SessionEntry, ToolCallBlock } from "../../shared/entries";
 import { type CardFacts, cardFacts, type UsageFacts, type UsageRollup, usageFacts, usageRollup } from "../../shared/card-facts";
+import { firstSkeletonOf } from "../../shared/first-skeleton";
 import { previewText } from "../../shared/preview";
 import { EntryFlag, EntryKind, type Skeleton, type SkeletonDelta, type SkeletonLabel } from "../../shared/skeleton";
 import { isAlwaysHiddenKind } from "../../shared/tree-view";
@@ -34,6 +35,25 @@ export class ClientViews {
 			leaf: ix.anchorOf(ix.leafIndex()),
 			resumeLeaf: ix.resumeAnchorIndex(),
 		};
+	}
+
+	/** A big session's first part (shared/first-skeleton.ts), picked from the columns without copying them. */
+	firstSkeleton(ix: EntryIndex, size: number, minEntries: number): Skeleton | null {
+		const c = ix.cols;
+		const whole: Skeleton = {
+			count: c.count,
+			ids: c.ids,
+			parent: c.parent,
+			kind: c.kind,
+			flags: c.flags,
+			time: c.time,
+			tokens: c.tokens,
+			cost: c.cost,
+			labels: skeletonLabels(ix),
+			leaf: ix.anchorOf(ix.leafIndex()),
+			resumeLeaf: ix.resumeAnchorIndex(),
+		};
+		return firstSkeletonOf(whole, size, minEntries);
 	}
 
 	skeletonDelta(ix: EntryIndex, start: number): SkeletonDelta {

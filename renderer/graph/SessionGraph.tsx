@@ -188,6 +188,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			data-testid="arbor-graph"
 			data-mounted={entryNodes.length}
 			data-nodes={laid ? laid.model.n : 0}
+			data-first-skeleton={skeleton.first ? "" : undefined}
 			data-segments={segments}
 			data-extent={laid ? `${laid.layout.minX} ${laid.layout.minY} ${laid.layout.maxX} ${laid.layout.maxY}` : undefined}
 		>

@@ -196,7 +196,8 @@ export const EntryNode = memo(function EntryNode({ id, data, positionAbsoluteX }
 	// A live pi's in-memory leaf (null: file mode), on its card or its nearest shown ancestor.
 	const liveLeaf = useGraphStore((s) => s.liveLeaf);
 	const liveCard = useGraphStore((s) => (s.liveLeaf === null ? -1 : (s.model?.liveCard ?? s.liveLeaf)));
-	// Card facts (pi 1.6 system messages, context edits, omp records): given by the app, asked for when mounted.
+	// Card facts (pi 1.6 system messages, context edits, omp records): given by the app, asked for when mounted
+	// (a first skeleton's cards get none: the card sources wait for the whole skeleton).
 	const wantsFacts = sk !== null && e < sk.count && needsCardFacts(sk.kind[e]);
 	const facts = useGraphStore((s) => (wantsFacts ? s.cards.facts(e) : undefined));
 	const requestFacts = useGraphStore((s) => s.cards.requestFacts);

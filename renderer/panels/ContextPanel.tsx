@@ -53,7 +53,8 @@ export function contextEditsOnPath(sk: Skeleton, leaf: number, max = 50): number
 /** An omit edit on the path: its target is not in the context; say so where the message would be. */
 function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: string; sk: Skeleton }) {
 	const { reveal } = useServices();
-	const f = useCardFacts(sessionId, index);
+	// A first skeleton's indices are not the file's: facts wait for the whole skeleton.
+	const f = useCardFacts(sessionId, index, sk.first === undefined);
 	if (!f?.contextEdit || f.contextEdit.mode !== "omit") return null;
 	const target = f.contextEdit.targetId;
 	const editId = sk.ids[index];

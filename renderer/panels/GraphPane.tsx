@@ -12,6 +12,7 @@ import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selector
 import { streamCards, type StreamCard } from "../graph/streaming";
 import type { CardSources } from "../graph/props";
 import { subtreeRollupText } from "../store/rollups";
+import { firstSkeletonKey } from "../store/session";
 import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
@@ -164,7 +165,8 @@ export function GraphPane() {
 			<GraphAnnouncer />
 			<HiddenBranches />
 			<SessionGraph
-				sessionKey={sessionId}
+				// A first skeleton is drawn as its own graph: the whole one's indices, layout and view differ.
+				sessionKey={skeleton.first ? firstSkeletonKey(sessionId) : sessionId}
 				skeleton={skeleton}
 				view={tree}
 				selectedIndex={selected}
@@ -201,25 +203,28 @@ function useCardSources(sessionId: string | null, skeleton: Skeleton | null, rev
 	const ensureFamily = useApp((s) => s.ensureFamily);
 	const openPath = useApp((s) => s.openPath);
 	const count = skeleton?.count ?? 0;
+	// A first skeleton (shared/first-skeleton.ts): its indices are not the file's, so its cards wait for the
+	// whole skeleton for their facts and roll-ups.
+	const part = skeleton?.first !== undefined;
 	useEffect(() => {
-		if (sessionId) ensureUsage(sessionId, count);
-	}, [sessionId, count, ensureUsage]);
+		if (sessionId && !part) ensureUsage(sessionId, count);
+	}, [sessionId, count, part, ensureUsage]);
 	useEffect(() => {
 		if (path) ensureFamily(path);
 	}, [path, count, ensureFamily]);
 	return useMemo(
 		() => ({
-			facts: (i) => facts?.get(i),
+			facts: (i) => (part ? undefined : facts?.get(i)),
 			requestFacts: (i) => {
-				if (sessionId) ensureFacts(sessionId, [i]);
+				if (sessionId && !part) ensureFacts(sessionId, [i]);
 			},
-			usage: (i) => usage?.byAnchor.get(i) ?? null,
+			usage: (i) => (part ? null : (usage?.byAnchor.get(i) ?? null)),
 			rollup: (i) => subtreeRollupText(skeleton, i),
 			familyAt: (id) => family?.get(id),
 			openFile: (p) => void openPath(p),
 			reveal,
 		}),
-		[sessionId, skeleton, facts, usage, family, ensureFacts, openPath, reveal],
+		[sessionId, skeleton, part, facts, usage, family, ensureFacts, openPath, reveal],
 	);
 }
 

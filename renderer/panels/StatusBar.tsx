@@ -117,7 +117,9 @@ export function StatusBar() {
 							Family
 						</button>
 					)}
-					<span data-testid="status-entries">{sk ? `${sk.count.toLocaleString()} entries` : "loading…"}</span>
+					<span data-testid="status-entries">
+						{sk ? (sk.first ? `${sk.first.total.toLocaleString()} entries (loading…)` : `${sk.count.toLocaleString()} entries`) : "loading…"}
+					</span>
 					{sk && liveLeafId !== undefined && (
 						<span data-testid="status-leaf" className="status-leaf">
 							<button

@@ -21,8 +21,9 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 		case "session_appended": {
 			const cur = st.sessions[event.sessionId];
 			if (!cur?.skeleton) return;
-			if (event.delta.start !== cur.skeleton.count) {
-				// A delta that does not continue our copy (we missed one, or raced a reload): refetch.
+			if (event.delta.start !== cur.skeleton.count || cur.skeleton.first) {
+				// A delta that does not continue our copy (we missed one, or raced a reload; a first skeleton is a
+				// part of the file, docs/session-core.md "Progressive open"): refetch.
 				void st.refetchSkeleton(event.sessionId);
 				return;
 			}

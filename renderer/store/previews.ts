@@ -1,6 +1,7 @@
 // Previews slice: one-line row texts (pi's tree-selector wording) fetched in pages with getPreviews and
 // cached per session. The renderer never holds full entries for the whole file (DESIGN.md "Data flow").
 
+import { fileIndices } from "../../shared/first-skeleton";
 import type { SliceCreator } from "./types";
 
 /** getPreviews accepts at most this many indices per request (shared/api.ts). */
@@ -33,7 +34,9 @@ export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client)
 			for (let at = 0; at < missing.length; at += PREVIEW_PAGE) {
 				const page = missing.slice(at, at + PREVIEW_PAGE);
 				try {
-					const texts = await client.request("getPreviews", { sessionId, indices: page });
+					// A first skeleton's indices are its own: the file's are asked for (shared/first-skeleton.ts).
+					const indices = fileIndices(get().sessions[sessionId]?.skeleton, page);
+					const texts = await client.request("getPreviews", { sessionId, indices });
 					if ((generation.get(sessionId) ?? 0) !== gen) return;
 					set((s) => {
 						const next = new Map(s.previews[sessionId] ?? []);

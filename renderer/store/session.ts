@@ -129,19 +129,43 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 
 	async refetchSkeleton(sessionId) {
 		try {
-			const skeleton = await client.request("getSkeleton", { sessionId });
-			get().setSkeleton(sessionId, skeleton);
+			// A session not drawn yet: a big one's first skeleton (docs/session-core.md "Progressive open")
+			// is drawn while the whole one is on its way; both are asked at once.
+			const fresh = get().sessions[sessionId]?.skeleton === null;
+			const first = fresh ? client.request("getFirstSkeleton", { sessionId }) : null;
+			const whole = client.request("getSkeleton", { sessionId });
+			const part = first ? await first.catch(() => null) : null;
+			if (part && get().sessions[sessionId]?.skeleton === null) {
+				set((s) => {
+					const cur = s.sessions[sessionId];
+					return cur ? { sessions: { ...s.sessions, [sessionId]: { ...cur, skeleton: part } } } : {};
+				});
+				if (get().activeSessionId === sessionId) get().reconcileSelection();
+				// Let the part reach the screen before the whole one's view, layout and minimap take the thread.
+				await afterPaint();
+				const sk = await whole;
+				// Another fetch (a live delta that did not fit the part) may have put a newer whole one in meanwhile.
+				if (get().sessions[sessionId]?.skeleton === part) get().setSkeleton(sessionId, sk);
+				return;
+			}
+			get().setSkeleton(sessionId, await whole);
 		} catch (err) {
 			get().reportError(err);
 		}
 	},
 
 	setSkeleton(sessionId, skeleton) {
+		const replacesPart = get().sessions[sessionId]?.skeleton?.first !== undefined;
 		set((s) => {
 			const cur = s.sessions[sessionId];
 			if (!cur) return {};
 			return { sessions: { ...s.sessions, [sessionId]: { ...cur, skeleton } } };
 		});
+		if (replacesPart) {
+			// The part's previews and search matches are keyed by its own indices.
+			get().dropPreviews(sessionId);
+			if (get().activeSessionId === sessionId && get().search.query.trim() !== "") void get().runSearch();
+		}
 		if (get().activeSessionId === sessionId) get().reconcileSelection();
 		get().pruneStreams(sessionId);
 	},
@@ -156,10 +180,13 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 	},
 
 	async boot() {
+		// Asked at once: the host has the launch files open already; the sessions are added after the settings.
+		const asked = client.request("getInitialSessions", {});
+		asked.catch(() => {}); // awaited below; a failure is reported there
 		await get().loadSettings();
 		let initial: SessionSummary[] = [];
 		try {
-			initial = await client.request("getInitialSessions", {});
+			initial = await asked;
 		} catch (err) {
 			get().reportError(err);
 		}
@@ -171,3 +198,14 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 		for (const [i, summary] of initial.entries()) await get().addSession(summary, { activate: i === 0 });
 	},
 });
+
+/** Resolves after the next frame was painted (at once where there are no frames: tests, a hidden page). */
+function afterPaint(): Promise<void> {
+	if (typeof requestAnimationFrame !== "function" || (typeof document !== "undefined" && document.hidden)) return Promise.resolve();
+	return new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0))));
+}
+
+/** The graph key a session's first skeleton is drawn under (its own positions, layout and viewport). */
+export function firstSkeletonKey(sessionId: string): string {
+	return `${sessionId}#first`;
+}

@@ -7,6 +7,7 @@ import { activeSkeleton, indexOfId, selectTreeView } from "./selectors";
 import { initialSelection, isVisible, keepSelection } from "../../shared/tree-view";
 import type { SliceCreator } from "./types";
 import { errorText } from "../../shared/guards";
+import { partIndices } from "../../shared/first-skeleton";
 
 export interface SearchState {
 	query: string;
@@ -152,7 +153,9 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 			const seq = ++searchSeq;
 			set((s) => ({ search: { ...s.search, pending: true, error: null } }));
 			try {
-				const matches = await client.request("search", { sessionId: activeSessionId, query, scope: search.scope });
+				const found = await client.request("search", { sessionId: activeSessionId, query, scope: search.scope });
+				// Matches are file-order indices; a first skeleton holds some of them (the whole one asks again).
+				const matches = partIndices(get().sessions[activeSessionId]?.skeleton, found);
 				// A newer keystroke already asked again: this answer is stale.
 				if (seq !== searchSeq) return;
 				set((s) => ({ search: { ...s.search, matches, pending: false } }));
