@@ -347,10 +347,7 @@ export interface ArborRequests {
 	 */
 	searchAllSessions: { params: { query: string; limit?: number; dirs?: string[] }; result: CrossSearchResult };
 	getSkeleton: { params: { sessionId: string }; result: Skeleton };
-	/**
-	 * A big session's first skeleton (shared/first-skeleton.ts): the leaf's path and the newest entries, to
-	 * draw before the whole skeleton arrives; null for a session small enough to send whole at once.
-	 */
+	/** A big session's first skeleton (shared/first-skeleton.ts), drawn before the whole one; null when small. */
 	getFirstSkeleton: { params: { sessionId: string }; result: Skeleton | null };
 	/** One-line previews (pi tree-selector row text) for entry indices; pages of <= 2000. */
 	getPreviews: { params: { sessionId: string; indices: number[] }; result: string[] };

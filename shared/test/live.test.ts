@@ -131,6 +131,6 @@ describe("readLiveResult (each request's result, checked on receipt)", () => {
 	});
 
 	it("knows every request by its typed map (no hand-kept list)", () => {
-		expect([...LIVE_REQUEST_NAMES].sort()).toEqual(["abort", "fork", "label", "navigate", "send", "state"]);
+		expect([...LIVE_REQUEST_NAMES].sort()).toEqual(["abort", "fork", "label", "navigate", "send", "state", "switchSession"]);
 	});
 });

@@ -75,6 +75,8 @@ export async function startFakePi(o: {
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(socket, resolve));
+	// As the extension keeps its socket: the user's own, 0600 (Arbor sends nothing to any other: docs/live.md).
+	fs.chmodSync(socket, 0o600);
 	const reg = {
 		protocol: LIVE_PROTOCOL,
 		pid,
