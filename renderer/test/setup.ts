@@ -53,6 +53,10 @@ if ("HTMLElement" in globalThis) {
 		return { x: 0, y: 0, top: 0, left: 0, width: w, height: h, right: w, bottom: h, toJSON: () => ({}) } as DOMRect;
 	};
 }
+if ("Element" in globalThis && typeof Element.prototype.scrollIntoView !== "function") {
+	// jsdom has no layout, so nothing to scroll: components that bring an element into view do nothing here.
+	Element.prototype.scrollIntoView = function scrollIntoView(): void {};
+}
 if ("SVGElement" in globalThis) {
 	(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () => ({ x: 0, y: 0, width: 100, height: 20 }) as DOMRect;
 }
