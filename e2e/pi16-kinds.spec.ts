@@ -157,7 +157,7 @@ for (const scheme of ["light", "dark"] as const) {
 		await expect(page.locator(".arbor-card--unknown")).toHaveCount(0);
 		await expect(card(page, "sys1")).toContainText("system");
 		await expect(card(page, "sys1")).toContainText("You are a careful coding agent");
-		await expect(card(page, "sys2")).toContainText("+1 section / −1 / tools +1 −1");
+		await expect(card(page, "sys2")).toContainText("1 section set, 1 section removed, 1 tool added, 1 tool removed");
 		await expect(card(page, "ce1")).toContainText("context replace: Find the flaky test");
 		await expect(card(page, "ce2")).toContainText("context omit: It is the watcher test");
 		await expect(card(page, "o1")).toContainText("service tier");

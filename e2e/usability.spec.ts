@@ -201,7 +201,9 @@ test("tabs: branches to new files get distinct names, a branch from the first me
 	await page.keyboard.press("Control+b");
 	await expect(tabs).toHaveCount(2, { timeout: 20_000 });
 	await expect(page.locator(".react-flow__node").first()).toBeVisible();
-	const names = async () => (await tabs.locator("button:first-child").allTextContents()).map((t) => t.trim());
+	// Each tab's full name (the tab shows it shortened from the middle; the button is named by the whole).
+	const names = async () =>
+		(await tabs.locator("button:first-child").evaluateAll((bs) => bs.map((b) => b.getAttribute("aria-label") ?? ""))).map((t) => t.trim());
 	// Named once the new file's skeleton and first preview are in (never by its raw file name).
 	await expect.poll(async () => (await names()).filter((n) => !n.endsWith(".jsonl")).length).toBe(2);
 	expect(new Set(await names()).size).toBe(2);
