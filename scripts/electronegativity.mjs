@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { runtimes } from "./runtimes.mjs";
 
 const root = join(import.meta.dirname, "..");
 const target = join(root, "electron", "hosts", "electron");
@@ -18,7 +19,10 @@ const bin = join(pkgDir, "dist", "index.js");
 const outDir = mkdtempSync(join(tmpdir(), "arbor-en-"));
 const out = join(outDir, "electronegativity.csv");
 
-const run = spawnSync(process.execPath, [bin, "-i", target, "-o", out, "-e", "45.5.0"], { cwd: root, encoding: "utf8" });
+// Offline, the tool's HTTP client (got 11) throws from a retry timer on Node 24 after the release lookup failed
+// ("The `onCancel` handler was attached after the promise settled"); on Node 22.19, Arbor's floor, it goes on.
+const node = Number(process.versions.node.split(".")[0]) >= 24 ? runtimes(["node22"]).node22 : process.execPath;
+const run = spawnSync(node, [bin, "-i", target, "-o", out, "-e", "45.5.0"], { cwd: root, encoding: "utf8" });
 if (run.status !== 0 || !existsSync(out)) {
 	process.stdout.write(run.stdout ?? "");
 	process.stderr.write(run.stderr ?? "");

@@ -21,7 +21,7 @@ import {
 import { join } from "node:path";
 import { genSessionTool, repoRoot } from "./fuzz-gen.mjs";
 import { workerPath } from "./build.mjs";
-import { appendOnlyViolation, forkWorker } from "./util.mjs";
+import { appendOnlyViolation, forkWorker, nodeForOtherUsers } from "./util.mjs";
 
 const NOBODY = 65534;
 const REASONS = {
@@ -59,7 +59,7 @@ function firstIds(file) {
 function cli(args, { asNobody = false } = {}) {
 	const cmd = asNobody ? "setpriv" : process.execPath;
 	const argv = asNobody
-		? ["--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups", process.execPath, join(repoRoot, "bin", "arbor.cjs"), ...args]
+		? ["--reuid", String(NOBODY), "--regid", String(NOBODY), "--clear-groups", nodeForOtherUsers(), join(repoRoot, "bin", "arbor.cjs"), ...args]
 		: [join(repoRoot, "bin", "arbor.cjs"), ...args];
 	const r = spawnSync(cmd, argv, { encoding: "utf8", env: { ...process.env, HOME: "/tmp" }, timeout: 60_000 });
 	return { code: r.status, stderr: (r.stderr ?? "").trim(), stdout: (r.stdout ?? "").trim() };

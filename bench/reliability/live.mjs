@@ -8,14 +8,16 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { workerPath } from "./build.mjs";
-import { sleep } from "./util.mjs";
+import { nodeForOtherUsers, sleep } from "./util.mjs";
 
 /** The extension's limits (pi-extension/channel.ts CHANNEL_LIMITS). */
 const MAX_CLIENTS = 16;
 const HELLO_MS = 5_000;
 
 function runWorker(worker, args, opts = {}) {
-	const p = spawnSync(process.execPath, [worker, ...args], { encoding: "utf8", timeout: 60_000, ...opts });
+	// A worker run as another user needs a Node binary that user can reach.
+	const node = opts.uid === undefined ? process.execPath : nodeForOtherUsers();
+	const p = spawnSync(node, [worker, ...args], { encoding: "utf8", timeout: 60_000, ...opts });
 	if (p.status !== 0) throw new Error(`live worker ${args[0]} failed: ${(p.stderr || p.stdout).trim().slice(0, 400)}`);
 	return JSON.parse(p.stdout.trim().split("\n").at(-1));
 }

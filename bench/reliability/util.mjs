@@ -1,6 +1,8 @@
 // Small helpers shared by the reliability sections (Node only).
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 export function sha256File(path) {
 	return createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -14,10 +16,35 @@ export function fmtBytes(n) {
 	return `${n} B`;
 }
 
+/**
+ * A Node binary another user (the sections' `nobody`) can run: this process's own when every folder above it
+ * lets others through, else a copy in a 0755 folder of the temp dir. `npm test` runs on the Node 24 of the
+ * runtimes cache under ~/.cache, which only its owner can enter.
+ */
+export function nodeForOtherUsers() {
+	const own = process.execPath;
+	const open = (p) => (statSync(p).mode & 0o001) !== 0;
+	let ok = (statSync(own).mode & 0o005) === 0o005;
+	for (let d = dirname(own); ok && d !== dirname(d); d = dirname(d)) ok = open(d);
+	if (ok) return own;
+	const dir = join(tmpdir(), `arbor-reliability-node-${process.version}`);
+	const copy = join(dir, "node");
+	if (!existsSync(copy)) {
+		mkdirSync(dir, { recursive: true, mode: 0o755 });
+		chmodSync(dir, 0o755);
+		const part = `${copy}.${process.pid}`;
+		copyFileSync(own, part);
+		chmodSync(part, 0o755);
+		renameSync(part, copy);
+	}
+	return copy;
+}
+
 /** Fork an IPC worker and wait for its { ready } message. `ask(msg, key)` sends and awaits a reply with `key`. */
 export async function forkWorker(script, { execArgv = [], env = {}, uid, gid } = {}) {
 	const { fork } = await import("node:child_process");
-	const ids = uid === undefined ? {} : { uid, gid };
+	// Another user runs a Node binary it can reach.
+	const ids = uid === undefined ? {} : { uid, gid, execPath: nodeForOtherUsers() };
 	const child = fork(script, [], { execArgv, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe", "ipc"], ...ids });
 	let stderr = "";
 	child.stderr.on("data", (d) => {

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LiveConnection } from "../../../electron/services/live/connection";
 import { LiveChannel, LiveRequestError } from "../../../pi-extension/channel";
-import { streamCards } from "../../../renderer/store/live";
+import { streamCards } from "../../../renderer/graph/streaming";
 import { sweepRegistrations } from "../../../shared-node/live-files";
 import type { LiveEvent, LiveHandlers, LiveRegistration, LiveState } from "../../../shared/live";
 import type { Skeleton } from "../../../shared/skeleton";
