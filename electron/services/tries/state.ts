@@ -6,7 +6,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { isRecord } from "../../../shared/guards";
-import { makePrivateDir, writePrivateFile } from "../arbor-files";
+import { writeReplacingFile } from "../../session";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "../arbor-files";
 import { arborHome } from "../../../shared-node/paths";
 import { pidAlive } from "../../../shared-node/pid";
 
@@ -45,11 +46,9 @@ export function defaultTriesDir(home = os.homedir()): string {
 
 export function writeRun(dir: string, run: RunRecord): void {
 	makePrivateDir(dir);
-	const file = path.join(dir, `${run.runId}.json`);
-	// Temp file then rename: a kill mid-write leaves the previous record, never half of one.
-	const tmp = `${file}.tmp-${process.pid}`;
-	writePrivateFile(tmp, `${JSON.stringify(run, null, 2)}\n`);
-	fs.renameSync(tmp, file);
+	// The session core's atomic writer (temp file, fsync, rename): a kill mid-write leaves the previous record,
+	// never half of one, and a failed write leaves no temp file behind.
+	writeReplacingFile(path.join(dir, `${run.runId}.json`), [Buffer.from(`${JSON.stringify(run, null, 2)}\n`, "utf8")], PRIVATE_FILE_MODE);
 }
 
 export function removeRun(dir: string, runId: string): void {
