@@ -8,37 +8,15 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveHandlers, LiveState } from "../../shared/live";
-import { type ChannelLimits, CHANNEL_LIMITS, LiveChannel, LiveRequestError } from "../channel";
+import { type ChannelLimits, CHANNEL_LIMITS, LiveChannel } from "../channel";
+import { IDLE_STATE, stateOnly } from "./helpers/state-only";
 
 let home: string;
 let saved: Record<string, string | undefined>;
 let channel: LiveChannel | null = null;
 
-const state: LiveState = {
-	pid: process.pid,
-	agent: "pi",
-	agentVersion: "1.6.0",
-	sessionFile: null,
-	sessionId: null,
-	leafId: null,
-	model: null,
-	thinkingLevel: null,
-	status: "idle",
-	cwd: "/",
-};
-const unsupported = async (): Promise<never> => {
-	throw new LiveRequestError("unsupported", "not in this test");
-};
-const answers: LiveHandlers = {
-	state: async () => state,
-	navigate: unsupported,
-	fork: unsupported,
-	label: unsupported,
-	send: unsupported,
-	abort: unsupported,
-	switchSession: unsupported,
-};
+const state = IDLE_STATE;
+const answers = stateOnly(state);
 
 beforeEach(() => {
 	home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-channel-"));

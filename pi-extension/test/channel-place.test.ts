@@ -11,24 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LiveConnection } from "../../electron/services/live/connection";
 import { registrationsFor } from "../../electron/services/live/registry";
 import { sweepOldTempSocketFolders } from "../../shared-node/live-files";
-import type { LiveHandlers, LiveState } from "../../shared/live";
-import { LiveChannel, LiveRequestError } from "../channel";
+import { LiveChannel } from "../channel";
+import { IDLE_STATE, stateOnly } from "./helpers/state-only";
 
 const client = { name: "arbor-test", version: "0" };
 let tmp: string;
 let servers: net.Server[] = [];
-const state: LiveState = {
-	pid: process.pid,
-	agent: "pi",
-	agentVersion: "1.6.0",
-	sessionFile: null,
-	sessionId: null,
-	leafId: null,
-	model: null,
-	thinkingLevel: null,
-	status: "idle",
-	cwd: "/",
-};
+const state = IDLE_STATE;
 
 beforeEach(() => {
 	tmp = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-place-"));
@@ -42,18 +31,7 @@ afterEach(() => {
 describe.skipIf(process.platform === "win32")("the socket's place with a long HOME", () => {
 	let saved: Record<string, string | undefined>;
 	let channel: LiveChannel | null = null;
-	const unsupported = async (): Promise<never> => {
-		throw new LiveRequestError("unsupported", "no");
-	};
-	const requests: LiveHandlers = {
-		state: async () => state,
-		navigate: unsupported,
-		fork: unsupported,
-		label: unsupported,
-		send: unsupported,
-		abort: unsupported,
-		switchSession: unsupported,
-	};
+	const requests = stateOnly(state);
 	const open = () =>
 		LiveChannel.open(
 			{ welcome: () => ({ agent: "pi", agentVersion: "1.6.0", extensionVersion: "1", capabilities: [], state }), requests },

@@ -6,28 +6,18 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveEvent, LiveHandlers } from "../../shared/live";
+import type { LiveEvent } from "../../shared/live";
 import { LiveConnection } from "../../electron/services/live/connection";
 import { connectToHolder } from "../../electron/services/live/live-service";
 import { readRegistrations, registrationsFor } from "../../electron/services/live/registry";
-import { LiveChannel, LiveRequestError } from "../channel";
+import { LiveChannel } from "../channel";
+import { IDLE_STATE, stateOnly } from "./helpers/state-only";
 
 let home: string;
 let oldHome: string | undefined;
 let channel: LiveChannel | null = null;
 const client = { name: "test", version: "0" };
-const state = {
-	pid: process.pid,
-	agent: "pi" as const,
-	agentVersion: "1.6.0",
-	sessionFile: null,
-	sessionId: null,
-	leafId: null,
-	model: null,
-	thinkingLevel: null,
-	status: "idle" as const,
-	cwd: "/",
-};
+const state = IDLE_STATE;
 
 beforeEach(() => {
 	home = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-channel-"));
@@ -42,18 +32,7 @@ afterEach(() => {
 });
 
 /** A pi that answers state and nothing else. */
-const unsupported = async (): Promise<never> => {
-	throw new LiveRequestError("unsupported", "not in this test");
-};
-const answers: LiveHandlers = {
-	state: async () => state,
-	navigate: unsupported,
-	fork: unsupported,
-	label: unsupported,
-	send: unsupported,
-	abort: unsupported,
-	switchSession: unsupported,
-};
+const answers = stateOnly(state);
 
 async function open(): Promise<LiveChannel> {
 	channel = await LiveChannel.open(

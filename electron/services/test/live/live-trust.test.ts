@@ -9,28 +9,18 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { build } from "esbuild";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { LiveEvent, LiveRegistration, LiveState } from "../../../../shared/live";
+import type { LiveEvent, LiveRegistration } from "../../../../shared/live";
 import { LiveConnection } from "../../live/connection";
 import type { ArborEvent } from "../../../../shared/api";
 import { connectToHolder, LiveService } from "../../live/live-service";
+import { IDLE_STATE } from "../../../../pi-extension/test/helpers/state-only";
 
 const client = { name: "arbor-test", version: "0" };
 const NOBODY = 65534;
 let tmp: string;
 let servers: net.Server[] = [];
 
-const state: LiveState = {
-	pid: process.pid,
-	agent: "pi",
-	agentVersion: "1.6.0",
-	sessionFile: null,
-	sessionId: null,
-	leafId: null,
-	model: null,
-	thinkingLevel: null,
-	status: "idle",
-	cwd: "/",
-};
+const state = IDLE_STATE;
 const welcome = { type: "welcome", protocol: 1, agent: "pi", agentVersion: "1.6.0", extensionVersion: "0.9", capabilities: ["navigate"], state };
 
 beforeEach(() => {
