@@ -102,11 +102,15 @@ test("the task replay: phrase → its branch's newest entry → navigate, in 5 a
 	await expect(page.locator(`.react-flow__node[data-id="${task.target}"]`)).toBeInViewport();
 	await expect(page.getByTestId("arbor-tree")).toBeFocused();
 	// The jump scrolled the list: the lane column stays whole at the pane's left edge (a centred jump clipped it).
-	// The lanes are redrawn for the rows now in view: wait for them, not for a while.
-	await expect(page.getByTestId("arbor-lanes")).toBeVisible();
-	const pane = (await page.getByTestId("arbor-graph").boundingBox())!;
-	const lanes = (await page.getByTestId("arbor-lanes").boundingBox())!;
-	expect(lanes.x).toBeGreaterThanOrEqual(pane.x);
+	// The lanes are redrawn (unmounted, then mounted) for the rows now in view: wait for a drawn column, then
+	// its left edge must not be left of the pane's.
+	await expect
+		.poll(async () => {
+			const pane = await page.getByTestId("arbor-graph").boundingBox();
+			const lanes = await page.getByTestId("arbor-lanes").boundingBox();
+			return pane && lanes ? lanes.x - pane.x : null;
+		})
+		.toBeGreaterThanOrEqual(0);
 	// 4. Shift+End: navigate to the newest entry of this branch (the navigate dialog opens for it).
 	await page.keyboard.press("Shift+End");
 	actions++;
