@@ -75,7 +75,7 @@ export class LiveChannel {
 	private constructor(
 		dir: string,
 		handlers: ChannelHandlers,
-		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">,
+		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion" | "runtime">,
 		limits: ChannelLimits,
 	) {
 		this.dir = dir;
@@ -96,7 +96,7 @@ export class LiveChannel {
 
 	static async open(
 		handlers: ChannelHandlers,
-		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion">,
+		reg: Pick<LiveRegistration, "agent" | "agentVersion" | "extensionVersion" | "runtime">,
 		limits: ChannelLimits = CHANNEL_LIMITS,
 	): Promise<LiveChannel> {
 		const dir = ownPrivateDir(arborLiveDir());

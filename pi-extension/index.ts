@@ -15,6 +15,7 @@ import { LiveChannel } from "./channel";
 import { EXTENSION_VERSION, hub, type LiveHub, liveState, TRAMPOLINE } from "./hub";
 import { openInArbor } from "./open-arbor";
 import { requestHandlers } from "./requests";
+import { type PiRuntime, piRuntime } from "./runtime";
 
 /** pi or omp, and its version: omp hands extensions its own exports (`pi.pi`) and schema builders; pi does not. */
 async function agentIdentity(pi: ExtensionAPI): Promise<{ agent: LiveAgent; version: string }> {
@@ -25,6 +26,12 @@ async function agentIdentity(pi: ExtensionAPI): Promise<{ agent: LiveAgent; vers
 		if (typeof m.VERSION === "string") return { agent: "pi", version: m.VERSION };
 	} catch {}
 	return { agent: "pi", version: "unknown" };
+}
+
+/** How to start this pi again (pi only: Arbor's tries speak pi's RPC); nothing when it cannot be told. */
+function runtimeFor(agent: LiveAgent): { runtime?: PiRuntime } {
+	const runtime = agent === "pi" ? piRuntime() : undefined;
+	return runtime ? { runtime } : {};
 }
 
 /** What this agent's extension API lets Arbor do (docs/live.md "oh-my-pi"). */
@@ -65,7 +72,7 @@ async function ensureChannel(h: LiveHub): Promise<LiveChannel | null> {
 				}),
 				requests: requestHandlers(h),
 			},
-			{ agent: id.agent, agentVersion: id.version, extensionVersion: EXTENSION_VERSION },
+			{ agent: id.agent, agentVersion: id.version, extensionVersion: EXTENSION_VERSION, ...runtimeFor(id.agent) },
 		);
 		h.channel = ch;
 		if (!h.exitHooked) {

@@ -126,6 +126,55 @@ export function sweepRegistrations(dir: string): LiveRegistration[] {
 	return out;
 }
 
+/** The runtime a registration names (shared/live.ts): how to start that pi again. */
+export type LiveRuntime = NonNullable<LiveRegistration["runtime"]>;
+
+/** Why `p` may not be run as a registration's runtime or CLI, or null: an absolute real path of a regular file. */
+function runnableProblem(p: string, executable: boolean): string | null {
+	if (!path.isAbsolute(p)) return "is not an absolute path";
+	let st: fs.Stats;
+	try {
+		st = fs.lstatSync(p);
+	} catch (err) {
+		return `is missing (${(err as NodeJS.ErrnoException).code ?? "unreadable"})`;
+	}
+	if (!st.isFile()) return st.isSymbolicLink() ? "is a link, not the file itself" : "is not a regular file";
+	if (fs.realpathSync(p) !== path.normalize(p)) return "is not its own real path";
+	if (executable && process.platform !== "win32") {
+		try {
+			fs.accessSync(p, fs.constants.X_OK);
+		} catch {
+			return "is not executable";
+		}
+	}
+	return null;
+}
+
+/**
+ * The runtime `reg` names, when Arbor may run it, or why not (docs/security.md "Live pi channel"). These are
+ * paths Arbor will execute, so they count only from a registration that passes every check the channel makes
+ * before it trusts a pi: a private registrations folder, the registration file itself this user's own 0600
+ * regular file, a pi that is alive, its socket this user's own in a private folder; and each path must be an
+ * absolute real path of an existing regular file, the runtime executable.
+ */
+export function liveRuntimeOf(dir: string, reg: LiveRegistration): { runtime: LiveRuntime } | { problem: string } {
+	const rt = reg.runtime;
+	if (!rt) return { problem: "its registration names no runtime (an Arbor extension older than this Arbor, or a pi not started from its CLI)" };
+	const folder = privacyProblem(dir, "folder");
+	if (folder) return { problem: `the folder ${dir} ${folder}` };
+	const file = registrationFile(dir, reg.pid);
+	const own = privacyProblem(file, "file");
+	if (own) return { problem: `its registration ${file} ${own}` };
+	if (!pidAlive(reg.pid)) return { problem: "it is gone" };
+	const sock = socketProblem(reg.socket);
+	if (sock) return { problem: `its socket is not private to you (${sock})` };
+	const exec = runnableProblem(rt.execPath, true);
+	if (exec) return { problem: `its runtime ${rt.execPath} ${exec}` };
+	const cli = rt.cliPath === null ? null : runnableProblem(rt.cliPath, false);
+	if (cli) return { problem: `its CLI ${rt.cliPath} ${cli}` };
+	return { runtime: { execPath: rt.execPath, cliPath: rt.cliPath } };
+}
+
 /**
  * Older extensions put the socket in `arbor-live-XXXXXX/<pid>.sock` in the shared temp folder when HOME was
  * long, and never removed the folder. Such a folder is removed once its pi is gone, and only when it is this

@@ -31,7 +31,7 @@ export function makePrivateDir(dir: string): void {
  * (checked without following a final link), belongs to this user and grants nothing to group or others.
  * Windows has no modes to check: always null there.
  */
-export function privacyProblem(p: string, kind: "folder" | "socket"): string | null {
+export function privacyProblem(p: string, kind: "folder" | "socket" | "file"): string | null {
 	if (process.platform === "win32") return null;
 	let st: fs.Stats;
 	try {
@@ -41,6 +41,7 @@ export function privacyProblem(p: string, kind: "folder" | "socket"): string | n
 	}
 	if (kind === "folder" && !st.isDirectory()) return st.isSymbolicLink() ? "is a link, not a folder" : "is not a folder";
 	if (kind === "socket" && !st.isSocket()) return "is not a socket";
+	if (kind === "file" && !st.isFile()) return st.isSymbolicLink() ? "is a link, not a file" : "is not a regular file";
 	const uid = myUid();
 	if (uid !== null && st.uid !== uid) return `belongs to another user (uid ${st.uid})`;
 	if ((st.mode & 0o077) !== 0) return `is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, "0")})`;

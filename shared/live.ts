@@ -53,6 +53,13 @@ const registration = object({
 	secret: string,
 	/** ms since epoch: when this pi started listening (the tie-break when two pis hold one file: newest wins). */
 	startedAt: number,
+	/**
+	 * How to start this pi again (Arbor's tries run with it): its runtime (`process.execPath`) and pi's CLI
+	 * script, both real absolute paths; cliPath null when the runtime is pi itself (a compiled pi). Absent from
+	 * older extensions and when the extension could not tell that the process runs pi's own CLI. Arbor runs
+	 * these paths only under the trust rules of docs/security.md (`liveRuntimeOf`, shared-node/live-files.ts).
+	 */
+	runtime: optional(object({ execPath: nonEmptyString, cliPath: nullable(nonEmptyString) })),
 });
 /** What a pi with the extension writes to `~/.arbor/live/<pid>.json` (mode 0600) while it listens. */
 export type LiveRegistration = Infer<typeof registration>;

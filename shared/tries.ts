@@ -59,6 +59,8 @@ export interface TriesRunInfo {
 	entryId: string;
 	/** No git repository: the tries ran with read-only tools in the session's own folder. */
 	readOnly: boolean;
+	/** Which pi runs the tries: "the live pi's runtime (pid N): RUNTIME CLI" or "pi on PATH: PATH". */
+	pi?: string;
 	tries: TryState[];
 	/** Every try has ended. */
 	finished: boolean;

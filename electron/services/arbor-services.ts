@@ -48,7 +48,7 @@ import { DEFAULT_POLL_MS } from "./watcher";
 import { watchModelConfig } from "./config-watch";
 import { LiveService } from "./live/live-service";
 import { type Steering, type SteeringDeps, steeringFor, type SwitchAnswer } from "./steering";
-import { TriesRequests } from "./tries";
+import { livePiRuntime, TriesRequests } from "./tries";
 import { TriesSessionRequests } from "./tries/session-requests";
 
 export class ArborServices {
@@ -140,6 +140,7 @@ export class ArborServices {
 			env,
 			emit: (e) => this.#events.emit(e),
 			switchLive: (source, kept) => this.#triesApi.switchLive(path.resolve(source), kept),
+			...(this.#live ? { liveRuntime: livePiRuntime(this.#live.dir) } : {}),
 		});
 		this.#flow = { sessions: this.#sessions, extensions: this.#extensions, events: this.#events, resolveModel: (s) => this.#resolveModel(s) };
 		this.#steering = { sessions: this.#sessions, flow: this.#flow, live: this.#live, piAgentDir: this.#piAgentDir, env };

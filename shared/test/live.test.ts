@@ -109,6 +109,16 @@ describe("readLiveRegistration", () => {
 		expect(readLiveRegistration({ ...reg, secret: undefined })).toBeNull();
 		expect(readLiveRegistration("x")).toBeNull();
 	});
+
+	it("reads the runtime a newer extension registers, and refuses a malformed one (older ones have none)", () => {
+		const reg = { protocol: 1, pid: 5, agent: "pi", agentVersion: "1.6.0", extensionVersion: "1", sessionFile: null, socket: "/s", secret: "ab", startedAt: 1 };
+		const runtime = { execPath: "/usr/bin/node", cliPath: "/opt/pi/dist/bundle/cli.js" };
+		expect(readLiveRegistration({ ...reg, runtime })).toEqual({ ...reg, runtime });
+		expect(readLiveRegistration({ ...reg, runtime: { execPath: "/opt/pi/pi", cliPath: null } })?.runtime).toEqual({ execPath: "/opt/pi/pi", cliPath: null });
+		expect(readLiveRegistration({ ...reg, runtime: { execPath: "", cliPath: null } })).toBeNull();
+		expect(readLiveRegistration({ ...reg, runtime: { execPath: "/usr/bin/node" } })).toBeNull();
+		expect(readLiveRegistration({ ...reg, runtime: "node cli.js" })).toBeNull();
+	});
 });
 
 describe("readLiveResult (each request's result, checked on receipt)", () => {

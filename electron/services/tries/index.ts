@@ -3,7 +3,7 @@
 // user's tree and continues its session; a record per run under ~/.arbor/tries accounts for every worktree.
 
 export { GitError } from "./git";
-export { type LivePiRuntime, NoPiError, type PiCommand, piForSession, piOnPath } from "./pi-process";
+export { type LivePiRuntime, livePiRuntime, NoPiError, type PiCommand, piDescription, piForSession, piOnPath } from "./pi-process";
 export { READ_ONLY_TOOLS, startTries, type StartTriesOptions, type TriesRun } from "./run";
 export { defaultTriesDir, leftoverRuns, readRuns, type RunRecord, runsForFile } from "./state";
 export { discardRun, discardTries, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";

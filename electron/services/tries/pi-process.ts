@@ -5,6 +5,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { liveRuntimeOf } from "../../../shared-node/live-files";
+import { registrationsFor } from "../live/registry";
 
 /** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
 export interface PiCommand {
@@ -12,6 +14,11 @@ export interface PiCommand {
 	args: string[];
 	/** Where it came from, for messages: "the live pi's runtime" or "pi on PATH". */
 	origin: string;
+}
+
+/** A pi command for people: where it came from, then the command line. */
+export function piDescription(pi: PiCommand): string {
+	return `${pi.origin}: ${[pi.command, ...pi.args].join(" ")}`;
 }
 
 export class NoPiError extends Error {
@@ -38,19 +45,43 @@ export function piOnPath(env: NodeJS.ProcessEnv = process.env): PiCommand {
 	);
 }
 
-/** The runtime and CLI of the live pi that holds a session file, when it registered them. */
-export type LivePiRuntime = (file: string) => { execPath: string; cliPath: string; pid: number } | undefined;
+/**
+ * What the live pi holding a session file says about how to start it again: its runtime and CLI (cliPath null:
+ * the runtime is pi itself), or why Arbor will not run them. Undefined when no live pi holds the file.
+ */
+export type LivePiRuntime = (file: string) => ({ pid: number } & ({ execPath: string; cliPath: string | null } | { problem: string })) | undefined;
+
+/** The runtimes of the live pis registered in `dir` (~/.arbor/live), under the channel's trust rules (liveRuntimeOf). */
+export function livePiRuntime(dir: string): LivePiRuntime {
+	return (file) => {
+		let refused: { pid: number; problem: string } | undefined;
+		// The newest pi holding the file first (the one Arbor steers); omp speaks another RPC.
+		for (const reg of registrationsFor(dir, file)) {
+			if (reg.agent !== "pi") continue;
+			const r = liveRuntimeOf(dir, reg);
+			if ("runtime" in r) return { pid: reg.pid, ...r.runtime };
+			refused ??= { pid: reg.pid, problem: r.problem };
+		}
+		return refused;
+	};
+}
 
 /**
- * The pi to run a session's tries with: the live pi's own runtime and CLI when `liveRuntime` knows them (the same
- * pi, version and extensions the user runs), else `pi` on PATH. Today's live registrations carry no runtime, so
- * callers pass none and tries use `pi` on PATH (docs/tries.md).
+ * The pi to run a session's tries with: the live pi's own runtime and CLI when one holds the file and registered
+ * them (the same pi, version and extensions the user runs), else `pi` on PATH, else a clear error (docs/tries.md).
  */
 export function piForSession(file: string, liveRuntime?: LivePiRuntime, env: NodeJS.ProcessEnv = process.env): PiCommand {
 	const rt = liveRuntime?.(file);
-	if (rt && fs.existsSync(rt.execPath) && fs.existsSync(rt.cliPath))
-		return { command: rt.execPath, args: [rt.cliPath], origin: `the live pi's runtime (pid ${rt.pid})` };
-	return piOnPath(env);
+	if (rt && "execPath" in rt && fs.existsSync(rt.execPath) && (rt.cliPath === null || fs.existsSync(rt.cliPath)))
+		return { command: rt.execPath, args: rt.cliPath === null ? [] : [rt.cliPath], origin: `the live pi's runtime (pid ${rt.pid})` };
+	const refused = rt && "problem" in rt ? `pi ${rt.pid} holds the session, but Arbor will not run its runtime: ${rt.problem}` : null;
+	try {
+		const onPath = piOnPath(env);
+		return refused ? { ...onPath, origin: `${onPath.origin} (${refused})` } : onPath;
+	} catch (err) {
+		if (err instanceof NoPiError && refused) throw new NoPiError(`${err.message} (${refused})`);
+		throw err;
+	}
 }
 
 export type PiRecord = { type: string; [k: string]: unknown };

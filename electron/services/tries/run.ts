@@ -9,7 +9,7 @@ import { errorText } from "../../../shared/guards";
 import { SessionManager } from "../../session";
 import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
 import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
-import { type PiCommand, type PiProcess, type PiRecord, startPi } from "./pi-process";
+import { type PiCommand, piDescription, type PiProcess, type PiRecord, startPi } from "./pi-process";
 import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
 
 /** Tools a try may use where there is no worktree to write in: it reads the user's own folder. */
@@ -73,6 +73,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 		entryId: o.entryId,
 		cwd,
 		repo: null,
+		pi: piDescription(o.pi),
 		tries: [],
 	};
 	const states: TryState[] = [];

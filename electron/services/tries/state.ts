@@ -37,6 +37,8 @@ export interface RunRecord {
 	cwd: string;
 	/** The repository and the snapshot the worktrees hold; null outside git. */
 	repo: { root: string; head: string; snapshot: string; ref: string } | null;
+	/** Which pi runs the tries: where it came from and its command (piDescription); absent in older records. */
+	pi?: string;
 	tries: TryRecord[];
 }
 

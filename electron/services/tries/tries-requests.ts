@@ -11,7 +11,7 @@ import { buildPiCatalog } from "../models";
 import type { Env } from "../pi-config";
 import { changedFiles, repoOf, treeDiff, treeOfWorkingFiles } from "./git";
 import { discardRun, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
-import { NoPiError, type PiCommand, piForSession } from "./pi-process";
+import { type LivePiRuntime, NoPiError, type PiCommand, piDescription, piForSession } from "./pi-process";
 import { startTries, type TriesRun } from "./run";
 import { leftoverRuns, readRuns } from "./state";
 
@@ -20,8 +20,10 @@ export interface TriesRequestsOptions {
 	piAgentDir: string;
 	env: Env;
 	emit(event: ArborEvent): void;
-	/** Which pi runs a session's tries (default: the live pi's runtime, else pi on PATH). */
+	/** Which pi runs a session's tries (default: the live pi's runtime from `liveRuntime`, else pi on PATH). */
 	pi?: (source: string) => PiCommand;
+	/** The runtimes of the live pis (livePiRuntime over ~/.arbor/live); none: tries use pi on PATH. */
+	liveRuntime?: LivePiRuntime;
 	/** The live pi's switch to a kept session (the Steering interface's switchSession), when wired. */
 	switchLive?: SwitchLiveSession;
 }
@@ -32,6 +34,7 @@ function info(run: TriesRun, finished: boolean): TriesRunInfo {
 		source: run.record.source,
 		entryId: run.record.entryId,
 		readOnly: run.readOnly,
+		...(run.record.pi ? { pi: run.record.pi } : {}),
 		tries: run.states.map((s) => ({ ...s })),
 		finished,
 	};
@@ -52,10 +55,14 @@ export class TriesRequests {
 		this.#o = options;
 	}
 
+	#pi(source: string): PiCommand {
+		return this.#o.pi ? this.#o.pi(source) : piForSession(source, this.#o.liveRuntime);
+	}
+
 	async start(source: string, entryId: string, tries: TrySpec[]): Promise<TriesRunInfo> {
 		let run: TriesRun;
 		try {
-			const pi = (this.#o.pi ?? piForSession)(source);
+			const pi = this.#pi(source);
 			run = await startTries({
 				source,
 				entryId,
@@ -151,8 +158,7 @@ export class TriesRequests {
 		let pi: string | null = null;
 		let piError: string | undefined;
 		try {
-			const cmd = (this.#o.pi ?? piForSession)(source);
-			pi = `${cmd.origin}: ${[cmd.command, ...cmd.args].join(" ")}`;
+			pi = piDescription(this.#pi(source));
 		} catch (err) {
 			piError = errorText(err);
 		}
