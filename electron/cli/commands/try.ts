@@ -4,9 +4,25 @@
 
 import { errorText } from "../../../shared/guards";
 import { TRY_THINKING_LEVELS, type TrySpec, type TryState, type TryThinkingLevel } from "../../../shared/tries";
-import { defaultTriesDir, discardTries, keepTry, leftoverRuns, NoPiError, piForSession, readRuns, startTries, TriesError } from "../../services/tries";
+import { defaultLiveDir, registrationsFor } from "../../services";
+import {
+	defaultTriesDir,
+	discardTries,
+	keepTry,
+	leftoverRuns,
+	type LiveSwitchOutcome,
+	livePiRuntime,
+	NoPiError,
+	piDescription,
+	piForSession,
+	readRuns,
+	startTries,
+	switchLiveToKept,
+	TriesError,
+} from "../../services/tries";
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { printError, printJsonLine, printLine, printUsage } from "../io";
+import { openForSteering } from "../live";
 
 export const tryUsage = `Usage: arbor try FILE ENTRY_ID [--n N] [--prompt TEXT]... [--model PROVIDER/ID]... [--thinking LEVEL]...
                  [--cap-usd X] [--cap-tokens N] [--json]
@@ -16,14 +32,15 @@ export const tryUsage = `Usage: arbor try FILE ENTRY_ID [--n N] [--prompt TEXT].
 
 Run N tries (2-6, default 2) from ENTRY_ID of the session FILE, side by side, and wait for them to end. Each try is
 a new session file forked at ENTRY_ID (its header names FILE as parentSession), run by your own pi
-(\`pi --mode rpc\`, from PATH) in its own git worktree of the session's folder: HEAD plus your uncommitted and
-untracked files. Your working tree is not touched. Outside a git repository the tries get read-only tools.
+(\`pi --mode rpc\`: the runtime and CLI of the live pi that holds FILE, else \`pi\` from PATH) in its own git
+worktree of the session's folder: HEAD plus your uncommitted and untracked files. Your working tree is not touched. Outside a git repository the tries get read-only tools.
 One --prompt is sent to every try, or give one per try; the same for --model and --thinking.
 Prints each try's session file, worktree, outcome, tokens, cost and the files it changed.
 
   keep TRY_FILE   apply that try's changes to your working tree (three-way, file by file; on a conflict
-                  nothing is applied and the files are named), continue its session in your folder, and
-                  remove every worktree of its run. The other tries' session files stay (forks of FILE).
+                  nothing is applied and the files are named), continue its session in your folder (a live
+                  pi holding FILE switches to it, once idle), and remove every worktree of its run. The
+                  other tries' session files stay (forks of FILE).
   discard FILE    remove the worktrees of FILE's tries (FILE: the original or a try); session files stay.
   list            the runs whose Arbor ended without keep or discard, with their worktrees.
 
@@ -113,7 +130,7 @@ export async function tryCommand(argv: string[]): Promise<number> {
 
 	let pi;
 	try {
-		pi = piForSession(file);
+		pi = piForSession(file, livePiRuntime(defaultLiveDir()));
 	} catch (err) {
 		if (err instanceof NoPiError) {
 			printError(`arbor try: ${err.message}`);
@@ -121,6 +138,7 @@ export async function tryCommand(argv: string[]): Promise<number> {
 		}
 		throw err;
 	}
+	if (!json) printError(`pi: ${piDescription(pi)}`);
 	let run;
 	const announced = new Set<number>();
 	try {
@@ -151,7 +169,10 @@ export async function tryCommand(argv: string[]): Promise<number> {
 		process.off("SIGINT", onSignal);
 		process.off("SIGTERM", onSignal);
 	}
-	if (json) printJsonLine(JSON.stringify({ runId: run.runId, source: run.record.source, entryId, readOnly: run.readOnly, tries: states.map(tryJson) }));
+	if (json)
+		printJsonLine(
+			JSON.stringify({ runId: run.runId, source: run.record.source, entryId, readOnly: run.readOnly, pi: run.record.pi, tries: states.map(tryJson) }),
+		);
 	else {
 		if (run.readOnly) printLine(`${run.record.cwd} is not in a git repository: the tries ran with read-only tools (${"read, grep, find, ls"}).`);
 		for (const s of states) printTry(s);
@@ -215,15 +236,25 @@ async function finishCommand(sub: "keep" | "discard" | "list", argv: string[]): 
 			else for (const d of done) printLine(`discarded ${d.runId}: ${d.removed.length} worktree${d.removed.length === 1 ? "" : "s"} removed`);
 			return 0;
 		}
-		const outcome = await keepTry(triesDir, file);
-		if (json) printJsonLine(JSON.stringify(outcome));
+		let switchResult: LiveSwitchOutcome | undefined;
+		const outcome = await keepTry(triesDir, file, async (source, kept) => {
+			switchResult = await switchLivePi(source, kept);
+			return switchResult.switched;
+		});
+		const live: LiveSwitchOutcome = switchResult ?? { switched: false, pid: null };
+		if (json) printJsonLine(JSON.stringify({ ...outcome, livePid: live.pid, ...(live.switched || !live.error ? {} : { switchError: live.error }) }));
 		else if (outcome.conflicts.length > 0) {
 			printError(`arbor try keep: nothing was applied: these files changed in your tree since the tries started, differently from the try:`);
 			for (const f of outcome.conflicts) printError(`  ${f}`);
 		} else {
 			printLine(`kept ${outcome.kept}: ${outcome.applied.length} file${outcome.applied.length === 1 ? "" : "s"} applied to your working tree`);
 			for (const f of outcome.applied) printLine(`  ${f}`);
-			printLine(`continue it: pi --session ${outcome.kept}`);
+			if (live.switched) printLine(`switched pi ${live.pid} to ${outcome.kept}: it continues there`);
+			else if (live.pid === null && !live.error) printLine(`no live pi: continue with \`pi --session ${outcome.kept}\``);
+			else {
+				printError(`arbor try keep: ${live.pid === null ? "the live pi" : `pi ${live.pid}`} did not switch to the kept session: ${live.error}`);
+				printLine(`continue it: /resume it in pi, or \`pi --session ${outcome.kept}\``);
+			}
 		}
 		return outcome.conflicts.length > 0 ? EXIT_CONFLICT : 0;
 	} catch (err) {
@@ -232,5 +263,25 @@ async function finishCommand(sub: "keep" | "discard" | "list", argv: string[]): 
 			return err.code === "not_found" ? 1 : EXIT_TRY_FAILED;
 		}
 		throw err;
+	}
+}
+
+/**
+ * `arbor try keep`'s switch of the live pi holding the source session: the app's Keep switch (switchLiveToKept,
+ * through the source's Steering), reached the way every steering command reaches a live pi (openForSteering).
+ * Without a registration for the source nothing is opened: there is no pi to switch.
+ */
+async function switchLivePi(source: string, kept: string): Promise<LiveSwitchOutcome> {
+	if (registrationsFor(defaultLiveDir(), source).length === 0) return { switched: false, pid: null };
+	let steered;
+	try {
+		steered = await openForSteering(source, tryUsage);
+	} catch (err) {
+		return { switched: false, pid: null, error: `Arbor could not reach the pi holding ${source}: ${errorText(err)}` };
+	}
+	try {
+		return await switchLiveToKept(steered.steering, kept);
+	} finally {
+		steered.close();
 	}
 }

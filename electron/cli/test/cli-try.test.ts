@@ -83,6 +83,7 @@ describe("arbor try (real pi 1.6 on PATH, loopback model, git worktrees)", () =>
 		expect(k.stderr).toBe("");
 		expect(k.status).toBe(0);
 		expect(k.stdout).toContain(`kept ${kept.sessionFile}`);
+		expect(k.stdout).toContain(`no live pi: continue with \`pi --session ${kept.sessionFile}\`\n`);
 		expect(rig.status()).toBe(` M notes.txt\n?? draft.txt\n?? ${kept.files[0]!.path}\n`);
 		expect(fs.readFileSync(path.join(rig.repo, kept.files[0]!.path), "utf8")).toBe(keptContent);
 		expect(fs.existsSync(kept.worktree)).toBe(false);

@@ -8,3 +8,4 @@ export { READ_ONLY_TOOLS, startTries, type StartTriesOptions, type TriesRun } fr
 export { defaultTriesDir, leftoverRuns, readRuns, type RunRecord, runsForFile } from "./state";
 export { discardRun, discardTries, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
 export { TriesRequests, type TriesRequestsOptions } from "./tries-requests";
+export { type LiveSwitchOutcome, switchLiveToKept } from "./session-requests";

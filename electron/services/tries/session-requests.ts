@@ -3,6 +3,7 @@
 // source session's Steering (pi's own ctx.switchSession).
 
 import type { RequestParams, RequestResult, SessionSummary } from "../../../shared/api";
+import { errorText } from "../../../shared/guards";
 import { ArborServiceError } from "../errors";
 import type { OpenSession } from "../open-session";
 import type { Steering } from "../steering";
@@ -52,14 +53,26 @@ export class TriesSessionRequests {
 	async switchLive(source: string, kept: string): Promise<boolean> {
 		const s = this.deps.all().find((x) => x.manager.getSessionFile() === source);
 		if (!s) return false;
-		const steering = this.deps.steering(s.id);
-		if (steering.via !== "pi") return false;
-		try {
-			const r = await steering.switchSession(kept, { waitForIdle: true });
-			return !r.cancelled;
-		} catch (err) {
-			this.deps.notice(s.id, `The kept try's changes are applied, but pi did not switch to its session: ${err instanceof Error ? err.message : String(err)}`);
-			return false;
-		}
+		const r = await switchLiveToKept(this.deps.steering(s.id), kept);
+		if (r.error) this.deps.notice(s.id, `The kept try's changes are applied, but pi did not switch to its session: ${r.error}`);
+		return r.switched;
+	}
+}
+
+/** What Keep did to the live pi of the source session: the pi that switched, or none (error: why a pi did not). */
+export type LiveSwitchOutcome = { switched: true; pid: number; error?: undefined } | { switched: false; pid: number | null; error?: string };
+
+/**
+ * Keep's one call into a live pi, for the app's Keep and `arbor try keep` alike: through the source session's
+ * Steering (pi's own ctx.switchSession, once pi is idle). File steering means no live pi: nothing switches.
+ */
+export async function switchLiveToKept(steering: Steering, kept: string): Promise<LiveSwitchOutcome> {
+	if (steering.via !== "pi" || steering.pid === null) return { switched: false, pid: null };
+	try {
+		const r = await steering.switchSession(kept, { waitForIdle: true });
+		if (r.cancelled) return { switched: false, pid: r.pid, error: "pi cancelled the switch (one of its extensions refused it)" };
+		return { switched: true, pid: r.pid };
+	} catch (err) {
+		return { switched: false, pid: steering.pid, error: errorText(err) };
 	}
 }
