@@ -33,7 +33,8 @@ export const tryUsage = `Usage: arbor try FILE ENTRY_ID [--n N] [--prompt TEXT].
 Run N tries (2-6, default 2) from ENTRY_ID of the session FILE, side by side, and wait for them to end. Each try is
 a new session file forked at ENTRY_ID (its header names FILE as parentSession), run by your own pi
 (\`pi --mode rpc\`: the runtime and CLI of the live pi that holds FILE, else \`pi\` from PATH) in its own git
-worktree of the session's folder: HEAD plus your uncommitted and untracked files. Your working tree is not touched. Outside a git repository the tries get read-only tools.
+worktree of the session's folder: HEAD plus your uncommitted and untracked files. Your working tree is not
+touched. Outside a git repository the tries get read-only tools.
 One --prompt is sent to every try, or give one per try; the same for --model and --thinking.
 Prints each try's session file, worktree, outcome, tokens, cost and the files it changed.
 
