@@ -32,8 +32,10 @@ function side(p: SidePath, from: number, ancestorTime: number): SideData {
 	const entries: SessionEntry[] = [];
 	for (let k = from; k < p.path.length; k++) entries.push(entryAt(p.sm, p.path[k]));
 	const f = sideFacts(entries);
-	// Time from the common ancestor (where both sides started) to the side's last entry.
-	const start = Number.isFinite(ancestorTime) ? ancestorTime : f.firstTime;
+	// Time from the common ancestor (where both sides started) to the side's last entry. Across files there is no
+	// such start (a fork is made later, its copied labels keep their old times): the side's own first entry.
+	const own = entries.find((e) => e.type !== "label") as { timestamp?: string } | undefined;
+	const start = Number.isFinite(ancestorTime) ? ancestorTime : own ? new Date(own.timestamp ?? Number.NaN).getTime() : f.firstTime;
 	const durationMs = entries.length > 0 && Number.isFinite(start) && Number.isFinite(f.lastTime) ? Math.max(0, f.lastTime - start) : null;
 	return {
 		side: {
@@ -60,7 +62,8 @@ function sidePath(sm: SessionManager, id: string, where = "this session"): SideP
 
 function compareData(pa: SidePath, pb: SidePath): { result: CompareResult; a: SideData; b: SideData } {
 	const k = sharedPrefix(pa.ids, pb.ids);
-	const ancestorTime = k > 0 ? new Date((entryAt(pa.sm, pa.path[k - 1]) as { timestamp?: string }).timestamp ?? Number.NaN).getTime() : Number.NaN;
+	const ancestorTime =
+		k > 0 && pa.sm === pb.sm ? new Date((entryAt(pa.sm, pa.path[k - 1]) as { timestamp?: string }).timestamp ?? Number.NaN).getTime() : Number.NaN;
 	const a = side(pa, k, ancestorTime);
 	const b = side(pb, k, ancestorTime);
 	return { result: { commonAncestorId: k > 0 ? pa.ids[k - 1] : null, a: a.side, b: b.side }, a, b };

@@ -30,7 +30,7 @@ const usage = (cost: number) => ({
 
 /** A source session: u1 → a1 (labelled) → u2 → a2 (branch A, the fork point) and a1 → u3 → a3 (branch B). */
 function source(dir: string): string {
-	const label = { type: "label", id: "l1", parentId: "a2", timestamp: "2026-01-01T00:00:30.000Z", targetId: "a1", label: "setup" } as unknown as SessionEntry;
+	const label = { type: "label", id: "l1", parentId: "a2", timestamp: "2025-12-31T23:00:00.000Z", targetId: "a1", label: "setup" } as unknown as SessionEntry;
 	return writeSession(
 		dir,
 		[
@@ -51,6 +51,7 @@ function source(dir: string): string {
 function appendTurn(file: string, tag: string, answer: string, cost: number): string[] {
 	const lines = readLines(file);
 	const last = lines.at(-1)!.id as string;
+	const prompt = user(`${tag}-u`, last, `Try ${tag}`);
 	const call = { ...assistant(`${tag}-call`, `${tag}-u`, "", [{ name: "write", args: { path: `${tag}.txt`, content: "x" } }]) } as SessionEntry & {
 		message: Record<string, unknown>;
 	};
@@ -64,7 +65,7 @@ function appendTurn(file: string, tag: string, answer: string, cost: number): st
 		timestamp: new Date(Date.parse(call.timestamp ?? "") + 500).toISOString(),
 		message: { role: "toolResult", toolCallId: `${tag}-call-call0`, toolName: "write", content: [{ type: "text", text: "ok" }], isError: false, timestamp: 0 },
 	};
-	const entries = [user(`${tag}-u`, last, `Try ${tag}`), call, result, final];
+	const entries = [prompt, call, result, final];
 	fs.appendFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
 	return entries.map((e) => (e as { id: string }).id);
 }
@@ -121,6 +122,9 @@ describe("compareBranches across files", () => {
 		expect(v.a.cost).toBeCloseTo(0.02);
 		expect(v.b.cost).toBeCloseTo(0.06);
 		expect(v.a.tokens.total).toBe(240);
+		// Each side's own time (prompt to answer, 2 s apart), not the time since the original's entry (or the old
+		// timestamp its copied label keeps).
+		expect([v.a.durationMs, v.b.durationMs]).toEqual([2000, 2000]);
 		expect(v.rows).toEqual([
 			{
 				a: { promptId: "one-u", prompt: "Try one", answerId: "one-a", answer: "I wrote one file for you." },
