@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { writeLoopbackAgentConfig } from "../electron/services/test/helpers/real-pi";
 import { startTriesRig, type TriesRig } from "../electron/services/test/helpers/tries-rig";
+import { expectNoSeriousViolations } from "./helpers/a11y";
 import { card, expandAllSegments, jsonl, openApp, scrollAreas, shot } from "./helpers/app";
 import { type Host, startHost } from "./helpers/host";
 
@@ -91,6 +92,7 @@ async function expectTriesCompare(page: Page, rec: ReturnType<typeof runRecord>,
 			expect(await scrollAreas(page)).toBeLessThanOrEqual(1);
 			await expect(page.getByTestId("compare-close")).toBeInViewport({ ratio: 1 });
 			await expect(page.getByTestId("compare-keep-b")).toBeInViewport({ ratio: 1 });
+			if (size.width === 1440) await expectNoSeriousViolations(page, `the Compare dialog of two tries (${scheme})`);
 			await shot(page, `tries-compare-${size.width}-${scheme}`);
 		}
 	}
