@@ -2,8 +2,8 @@
 // the library, the graph, and every dialog, in the light and the dark colour scheme. Runs inside
 // `npm test`'s Playwright run like every other spec.
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { expectNoSeriousViolations } from "./helpers/a11y";
 import { openApp, shot } from "./helpers/app";
 import { fixturesDir, type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
@@ -12,21 +12,6 @@ test.afterEach(async () => {
 	await host?.stop();
 	host = undefined;
 });
-
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-async function expectNoSeriousViolations(page: Page, where: string): Promise<void> {
-	const r = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-	const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-	const report = bad.map(
-		(v) =>
-			`${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
-				.slice(0, 4)
-				.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.split("\n").slice(0, 2).join(" ")}`)
-				.join("\n  ")}`,
-	);
-	expect(report, `axe on ${where}`).toEqual([]);
-}
 
 for (const scheme of ["light", "dark"] as const) {
 	test.describe(`${scheme} colour scheme`, () => {

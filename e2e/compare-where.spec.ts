@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { card, openApp, sha256, shot } from "./helpers/app";
+import { card, openApp, scrollAreas, sha256, shot } from "./helpers/app";
 import { type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
@@ -68,16 +68,6 @@ async function selected(page: Page): Promise<string | null> {
 }
 
 /** Elements inside the dialog that scroll on their own (more content than room, overflow auto/scroll). */
-async function scrollAreas(page: Page): Promise<number> {
-	return page.getByTestId("compare-dialog").evaluate((root) => {
-		const all = [root, ...Array.from(root.querySelectorAll("*"))] as HTMLElement[];
-		return all.filter((el) => {
-			const o = getComputedStyle(el).overflowY;
-			return (o === "auto" || o === "scroll") && el.scrollHeight > el.clientHeight + 1;
-		}).length;
-	});
-}
-
 test("Compare with sibling from a leaf under a hidden fork compares the whole branches; marked siblings too; Ctrl+Left goes up", async ({ page }) => {
 	const file = session();
 	const before = sha256(file);

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { writeLoopbackAgentConfig } from "../electron/services/test/helpers/real-pi";
 import { startTriesRig, type TriesRig } from "../electron/services/test/helpers/tries-rig";
-import { card, expandAllSegments, jsonl, openApp, shot } from "./helpers/app";
+import { expectNoSeriousViolations } from "./helpers/a11y";
+import { card, expandAllSegments, jsonl, openApp, scrollAreas, shot } from "./helpers/app";
 import { type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
@@ -59,6 +60,48 @@ const worktrees = (repo: string): string[] =>
 		.filter((l) => l.startsWith("worktree "))
 		.map((l) => l.slice(9));
 
+/** The Compare dialog of tries 1 and 2: both sides (their own files, prompts, answers, written files) and their diffs. */
+async function expectTriesCompare(page: Page, rec: ReturnType<typeof runRecord>, wrote: string[], prompt: string): Promise<void> {
+	const dialog = page.getByTestId("compare-dialog");
+	await expect(dialog).toBeVisible();
+	// The fork entry is the common ancestor: both forks hold the original's path up to a2 with the same ids.
+	await expect(dialog.getByTestId("compare-ancestor")).toHaveAttribute("data-entry-id", "a2");
+	for (const [k, s] of (["a", "b"] as const).entries()) {
+		const file = rec.tries[k]!.sessionFile;
+		await expect(dialog.getByTestId(`compare-side-name-${s}`)).toHaveText(`Try ${k + 1}`);
+		await expect(dialog.getByTestId(`compare-side-file-${s}`)).toHaveAttribute("title", file);
+		await expect(dialog.getByTestId(`compare-facts-${s}`)).toHaveAttribute("data-leaf-id", jsonl(file).at(-1)!.id as string);
+		await expect(dialog.getByTestId(`compare-facts-${s}`)).toContainText(wrote[k]!);
+	}
+	const row = dialog.getByTestId("compare-row");
+	await expect(row).toHaveCount(1);
+	await expect(row.locator("td").nth(0)).toContainText(prompt);
+	await expect(row.locator("td").nth(1)).toContainText("I wrote the file.");
+	const diffs = dialog.getByTestId("tries-compare");
+	await expect(diffs.getByTestId("tries-compare-file")).toHaveCount(2);
+	await expect(diffs.getByTestId("tries-compare-file").filter({ hasText: wrote[0]! })).toContainText("unchanged in Try 2");
+	await expect(diffs).toContainText("+written by try");
+	// The dialog is the one scroll area and its bottom row stays in view, at both sizes, light and dark.
+	for (const size of [
+		{ width: 1440, height: 900 },
+		{ width: 1280, height: 720 },
+	]) {
+		await page.setViewportSize(size);
+		for (const scheme of ["light", "dark"] as const) {
+			await page.emulateMedia({ colorScheme: scheme });
+			expect(await scrollAreas(page)).toBeLessThanOrEqual(1);
+			await expect(page.getByTestId("compare-close")).toBeInViewport({ ratio: 1 });
+			await expect(page.getByTestId("compare-keep-b")).toBeInViewport({ ratio: 1 });
+			if (size.width === 1440) await expectNoSeriousViolations(page, `the Compare dialog of two tries (${scheme})`);
+			await shot(page, `tries-compare-${size.width}-${scheme}`);
+		}
+	}
+	await diffs.scrollIntoViewIfNeeded();
+	await expect(page.getByTestId("compare-close")).toBeInViewport();
+	await shot(page, "tries-compare-diffs-dark");
+	await page.emulateMedia({ colorScheme: "light" });
+}
+
 test("three tries from a card stream live; Compare shows their diffs; Keep applies the chosen try and removes the other worktrees", async ({ page }) => {
 	const r = await start(page, 250);
 	await openTries(page, 3, "Write your own file");
@@ -87,15 +130,15 @@ test("three tries from a card stream live; Compare shows their diffs; Keep appli
 		expect(header).toMatchObject({ type: "session", parentSession: r.session, cwd: t.worktree });
 	}
 
-	// Compare try 1 and try 2: their worktree diffs, file by file.
+	// Compare try 1 and try 2: the Compare dialog across their session files (each at its leaf), with their worktree
+	// diffs file by file.
+	await expect(panel.getByTestId("tries-compare-open")).toBeDisabled();
 	await panel.getByTestId("try-compare-1").check();
 	await panel.getByTestId("try-compare-2").check();
-	const cmp = page.getByTestId("tries-compare");
-	await expect(cmp.getByTestId("tries-compare-file")).toHaveCount(2);
-	await expect(cmp).toContainText(wrote[0]!);
-	await expect(cmp).toContainText(wrote[1]!);
-	await expect(cmp).toContainText("+written by try");
-	await shot(page, "tries-compare");
+	await panel.getByTestId("tries-compare-open").click();
+	await expectTriesCompare(page, rec, wrote, "Write your own file");
+	await page.getByTestId("compare-close").click();
+	await expect(page.getByTestId("compare-dialog")).toHaveCount(0);
 
 	// Keep try 2: exactly its file joins the user's own changes; every worktree goes; its session opens.
 	await panel.getByTestId("try-keep-2").click();

@@ -32,6 +32,7 @@ import type { AppRuntime } from "./runtime";
 import { GraphContext } from "./graph/store";
 import { StoreContext, useApp } from "./store";
 import type { SidePanel } from "./store/view";
+import { TriesCompareDialog } from "./tries/TriesCompare";
 import { TriesDialog } from "./tries/TriesDialog";
 import { TriesPanel } from "./tries/TriesPanel";
 
@@ -49,7 +50,14 @@ function Dialogs() {
 			{dialog?.kind === "settings" && <SettingsDialog />}
 			{dialog?.kind === "about" && <AboutDialog />}
 			{dialog?.kind === "family" && <FamilyDialog key={dialog.path} path={dialog.path} />}
-			{dialog?.kind === "compare" && <CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />}
+			{dialog?.kind === "compare" &&
+				(dialog.files?.tries ? (
+					<TriesCompareDialog files={{ ...dialog.files, tries: dialog.files.tries }} />
+				) : dialog.files ? (
+					<CompareDialog files={dialog.files} />
+				) : (
+					<CompareDialog key={`${dialog.a}|${dialog.b}`} a={dialog.a} b={dialog.b} siblingsOf={dialog.siblingsOf} />
+				))}
 			{dialog?.kind === "tries" && <TriesDialog key={dialog.entryId} entryId={dialog.entryId} />}
 			{menu && <ContextMenu menu={menu} />}
 		</>

@@ -3,7 +3,7 @@
 // electron/api validates each request's params at runtime; these types are the compile-time side.
 
 import type { SessionContext, SessionEntry, SessionHeader } from "./entries";
-import type { CompareView, SideFiles } from "./compare";
+import type { CompareSideRef, CompareView, SideFiles } from "./compare";
 import type { SubtreeRollup } from "./rollup";
 import type { Skeleton, SkeletonDelta } from "./skeleton";
 import type { CardFacts, UsageRollup } from "./card-facts";
@@ -11,7 +11,8 @@ import type { FilterMode } from "./tree-view";
 import type { AssistantMessage } from "./entries";
 import type { LiveAgent, LiveCapability, NavigateOptions } from "./live";
 import type { PiConnection, PiConnectResult } from "./pi-connection";
-import type { ChangedFile, KeepResult, LeftoverRun, TriesPreparation, TriesRunInfo, TryEvent, TrySpec } from "./tries";
+import type { TryEvent } from "./tries";
+import type { ArborTriesRequests } from "./api-tries";
 
 export type ExportFormat = "md" | "html" | "jsonl";
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["md", "html", "jsonl"];
@@ -332,7 +333,8 @@ export interface CrossSearchResult {
 	partial: boolean;
 }
 
-export interface ArborRequests {
+/** Every request: the ones below plus the tries requests (shared/api-tries.ts). */
+export interface ArborRequests extends ArborTriesRequests {
 	/** Open a file the user chose (dialog, CLI argument, library, drop, a file Arbor created). */
 	openSession: { params: { path: string }; result: SessionSummary };
 	closeSession: { params: { sessionId: string }; result: void };
@@ -415,8 +417,11 @@ export interface ArborRequests {
 	setExtensionEnabled: { params: { path: string; enabled: boolean }; result: ExtensionListing };
 	/** Abort the running summary / extension call of a session. */
 	cancel: { params: { sessionId: string }; result: void };
-	/** Compare the branches ending at `a` and `b` (common ancestor, each side's facts, aligned prompts, answer diff). */
-	compareBranches: { params: { sessionId: string; a: string; b: string }; result: CompareView };
+	/**
+	 * Compare the branches ending at `a` and `b` (common ancestor, each side's facts, aligned prompts, answer diff):
+	 * two entries of one open session, or one side per session file (forks such as tries; the paths pass the path policy).
+	 */
+	compareBranches: { params: { sessionId: string; a: string; b: string } | { a: CompareSideRef; b: CompareSideRef }; result: CompareView };
 	/** Per-entry cost column and pi 1.x usage records for shared/rollup computeRollups. */
 	getRollupCosts: { params: { sessionId: string }; result: { costs: number[]; usage: number[] } };
 	/** The inspector's roll-up of the subtree under an entry, with the files its tool calls touched. */
@@ -426,29 +431,6 @@ export interface ArborRequests {
 	/** A new session file without the subtrees under `dropIds`, next to the original (which is untouched). */
 	/** `tornTailBytes`: an unterminated last line of that many bytes was left out of the copy (0: none). */
 	savePrunedCopy: { params: { sessionId: string; dropIds: string[] }; result: { path: string; kept: number; dropped: number; tornTailBytes: number } };
-	/**
-	 * Tries (docs/tries.md): N forks of the session at `entryId`, each run by the user's own pi in its own git
-	 * worktree; answers once every fork and worktree exists, then `tries` events follow.
-	 */
-	startTries: { params: { sessionId: string; entryId: string; tries: TrySpec[] }; result: TriesRunInfo };
-	/** Stop one try (`index`) or all of a run: abort, then end its pi. */
-	stopTries: { params: { runId: string; index?: number }; result: void };
-	/**
-	 * Keep one try: its changes into the user's working tree (nothing on a conflict: `conflicts` names the files),
-	 * its session continued in the user's folder and opened (`session`), every worktree of the run removed.
-	 */
-	keepTry: {
-		params: { runId: string; index: number };
-		result: KeepResult & { kept: string; removed: string[]; switched: boolean; session: SessionSummary | null };
-	};
-	/** Remove a run's worktrees (this Arbor's, or one left over); its session files stay. */
-	discardTries: { params: { runId: string }; result: { removed: string[] } };
-	/** A try's changed files against the snapshot it started from, and their unified diff (`path`: one file). */
-	getTryDiff: { params: { runId: string; index: number; path?: string }; result: { files: ChangedFile[]; diff: string } };
-	/** This Arbor's runs, and the runs an Arbor that ended left behind. */
-	listTries: { params: Record<string, never>; result: { runs: TriesRunInfo[]; leftovers: LeftoverRun[] } };
-	/** Before "Try N ways…": where the tries would run, which pi runs them (or why none can), the models it can use. */
-	prepareTries: { params: { sessionId: string }; result: TriesPreparation };
 	/** Electron only (browser host answers `unsupported`): native open dialog. */
 	showOpenDialog: { params: Record<string, never>; result: SessionSummary | null };
 	/** Electron only: reveal the file in the OS file manager. */

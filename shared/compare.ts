@@ -1,6 +1,7 @@
-// Comparing two branches of one session: the shapes `arbor compare --json` prints and the app's compare
-// view shows, plus the pure per-side facts (tokens, cost, files, errors, time) computed from the entries
-// of one side. Pure: the services layer collects the entries and adds the word diff.
+// Comparing two branches, of one session or of two files that share a path (forks): the shapes `arbor compare
+// --json` prints and the app's compare view shows, the common ancestor by id, and the pure per-side facts (tokens,
+// cost, files, errors, time) computed from the entries of one side. Pure: the services layer collects the entries
+// and adds the word diff.
 
 import type { SessionEntry, Usage } from "./entries";
 import { contentText } from "./content-text";
@@ -28,6 +29,23 @@ export interface CompareSide {
 	files: SideFiles;
 	errors: number;
 	durationMs: number | null;
+}
+
+/**
+ * One side of a compare across session files: a file and the side's leaf in it (omitted: the file's current leaf,
+ * where pi resumes it). Forks (pi's /fork, Arbor's tries) copy their original's path with the same ids, so two
+ * files' sides share their entries up to the fork.
+ */
+export interface CompareSideRef {
+	path: string;
+	leafId?: string;
+}
+
+/** How many ids two root-to-leaf paths share from the root: the common ancestor is the last of them (by id, so across files too). */
+export function sharedPrefix(a: readonly string[], b: readonly string[]): number {
+	let k = 0;
+	while (k < a.length && k < b.length && a[k] === b[k]) k++;
+	return k;
 }
 
 /** `arbor compare --json`, exactly. */

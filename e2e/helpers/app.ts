@@ -178,3 +178,14 @@ export async function extentInPane(page: Page): Promise<boolean> {
 		return left >= pane.left - 1 && top >= pane.top - 1 && right <= pane.right + 1 && bottom <= pane.bottom + 1;
 	});
 }
+
+/** How many elements of the Compare dialog scroll on their own (the dialog itself counts): #29 wants one at most. */
+export async function scrollAreas(page: Page): Promise<number> {
+	return page.getByTestId("compare-dialog").evaluate((root) => {
+		const all = [root, ...Array.from(root.querySelectorAll("*"))] as HTMLElement[];
+		return all.filter((el) => {
+			const o = getComputedStyle(el).overflowY;
+			return (o === "auto" || o === "scroll") && el.scrollHeight > el.clientHeight + 1;
+		}).length;
+	});
+}

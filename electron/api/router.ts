@@ -3,7 +3,8 @@
 // ArborErrorData, and fans service events out to subscribers. Transport-agnostic: no `electron`, no sockets.
 
 import { resolve, sep } from "node:path";
-import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, SessionListItem, SessionSummary } from "../../shared/api";
+import type { ArborErrorCode, ArborErrorData, ArborEvent, RequestName, RequestParams, SessionListItem, SessionSummary } from "../../shared/api";
+import type { CompareSideRef } from "../../shared/compare";
 import { REQUEST_NAMES } from "../../shared/api";
 import { errorDataOf } from "../../shared/errors";
 import type { HostHandlers, RouterResponse, RouterServices, ServiceRequestName } from "./contract";
@@ -174,6 +175,16 @@ export function createRouter(options: RouterOptions): ArborRouter {
 			// The forks are the user's session files too: they may be opened (Compare, the graph).
 			for (const t of result.tries) await policy.allowFile(t.sessionFile);
 			return result;
+		},
+		compareBranches: async (p: RequestParams<"compareBranches">) => {
+			if ("sessionId" in p) return services.compareBranches(p);
+			// Across files: each side's file must be one the user may open (opened, listed, a try of theirs, its family).
+			const side = async (ref: CompareSideRef): Promise<CompareSideRef> => {
+				const allowed = await policy.check(ref.path);
+				if (allowed === null) throw new RouteError("forbidden", `not allowed to read ${ref.path}: open it first`);
+				return { ...ref, path: allowed };
+			};
+			return services.compareBranches({ a: await side(p.a), b: await side(p.b) });
 		},
 		keepTry: async (p: never) => {
 			const result = await services.keepTry(p);

@@ -48,6 +48,9 @@ const settingsPatch = z.strictObject({
 	hiddenBranches: z.record(path, z.array(entryId).max(10_000)).optional(),
 });
 
+/** One side of a compare across files: the router checks its path against the path policy. */
+const compareSide = z.strictObject({ path, leafId: entryId.optional() });
+
 const runId = z.string().regex(/^[\w-]{1,64}$/, "not a tries run id");
 const tryIndex = z
 	.number()
@@ -120,7 +123,7 @@ export const requestSchemas: Schemas = {
 	listExtensions: empty,
 	setExtensionEnabled: z.strictObject({ path, enabled: z.boolean() }),
 	cancel: withSession,
-	compareBranches: z.strictObject({ sessionId, a: entryId, b: entryId }),
+	compareBranches: z.union([z.strictObject({ sessionId, a: entryId, b: entryId }), z.strictObject({ a: compareSide, b: compareSide })]),
 	getRollupCosts: withSession,
 	getSubtreeStats: z.strictObject({ sessionId, entryId }),
 	exportBranch: z.strictObject({ sessionId, leafId: entryId.optional(), format: z.enum(["md", "html", "jsonl"]) }),

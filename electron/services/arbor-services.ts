@@ -24,6 +24,7 @@ import type { Skeleton } from "../../shared/skeleton";
 import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/first-skeleton";
 import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
 import { compareView } from "./compare";
+import { compareFiles } from "./compare-files";
 import { buildContextView } from "./context-view";
 import { ArborServiceError, toServiceError } from "./errors";
 import { EventHub } from "./events";
@@ -491,6 +492,10 @@ export class ArborServices {
 	}
 
 	async compareBranches(params: RequestParams<"compareBranches">): Promise<RequestResult<"compareBranches">> {
+		if (!("sessionId" in params)) {
+			const openManager = (file: string) => this.#sessions.all().find((s) => s.manager.getSessionFile() === file)?.manager;
+			return compareFiles(openManager, params.a, params.b, this.#sliceMs);
+		}
 		const s = this.#sessions.get(params.sessionId);
 		this.#sessions.entry(s, params.a);
 		this.#sessions.entry(s, params.b);

@@ -1,11 +1,20 @@
-// Compare two branches of one open session: the common ancestor, then each side's entries and facts
-// (shared/compare.ts), the prompts aligned side by side, and a word-level diff of the final answers.
+// Compare two branches: two leaves of one open session, or one leaf in each of two session files that share a
+// path (forks: pi's /fork and Arbor's tries copy the original's path with the same ids). The common ancestor is the
+// last id both root-to-leaf paths share (shared/compare.ts), then each side's entries and facts, the prompts
+// aligned side by side, and a word-level diff of the final answers. One engine for both forms.
 
 import { diffWords } from "diff";
-import { alignTurns, type CompareResult, type CompareSide, type CompareView, finalAnswer, sideFacts, sideTurns } from "../../shared/compare";
+import { alignTurns, type CompareResult, type CompareSide, type CompareView, finalAnswer, sharedPrefix, sideFacts, sideTurns } from "../../shared/compare";
 import type { SessionEntry } from "../../shared/entries";
 import type { SessionManager } from "../session";
 import { ArborServiceError } from "./errors";
+
+/** One side's root-to-leaf path in its session: ids, and its entries read on demand (only after the ancestor). */
+interface SidePath {
+	sm: SessionManager;
+	path: Int32Array;
+	ids: string[];
+}
 
 interface SideData {
 	side: CompareSide;
@@ -19,25 +28,19 @@ function entryAt(sm: SessionManager, i: number): SessionEntry {
 	return e;
 }
 
-function side(sm: SessionManager, path: Int32Array, from: number, ancestorIndex: number): SideData {
+function side(p: SidePath, from: number, ancestorTime: number): SideData {
 	const entries: SessionEntry[] = [];
-	const ids: string[] = [];
-	for (let k = from; k < path.length; k++) {
-		entries.push(entryAt(sm, path[k]));
-		ids.push(sm.idAt(path[k]));
-	}
+	for (let k = from; k < p.path.length; k++) entries.push(entryAt(p.sm, p.path[k]));
 	const f = sideFacts(entries);
-	// Time from the common ancestor (where both sides started) to the side's last entry.
-	let start = f.firstTime;
-	if (ancestorIndex >= 0) {
-		const t = new Date((entryAt(sm, ancestorIndex) as { timestamp?: string }).timestamp ?? Number.NaN).getTime();
-		if (Number.isFinite(t)) start = t;
-	}
+	// Time from the common ancestor (where both sides started) to the side's last entry. Across files there is no
+	// such start (a fork is made later, its copied labels keep their old times): the side's own first entry.
+	const own = entries.find((e) => e.type !== "label") as { timestamp?: string } | undefined;
+	const start = Number.isFinite(ancestorTime) ? ancestorTime : own ? new Date(own.timestamp ?? Number.NaN).getTime() : f.firstTime;
 	const durationMs = entries.length > 0 && Number.isFinite(start) && Number.isFinite(f.lastTime) ? Math.max(0, f.lastTime - start) : null;
 	return {
 		side: {
-			leafId: sm.idAt(path[path.length - 1]),
-			entries: ids,
+			leafId: p.ids[p.ids.length - 1],
+			entries: p.ids.slice(from),
 			tokens: f.tokens,
 			cost: f.cost,
 			files: f.files,
@@ -49,31 +52,24 @@ function side(sm: SessionManager, path: Int32Array, from: number, ancestorIndex:
 	};
 }
 
-function resolve(sm: SessionManager, id: string): number {
+/** The root-to-leaf path of `id` in a session; `where` names the session in the error ("this session", a file). */
+function sidePath(sm: SessionManager, id: string, where = "this session"): SidePath {
 	const i = sm.indexOf(id);
-	if (i < 0) throw new ArborServiceError("not_found", `no entry "${id}" in this session`);
-	return i;
+	if (i < 0) throw new ArborServiceError("not_found", `no entry "${id}" in ${where}`);
+	const path = sm.pathIndices(i);
+	return { sm, path, ids: Array.from(path, (k) => sm.idAt(k)) };
 }
 
-function compareData(sm: SessionManager, idA: string, idB: string): { result: CompareResult; a: SideData; b: SideData } {
-	const pa = sm.pathIndices(resolve(sm, idA));
-	const pb = sm.pathIndices(resolve(sm, idB));
-	let k = 0;
-	while (k < pa.length && k < pb.length && pa[k] === pb[k]) k++;
-	const ancestor = k > 0 ? pa[k - 1] : -1;
-	const a = side(sm, pa, k, ancestor);
-	const b = side(sm, pb, k, ancestor);
-	return { result: { commonAncestorId: ancestor >= 0 ? sm.idAt(ancestor) : null, a: a.side, b: b.side }, a, b };
+function compareData(pa: SidePath, pb: SidePath): { result: CompareResult; a: SideData; b: SideData } {
+	const k = sharedPrefix(pa.ids, pb.ids);
+	const ancestorTime =
+		k > 0 && pa.sm === pb.sm ? new Date((entryAt(pa.sm, pa.path[k - 1]) as { timestamp?: string }).timestamp ?? Number.NaN).getTime() : Number.NaN;
+	const a = side(pa, k, ancestorTime);
+	const b = side(pb, k, ancestorTime);
+	return { result: { commonAncestorId: k > 0 ? pa.ids[k - 1] : null, a: a.side, b: b.side }, a, b };
 }
 
-/** `arbor compare --json`: exactly { commonAncestorId, a, b }. */
-export function compareBranches(sm: SessionManager, idA: string, idB: string): CompareResult {
-	return compareData(sm, idA, idB).result;
-}
-
-/** The app's compare view: the CLI shape plus aligned turns, final answers and their word diff. */
-export function compareView(sm: SessionManager, idA: string, idB: string): CompareView {
-	const { result, a, b } = compareData(sm, idA, idB);
+function view({ result, a, b }: { result: CompareResult; a: SideData; b: SideData }): CompareView {
 	const fa = finalAnswer(a.entries);
 	const fb = finalAnswer(b.entries);
 	const answerDiff = diffWords(fa.text, fb.text).map((p) => {
@@ -89,4 +85,33 @@ export function compareView(sm: SessionManager, idA: string, idB: string): Compa
 		finalAnswer: { a: fa, b: fb },
 		answerDiff,
 	};
+}
+
+/** `arbor compare --json`: exactly { commonAncestorId, a, b }. */
+export function compareBranches(sm: SessionManager, idA: string, idB: string): CompareResult {
+	return compareData(sidePath(sm, idA), sidePath(sm, idB)).result;
+}
+
+/** The app's compare view: the CLI shape plus aligned turns, final answers and their word diff. */
+export function compareView(sm: SessionManager, idA: string, idB: string): CompareView {
+	return view(compareData(sidePath(sm, idA), sidePath(sm, idB)));
+}
+
+/** One side of a compare across files: a session and a leaf in it (null: the session's current leaf). */
+export interface FileSide {
+	sm: SessionManager;
+	leafId: string | null;
+	/** The file, for errors. */
+	file: string;
+}
+
+function fileSidePath(s: FileSide): SidePath {
+	const leaf = s.leafId ?? s.sm.getLeafId();
+	if (leaf === null) throw new ArborServiceError("not_found", `${s.file} has no entries to compare`, s.file);
+	return sidePath(s.sm, leaf, s.file);
+}
+
+/** The compare view of one leaf in each of two files (the same view as within one session). */
+export function compareFilesView(a: FileSide, b: FileSide): CompareView {
+	return view(compareData(fileSidePath(a), fileSidePath(b)));
 }

@@ -1,9 +1,11 @@
 // The compare view: the common ancestor, then each side from there — prompts side by side (aligned by
 // turn), files read / edited / written, tokens, cost, duration, errors and aborts, and a word diff of the
 // final answers. From here: navigate to either side, branch either to a new file, label either leaf.
+// Across files (two tries, or any two forks) each side is a session file: the same view, plus what the caller
+// adds (the tries' worktree diffs and Keep), and "Open" instead of the one-session actions.
 // Session text is rendered as plain text nodes only (never HTML).
 
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import type { CompareSide, CompareView } from "../../shared/compare";
 import { formatSpan, formatTokens, rollupAt, type SubtreeRollup } from "../../shared/rollup";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
@@ -12,7 +14,8 @@ import { useServices } from "../commands/services";
 import { Modal } from "../dialogs/Modal";
 import { useApp } from "../store";
 import { errorText } from "../store/dialogs";
-import { activeSkeleton, indexOfId } from "../store/selectors";
+import type { CompareFiles } from "../store/dialogs";
+import { activeSession, activeSkeleton, indexOfId } from "../store/selectors";
 import { branchEnd, childToward, childrenOf, firstPromptUnder } from "./branches";
 import { rollupsOf } from "../store/rollups";
 import "./compare.css";
@@ -37,18 +40,25 @@ function SideFacts({
 	aborts,
 	title,
 	subtree,
+	file,
 }: {
 	name: "A" | "B";
 	side: CompareSide;
 	aborts: number;
 	title: string;
 	subtree: { rollup: SubtreeRollup; branches: number } | null;
+	file?: string;
 }) {
 	return (
 		<div className="cmp-facts" data-testid={`compare-facts-${name.toLowerCase()}`} data-leaf-id={side.leafId}>
 			<div className="cmp-facts-head" title={`leaf ${side.leafId}`}>
 				<span className="cmp-side-badge">{name}</span> <span data-testid={`compare-side-name-${name.toLowerCase()}`}>{title}</span>
 			</div>
+			{file && (
+				<p className="cmp-file mono muted" title={file} data-testid={`compare-side-file-${name.toLowerCase()}`}>
+					{file.split(/[\\/]/).pop()}
+				</p>
+			)}
 			<p className="cmp-covers muted">Path: from after the common ancestor to this side&apos;s leaf (one branch).</p>
 			<dl>
 				<dt>Entries</dt>
@@ -94,10 +104,23 @@ function FilesRow({ name, files }: { name: string; files: string[] }) {
 	);
 }
 
-export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; siblingsOf?: string }) {
+type CompareDialogProps =
+	| { a: string; b: string; siblingsOf?: string }
+	/** Across files; `extra`: a section after the answers (one scroll area), `actions`: buttons of the bottom row. */
+	| { files: CompareFiles; extra?: ReactNode; actions?: ReactNode };
+
+export function CompareDialog(props: CompareDialogProps) {
+	const files = "files" in props ? props.files : undefined;
+	const a = files ? "" : (props as { a: string }).a;
+	const b = files ? "" : (props as { b: string }).b;
+	const siblingsOf = files ? undefined : (props as { siblingsOf?: string }).siblingsOf;
 	const { client, deps } = useServices();
 	const sessionId = useApp((s) => s.activeSessionId);
-	const sk = useApp(activeSkeleton);
+	const activePath = useApp((s) => activeSession(s)?.summary.path ?? null);
+	// Across files, the open tab's graph names entries only when it is one of the files compared or their source.
+	const ownGraph = !files || (activePath !== null && [files.a.path, files.b.path, files.source].includes(activePath));
+	const activeSk = useApp(activeSkeleton);
+	const sk = ownGraph ? activeSk : null;
 	const [pick, setPick] = useState<[string, string]>([a, b]);
 	const [loaded, setLoaded] = useState<Loaded>(null);
 	const kids = sk && siblingsOf ? childrenOf(sk, indexOfId(sk, siblingsOf)).map((k) => sk.ids[k]) : [];
@@ -114,18 +137,20 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 	const endOf = (id: string): string => (sk && siblingsOf ? sk.ids[branchEnd(sk, indexOfId(sk, id))] : id);
 	const idA = endOf(pick[0]);
 	const idB = endOf(pick[1]);
-	const key = `${idA}|${idB}`;
+	const key = files ? JSON.stringify([files.a, files.b]) : `${idA}|${idB}`;
 
 	useEffect(() => {
-		if (!sessionId) return;
+		if (!files && !sessionId) return;
 		let live = true;
-		client.request("compareBranches", { sessionId, a: idA, b: idB }).then(
+		const sides = files ? { a: files.a, b: files.b } : { sessionId: sessionId!, a: idA, b: idB };
+		client.request("compareBranches", sides).then(
 			(view) => live && setLoaded({ key, view }),
 			(err: unknown) => live && setLoaded({ key, error: errorText(err) }),
 		);
 		return () => {
 			live = false;
 		};
+		// eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `files`
 	}, [client, sessionId, idA, idB, key]);
 
 	const st = deps.store.getState();
@@ -134,7 +159,8 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 		fn();
 	};
 	const view = loaded && loaded.key === key && "view" in loaded ? loaded.view : null;
-	const roots = view && sk ? ([sideRoot(sk, view.commonAncestorId, view.a.leafId), sideRoot(sk, view.commonAncestorId, view.b.leafId)] as const) : null;
+	const roots =
+		view && sk && !files ? ([sideRoot(sk, view.commonAncestorId, view.a.leafId), sideRoot(sk, view.commonAncestorId, view.b.leafId)] as const) : null;
 	const subtreeOf = (root: number): { rollup: SubtreeRollup; branches: number } | null => {
 		if (!sk || root < 0) return null;
 		const r = rollupsOf(sk);
@@ -177,7 +203,7 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 			.at(-1)?.promptId ?? null;
 
 	return (
-		<Modal title="Compare branches" testId="compare-dialog" wide>
+		<Modal title={files ? `Compare ${files.names[0]} and ${files.names[1]}` : "Compare branches"} testId="compare-dialog" wide>
 			{siblingsOf && kids.length >= 2 && (
 				<div className="cmp-pick" data-testid="compare-siblings">
 					{kids.length} branches from <span title={siblingsOf}>“{entryText(siblingsOf)}”</span>:
@@ -220,36 +246,45 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 										name={s === "a" ? "A" : "B"}
 										side={view[s]}
 										aborts={view.aborts[s]}
-										title={root >= 0 && sk ? nameOf(sk.ids[root]) : "the common ancestor itself (same branch)"}
-										subtree={subtreeOf(root)}
+										title={files ? files.names[k] : root >= 0 && sk ? nameOf(sk.ids[root]) : "the common ancestor itself (same branch)"}
+										subtree={files ? null : subtreeOf(root)}
+										file={files?.[s].path}
 									/>
 								);
 							})}
 						</div>
 						<div className="cmp-actions">
-							{(["a", "b"] as const).map((s) => {
-								const leaf = view[s].leafId;
-								const prompt = lastPrompt(s);
-								return (
-									<div key={s} className="button-row">
-										<button type="button" data-testid={`compare-navigate-${s}`} onClick={act(() => void st.startNavigate(leaf))}>
-											Go to {s.toUpperCase()}
-										</button>
-										<button
-											type="button"
-											data-testid={`compare-branch-${s}`}
-											disabled={prompt === null}
-											title={prompt === null ? "no user prompt on this side" : "new file from this side's last prompt"}
-											onClick={act(() => prompt && void st.branchToFile(prompt))}
-										>
-											Branch {s.toUpperCase()} to new file
-										</button>
-										<button type="button" data-testid={`compare-label-${s}`} onClick={act(() => st.startLabelEdit(leaf))}>
-											Label {s.toUpperCase()}
-										</button>
-									</div>
-								);
-							})}
+							{files
+								? (["a", "b"] as const).map((s, k) => (
+										<div key={s} className="button-row">
+											<button type="button" data-testid={`compare-open-${s}`} title={files[s].path} onClick={act(() => void st.openPath(files[s].path))}>
+												Open {files.names[k]}
+											</button>
+										</div>
+									))
+								: (["a", "b"] as const).map((s) => {
+										const leaf = view[s].leafId;
+										const prompt = lastPrompt(s);
+										return (
+											<div key={s} className="button-row">
+												<button type="button" data-testid={`compare-navigate-${s}`} onClick={act(() => void st.startNavigate(leaf))}>
+													Go to {s.toUpperCase()}
+												</button>
+												<button
+													type="button"
+													data-testid={`compare-branch-${s}`}
+													disabled={prompt === null}
+													title={prompt === null ? "no user prompt on this side" : "new file from this side's last prompt"}
+													onClick={act(() => prompt && void st.branchToFile(prompt))}
+												>
+													Branch {s.toUpperCase()} to new file
+												</button>
+												<button type="button" data-testid={`compare-label-${s}`} onClick={act(() => st.startLabelEdit(leaf))}>
+													Label {s.toUpperCase()}
+												</button>
+											</div>
+										);
+									})}
 						</div>
 						<h3>Prompts</h3>
 						<table className="cmp-rows" data-testid="compare-rows">
@@ -292,7 +327,9 @@ export function CompareDialog({ a, b, siblingsOf }: { a: string; b: string; sibl
 					</div>
 				)
 			)}
+			{"extra" in props && props.extra}
 			<div className="button-row dialog-actions">
+				{"actions" in props && props.actions}
 				<button type="button" data-testid="compare-close" onClick={() => st.closeDialog("compare")}>
 					Close
 				</button>

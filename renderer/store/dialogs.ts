@@ -2,6 +2,7 @@
 // composer text and long-running progress. One modal dialog at a time keeps Escape unambiguous.
 
 import { ArborRequestError, type NavigationPreview } from "../../shared/api";
+import type { CompareSideRef } from "../../shared/compare";
 import type { SliceCreator } from "./types";
 
 /** busy: a live pi runs a turn and refused to move; waiting: asked to move once that turn ends. */
@@ -42,6 +43,18 @@ export interface NavigateDialog {
 	busyMessage?: string;
 }
 
+/** The two sides of a compare across files, as the dialog names them. */
+export interface CompareFiles {
+	a: CompareSideRef;
+	b: CompareSideRef;
+	/** What each side is called ("Try 1"). */
+	names: [string, string];
+	/** The file both sides forked from: its graph names the common ancestor when it is the open tab. */
+	source?: string;
+	/** Two tries of a run: the dialog shows their worktree diffs, file by file, and can keep either. */
+	tries?: { runId: string; indices: [number, number] };
+}
+
 export type Dialog =
 	| { kind: "library" }
 	| { kind: "palette"; initialQuery: string }
@@ -53,7 +66,9 @@ export type Dialog =
 	| { kind: "about" }
 	| { kind: "family"; path: string }
 	/** Compare the branches ending at a and b; siblingsOf: chosen among that branch point's children. */
-	| { kind: "compare"; a: string; b: string; siblingsOf?: string }
+	| { kind: "compare"; a: string; b: string; siblingsOf?: string; files?: undefined }
+	/** Compare across files: one side per session file (two tries of a run, renderer/tries). */
+	| { kind: "compare"; files: CompareFiles }
 	/** "Try N ways…" from an entry (renderer/tries). */
 	| { kind: "tries"; entryId: string };
 

@@ -1,14 +1,15 @@
 // The Tries panel (docs/tries.md): one row per try with its status, tokens, cost, time, files changed and the
-// answer as it streams; Stop one, Stop all (Escape); Compare two tries (their answers and worktree diffs, file by
-// file); Keep one (its changes into the user's tree, its session opened); Discard all.
+// answer as it streams; Stop one, Stop all (Escape); Compare two tries (the Compare dialog across their session
+// files, with their worktree diffs file by file: TriesCompare.tsx); Keep one (its changes into the user's tree,
+// its session opened); Discard all.
 
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { TryState } from "../../shared/tries";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
-import { stopAllTries } from "./commands";
-import { diffByFile, runFinished, type TryDiff, tries } from "./store";
+import { keepTry, stopAllTries } from "./commands";
+import { runFinished, tries } from "./store";
 import { formatUsd } from "./TriesDialog";
 import "./tries.css";
 
@@ -23,59 +24,14 @@ function filesText(t: TryState): string {
 	return `${t.files.length} file${t.files.length === 1 ? "" : "s"} +${add} −${del}`;
 }
 
-function DiffText({ text }: { text: string }) {
-	return (
-		<pre className="tries-diff">
-			{text.split("\n").map((line, i) => (
-				<span key={i} className={line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : ""}>
-					{line}
-					{"\n"}
-				</span>
-			))}
-		</pre>
-	);
-}
-
-function Compare({ a, b }: { a: number; b: number }) {
-	const diffs = useStore(tries, (s) => s.diffs);
-	const answers = useStore(tries, (s) => s.answers);
-	const da = diffs[a];
-	const db = diffs[b];
-	if (!da || !db) return <p className="muted">Loading the worktree diffs…</p>;
-	if ("error" in da || "error" in db) return <p className="tries-error">{"error" in da ? da.error : (db as { error: string }).error}</p>;
-	const byA = diffByFile((da as TryDiff).diff);
-	const byB = diffByFile((db as TryDiff).diff);
-	const files = [...new Set([...byA.keys(), ...byB.keys()])].sort();
-	return (
-		<section className="tries-compare" data-testid="tries-compare">
-			<div className="tries-compare-grid">
-				<h4>Try {a + 1}</h4>
-				<h4>Try {b + 1}</h4>
-				<div className="tries-answer">{answers[a] ?? ""}</div>
-				<div className="tries-answer">{answers[b] ?? ""}</div>
-			</div>
-			{files.length === 0 && <p className="muted">Neither try changed a file.</p>}
-			{files.map((f) => (
-				<div key={f} className="tries-compare-file" data-testid="tries-compare-file">
-					<h5 className="mono">{f}</h5>
-					<div className="tries-compare-grid">
-						{byA.has(f) ? <DiffText text={byA.get(f)!} /> : <p className="muted">unchanged in try {a + 1}</p>}
-						{byB.has(f) ? <DiffText text={byB.get(f)!} /> : <p className="muted">unchanged in try {b + 1}</p>}
-					</div>
-				</div>
-			))}
-		</section>
-	);
-}
-
 export function TriesPanel() {
 	const { client, deps } = useServices();
 	const run = useStore(tries, (s) => s.run);
 	const answers = useStore(tries, (s) => s.answers);
 	const compare = useStore(tries, (s) => s.compare);
 	const busy = useStore(tries, (s) => s.busy);
-	const addSession = useApp((s) => s.addSession);
 	const toast = useApp((s) => s.toast);
+	const openDialog = useApp((s) => s.openDialog);
 	const reportError = useApp((s) => s.reportError);
 	const [now, setNow] = useState(() => Date.now());
 	const finished = runFinished(run);
@@ -84,35 +40,23 @@ export function TriesPanel() {
 		const t = setInterval(() => setNow(Date.now()), 500);
 		return () => clearInterval(t);
 	}, [run, finished]);
-	const compareKey = compare.join(",");
-	useEffect(() => {
-		if (compare.length === 2 && finished) void tries.getState().loadDiffs(client);
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [compareKey, finished, client]);
 	if (!run) return null;
 
-	const keep = async (index: number): Promise<void> => {
-		tries.getState().setBusy("keep");
-		try {
-			const r = await client.request("keepTry", { runId: run.runId, index });
-			if (r.conflicts.length > 0) {
-				toast(
-					"error",
-					`Nothing was applied: ${r.conflicts.join(", ")} changed in your working tree since the tries started, differently from try ${index + 1}.`,
-				);
-				tries.getState().setBusy(null);
-				return;
-			}
-			tries.getState().clear();
-			if (r.session) await addSession(r.session);
-			toast(
-				"info",
-				`Kept try ${index + 1}: ${r.applied.length} file${r.applied.length === 1 ? "" : "s"} applied to your working tree; its session continues${r.switched ? " in your live pi" : ""}. The other tries' sessions stay as forks.`,
-			);
-		} catch (err) {
-			tries.getState().setBusy(null);
-			reportError(err, "Could not keep the try");
-		}
+	/** The Compare dialog across the two chosen tries' session files (each at its leaf), with their worktree diffs. */
+	const openCompare = (): void => {
+		const [i, j] = [...compare].sort((x, y) => x - y) as [number, number];
+		const ti = run.tries[i]!;
+		const tj = run.tries[j]!;
+		openDialog({
+			kind: "compare",
+			files: {
+				a: { path: ti.sessionFile },
+				b: { path: tj.sessionFile },
+				names: [`Try ${i + 1}`, `Try ${j + 1}`],
+				source: run.source,
+				tries: { runId: run.runId, indices: [i, j] },
+			},
+		});
 	};
 	const discard = async (): Promise<void> => {
 		tries.getState().setBusy("discard");
@@ -138,6 +82,17 @@ export function TriesPanel() {
 				{!finished && (
 					<button type="button" data-testid="tries-stop-all" title="Stop all (Escape)" onClick={() => void stopAllTries(deps)}>
 						Stop all
+					</button>
+				)}
+				{finished && (
+					<button
+						type="button"
+						data-testid="tries-compare-open"
+						disabled={compare.length !== 2}
+						title={compare.length === 2 ? undefined : "tick Compare on two tries"}
+						onClick={openCompare}
+					>
+						{compare.length === 2 ? `Compare tries ${Math.min(...compare) + 1} and ${Math.max(...compare) + 1}` : "Compare two tries"}
 					</button>
 				)}
 				{finished && (
@@ -201,7 +156,7 @@ export function TriesPanel() {
 									</label>
 								)}
 								{finished && (
-									<button type="button" data-testid={`try-keep-${t.index + 1}`} disabled={busy !== null} onClick={() => void keep(t.index)}>
+									<button type="button" data-testid={`try-keep-${t.index + 1}`} disabled={busy !== null} onClick={() => void keepTry(deps, t.index)}>
 										Keep
 									</button>
 								)}
@@ -210,7 +165,6 @@ export function TriesPanel() {
 					))}
 				</tbody>
 			</table>
-			{finished && compare.length === 2 && <Compare a={compare[0]!} b={compare[1]!} />}
 		</section>
 	);
 }

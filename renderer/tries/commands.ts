@@ -26,6 +26,39 @@ export async function stopAllTries(ctx: Pick<CommandContext, "client" | "store">
 	}
 }
 
+/**
+ * Keep one try of this window's run (from the panel or the Compare dialog): its changes into the user's tree, its
+ * session opened. True when kept; a conflict (nothing applied) or a failure says so in a toast and answers false.
+ */
+export async function keepTry(ctx: Pick<CommandContext, "client" | "store">, index: number): Promise<boolean> {
+	const run = tries.getState().run;
+	if (!run) return false;
+	const st = ctx.store.getState();
+	tries.getState().setBusy("keep");
+	try {
+		const r = await ctx.client.request("keepTry", { runId: run.runId, index });
+		if (r.conflicts.length > 0) {
+			st.toast(
+				"error",
+				`Nothing was applied: ${r.conflicts.join(", ")} changed in your working tree since the tries started, differently from try ${index + 1}.`,
+			);
+			tries.getState().setBusy(null);
+			return false;
+		}
+		tries.getState().clear();
+		if (r.session) await st.addSession(r.session);
+		st.toast(
+			"info",
+			`Kept try ${index + 1}: ${r.applied.length} file${r.applied.length === 1 ? "" : "s"} applied to your working tree; its session continues${r.switched ? " in your live pi" : ""}. The other tries' sessions stay as forks.`,
+		);
+		return true;
+	} catch (err) {
+		tries.getState().setBusy(null);
+		st.reportError(err, "Could not keep the try");
+		return false;
+	}
+}
+
 export function triesCommands(): Command[] {
 	return [
 		{

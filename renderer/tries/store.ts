@@ -1,12 +1,9 @@
 // The Tries panel's state (docs/tries.md): the run this window started, each try's streamed answer, the two tries
-// being compared with their worktree diffs, and the runs an earlier Arbor left behind. A small store of its own,
+// chosen for Compare, and the runs an earlier Arbor left behind. A small store of its own,
 // fed by `tries` events; the main process is the truth, this only mirrors what it says.
 
 import { createStore } from "zustand/vanilla";
-import type { ArborClient } from "../../shared/api";
-import type { ChangedFile, LeftoverRun, TriesRunInfo, TryEvent } from "../../shared/tries";
-
-export type TryDiff = { files: ChangedFile[]; diff: string };
+import type { LeftoverRun, TriesRunInfo, TryEvent } from "../../shared/tries";
 
 export interface TriesUiState {
 	run: TriesRunInfo | null;
@@ -16,15 +13,12 @@ export interface TriesUiState {
 	tools: Record<number, { name: string; args: string }[]>;
 	/** The tries chosen for Compare (indices), at most two. */
 	compare: number[];
-	/** Worktree diffs per try index (fetched for Compare). */
-	diffs: Record<number, TryDiff | { error: string }>;
 	leftovers: LeftoverRun[];
 	/** A request in flight ("keep", "stop", "discard"): buttons wait. */
 	busy: string | null;
 	apply(event: TryEvent): void;
 	started(run: TriesRunInfo): void;
 	toggleCompare(index: number): void;
-	loadDiffs(client: ArborClient): Promise<void>;
 	clear(): void;
 	setBusy(busy: string | null): void;
 	setLeftovers(l: LeftoverRun[]): void;
@@ -40,7 +34,6 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 	answers: {},
 	tools: {},
 	compare: [],
-	diffs: {},
 	leftovers: [],
 	busy: null,
 	apply(e) {
@@ -51,24 +44,12 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 		else if (e.type === "try_tool") set({ tools: { ...get().tools, [e.index]: [...(get().tools[e.index] ?? []), { name: e.name, args: e.args }] } });
 		else if (e.type === "run_done") set({ run: { ...run, finished: true } });
 	},
-	started: (run) => set({ run, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
+	started: (run) => set({ run, answers: {}, tools: {}, compare: [], busy: null }),
 	toggleCompare(index) {
 		const cur = get().compare;
 		set({ compare: cur.includes(index) ? cur.filter((i) => i !== index) : [...cur, index].slice(-2) });
 	},
-	async loadDiffs(client) {
-		const run = get().run;
-		if (!run) return;
-		for (const index of get().compare) {
-			try {
-				const d = await client.request("getTryDiff", { runId: run.runId, index });
-				set({ diffs: { ...get().diffs, [index]: d } });
-			} catch (err) {
-				set({ diffs: { ...get().diffs, [index]: { error: err instanceof Error ? err.message : String(err) } } });
-			}
-		}
-	},
-	clear: () => set({ run: null, answers: {}, tools: {}, compare: [], diffs: {}, busy: null }),
+	clear: () => set({ run: null, answers: {}, tools: {}, compare: [], busy: null }),
 	setBusy: (busy) => set({ busy }),
 	setLeftovers: (leftovers) => set({ leftovers }),
 }));
