@@ -111,6 +111,11 @@ function fileSidePath(s: FileSide): SidePath {
 	return sidePath(s.sm, leaf, s.file);
 }
 
+/** `arbor compare FILE_A FILE_B --json`: exactly { commonAncestorId, a, b }, one leaf in each file. */
+export function compareFilesResult(a: FileSide, b: FileSide): CompareResult {
+	return compareData(fileSidePath(a), fileSidePath(b)).result;
+}
+
 /** The compare view of one leaf in each of two files (the same view as within one session). */
 export function compareFilesView(a: FileSide, b: FileSide): CompareView {
 	return view(compareData(fileSidePath(a), fileSidePath(b)));

@@ -122,6 +122,59 @@ describe("arbor compare", () => {
 		expect(sha256(file)).toBe(before);
 	});
 
+	it("two files (two forks of one session): the same sides as the two entries compared within the original", () => {
+		const dir = tempDir();
+		const file = generate(dir, "s.jsonl", ["--n", "3000", "--seed", "12", "--branch-every", "60"]);
+		const ls = leaves(load(file));
+		const fork = (id: string): string => {
+			const r = arbor(["branch", file, id, "--dir", join(dir, "forks"), "--no-live", "--json"]);
+			expect(r.status, r.stderr).toBe(0);
+			return JSON.parse(r.stdout).path;
+		};
+		const [fa, fb] = [fork(ls[1]!), fork(ls[ls.length - 1]!)];
+		const before = [sha256(file), sha256(fa), sha256(fb)];
+		const within = JSON.parse(arbor(["compare", file, ls[1]!, ls[ls.length - 1]!, "--json"]).stdout);
+		// Each side named by its entry: exactly the sides compared within the original.
+		const named = arbor(["compare", fa, fb, "--leaf-a", ls[1]!, "--leaf-b", ls[ls.length - 1]!, "--json"]);
+		expect(named.status, named.stderr).toBe(0);
+		const got = JSON.parse(named.stdout);
+		expect(got.commonAncestorId).toBe(within.commonAncestorId);
+		// A fork does not copy the path's label entries (it writes its own after the entry it was made at): each
+		// side's entries are its own file's path after the common ancestor.
+		for (const [k, f] of [
+			["a", fa],
+			["b", fb],
+		] as const) {
+			const { entries: _e, durationMs: _d, ...facts } = within[k];
+			expect(got[k]).toMatchObject(facts);
+			const own = pathTo(new Map(load(f).map((e) => [e.id, e])), got[k].leafId);
+			expect(got[k].entries).toEqual(own.slice(own.indexOf(got.commonAncestorId) + 1));
+		}
+		// Each file's own leaf: a fork carries the path's labels over as new entries after the entry it was made at.
+		const r = arbor(["compare", fa, fb, "--json"]);
+		expect(r.status, r.stderr).toBe(0);
+		const across = JSON.parse(r.stdout);
+		expect(Object.keys(across)).toEqual(["commonAncestorId", "a", "b"]);
+		expect(across.commonAncestorId).toBe(within.commonAncestorId);
+		for (const k of ["a", "b"] as const) {
+			expect(across[k].entries.slice(0, got[k].entries.length)).toEqual(got[k].entries);
+			expect(across[k].tokens).toEqual(within[k].tokens);
+			expect(across[k].files).toEqual(within[k].files);
+		}
+		// --leaf-a picks an earlier entry of A's path; the human output names both files.
+		const mid = within.a.entries[0];
+		const human = arbor(["compare", fa, fb, "--leaf-a", mid]);
+		expect(human.status, human.stderr).toBe(0);
+		expect(human.stdout).toContain(`A: ${fa}`);
+		expect(human.stdout).toMatch(new RegExp(`A: leaf ${mid}, 1 entries`));
+		expect([sha256(file), sha256(fa), sha256(fb)]).toEqual(before);
+		// A second argument that is no file: both forms are named, exit 1.
+		const bad = arbor(["compare", fa, "nope"]);
+		expect(bad.status).toBe(1);
+		expect(bad.stderr).toContain("arbor compare FILE ID_A ID_B");
+		expect(arbor(["compare", fa, fb, "--leaf-b", "nope"]).stderr).toContain('no entry "nope"');
+	});
+
 	it("an entry and its descendant: the ancestor is the entry itself and its side is empty", () => {
 		const file = copyFixture("formic__pi-v3-branch-compaction.jsonl");
 		const got = JSON.parse(arbor(["compare", file, "user-active", "unknown-active", "--json"]).stdout);
