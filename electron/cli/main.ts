@@ -20,6 +20,7 @@ Commands:
   navigate FILE ID  move the leaf as pi's /tree does (--summarize [--prompt TEXT], --label, --json)
   model            the model summaries use and where it came from (--json)
   compare FILE ID_A ID_B  compare two branches: ancestor, entries, tokens, cost, files, answers (--json)
+  compare FILE_A FILE_B   the same across two files: two tries, a fork and its original (--leaf-a/-b ID)
   export FILE      one branch as Markdown, HTML or JSONL (--leaf ID, --format md|html|jsonl, --out PATH)
   prune FILE ID... save a copy without the branches under the given entries (--dir DIR)
   info FILE        counts by type and role, branch points, depth, leaves, warnings
