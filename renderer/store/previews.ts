@@ -2,6 +2,7 @@
 // cached per session. The renderer never holds full entries for the whole file (DESIGN.md "Data flow").
 
 import { fileIndices } from "../../shared/first-skeleton";
+import type { Skeleton } from "../../shared/skeleton";
 import type { SliceCreator } from "./types";
 
 /** getPreviews accepts at most this many indices per request (shared/api.ts). */
@@ -13,6 +14,8 @@ export interface PreviewSlice {
 	/** Fetch the missing previews among `indices` for a session. */
 	ensurePreviews(sessionId: string, indices: readonly number[]): Promise<void>;
 	dropPreviews(sessionId: string): void;
+	/** The whole skeleton replaced a first one: keep its texts under the file's indices (the whole one's). */
+	adoptPartPreviews(sessionId: string, part: Skeleton): void;
 }
 
 export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client) => {
@@ -60,6 +63,17 @@ export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client)
 				delete previews[sessionId];
 				return { previews };
 			});
+		},
+
+		adoptPartPreviews(sessionId, part) {
+			const have = get().previews[sessionId];
+			const at = part.first?.fileIndex;
+			get().dropPreviews(sessionId);
+			if (!have || !at) return;
+			// The cards the part showed keep their text across the swap instead of reading "…" until asked again.
+			const next = new Map<number, string>();
+			for (const [k, text] of have) if (k < at.length) next.set(at[k], text);
+			set((s) => ({ previews: { ...s.previews, [sessionId]: next } }));
 		},
 	};
 };

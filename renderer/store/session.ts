@@ -155,7 +155,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 	},
 
 	setSkeleton(sessionId, skeleton) {
-		const replacesPart = get().sessions[sessionId]?.skeleton?.first !== undefined;
+		const was = get().sessions[sessionId]?.skeleton;
+		const replacesPart = was?.first !== undefined;
 		set((s) => {
 			const cur = s.sessions[sessionId];
 			if (!cur) return {};
@@ -163,7 +164,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 		});
 		if (replacesPart) {
 			// The part's previews and search matches are keyed by its own indices.
-			get().dropPreviews(sessionId);
+			if (was) get().adoptPartPreviews(sessionId, was);
 			if (get().activeSessionId === sessionId && get().search.query.trim() !== "") void get().runSearch();
 		}
 		if (get().activeSessionId === sessionId) get().reconcileSelection();
