@@ -24,7 +24,7 @@
 
 import "@xyflow/react/dist/style.css";
 import "./graph.css";
-import { useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore } from "@xyflow/react";
 import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
@@ -85,7 +85,8 @@ function useDrawnSignal(onDrawn: (() => void) | undefined, installed: boolean, n
 		}
 		return true;
 	});
-	useEffect(() => {
+	// Before paint: the swap it leads to is drawn in the same frame as the measured cards.
+	useLayoutEffect(() => {
 		if (measured) onDrawn?.();
 	}, [measured, onDrawn]);
 }

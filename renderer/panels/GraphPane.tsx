@@ -2,7 +2,7 @@
 // status bar, banners). The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
 // search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
 import { HiddenBranches } from "../compare/HiddenBranches";
 import { createGraph, GraphContext, useGraph, type Graph } from "../graph/store";
@@ -50,6 +50,8 @@ function GraphAnnouncer() {
 }
 
 const NO_MATCHES = null;
+/** The first skeleton's graph: its props stay the same while the whole one is prepared (no re-render then). */
+const PartGraph = memo(SessionGraph);
 
 export function GraphPane() {
 	const { run, deps, reveal } = useServices();
@@ -87,11 +89,16 @@ export function GraphPane() {
 	);
 	const searchMatches = useMemo(() => (query.trim() === "" ? NO_MATCHES : matches), [query, matches]);
 	const handlers = useEntryHandlers(skeleton, liveLeaf);
-	const cards = useCardSources(sessionId, skeleton, reveal);
 	const selectedId = useApp((s) => s.selectedId);
 	const [partGraph] = useState<Graph>(createGraph);
-	const { held, wholeDrawn, partLayer, wholeLayer } = usePartHandOver(sessionId, skeleton, tree, previews, cards);
-	const partHandlers = useEntryHandlers(held?.skeleton ?? null, null);
+	const { held, retired, wholeDrawn, partLayer, wholeLayer } = usePartHandOver(sessionId, skeleton, tree, previews);
+	const part = held && held.sessionId === sessionId ? held : null;
+	const shownPart = part ?? (retired && retired.sessionId === sessionId ? retired : null);
+	// While the part is on screen, the whole graph's usage roll-ups and family wait (their answers are
+	// worked on in the renderer's thread, which lays out the whole graph then).
+	const cards = useCardSources(sessionId, skeleton, reveal, part === null);
+	const partCards = useCardSources(sessionId, shownPart?.skeleton ?? null, reveal, false);
+	const partHandlers = useEntryHandlers(shownPart?.skeleton ?? null, null);
 	// The whole skeleton's layout (a worker's job at this size) follows the part: its worker starts now.
 	const isPart = skeleton?.first !== undefined;
 	useEffect(() => {
@@ -135,7 +142,6 @@ export function GraphPane() {
 	}
 	// Progressive open (docs/session-core.md): the first skeleton's graph stays on screen until the whole
 	// one's is drawn underneath, then one commit swaps them.
-	const part = held && held.sessionId === sessionId ? held : null;
 	const hasWhole = skeleton.first === undefined;
 	const openAt = () => {
 		if (!part) return null;
@@ -148,20 +154,20 @@ export function GraphPane() {
 		<div className="graph-pane" data-testid="graph">
 			<GraphAnnouncer />
 			<HiddenBranches />
-			{part && (
-				<div className="graph-layer" ref={partLayer}>
+			{shownPart && (
+				<div className={`graph-layer${part ? "" : " is-retired"}`} aria-hidden={part ? undefined : true} inert={part ? undefined : true} ref={partLayer}>
 					<GraphContext.Provider value={partGraph}>
-						<SessionGraph
+						<PartGraph
 							// A first skeleton is drawn as its own graph: the whole one's indices, layout and view differ.
 							sessionKey={firstSkeletonKey(sessionId)}
-							skeleton={part.skeleton}
-							view={part.view}
-							selectedIndex={hasWhole ? (selectedId ? indexOfId(part.skeleton, selectedId) : -1) : selected}
+							skeleton={shownPart.skeleton}
+							view={shownPart.view}
+							selectedIndex={hasWhole ? (selectedId ? indexOfId(shownPart.skeleton, selectedId) : -1) : selected}
 							searchMatches={hasWhole ? NO_MATCHES : searchMatches}
 							abandonedPreview={abandoned}
-							previews={part.previews}
+							previews={shownPart.previews}
 							requestPreviews={hasWhole ? undefined : requestPreviews}
-							cards={part.cards}
+							cards={partCards}
 							direction={direction}
 							{...partHandlers}
 							focusTick={focusTick}
@@ -247,7 +253,8 @@ function useEntryHandlers(skeleton: Skeleton | null, liveLeaf: number | null) {
 const NO_STREAMS: StreamCard[] = [];
 
 /** What the cards show beyond skeleton and previews (facts, usage, roll-ups, family), from the store's caches. */
-function useCardSources(sessionId: string | null, skeleton: Skeleton | null, reveal: (entryId: string) => void): CardSources {
+/** `load`: ask the host for the usage roll-ups and the family (a first skeleton never does). */
+function useCardSources(sessionId: string | null, skeleton: Skeleton | null, reveal: (entryId: string) => void, load: boolean): CardSources {
 	const facts = useApp((s) => (sessionId ? s.cardFacts[sessionId] : undefined));
 	const usage = useApp((s) => (sessionId ? s.usageRollups[sessionId] : undefined));
 	const path = useApp((s) => (sessionId ? (s.sessions[sessionId]?.summary.path ?? null) : null));
@@ -261,11 +268,11 @@ function useCardSources(sessionId: string | null, skeleton: Skeleton | null, rev
 	// whole skeleton for their facts and roll-ups.
 	const part = skeleton?.first !== undefined;
 	useEffect(() => {
-		if (sessionId && !part) ensureUsage(sessionId, count);
-	}, [sessionId, count, part, ensureUsage]);
+		if (sessionId && load && !part) ensureUsage(sessionId, count);
+	}, [sessionId, count, part, load, ensureUsage]);
 	// Asked once the whole skeleton is in: the host's family scan (0.4-0.6 s on a folder of big sessions)
 	// runs on its one thread, and asked at once it held back the whole skeleton's 4 MB frame.
-	const whole = skeleton !== null && !part;
+	const whole = skeleton !== null && !part && load;
 	useEffect(() => {
 		if (path && whole) ensureFamily(path);
 	}, [path, count, whole, ensureFamily]);

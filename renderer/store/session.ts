@@ -200,10 +200,14 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 	},
 });
 
-/** Resolves after the next frame was painted (at once where there are no frames: tests, a hidden page). */
+/**
+ * Resolves after the next frame was painted (at once where there are no frames: tests, a hidden page). The
+ * store's subscribers render in a microtask, so the part is in that frame; waiting a second frame only
+ * delayed the whole graph.
+ */
 function afterPaint(): Promise<void> {
 	if (typeof requestAnimationFrame !== "function" || (typeof document !== "undefined" && document.hidden)) return Promise.resolve();
-	return new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0))));
+	return new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
 }
 
 /** The graph key a session's first skeleton is drawn under (its own positions, layout and viewport). */
