@@ -99,6 +99,14 @@ export function GraphPane() {
 	const cards = useCardSources(sessionId, skeleton, reveal, part === null);
 	const partCards = useCardSources(sessionId, shownPart?.skeleton ?? null, reveal, false);
 	const partHandlers = useEntryHandlers(shownPart?.skeleton ?? null, null);
+	// Once the whole skeleton is in, the store's texts are by file index (the part's carried over, and the
+	// pages the whole graph's cards ask for): the part's cards read them through its file indices.
+	const partSkeleton = shownPart?.skeleton;
+	const partPreviews = useMemo(() => {
+		const at = partSkeleton?.first?.fileIndex;
+		if (!at || skeleton?.first !== undefined) return shownPart?.previews;
+		return (k: number) => (k >= 0 && k < at.length ? previewMap?.get(at[k]) : undefined);
+	}, [partSkeleton, skeleton, shownPart, previewMap]);
 	// The whole skeleton's layout (a worker's job at this size) follows the part: its worker starts now.
 	const isPart = skeleton?.first !== undefined;
 	useEffect(() => {
@@ -165,7 +173,7 @@ export function GraphPane() {
 							selectedIndex={hasWhole ? (selectedId ? indexOfId(shownPart.skeleton, selectedId) : -1) : selected}
 							searchMatches={hasWhole ? NO_MATCHES : searchMatches}
 							abandonedPreview={abandoned}
-							previews={shownPart.previews}
+							previews={partPreviews ?? shownPart.previews}
 							requestPreviews={hasWhole ? undefined : requestPreviews}
 							cards={partCards}
 							direction={direction}
