@@ -3,7 +3,8 @@
 // as a whole process (`SessionManager.open` + `buildSessionContext` under Node 24, the runner `npm run bench`
 // uses for its context figures). The two alternate round by round (Arbor, pi, Arbor, pi ...) so a machine
 // whose load moves during the run moves both; each figure is the median of its rounds and the ratio the
-// median of the per-round ratios. Target: Arbor / pi <= 0.5.
+// median of the per-round ratios. Target: Arbor / pi <= 0.5. The same rounds time the complete graph (a big
+// session is drawn first from a part of it, then whole): it must not come later than without the part.
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -60,8 +61,9 @@ async function piRunner(root, cache) {
 }
 
 /**
- * Paired rounds on each session: `arborFirst(url)` resolves to the page's first-graph time (ms from
- * navigation start, in a fresh browser) with the host already listening; pi's figure is its whole process.
+ * Paired rounds on each session: `arborFirst(url)` resolves to the page's first-graph and complete-graph
+ * times ({ first, complete }, ms from navigation start, in a fresh browser; null when none) with the host
+ * already listening; pi's figure is its whole process.
  */
 export async function firstAgainstPi({ root, before, cache, sessions, rounds, startHost, arborFirst, log }) {
 	const pi = await piRunner(root, cache);
@@ -74,13 +76,16 @@ export async function firstAgainstPi({ root, before, cache, sessions, rounds, st
 		try {
 			// Round 0 warms the page cache (the file, the bundles) and is not counted.
 			for (let r = 0; r <= rounds; r++) {
-				const b = old ? await arborFirst(old.url) : null;
-				const a = await arborFirst(host.url);
+				const bt = old ? await arborFirst(old.url) : null;
+				const at = await arborFirst(host.url);
 				const p = await pi(s.file);
+				const b = bt?.first ?? null;
+				const a = at?.first ?? null;
+				const ms = (t) => (t != null ? `${t.first.toFixed(0)} ms (complete ${t.complete.toFixed(0)} ms)` : "—");
 				log(
-					`  ${s.key} round ${r}: ${old ? `before ${b?.toFixed(0)} ms, ` : ""}arbor ${a?.toFixed(0)} ms, pi ${p.ms?.toFixed(0)} ms (cpu ${p.cpuMs?.toFixed(0)} ms)${r === 0 ? " (warm-up, not counted)" : ""}`,
+					`  ${s.key} round ${r}: ${old ? `before ${ms(bt)}, ` : ""}arbor ${ms(at)}, pi ${p.ms?.toFixed(0)} ms (cpu ${p.cpuMs?.toFixed(0)} ms)${r === 0 ? " (warm-up, not counted)" : ""}`,
 				);
-				if (r > 0) rows.push({ before: b, arbor: a, pi: p.ms, piCpu: p.cpuMs });
+				if (r > 0) rows.push({ before: b, arbor: a, beforeComplete: bt?.complete ?? null, complete: at?.complete ?? null, pi: p.ms, piCpu: p.cpuMs });
 			}
 		} finally {
 			await host.stop();
@@ -91,6 +96,10 @@ export async function firstAgainstPi({ root, before, cache, sessions, rounds, st
 			bytes: s.bytes,
 			rounds: rows,
 			arborMs: median(rows.map((x) => x.arbor)),
+			completeMs: median(rows.map((x) => x.complete)),
+			beforeCompleteMs: before ? median(rows.map((x) => x.beforeComplete)) : null,
+			// Complete graph, after / before, per round (the builds alternate in each round).
+			completeRatio: before ? median(rows.map((x) => (x.complete != null && x.beforeComplete != null ? x.complete / x.beforeComplete : Number.NaN))) : null,
 			piMs: median(rows.map((x) => x.pi)),
 			piCpuMs: median(rows.map((x) => x.piCpu)),
 			beforeMs: before ? median(rows.map((x) => x.before)) : null,
@@ -119,6 +128,9 @@ export function printFirst(results) {
 		);
 		console.log(
 			`    ratio Arbor / pi ${was(r.beforeRatio)}${r.ratio.toFixed(2)} (target <= ${FIRST_TARGET}) ${ok}; Arbor / pi's cpu time ${was(r.beforeRatioCpu)}${r.ratioCpu.toFixed(2)}`,
+		);
+		console.log(
+			`    complete graph (the whole session drawn): Arbor ${r.beforeCompleteMs != null ? `${s(r.beforeCompleteMs)} -> ` : ""}${s(r.completeMs)}${r.completeRatio != null ? ` (after / before per round: ${r.completeRatio.toFixed(2)})` : ""}`,
 		);
 		console.log(
 			`    per round (${r.beforeMs != null ? "before / " : ""}Arbor / pi): ${r.rounds.map((x) => `${x.before != null ? `${s(x.before)} / ` : ""}${s(x.arbor)} / ${s(x.pi)}`).join(" · ")}`,

@@ -214,18 +214,32 @@ async function startHost(file, appRoot = root) {
 // handled; a page that takes seconds per frame then makes the run last many minutes.) d3-zoom, which
 // React Flow pans and zooms with, does not look at isTrusted, so the page handles these events as real ones.
 const INSTRUMENT = () => {
-	const b = { first: null, rec: false, frames: [], counts: [] };
+	const b = { first: null, complete: null, rec: false, frames: [], counts: [] };
 	window.__bench = b;
-	const visible = () => {
-		const els = document.querySelectorAll(".react-flow__node");
-		for (let k = 0; k < els.length && k < 20; k++) {
-			const r = els[k].getBoundingClientRect();
-			if (r.width > 0 && r.height > 0 && getComputedStyle(els[k]).visibility !== "hidden") return true;
-		}
+	// Seen: a box, not visibility: hidden (React Flow hides a node until it is measured), not in a
+	// transparent layer (the whole skeleton's graph is prepared under the first skeleton's, at opacity 0).
+	const seen = (el) => {
+		const r = el.getBoundingClientRect();
+		return (
+			r.width > 0 &&
+			r.height > 0 &&
+			(el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : getComputedStyle(el).visibility !== "hidden")
+		);
+	};
+	const visible = (root = document) => {
+		const els = root.querySelectorAll(".react-flow__node");
+		for (let k = 0; k < els.length && k < 20; k++) if (seen(els[k])) return true;
 		return false;
+	};
+	// The complete graph: a card seen in a graph that does not draw a first skeleton (a page without a
+	// progressive open draws the complete graph first).
+	const complete = () => {
+		for (const g of document.querySelectorAll('[data-testid="arbor-graph"]:not([data-first-skeleton])')) if (visible(g)) return true;
+		return !document.querySelector('[data-testid="arbor-graph"]') && visible();
 	};
 	const loop = (t) => {
 		if (b.first === null && visible()) b.first = t;
+		if (b.first !== null && b.complete === null && complete()) b.complete = t;
 		if (b.rec) {
 			b.frames.push(t);
 			if (b.frames.length % 10 === 0) b.counts.push(document.querySelectorAll(".react-flow__node").length);
@@ -479,7 +493,10 @@ async function measurePage(url, timeoutS, css = "", filters = false) {
 	}
 }
 
-/** First-graph time alone (ms from navigation start), in a fresh browser; null when none within the timeout. */
+/**
+ * First-graph and complete-graph times (ms from navigation start), in a fresh browser; null when not drawn
+ * within the timeout. They differ when a big session is drawn first from its first skeleton.
+ */
 async function firstGraphOnly(url) {
 	const server = await chromium.launchServer({ executablePath: process.env.ARBOR_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
 	try {
@@ -488,8 +505,8 @@ async function firstGraphOnly(url) {
 		await context.addInitScript(INSTRUMENT);
 		const page = await context.newPage();
 		await page.goto(url, { waitUntil: "commit" });
-		await page.waitForFunction(() => window.__bench?.first != null, null, { timeout: FIRST_GRAPH_TIMEOUT_ARBOR_S * 1000, polling: 50 });
-		return await page.evaluate(() => window.__bench.first);
+		await page.waitForFunction(() => window.__bench?.complete != null, null, { timeout: FIRST_GRAPH_TIMEOUT_ARBOR_S * 1000, polling: 50 });
+		return await page.evaluate(() => ({ first: window.__bench.first, complete: window.__bench.complete }));
 	} catch {
 		return null;
 	} finally {

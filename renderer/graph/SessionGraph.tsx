@@ -24,7 +24,7 @@
 
 import "@xyflow/react/dist/style.css";
 import "./graph.css";
-import { useContext, useEffect, useMemo, useRef, useState } from "react";
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { ReactFlow, ReactFlowProvider, useReactFlow, useStore as useFlowStore } from "@xyflow/react";
 import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
@@ -71,6 +71,26 @@ function rowEndStyle(paneWidth: number): React.CSSProperties {
 	return { "--arbor-row-end": `${Math.max(ROW.w, paneWidth - 8 - 16)}px` } as React.CSSProperties;
 }
 
+/**
+ * Calls `onDrawn` once the current layout is drawn and every mounted card is measured: React Flow hides a
+ * card (visibility: hidden) until its size is known, so before that the pane can show no card at all.
+ */
+function useDrawnSignal(onDrawn: (() => void) | undefined, installed: boolean, nodes: readonly GraphFlowNode[]): void {
+	const measured = useFlowStore((s) => {
+		if (!onDrawn || !installed) return false;
+		// React Flow takes the nodes prop in an effect: until then its lookup holds the previous ones (or none).
+		for (const node of nodes) {
+			const n = s.nodeLookup.get(node.id);
+			if (!n || n.measured.width === undefined || n.measured.height === undefined) return false;
+		}
+		return true;
+	});
+	// Before paint: the swap it leads to is drawn in the same frame as the measured cards.
+	useLayoutEffect(() => {
+		if (measured) onDrawn?.();
+	}, [measured, onDrawn]);
+}
+
 export function SessionGraph(props: SessionGraphProps): React.JSX.Element {
 	const provided = useContext(GraphContext);
 	const [own] = useState<Graph>(createGraph);
@@ -96,7 +116,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	const { model, activePath } = useGraphModel(graph, props);
 	const { laid, laidRef } = useGraphLayout(model, direction, sessionKey);
 	const { initialViewport, lod, mounted, drawn, overrides, recull, onMove, onMoveEnd } = useCulling(graph, rf, laid, sessionKey, paneWidth, paneHeight);
-	const camera = useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull });
+	const camera = useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull, openAt: props.openAt });
 	const { minZoom } = camera;
 
 	const overview = lod === "overview";
@@ -146,6 +166,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			}
 		}
 	}, [extra, rf, paneWidth, paneHeight]);
+	useDrawnSignal(props.onDrawn, drawn !== null && drawn === laid, nodes);
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
 		graph,
 		rf,

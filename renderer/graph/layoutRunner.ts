@@ -17,6 +17,33 @@ export interface LayoutRunner {
 
 type Reply = { seq: number; layout?: GraphLayout; index?: WorkerIndex; children?: ChildIndex; depth?: Int32Array; error?: string };
 
+function startWorker(): Worker {
+	return new Worker(new URL("./layout.worker.ts", import.meta.url), { type: "module" });
+}
+
+/** A worker started ahead of need (warmLayoutWorker); the next runner that needs one takes it. */
+let spare: Worker | null = null;
+
+/**
+ * Start a layout worker now, so the next big layout does not wait for the worker's script to load and
+ * start (the progressive open calls it while the first skeleton is drawn: the whole one's layout follows).
+ */
+export function warmLayoutWorker(): void {
+	if (spare || typeof (globalThis as { Worker?: unknown }).Worker !== "function") return;
+	try {
+		const w = startWorker();
+		// A worker that fails to start before a runner took it is dropped; the runner then starts its own
+		// (and falls back to the main thread if that fails too).
+		w.onerror = () => {
+			w.terminate();
+			if (spare === w) spare = null;
+		};
+		spare = w;
+	} catch {
+		spare = null;
+	}
+}
+
 export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 	let worker: Worker | null = null;
 	let broken = typeof (globalThis as { Worker?: unknown }).Worker !== "function";
@@ -35,7 +62,8 @@ export function createLayoutRunner(threshold = WORKER_THRESHOLD): LayoutRunner {
 		if (broken) return null;
 		if (worker) return worker;
 		try {
-			worker = new Worker(new URL("./layout.worker.ts", import.meta.url), { type: "module" });
+			worker = spare ?? startWorker();
+			spare = null;
 		} catch {
 			broken = true;
 			return null;

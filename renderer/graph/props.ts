@@ -57,4 +57,24 @@ export interface SessionGraphProps {
 	liveLeaf?: number | null;
 	/** Switch between the rows view and the tree of cards (the graph's own button); no button when absent. */
 	onToggleView?(): void;
+	/**
+	 * Called once this graph shows its layout with every mounted card measured (React Flow keeps a card
+	 * hidden until then), and again after each later such state while it is passed. The progressive open
+	 * keeps the first skeleton's graph on screen until the whole one's says so (docs/graph.md).
+	 */
+	onDrawn?(): void;
+	/**
+	 * Where a new sessionKey's first layout opens instead of its saved viewport or the leaf: this entry
+	 * (an index of `skeleton`) at this point of the pane, at this zoom. The whole skeleton's graph opens
+	 * where the first skeleton's graph shows the same entry. Asked when that layout is installed.
+	 */
+	openAt?(): EntryPoint | null;
+}
+
+/** An entry's centre on the pane (pixels from the pane's top left) at a zoom. */
+export interface EntryPoint {
+	entry: number;
+	x: number;
+	y: number;
+	zoom: number;
 }

@@ -11,7 +11,7 @@ import { useStore } from "zustand";
 import type { Skeleton, SkeletonLabel } from "../../shared/skeleton";
 import { indexOfId } from "../store/selectors";
 import { GraphNodeKind, type Direction, type GraphModel } from "./model";
-import type { CardSources } from "./props";
+import type { CardSources, EntryPoint } from "./props";
 
 export interface XY {
 	x: number;
@@ -30,6 +30,8 @@ export interface GraphController {
 	/** Center an entry (or the node that shows it); `zoom` defaults to keeping the current zoom (min 0.6). */
 	centerOnEntry(entry: number, zoom?: number): void;
 	zoomBy(factor: number): void;
+	/** Where an entry (or the node that shows it) is on the pane now, null when not laid out. */
+	pointOf(entry: number): EntryPoint | null;
 }
 
 export interface GraphState {

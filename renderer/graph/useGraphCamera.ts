@@ -9,6 +9,7 @@ import { viewRect } from "./cull";
 import { nodeCenter, type Laid } from "./laid";
 import { ROW } from "./model";
 import type { GraphFlowNode } from "./nodes";
+import type { EntryPoint } from "./props";
 import { useGraphStore, type Graph, type GraphController } from "./store";
 import { FAR_ZOOM, JUMP_MIN_ZOOM, MAX_ZOOM, READABLE_ZOOM } from "./zoom";
 
@@ -23,6 +24,8 @@ export interface CameraInput {
 	paneWidth: number;
 	paneHeight: number;
 	recull(v: Viewport): void;
+	/** SessionGraphProps.openAt. */
+	openAt?: () => EntryPoint | null;
 }
 
 export interface Camera {
@@ -33,7 +36,7 @@ export interface Camera {
 	minZoom: number;
 }
 
-export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull }: CameraInput): Camera {
+export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull, openAt }: CameraInput): Camera {
 	const graphStore = graph.store;
 	const { saveViewport } = graph.actions;
 	// Where the last animated move is going: a zoom step taken while one is still running starts from its
@@ -70,6 +73,8 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		graphStore.setState({ model: laid.model });
 		if (shownKey.current !== sessionKey) {
 			shownKey.current = sessionKey;
+			const at = openAt?.();
+			if (at && placeAt(laid, at)) return;
 			const saved = graphStore.getState().viewports[sessionKey];
 			if (saved) setViewport(saved);
 			else openOn(laid);
@@ -108,6 +113,16 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		setViewport({ x, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
+	// An entry where another drawing of the session shows it (the first skeleton's graph handing over to the
+	// whole one): same pane point, same zoom. The rows view keeps its lanes at the left edge.
+	function placeAt(target: Laid, at: EntryPoint): boolean {
+		const c = nodeCenter(target, at.entry, skeleton);
+		if (!c) return false;
+		const x = target.layout.direction === "rows" ? 8 - target.layout.minX * at.zoom : at.x - c.x * at.zoom;
+		setViewport({ x, y: at.y - c.y * at.zoom, zoom: at.zoom });
+		return true;
+	}
+
 	// A session opens on its recent past. The rows view (the default) reads at zoom 1: the lanes at the
 	// left edge, the leaf's row low in the pane so the rows above it (its path back toward the root, and
 	// the lanes of the branches leaving that path) fill it, never scrolled past the last row. The tidy
@@ -129,8 +144,8 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 	}, [graphStore, laid]);
 
 	// ---- controller for the graph actions
-	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom, centerOn });
-	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom, centerOn };
+	const controllerDeps = useRef({ laid, paneWidth, paneHeight, minZoom, centerOn, skeleton });
+	controllerDeps.current = { laid, paneWidth, paneHeight, minZoom, centerOn, skeleton };
 	useEffect(() => {
 		const controller: GraphController = {
 			fit() {
@@ -157,12 +172,19 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 				const cy = (h > 0 ? h : 600) / 2;
 				setViewport({ x: cx - ((cx - cur.x) / cur.zoom) * z, y: cy - ((cy - cur.y) / cur.zoom) * z, zoom: z }, 150);
 			},
+			pointOf(entry) {
+				const l = laidRef.current;
+				const c = l ? nodeCenter(l, entry, controllerDeps.current.skeleton) : null;
+				if (!c) return null;
+				const v = rf.getViewport();
+				return { entry, x: v.x + c.x * v.zoom, y: v.y + c.y * v.zoom, zoom: v.zoom };
+			},
 		};
 		graphStore.setState({ controller });
 		return () => {
 			if (graphStore.getState().controller === controller) graphStore.setState({ controller: null });
 		};
-	}, [graphStore, rf, setViewport]);
+	}, [graphStore, rf, setViewport, laidRef]);
 
 	// reveal(): bring an entry into view once the layout shows it (keeps the zoom when it is already visible).
 	const pendingReveal = useGraphStore((s) => s.pendingReveal);

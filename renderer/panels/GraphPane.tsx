@@ -2,13 +2,13 @@
 // status bar, banners). The graph area: feeds renderer/graph's <SessionGraph> from the app store (visible tree, selection,
 // search matches, abandoned preview, preview texts) and turns its clicks into store actions / commands.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { SessionGraph } from "../graph/SessionGraph";
 import { HiddenBranches } from "../compare/HiddenBranches";
-import { useGraph } from "../graph/store";
+import { createGraph, GraphContext, useGraph, type Graph } from "../graph/store";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
-import { activeSkeleton, selectedIndex, selectTreeView } from "../store/selectors";
+import { activeSkeleton, indexOfId, selectedIndex, selectTreeView } from "../store/selectors";
 import { streamCards, type StreamCard } from "../graph/streaming";
 import type { CardSources } from "../graph/props";
 import { subtreeRollupText } from "../store/rollups";
@@ -17,6 +17,8 @@ import type { Skeleton } from "../../shared/skeleton";
 import { kindStyle } from "../graph/cards";
 import { shorten } from "./session-name";
 import { useTriesCards } from "../tries/cards";
+import { usePartHandOver } from "./held-part";
+import { warmLayoutWorker } from "../graph/layoutRunner";
 
 /** Polite live region: what the selection moved to, and where the leaf went (screen readers). */
 function GraphAnnouncer() {
@@ -48,6 +50,8 @@ function GraphAnnouncer() {
 }
 
 const NO_MATCHES = null;
+/** The first skeleton's graph: its props stay the same while the whole one is prepared (no re-render then). */
+const PartGraph = memo(SessionGraph);
 
 export function GraphPane() {
 	const { run, deps, reveal } = useServices();
@@ -84,7 +88,134 @@ export function GraphPane() {
 		[sessionId, st],
 	);
 	const searchMatches = useMemo(() => (query.trim() === "" ? NO_MATCHES : matches), [query, matches]);
+	const handlers = useEntryHandlers(skeleton, liveLeaf);
+	const selectedId = useApp((s) => s.selectedId);
+	const [partGraph] = useState<Graph>(createGraph);
+	const { held, retired, wholeDrawn, partLayer, wholeLayer } = usePartHandOver(sessionId, skeleton, tree, previews);
+	const part = held && held.sessionId === sessionId ? held : null;
+	const shownPart = part ?? (retired && retired.sessionId === sessionId ? retired : null);
+	// While the part is on screen, the whole graph's usage roll-ups and family wait (their answers are
+	// worked on in the renderer's thread, which lays out the whole graph then).
+	const cards = useCardSources(sessionId, skeleton, reveal, part === null);
+	const partCards = useCardSources(sessionId, shownPart?.skeleton ?? null, reveal, false);
+	const partHandlers = useEntryHandlers(shownPart?.skeleton ?? null, null);
+	// Once the whole skeleton is in, the store's texts are by file index (the part's carried over, and the
+	// pages the whole graph's cards ask for): the part's cards read them through its file indices.
+	const partSkeleton = shownPart?.skeleton;
+	const partPreviews = useMemo(() => {
+		const at = partSkeleton?.first?.fileIndex;
+		if (!at || skeleton?.first !== undefined) return shownPart?.previews;
+		return (k: number) => (k >= 0 && k < at.length ? previewMap?.get(at[k]) : undefined);
+	}, [partSkeleton, skeleton, shownPart, previewMap]);
+	// The whole skeleton's layout (a worker's job at this size) follows the part: its worker starts now.
+	const isPart = skeleton?.first !== undefined;
+	useEffect(() => {
+		if (isPart) warmLayoutWorker();
+	}, [isPart]);
+	const toggleView = useCallback(() => void st().updateSettings({ layoutDirection: direction === "rows" ? "TB" : "rows" }), [st, direction]);
 
+	if (!sessionId || !skeleton || !tree) {
+		return (
+			<div className="graph-empty" data-testid="graph-loading">
+				{sessionId ? "Loading session…" : ""}
+			</div>
+		);
+	}
+	if (tree.rows.length === 0) {
+		return (
+			<div className="graph-empty" data-testid="graph-empty">
+				{skeleton.count === 0 ? (
+					"This session has no entries yet."
+				) : filter === "default" ? (
+					// A file branched from its first user message holds only settings lines (model, thinking level).
+					<p>
+						This session has no messages yet: its {skeleton.count === 1 ? "one entry is a settings line" : `${skeleton.count} entries are settings lines`}{" "}
+						(model, thinking level, labels…), which the default filter hides. Type the first message below, or{" "}
+						<button type="button" className="link" onClick={() => void run("filter.all", { source: "button" })}>
+							show all entries
+						</button>
+						.
+					</p>
+				) : (
+					<p>
+						No entries match this filter (0 of {skeleton.count.toLocaleString()}).{" "}
+						<button type="button" className="link" onClick={() => void run("filter.default", { source: "button" })}>
+							Back to the default filter
+						</button>{" "}
+						(Ctrl+D).
+					</p>
+				)}
+			</div>
+		);
+	}
+	// Progressive open (docs/session-core.md): the first skeleton's graph stays on screen until the whole
+	// one's is drawn underneath, then one commit swaps them.
+	const hasWhole = skeleton.first === undefined;
+	const openAt = () => {
+		if (!part) return null;
+		const id = st().selectedId ?? part.skeleton.ids[part.skeleton.leaf] ?? null;
+		const at = id ? partGraph.store.getState().controller?.pointOf(indexOfId(part.skeleton, id)) : null;
+		const entry = id ? indexOfId(skeleton, id) : -1;
+		return at && entry >= 0 ? { ...at, entry } : null;
+	};
+	return (
+		<div className="graph-pane" data-testid="graph">
+			<GraphAnnouncer />
+			<HiddenBranches />
+			{shownPart && (
+				<div className={`graph-layer${part ? "" : " is-retired"}`} aria-hidden={part ? undefined : true} inert={part ? undefined : true} ref={partLayer}>
+					<GraphContext.Provider value={partGraph}>
+						<PartGraph
+							// A first skeleton is drawn as its own graph: the whole one's indices, layout and view differ.
+							sessionKey={firstSkeletonKey(sessionId)}
+							skeleton={shownPart.skeleton}
+							view={shownPart.view}
+							selectedIndex={hasWhole ? (selectedId ? indexOfId(shownPart.skeleton, selectedId) : -1) : selected}
+							searchMatches={hasWhole ? NO_MATCHES : searchMatches}
+							abandonedPreview={abandoned}
+							previews={partPreviews ?? shownPart.previews}
+							requestPreviews={hasWhole ? undefined : requestPreviews}
+							cards={partCards}
+							direction={direction}
+							{...partHandlers}
+							focusTick={focusTick}
+							onToggleView={toggleView}
+						/>
+					</GraphContext.Provider>
+				</div>
+			)}
+			{hasWhole && (
+				// While the part is shown, the whole graph is laid out and its cards measured here, unseen.
+				<div className={`graph-layer${part ? " is-preparing" : ""}`} aria-hidden={part ? true : undefined} inert={part ? true : undefined} ref={wholeLayer}>
+					<SessionGraph
+						sessionKey={sessionId}
+						skeleton={skeleton}
+						view={tree}
+						selectedIndex={selected}
+						searchMatches={searchMatches}
+						abandonedPreview={abandoned}
+						previews={previews}
+						requestPreviews={requestPreviews}
+						cards={cards}
+						direction={direction}
+						{...handlers}
+						focusTick={focusTick}
+						liveLeaf={liveLeaf}
+						streaming={streaming}
+						onToggleView={toggleView}
+						onDrawn={part ? wholeDrawn : undefined}
+						openAt={part ? openAt : undefined}
+					/>
+				</div>
+			)}
+		</div>
+	);
+}
+
+/** Select, navigate, menu, leaf drop and fold for the cards of one skeleton's graph (its indices -> entry ids). */
+function useEntryHandlers(skeleton: Skeleton | null, liveLeaf: number | null) {
+	const { run, deps } = useServices();
+	const st = deps.store.getState;
 	const idOf = useCallback((i: number) => (skeleton && i >= 0 && i < skeleton.count ? skeleton.ids[i] : null), [skeleton]);
 	const onSelect = useCallback((i: number) => st().select(idOf(i)), [st, idOf]);
 	const onActivate = useCallback(
@@ -124,76 +255,14 @@ export function GraphPane() {
 		},
 		[st, idOf],
 	);
-	const cards = useCardSources(sessionId, skeleton, reveal);
-
-	if (!sessionId || !skeleton || !tree) {
-		return (
-			<div className="graph-empty" data-testid="graph-loading">
-				{sessionId ? "Loading session…" : ""}
-			</div>
-		);
-	}
-	if (tree.rows.length === 0) {
-		return (
-			<div className="graph-empty" data-testid="graph-empty">
-				{skeleton.count === 0 ? (
-					"This session has no entries yet."
-				) : filter === "default" ? (
-					// A file branched from its first user message holds only settings lines (model, thinking level).
-					<p>
-						This session has no messages yet: its {skeleton.count === 1 ? "one entry is a settings line" : `${skeleton.count} entries are settings lines`}{" "}
-						(model, thinking level, labels…), which the default filter hides. Type the first message below, or{" "}
-						<button type="button" className="link" onClick={() => void run("filter.all", { source: "button" })}>
-							show all entries
-						</button>
-						.
-					</p>
-				) : (
-					<p>
-						No entries match this filter (0 of {skeleton.count.toLocaleString()}).{" "}
-						<button type="button" className="link" onClick={() => void run("filter.default", { source: "button" })}>
-							Back to the default filter
-						</button>{" "}
-						(Ctrl+D).
-					</p>
-				)}
-			</div>
-		);
-	}
-	return (
-		<div className="graph-pane" data-testid="graph">
-			<GraphAnnouncer />
-			<HiddenBranches />
-			<SessionGraph
-				// A first skeleton is drawn as its own graph: the whole one's indices, layout and view differ.
-				sessionKey={skeleton.first ? firstSkeletonKey(sessionId) : sessionId}
-				skeleton={skeleton}
-				view={tree}
-				selectedIndex={selected}
-				searchMatches={searchMatches}
-				abandonedPreview={abandoned}
-				previews={previews}
-				requestPreviews={requestPreviews}
-				cards={cards}
-				direction={direction}
-				onSelect={onSelect}
-				onActivate={onActivate}
-				onContextMenu={onContextMenu}
-				onToggleFold={onToggleFold}
-				onLeafDrop={onLeafDrop}
-				focusTick={focusTick}
-				liveLeaf={liveLeaf}
-				streaming={streaming}
-				onToggleView={() => void st().updateSettings({ layoutDirection: direction === "rows" ? "TB" : "rows" })}
-			/>
-		</div>
-	);
+	return { onSelect, onActivate, onContextMenu, onLeafDrop, onToggleFold };
 }
 
 const NO_STREAMS: StreamCard[] = [];
 
 /** What the cards show beyond skeleton and previews (facts, usage, roll-ups, family), from the store's caches. */
-function useCardSources(sessionId: string | null, skeleton: Skeleton | null, reveal: (entryId: string) => void): CardSources {
+/** `load`: ask the host for the usage roll-ups and the family (a first skeleton never does). */
+function useCardSources(sessionId: string | null, skeleton: Skeleton | null, reveal: (entryId: string) => void, load: boolean): CardSources {
 	const facts = useApp((s) => (sessionId ? s.cardFacts[sessionId] : undefined));
 	const usage = useApp((s) => (sessionId ? s.usageRollups[sessionId] : undefined));
 	const path = useApp((s) => (sessionId ? (s.sessions[sessionId]?.summary.path ?? null) : null));
@@ -207,11 +276,14 @@ function useCardSources(sessionId: string | null, skeleton: Skeleton | null, rev
 	// whole skeleton for their facts and roll-ups.
 	const part = skeleton?.first !== undefined;
 	useEffect(() => {
-		if (sessionId && !part) ensureUsage(sessionId, count);
-	}, [sessionId, count, part, ensureUsage]);
+		if (sessionId && load && !part) ensureUsage(sessionId, count);
+	}, [sessionId, count, part, load, ensureUsage]);
+	// Asked once the whole skeleton is in: the host's family scan (0.4-0.6 s on a folder of big sessions)
+	// runs on its one thread, and asked at once it held back the whole skeleton's 4 MB frame.
+	const whole = skeleton !== null && !part && load;
 	useEffect(() => {
-		if (path) ensureFamily(path);
-	}, [path, count, ensureFamily]);
+		if (path && whole) ensureFamily(path);
+	}, [path, count, whole, ensureFamily]);
 	return useMemo(
 		() => ({
 			facts: (i) => (part ? undefined : facts?.get(i)),

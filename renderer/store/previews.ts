@@ -2,6 +2,7 @@
 // cached per session. The renderer never holds full entries for the whole file (DESIGN.md "Data flow").
 
 import { fileIndices } from "../../shared/first-skeleton";
+import type { Skeleton } from "../../shared/skeleton";
 import type { SliceCreator } from "./types";
 
 /** getPreviews accepts at most this many indices per request (shared/api.ts). */
@@ -13,6 +14,8 @@ export interface PreviewSlice {
 	/** Fetch the missing previews among `indices` for a session. */
 	ensurePreviews(sessionId: string, indices: readonly number[]): Promise<void>;
 	dropPreviews(sessionId: string): void;
+	/** The whole skeleton replaced a first one: keep its texts under the file's indices (the whole one's). */
+	adoptPartPreviews(sessionId: string, part: Skeleton): void;
 }
 
 export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client) => {
@@ -35,12 +38,15 @@ export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client)
 				const page = missing.slice(at, at + PREVIEW_PAGE);
 				try {
 					// A first skeleton's indices are its own: the file's are asked for (shared/first-skeleton.ts).
-					const indices = fileIndices(get().sessions[sessionId]?.skeleton, page);
+					const asked = get().sessions[sessionId]?.skeleton;
+					const indices = fileIndices(asked, page);
 					const texts = await client.request("getPreviews", { sessionId, indices });
 					if ((generation.get(sessionId) ?? 0) !== gen) return;
+					// Asked for a first skeleton that the whole one has replaced meanwhile: keyed by file index.
+					const keys = asked?.first && get().sessions[sessionId]?.skeleton?.first === undefined ? indices : page;
 					set((s) => {
 						const next = new Map(s.previews[sessionId] ?? []);
-						page.forEach((idx, k) => next.set(idx, texts[k] ?? ""));
+						keys.forEach((idx, k) => next.set(idx, texts[k] ?? ""));
 						return { previews: { ...s.previews, [sessionId]: next } };
 					});
 				} catch (err) {
@@ -60,6 +66,18 @@ export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client)
 				delete previews[sessionId];
 				return { previews };
 			});
+		},
+
+		adoptPartPreviews(sessionId, part) {
+			const have = get().previews[sessionId];
+			const at = part.first?.fileIndex;
+			// Pages still on their way are kept: their answers are keyed by file index (ensurePreviews). The
+			// in-flight set holds the part's indices, which mean other entries now.
+			inFlight.delete(sessionId);
+			// The cards the part showed keep their text across the swap instead of reading "…" until asked again.
+			const next = new Map<number, string>();
+			if (have && at) for (const [k, text] of have) if (k < at.length) next.set(at[k], text);
+			set((s) => ({ previews: { ...s.previews, [sessionId]: next } }));
 		},
 	};
 };

@@ -15,20 +15,50 @@ export function activeSkeleton(s: Pick<AppState, "sessions" | "activeSessionId">
 }
 
 const idIndexCache = new WeakMap<readonly string[], Map<string, number>>();
+const idIndexQueued = new WeakSet<readonly string[]>();
+/** Ids arrays at least this long get their map built in slices between tasks (a 100k map costs ~40 ms). */
+const DEFER_ID_INDEX = 20_000;
+const ID_INDEX_SLICE = 10_000;
+
+function buildIdIndex(ids: readonly string[]): Map<string, number> {
+	const m = new Map<string, number>();
+	// Duplicate ids: pi keeps the last one, so later indices overwrite earlier ones.
+	for (let i = 0; i < ids.length; i++) m.set(ids[i], i);
+	idIndexCache.set(ids, m);
+	return m;
+}
+
+/** The map of a big ids array, built a slice per task and installed once whole. */
+function buildIdIndexLater(ids: readonly string[]): void {
+	const m = new Map<string, number>();
+	let at = 0;
+	const slice = (): void => {
+		if (idIndexCache.has(ids)) return;
+		const end = Math.min(ids.length, at + ID_INDEX_SLICE);
+		for (; at < end; at++) m.set(ids[at], at);
+		if (at < ids.length) setTimeout(slice, 0);
+		else idIndexCache.set(ids, m);
+	};
+	setTimeout(slice, 0);
+}
 
 /**
  * Entry index of an id (-1 when absent). The map is built once per ids array: a leaf move makes a new
  * skeleton object around the same ids, so a 100k map is not rebuilt on every move (only when entries come).
+ * A big array's map is built in slices after the lookup, which scans meanwhile: the selection's index is
+ * asked for in the very render that first shows a big skeleton, where building the map at once held the
+ * whole graph back by 40 ms (more on a busy machine).
  */
 export function indexOfId(sk: Pick<Skeleton, "ids">, id: string): number {
-	let m = idIndexCache.get(sk.ids);
-	if (!m) {
-		m = new Map();
-		// Duplicate ids: pi keeps the last one, so later indices overwrite earlier ones.
-		for (let i = 0; i < sk.ids.length; i++) m.set(sk.ids[i], i);
-		idIndexCache.set(sk.ids, m);
+	const m = idIndexCache.get(sk.ids);
+	if (m) return m.get(id) ?? -1;
+	const ids = sk.ids;
+	if (ids.length < DEFER_ID_INDEX) return buildIdIndex(ids).get(id) ?? -1;
+	if (!idIndexQueued.has(ids)) {
+		idIndexQueued.add(ids);
+		buildIdIndexLater(ids);
 	}
-	return m.get(id) ?? -1;
+	return ids.lastIndexOf(id);
 }
 
 export function leafId(sk: Skeleton): string | null {

@@ -155,7 +155,8 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 	},
 
 	setSkeleton(sessionId, skeleton) {
-		const replacesPart = get().sessions[sessionId]?.skeleton?.first !== undefined;
+		const was = get().sessions[sessionId]?.skeleton;
+		const replacesPart = was?.first !== undefined;
 		set((s) => {
 			const cur = s.sessions[sessionId];
 			if (!cur) return {};
@@ -163,7 +164,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 		});
 		if (replacesPart) {
 			// The part's previews and search matches are keyed by its own indices.
-			get().dropPreviews(sessionId);
+			if (was) get().adoptPartPreviews(sessionId, was);
 			if (get().activeSessionId === sessionId && get().search.query.trim() !== "") void get().runSearch();
 		}
 		if (get().activeSessionId === sessionId) get().reconcileSelection();
@@ -199,10 +200,14 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 	},
 });
 
-/** Resolves after the next frame was painted (at once where there are no frames: tests, a hidden page). */
+/**
+ * Resolves after the next frame was painted (at once where there are no frames: tests, a hidden page). The
+ * store's subscribers render in a microtask, so the part is in that frame; waiting a second frame only
+ * delayed the whole graph.
+ */
 function afterPaint(): Promise<void> {
 	if (typeof requestAnimationFrame !== "function" || (typeof document !== "undefined" && document.hidden)) return Promise.resolve();
-	return new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(ok, 0))));
+	return new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
 }
 
 /** The graph key a session's first skeleton is drawn under (its own positions, layout and viewport). */
