@@ -1,0 +1,173 @@
+// The session tab strip: one tab per open session, named by the session (shortened from the middle; the
+// full name and the path on hover). When the tabs need more room than the toolbar leaves them, the strip
+// moves by whole tabs: a tab is never cut at its left edge, the active one is always whole, and each side
+// with tabs out of view shows an arrow with their count (the right edge also fades over a tab it cuts).
+// A scrolling box with a scrollbar showed whichever pixel the active tab needed, so the tab before it
+// read "he weath…ix it?" with nothing saying more tabs were there.
+
+import { useCallback, useLayoutEffect, useRef, useState } from "react";
+import { useApp } from "../store";
+import { LiveTabDot } from "./LiveBadge";
+import { shortenMiddle, useSessionName } from "./session-name";
+
+/** Characters a tab shows: its name shortened from the middle. */
+const TAB_CHARS = 18;
+
+interface StripView {
+	/** The tabs need more room than the strip has. */
+	over: boolean;
+	/** Index of the tab at the strip's left edge. */
+	first: number;
+	/** Tabs out of view, or cut, at the right edge. */
+	right: number;
+	/** How far the row of tabs is moved left (px): the left edge of tab `first`. */
+	x: number;
+}
+
+const FITS: StripView = { over: false, first: 0, right: 0, x: 0 };
+
+export function SessionTabs() {
+	const order = useApp((s) => s.order);
+	const sessions = useApp((s) => s.sessions);
+	const active = useApp((s) => s.activeSessionId);
+	const setActive = useApp((s) => s.setActive);
+	const close = useApp((s) => s.closeSession);
+	const box = useRef<HTMLDivElement>(null);
+	const row = useRef<HTMLDivElement>(null);
+	const [view, setView] = useState<StripView>(FITS);
+	const viewRef = useRef(view);
+	viewRef.current = view;
+	const activeIndex = order.indexOf(active ?? "");
+	const activeRef = useRef(activeIndex);
+	activeRef.current = activeIndex;
+	// The view follows the active tab until the user moves the strip away from it (arrows, wheel).
+	const followActive = useRef(true);
+
+	/**
+	 * Put tab `want` at the left edge, or, with `show`, the nearest position from the current one that
+	 * shows tab `show` whole. Never leaves room at the right that earlier tabs could fill.
+	 */
+	const place = useCallback((want: number, show = -1) => {
+		const el = box.current;
+		const tabs = row.current ? (Array.from(row.current.children) as HTMLElement[]) : [];
+		if (!el || tabs.length === 0) return;
+		const width = el.clientWidth;
+		const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
+		const right = (k: number): number => left(k) + tabs[k].offsetWidth;
+		const last = tabs.length - 1;
+		let next: StripView;
+		if (right(last) <= width + 0.5) next = FITS;
+		else {
+			let f = Math.max(0, Math.min(last, want));
+			if (show >= 0) {
+				if (show < f) f = show;
+				while (f < show && right(show) - left(f) > width + 0.5) f++;
+			}
+			while (f > 0 && right(last) - left(f - 1) <= width + 0.5) f--;
+			const x = left(f);
+			next = { over: true, first: f, right: tabs.filter((_, k) => right(k) - x > width + 0.5).length, x };
+		}
+		const cur = viewRef.current;
+		if (cur.over !== next.over || cur.first !== next.first || cur.right !== next.right || cur.x !== next.x) setView(next);
+	}, []);
+
+	// The active tab comes into view whole; a resize (of the window, or of the tabs as their names load)
+	// keeps the left tab where it is when it can.
+	useLayoutEffect(() => {
+		followActive.current = true;
+		place(viewRef.current.first, activeIndex);
+	}, [place, activeIndex, order.length, view.over]);
+	useLayoutEffect(() => {
+		if (!box.current || !row.current || typeof ResizeObserver === "undefined") return;
+		const ro = new ResizeObserver(() => place(viewRef.current.first, followActive.current ? activeRef.current : -1));
+		ro.observe(box.current);
+		ro.observe(row.current);
+		return () => ro.disconnect();
+	}, [place, order.length]);
+
+	if (order.length < 2) return null;
+	const { over, first, right, x } = view;
+	const move = (to: number): void => {
+		followActive.current = false;
+		place(to);
+	};
+	return (
+		<nav className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
+			{over && (
+				<button
+					type="button"
+					className="tabs-more"
+					data-testid="tabs-more-left"
+					disabled={first === 0}
+					aria-label={`${first} more tab${first === 1 ? "" : "s"} on the left`}
+					title={first > 0 ? `${first} more tab${first === 1 ? "" : "s"} on the left` : "No more tabs on the left"}
+					onClick={() => move(first - 1)}
+				>
+					‹{first > 0 ? ` ${first}` : ""}
+				</button>
+			)}
+			<div
+				ref={box}
+				className={`tabs${over && right > 0 ? " more-right" : ""}`}
+				data-testid="tabs-scroller"
+				// The browser scrolls a clipped box to show a tab that takes the keyboard focus: the strip shows it
+				// whole at its own tab positions instead.
+				onScroll={(e) => {
+					e.currentTarget.scrollLeft = 0;
+				}}
+				onFocus={(e) => {
+					// Only for keyboard focus: a click's own focus moving the tab would leave the mouse-up on another
+					// element, and the click would be lost (the click makes the tab active, which brings it into view).
+					if (!(e.target instanceof HTMLElement) || !e.target.matches(":focus-visible")) return;
+					const k = row.current ? Array.prototype.indexOf.call(row.current.children, (e.target as HTMLElement).closest(".tab")) : -1;
+					if (k < 0) return;
+					followActive.current = k === activeRef.current;
+					place(viewRef.current.first, k);
+				}}
+				onWheel={(e) => {
+					const d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
+					if (over && d !== 0) move(first + Math.sign(d));
+				}}
+			>
+				<div ref={row} className="tabs-row" style={x ? { transform: `translateX(${-x}px)` } : undefined}>
+					{order.map((id) => {
+						const s = sessions[id];
+						if (!s) return null;
+						return <SessionTab key={id} id={id} active={id === active} path={s.summary.path} onOpen={() => setActive(id)} onClose={() => void close(id)} />;
+					})}
+				</div>
+			</div>
+			{over && (
+				<button
+					type="button"
+					className="tabs-more"
+					data-testid="tabs-more-right"
+					disabled={right === 0}
+					aria-label={`${right} more tab${right === 1 ? "" : "s"} on the right`}
+					title={right > 0 ? `${right} more tab${right === 1 ? "" : "s"} on the right` : "No more tabs on the right"}
+					onClick={() => move(first + 1)}
+				>
+					{right > 0 ? `${right} ` : ""}›
+				</button>
+			)}
+		</nav>
+	);
+}
+
+function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active: boolean; path: string | null; onOpen(): void; onClose(): void }) {
+	// The session's name (or first user message), the full name and the path on hover: never a raw
+	// timestamp_uuid file name, and never cut to its first letter.
+	const full = useSessionName(id, 300);
+	const name = shortenMiddle(full, TAB_CHARS);
+	return (
+		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
+			<button type="button" onClick={onOpen} title={`${full}\n${path ?? "in memory"}`} aria-label={full} aria-current={active ? "true" : undefined}>
+				<LiveTabDot sessionId={id} />
+				{name}
+			</button>
+			<button type="button" aria-label={`Close ${full}`} title="Close" onClick={onClose}>
+				×
+			</button>
+		</div>
+	);
+}
