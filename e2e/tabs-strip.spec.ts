@@ -121,3 +121,22 @@ for (const [width, height] of [
 		}
 	}
 }
+
+// At 1280 px the toolbar leaves two tabs too little room even at 14 characters: they move by tabs (above).
+for (const [width, height] of [[1440, 900]] as const) {
+	test(`two tabs at ${width}×${height} fit once their names are shortened: both whole, no arrows`, async ({ page }) => {
+		await page.setViewportSize({ width, height });
+		const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-tab-strip-"));
+		host = await startHost(NAMES.slice(0, 2).map((t, k) => named(dir, `s${k}`, t)));
+		await openApp(page, host);
+		const tabs = page.getByTestId("session-tab");
+		await expect(tabs).toHaveCount(2);
+		await expect
+			.poll(async () => JSON.stringify(await seen(page)))
+			.toBe(JSON.stringify({ cutLeft: [], cutRight: [], hiddenLeft: 0, hiddenRight: 0, activeWhole: true }));
+		await expect(page.getByTestId("tabs-more-right")).toHaveCount(0);
+		// Shortened from the middle, still at least 12 characters each (both ends of the name).
+		for (const k of [0, 1]) expect(((await tabs.nth(k).locator("button").first().textContent()) ?? "").trim().length).toBeGreaterThanOrEqual(12);
+		await shot(page, `tabs-strip-2-${width}`);
+	});
+}

@@ -1,6 +1,6 @@
 // The session tab strip: one tab per open session, named by the session (shortened from the middle; the
-// full name and the path on hover). When the tabs need more room than the toolbar leaves them, the strip
-// moves by whole tabs: a tab is never cut at its left edge, the active one is always whole, and each side
+// full name and the path on hover). The names are shortened further (down to MIN_CHARS) when that lets
+// every tab fit in the room the toolbar leaves. When even that does not fit, the strip moves by whole tabs: a tab is never cut at its left edge, the active one is always whole, and each side
 // with tabs out of view shows an arrow with their count (the right edge also fades over a tab it cuts).
 // A scrolling box with a scrollbar showed whichever pixel the active tab needed, so the tab before it
 // read "he weath…ix it?" with nothing saying more tabs were there.
@@ -10,8 +10,46 @@ import { useApp } from "../store";
 import { LiveTabDot } from "./LiveBadge";
 import { shortenMiddle, useSessionName } from "./session-name";
 
-/** Characters a tab shows: its name shortened from the middle. */
+/** Characters a tab shows at most: its name shortened from the middle. */
 const TAB_CHARS = 18;
+/** Fewest characters a name is shortened to (the usability pass saw tabs reading "h." and "A"). */
+const MIN_CHARS = 14;
+
+let measurer: CanvasRenderingContext2D | null | undefined;
+/** Width of `text` in the font of `el` (px). */
+function textWidth(el: Element, text: string): number {
+	if (measurer === undefined) measurer = typeof document === "undefined" ? null : document.createElement("canvas").getContext("2d");
+	if (!measurer) return text.length * 7;
+	measurer.font = getComputedStyle(el).font;
+	return measurer.measureText(text).width;
+}
+
+/**
+ * The most characters per name (MIN_CHARS..TAB_CHARS) with which every tab fits in the room the toolbar
+ * leaves the strip (its own width, arrows included, and the toolbar's free space); MIN_CHARS when none does.
+ */
+function fittingChars(nav: HTMLElement, tabs: HTMLElement[]): { chars: number; fits: boolean } {
+	const bar = nav.parentElement;
+	if (!bar) return { chars: TAB_CHARS, fits: true };
+	const bs = getComputedStyle(bar);
+	let used = 0;
+	// What grows to fill the toolbar (its spacer) is free room too.
+	for (const c of Array.from(bar.children)) if (parseFloat(getComputedStyle(c).flexGrow) === 0) used += (c as HTMLElement).offsetWidth;
+	const free = bar.clientWidth - parseFloat(bs.paddingLeft) - parseFloat(bs.paddingRight) - used - (parseFloat(bs.columnGap) || 0) * (bar.children.length - 1);
+	const room = nav.offsetWidth + Math.max(0, free) - 1;
+	const gap = tabs.length > 1 ? tabs[1].offsetLeft - tabs[0].offsetLeft - tabs[0].offsetWidth : 0;
+	// Each tab's width without its label, and its full name.
+	const parts = tabs.map((t) => {
+		const b = t.querySelector("button");
+		return { b, rest: t.offsetWidth - (b ? textWidth(b, b.textContent ?? "") : 0), full: b?.getAttribute("aria-label") ?? "" };
+	});
+	for (let n = TAB_CHARS; n >= MIN_CHARS; n--) {
+		let total = gap * (tabs.length - 1);
+		for (const p of parts) total += p.rest + (p.b ? textWidth(p.b, shortenMiddle(p.full, n)) : 0);
+		if (total <= room) return { chars: n, fits: true };
+	}
+	return { chars: MIN_CHARS, fits: false };
+}
 
 interface StripView {
 	/** The tabs need more room than the strip has. */
@@ -32,9 +70,13 @@ export function SessionTabs() {
 	const active = useApp((s) => s.activeSessionId);
 	const setActive = useApp((s) => s.setActive);
 	const close = useApp((s) => s.closeSession);
+	const nav = useRef<HTMLElement>(null);
 	const box = useRef<HTMLDivElement>(null);
 	const row = useRef<HTMLDivElement>(null);
 	const [view, setView] = useState<StripView>(FITS);
+	const [chars, setChars] = useState(TAB_CHARS);
+	const charsRef = useRef(chars);
+	charsRef.current = chars;
 	const viewRef = useRef(view);
 	viewRef.current = view;
 	const activeIndex = order.indexOf(active ?? "");
@@ -51,12 +93,19 @@ export function SessionTabs() {
 		const el = box.current;
 		const tabs = row.current ? (Array.from(row.current.children) as HTMLElement[]) : [];
 		if (!el || tabs.length === 0) return;
+		// First the names' length; the strip is placed again once the tabs are drawn with it.
+		const { chars: n, fits } = nav.current ? fittingChars(nav.current, tabs) : { chars: TAB_CHARS, fits: true };
+		if (n !== charsRef.current) {
+			setChars(n);
+			return;
+		}
 		const width = el.clientWidth;
 		const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
 		const right = (k: number): number => left(k) + tabs[k].offsetWidth;
 		const last = tabs.length - 1;
 		let next: StripView;
-		if (right(last) <= width + 0.5) next = FITS;
+		// Fitting is judged on the strip's whole room: the arrows, once shown, would keep it from fitting.
+		if (fits || right(last) <= width + 0.5) next = FITS;
 		else {
 			let f = Math.max(0, Math.min(last, want));
 			if (show >= 0) {
@@ -76,7 +125,7 @@ export function SessionTabs() {
 	useLayoutEffect(() => {
 		followActive.current = true;
 		place(viewRef.current.first, activeIndex);
-	}, [place, activeIndex, order.length, view.over]);
+	}, [place, activeIndex, order.length, view.over, chars]);
 	useLayoutEffect(() => {
 		if (!box.current || !row.current || typeof ResizeObserver === "undefined") return;
 		const ro = new ResizeObserver(() => place(viewRef.current.first, followActive.current ? activeRef.current : -1));
@@ -92,7 +141,7 @@ export function SessionTabs() {
 		place(to);
 	};
 	return (
-		<nav className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
+		<nav ref={nav} className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
 			{over && (
 				<button
 					type="button"
@@ -133,7 +182,17 @@ export function SessionTabs() {
 					{order.map((id) => {
 						const s = sessions[id];
 						if (!s) return null;
-						return <SessionTab key={id} id={id} active={id === active} path={s.summary.path} onOpen={() => setActive(id)} onClose={() => void close(id)} />;
+						return (
+							<SessionTab
+								key={id}
+								id={id}
+								chars={chars}
+								active={id === active}
+								path={s.summary.path}
+								onOpen={() => setActive(id)}
+								onClose={() => void close(id)}
+							/>
+						);
 					})}
 				</div>
 			</div>
@@ -154,11 +213,20 @@ export function SessionTabs() {
 	);
 }
 
-function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active: boolean; path: string | null; onOpen(): void; onClose(): void }) {
+interface TabProps {
+	id: string;
+	chars: number;
+	active: boolean;
+	path: string | null;
+	onOpen(): void;
+	onClose(): void;
+}
+
+function SessionTab({ id, chars, active, path, onOpen, onClose }: TabProps) {
 	// The session's name (or first user message), the full name and the path on hover: never a raw
 	// timestamp_uuid file name, and never cut to its first letter.
 	const full = useSessionName(id, 300);
-	const name = shortenMiddle(full, TAB_CHARS);
+	const name = shortenMiddle(full, chars);
 	return (
 		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
 			<button type="button" onClick={onOpen} title={`${full}\n${path ?? "in memory"}`} aria-label={full} aria-current={active ? "true" : undefined}>
