@@ -58,11 +58,16 @@ interface StripView {
 	first: number;
 	/** Tabs out of view, or cut, at the right edge. */
 	right: number;
-	/** How far the row of tabs is moved left (px): the left edge of tab `first`. */
+	/** How far the box is scrolled (px): the left edge of tab `first`. */
 	x: number;
 }
 
 const FITS: StripView = { over: false, first: 0, right: 0, x: 0 };
+
+/** The tabs of the row (not the filler after them). */
+function tabsIn(row: HTMLElement | null): HTMLElement[] {
+	return row ? (Array.from(row.children) as HTMLElement[]).filter((c) => c.classList.contains("tab")) : [];
+}
 
 export function SessionTabs() {
 	const order = useApp((s) => s.order);
@@ -89,15 +94,15 @@ export function SessionTabs() {
 	 * Put tab `want` at the left edge, or, with `show`, the nearest position from the current one that
 	 * shows tab `show` whole. Never leaves room at the right that earlier tabs could fill.
 	 */
-	const place = useCallback((want: number, show = -1) => {
+	const place = useCallback((want: number, show = -1): StripView | undefined => {
 		const el = box.current;
-		const tabs = row.current ? (Array.from(row.current.children) as HTMLElement[]) : [];
-		if (!el || tabs.length === 0) return;
+		const tabs = tabsIn(row.current);
+		if (!el || tabs.length === 0) return undefined;
 		// First the names' length; the strip is placed again once the tabs are drawn with it.
 		const { chars: n, fits } = nav.current ? fittingChars(nav.current, tabs) : { chars: TAB_CHARS, fits: true };
 		if (n !== charsRef.current) {
 			setChars(n);
-			return;
+			return undefined;
 		}
 		const width = el.clientWidth;
 		const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
@@ -118,7 +123,13 @@ export function SessionTabs() {
 		}
 		const cur = viewRef.current;
 		if (cur.over !== next.over || cur.first !== next.first || cur.right !== next.right || cur.x !== next.x) setView(next);
+		return next;
 	}, []);
+	// The box scrolls to the left edge of the first tab shown (a filler after the tabs lets it reach the
+	// last one's).
+	useLayoutEffect(() => {
+		if (box.current && Math.abs(box.current.scrollLeft - view.x) > 0.5) box.current.scrollLeft = view.x;
+	});
 
 	// The active tab comes into view whole; a resize (of the window, or of the tabs as their names load)
 	// keeps the left tab where it is when it can.
@@ -135,7 +146,7 @@ export function SessionTabs() {
 	}, [place, order.length]);
 
 	if (order.length < 2) return null;
-	const { over, first, right, x } = view;
+	const { over, first, right } = view;
 	const move = (to: number): void => {
 		followActive.current = false;
 		place(to);
@@ -159,16 +170,26 @@ export function SessionTabs() {
 				ref={box}
 				className={`tabs${over && right > 0 ? " more-right" : ""}`}
 				data-testid="tabs-scroller"
-				// The browser scrolls a clipped box to show a tab that takes the keyboard focus: the strip shows it
-				// whole at its own tab positions instead.
+				// The browser scrolls the box itself to show a focused tab (or a find-in-page hit): the strip lands
+				// on whole tabs around what it scrolled to.
 				onScroll={(e) => {
-					e.currentTarget.scrollLeft = 0;
+					const el = e.currentTarget;
+					const cur = viewRef.current;
+					const to = el.scrollLeft;
+					if (Math.abs(to - cur.x) <= 0.5) return;
+					const tabs = tabsIn(row.current);
+					const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
+					let k = 0;
+					if (to < cur.x) while (k + 1 < tabs.length && left(k + 1) <= to + 0.5) k++;
+					else while (k + 1 < tabs.length && left(k + 1) < to + el.clientWidth) k++;
+					const next = to < cur.x ? place(k) : place(cur.first, k);
+					el.scrollLeft = (next ?? cur).x;
 				}}
 				onFocus={(e) => {
 					// Only for keyboard focus: a click's own focus moving the tab would leave the mouse-up on another
 					// element, and the click would be lost (the click makes the tab active, which brings it into view).
 					if (!(e.target instanceof HTMLElement) || !e.target.matches(":focus-visible")) return;
-					const k = row.current ? Array.prototype.indexOf.call(row.current.children, (e.target as HTMLElement).closest(".tab")) : -1;
+					const k = tabsIn(row.current).indexOf((e.target as HTMLElement).closest(".tab") as HTMLElement);
 					if (k < 0) return;
 					followActive.current = k === activeRef.current;
 					place(viewRef.current.first, k);
@@ -178,7 +199,7 @@ export function SessionTabs() {
 					if (over && d !== 0) move(first + Math.sign(d));
 				}}
 			>
-				<div ref={row} className="tabs-row" style={x ? { transform: `translateX(${-x}px)` } : undefined}>
+				<div ref={row} className="tabs-row">
 					{order.map((id) => {
 						const s = sessions[id];
 						if (!s) return null;
@@ -194,6 +215,7 @@ export function SessionTabs() {
 							/>
 						);
 					})}
+					{over && <span className="tabs-fill" aria-hidden="true" />}
 				</div>
 			</div>
 			{over && (
