@@ -212,7 +212,11 @@ test("the Branches panel filters by prompt words, offers Compare with sibling pe
 	await expect.poll(() => rows.count()).toBeGreaterThan(0);
 	const shown = await rows.count();
 	expect(shown).toBeLessThan(total);
-	for (let k = 0; k < shown; k++) for (const w of query) await expect(rows.nth(k).getByTestId("branch-prompt")).toContainText(w, { ignoreCase: true });
+	// Each listed branch holds the words in its last prompt, or names the earlier prompt on its path that does.
+	for (let k = 0; k < shown; k++) {
+		if ((await rows.nth(k).getByTestId("branch-match").count()) > 0) continue;
+		for (const w of query) await expect(rows.nth(k).getByTestId("branch-prompt")).toContainText(w, { ignoreCase: true });
+	}
 	// Compare with sibling from the row: this branch against its sibling at the fork above it.
 	const leaf = await rows.first().getAttribute("data-leaf-id");
 	await rows.first().getByTestId("branch-compare-sibling").click();
@@ -229,4 +233,63 @@ test("the Branches panel filters by prompt words, offers Compare with sibling pe
 	const overlaps = toast.x < head.x + head.width && head.x < toast.x + toast.width && toast.y < head.y + head.height && head.y < toast.y + toast.height;
 	expect(overlaps, "a toast covers the Branches header").toBe(false);
 	await shot(page, "move-branches-filter-1440");
+});
+
+test("rows: the lane column stays whole at the pane's left edge after a filter switch, zoom steps, Ctrl+wheel and a sideways drag", async ({ page }) => {
+	await page.setViewportSize({ width: 1440, height: 900 });
+	// Wide lanes: a branch every 10 entries keeps many lanes open at once.
+	const file = join(mkdtempSync(join(tmpdir(), "arbor-e2e-move-")), "wide.jsonl");
+	execFileSync(process.execPath, [genSession, "--n", "3000", "--seed", "29", "--branch-every", "10", "--out", file]);
+	host = await startHost([file]);
+	await openApp(page, host);
+	const pane = (await page.getByTestId("arbor-graph").boundingBox())!;
+	// Where the lane column starts (flow x 0, the lanes' origin) against the pane's left edge, once the view
+	// has settled: negative means the lanes are cut off.
+	const lanesInset = async (what: string): Promise<void> => {
+		await viewportSettled(page);
+		await expect
+			.poll(
+				async () => {
+					const lanes = await page.getByTestId("arbor-lanes").boundingBox();
+					return lanes ? lanes.x - pane.x : null;
+				},
+				{ message: `lane column inset after ${what}` },
+			)
+			.toBeGreaterThanOrEqual(0);
+	};
+	const zoom = async (): Promise<number> => Number(/scale\(([\d.]+)\)/.exec((await page.locator(".react-flow__viewport").getAttribute("style")) ?? "")?.[1]);
+	await lanesInset("opening");
+	// The All filter draws more branches beside the leaf's row, so its row starts further right: the
+	// re-layout kept that row's card where it was on screen and pushed the lanes off the left edge.
+	await page.getByTestId("filter-all").click();
+	await expect(page.getByTestId("filter-all")).toHaveAttribute("aria-pressed", "true");
+	await lanesInset("switching to All");
+	await shot(page, "move-lanes-filter-all-1440");
+	await page.getByTestId("filter-default").click();
+	await lanesInset("switching back to Default");
+	// Zoom steps (Ctrl+=) zoomed around the pane's centre.
+	await page.getByTestId("arbor-tree").focus();
+	await page.keyboard.press("Control+=");
+	await page.keyboard.press("Control+=");
+	await lanesInset("two zoom steps");
+	expect(await zoom()).toBeGreaterThan(1.2);
+	// Ctrl+wheel zooms around the pointer's row, here near the pane's right edge.
+	await page.mouse.move(pane.x + pane.width - 40, pane.y + pane.height / 2);
+	await page.keyboard.down("Control");
+	await page.mouse.wheel(0, -300);
+	await page.keyboard.up("Control");
+	const zoomed = await zoom();
+	await lanesInset("Ctrl+wheel at the right edge");
+	expect(zoomed).toBeGreaterThan(1.6);
+	await shot(page, "move-lanes-after-zoom-1440");
+	// At zoom 1 the rows fit the pane: a sideways drag or wheel does not scroll the list past its left edge.
+	await page.keyboard.press("Control+g");
+	await lanesInset("zoom to leaf");
+	expect(await zoom()).toBe(1);
+	await page.mouse.move(pane.x + pane.width - 100, pane.y + 100);
+	await page.mouse.down();
+	await page.mouse.move(pane.x + pane.width - 500, pane.y + 120, { steps: 5 });
+	await page.mouse.up();
+	await page.mouse.wheel(400, 0);
+	await lanesInset("a sideways drag and wheel");
 });

@@ -177,13 +177,13 @@ for (const [width, height] of [
 			await page.keyboard.press("Control+PageUp");
 			await expect(tabs.nth(4)).toHaveClass(/active/);
 			await expect(tabs.nth(4)).toBeInViewport();
-			const strip = page.locator("nav.tabs");
+			const strip = page.getByTestId("tabs-scroller");
 			const box = (await strip.boundingBox())!;
 			const tab4 = (await tabs.nth(4).boundingBox())!;
 			expect(tab4.x).toBeGreaterThanOrEqual(box.x - 1);
 			expect(tab4.x + tab4.width).toBeLessThanOrEqual(box.x + box.width + 1);
-			// It does scroll: its tabs are wider than it.
-			expect(await strip.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+			// It does scroll: the tabs before it are out of view, and the strip says so (e2e/tabs-strip.spec.ts).
+			await expect(page.getByTestId("tabs-more-left")).toBeEnabled();
 			await shot(page, `tabs-five-${width}-${scheme}`);
 		});
 	}

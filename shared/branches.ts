@@ -7,6 +7,7 @@
 // context size), and the cost of lines no tree shows (pi 1.x `usage`, omp `model_usage`) bills the entry
 // they hang under; those lines are never leaves of their own.
 
+import { queryTokens } from "./preview";
 import { billsParent, parentFirstOrder } from "./rollup";
 import { EntryFlag, EntryKind, type Skeleton } from "./skeleton";
 
@@ -83,4 +84,39 @@ export function sortBranches(rows: readonly BranchRow[], by: BranchSort): Branch
 	};
 	const k = key[by];
 	return [...rows].sort((a, b) => k(b) - k(a) || newest(a, b));
+}
+
+/**
+ * The entries the Branches panel's filter finds: user messages among `hits` (the session search's matches
+ * for the query, pi's rules: every word or quoted phrase in the message's text or its label) and entries
+ * whose label holds every word. Other kinds of hits (an assistant answer, a tool result) do not name a
+ * branch the way the user's own prompts do.
+ */
+export function promptOrLabelMatches(sk: Skeleton, hits: readonly number[], labels: ReadonlyMap<number, string>, query: string): Uint8Array {
+	const marked = new Uint8Array(sk.count);
+	for (const i of hits) if (i >= 0 && i < sk.count && sk.kind[i] === EntryKind.user) marked[i] = 1;
+	const tokens = queryTokens(query);
+	if (tokens.length === 0) return marked;
+	for (const [i, label] of labels) {
+		const l = label.toLowerCase();
+		if (i < sk.count && tokens.every((t) => l.includes(t))) marked[i] = 1;
+	}
+	return marked;
+}
+
+/**
+ * For every entry, the nearest marked entry on its path from the root (itself included), -1 when none:
+ * a branch's row is found by a match anywhere on the path to its leaf, and shows the match nearest the
+ * leaf. One pass in parent-first order, O(n).
+ */
+export function nearestMarkedOnPath(sk: Skeleton, marked: Uint8Array): Int32Array {
+	const n = sk.count;
+	const out = new Int32Array(n).fill(-1);
+	const { order, count } = parentFirstOrder(sk.parent, n);
+	for (let h = 0; h < count; h++) {
+		const v = order[h];
+		const p = sk.parent[v];
+		out[v] = marked[v] ? v : p >= 0 && p < n ? out[p] : -1;
+	}
+	return out;
 }

@@ -30,7 +30,8 @@ import { CanvasOverview } from "./CanvasOverview";
 import { nodeAt } from "./laid";
 import { Minimap } from "./Minimap";
 import { RowLanes } from "./RowLanes";
-import { GraphNodeKind, ROW } from "./model";
+import { rowEnd, rowsExtent } from "./rowsFrame";
+import { GraphNodeKind } from "./model";
 import { nodeTypes, type GraphFlowNode } from "./nodes";
 import { createGraph, GraphContext, type Graph } from "./store";
 import { streamElements } from "./streaming";
@@ -63,12 +64,9 @@ function dropApplicationRole(el: HTMLDivElement | null): void {
 	el?.removeAttribute("role");
 }
 
-/**
- * Rows end at the pane's right edge as the rows view shows them at zoom 1 (its lanes 8 px from the left):
- * a row's text uses the pane's width instead of a fixed 560 px (nodes.tsx rowStyle).
- */
+/** A row's text uses the pane's width instead of a fixed 560 px (nodes.tsx rowStyle; rowsFrame.ts rowEnd). */
 function rowEndStyle(paneWidth: number): React.CSSProperties {
-	return { "--arbor-row-end": `${Math.max(ROW.w, paneWidth - 8 - 16)}px` } as React.CSSProperties;
+	return { "--arbor-row-end": `${rowEnd(paneWidth)}px` } as React.CSSProperties;
 }
 
 /**
@@ -117,7 +115,9 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 	const { laid, laidRef } = useGraphLayout(model, direction, sessionKey);
 	const { initialViewport, lod, mounted, drawn, overrides, recull, onMove, onMoveEnd } = useCulling(graph, rf, laid, sessionKey, paneWidth, paneHeight);
 	const camera = useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey, selectedIndex, paneWidth, paneHeight, recull, openAt: props.openAt });
-	const { minZoom } = camera;
+	const { minZoom, setViewport } = camera;
+	// The rows list cannot be panned or zoomed past its left or right edge (rowsFrame.ts).
+	const extent = useMemo(() => (laid && direction === "rows" && paneWidth > 0 ? rowsExtent(laid.layout, paneWidth) : undefined), [laid, direction, paneWidth]);
 
 	const overview = lod === "overview";
 	const [minimapOpen, setMinimapOpen] = useState(true);
@@ -162,10 +162,12 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 			const sx = n.position.x * zoom + x;
 			const sy = n.position.y * zoom + y;
 			if (paneWidth > 0 && (sx < 0 || sy < 0 || sx + w > paneWidth || sy + h > paneHeight)) {
-				void rf.setCenter(n.position.x + (n.width ?? 0) / 2, n.position.y + (n.height ?? 0) / 2, { zoom, duration: 300 });
+				const cx = n.position.x + (n.width ?? 0) / 2;
+				const cy = n.position.y + (n.height ?? 0) / 2;
+				setViewport({ x: paneWidth / 2 - cx * zoom, y: paneHeight / 2 - cy * zoom, zoom }, 300);
 			}
 		}
-	}, [extra, rf, paneWidth, paneHeight]);
+	}, [extra, rf, paneWidth, paneHeight, setViewport]);
 	useDrawnSignal(props.onDrawn, drawn !== null && drawn === laid, nodes);
 	const { onNodeClick, onNodeDoubleClick, onNodeContextMenu, onNodesChange, onPaneClick, onKeyDown, onMinimapCenter } = useGraphInteraction({
 		graph,
@@ -238,6 +240,7 @@ function GraphInner(props: SessionGraphProps & { graph: Graph }): React.JSX.Elem
 					defaultViewport={initialViewport}
 					minZoom={minZoom}
 					maxZoom={MAX_ZOOM}
+					translateExtent={extent}
 					nodesDraggable={false}
 					nodesFocusable={false}
 					edgesFocusable={false}

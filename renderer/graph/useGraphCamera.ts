@@ -8,6 +8,7 @@ import type { Skeleton } from "../../shared/skeleton";
 import { viewRect } from "./cull";
 import { nodeCenter, type Laid } from "./laid";
 import { ROW } from "./model";
+import { rowsX } from "./rowsFrame";
 import type { GraphFlowNode } from "./nodes";
 import type { EntryPoint } from "./props";
 import { useGraphStore, type Graph, type GraphController } from "./store";
@@ -43,14 +44,20 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 	// target, so quick repeated zooms (keys, buttons) compound instead of each restarting from wherever the
 	// animation happens to be (on a busy machine: barely started).
 	const animTarget = useRef<{ vp: Viewport; until: number } | null>(null);
+	const paneWidthRef = useRef(paneWidth);
+	paneWidthRef.current = paneWidth;
 	const setViewport = useCallback(
-		(next: Viewport, duration = 0) => {
+		(to: Viewport, duration = 0) => {
+			// Rows are a list: every move scrolls it up or down and leaves it sideways where the pane's pan
+			// limits hold it (rowsFrame.ts), whatever x the move computed.
+			const l = laidRef.current?.layout;
+			const next = l?.direction === "rows" ? { ...to, x: rowsX(l, paneWidthRef.current > 0 ? paneWidthRef.current : 800, to.zoom) } : to;
 			animTarget.current = duration > 0 ? { vp: next, until: performance.now() + duration } : null;
 			void rf.setViewport(next, duration > 0 ? { duration } : undefined);
 			recull(next);
 			saveViewport(next);
 		},
-		[rf, recull, saveViewport],
+		[rf, recull, saveViewport, laidRef],
 	);
 
 	const minZoom = useMemo(() => {
@@ -107,10 +114,7 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const z = zoom ?? Math.max(rf.getViewport().zoom, 0.6);
 		const w = paneWidth > 0 ? paneWidth : 800;
 		const h = paneHeight > 0 ? paneHeight : 600;
-		// Rows are a list as wide as the pane: a jump scrolls it up or down and keeps the lanes at the left
-		// edge (centring a row sideways cut the lane column off at the left).
-		const x = target.layout.direction === "rows" ? 8 - target.layout.minX * z : w / 2 - c.x * z;
-		setViewport({ x, y: h / 2 - c.y * z, zoom: z }, duration);
+		setViewport({ x: w / 2 - c.x * z, y: h / 2 - c.y * z, zoom: z }, duration);
 	}
 
 	// An entry where another drawing of the session shows it (the first skeleton's graph handing over to the
@@ -135,8 +139,16 @@ export function useGraphCamera({ graph, rf, laid, laidRef, skeleton, sessionKey,
 		const c = nodeCenter(target, leaf, skeleton);
 		if (!c) return;
 		const y = Math.min(12, Math.max(h - 3 * ROW.h - c.y, h - 12 - l.maxY));
-		setViewport({ x: 8 - l.minX, y, zoom: 1 });
+		setViewport({ x: 0, y, zoom: 1 });
 	}
+
+	// A resized pane moves the list's right edge (rows end at the pane's edge): keep the rows framed.
+	useEffect(() => {
+		const l = laidRef.current?.layout;
+		if (l?.direction !== "rows" || paneWidth <= 0) return;
+		const cur = rf.getViewport();
+		if (Math.abs(cur.x - rowsX(l, paneWidth, cur.zoom)) > 0.5) setViewport(cur);
+	}, [paneWidth, rf, setViewport, laidRef]);
 
 	// Tree depth of every graph node (aria-level), for the cards (computed with the layout).
 	useLayoutEffect(() => {

@@ -1,5 +1,6 @@
 // The graph's interaction hook: clicks, double clicks and context menus on cards, "+N" pills and fold
-// stubs, a click in the overview, Enter / Space on the tree, keyboard focus on request, minimap moves.
+// stubs, a click in the overview, Enter / Space on the tree, keyboard focus on request, minimap moves,
+// Ctrl+wheel zoom in the rows view.
 
 import { useCallback, useEffect } from "react";
 import type { NodeChange, NodeMouseHandler, ReactFlowInstance } from "@xyflow/react";
@@ -10,6 +11,7 @@ import type { GraphFlowNode } from "./nodes";
 import type { SessionGraphProps } from "./props";
 import { nearestNode } from "./spatial";
 import { setSegmentExpanded, type Graph } from "./store";
+import { MAX_ZOOM } from "./zoom";
 
 export interface InteractionInput {
 	graph: Graph;
@@ -113,6 +115,30 @@ export function useGraphInteraction({ graph, rf, props, laid, overview, camera, 
 	useEffect(() => {
 		if (props.focusTick) treeRef.current?.focus();
 	}, [props.focusTick, treeRef]);
+
+	// Rows are a list: Ctrl+wheel (a trackpad pinch sends the same) zooms it about the row under the pointer
+	// with the lanes kept at the left edge, as a list zooms. React Flow's own pinch zoom holds the pointer's
+	// x still too, which near the right edge threw the lane column off the pane's left edge. Same step per
+	// wheel notch as React Flow's.
+	const rows = laid?.layout.direction === "rows";
+	const { minZoom } = camera;
+	useEffect(() => {
+		const el = containerRef.current;
+		if (!el || !rows) return;
+		const onWheel = (ev: WheelEvent): void => {
+			const pane = ev.ctrlKey && ev.target instanceof Element ? ev.target.closest(".react-flow__renderer") : null;
+			if (!pane) return;
+			ev.preventDefault();
+			ev.stopPropagation();
+			const cur = rf.getViewport();
+			const step = -ev.deltaY * (ev.deltaMode === 1 ? 0.05 : ev.deltaMode ? 1 : 0.002) * 10;
+			const zoom = Math.min(MAX_ZOOM, Math.max(minZoom, cur.zoom * 2 ** step));
+			const py = ev.clientY - pane.getBoundingClientRect().top;
+			setViewport({ x: cur.x, y: py - ((py - cur.y) / cur.zoom) * zoom, zoom });
+		};
+		el.addEventListener("wheel", onWheel, { capture: true, passive: false });
+		return () => el.removeEventListener("wheel", onWheel, { capture: true });
+	}, [rows, rf, minZoom, setViewport, containerRef]);
 
 	const onMinimapCenter = useCallback(
 		(x: number, y: number) => {

@@ -1,12 +1,9 @@
 // Banners above the graph: legacy files that need an upgrade before any write, and error toasts with
 // the file and line the main process named.
 
-import { useEffect, useRef } from "react";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { activeSession } from "../store/selectors";
-import { LiveTabDot } from "./LiveBadge";
-import { shortenMiddle, useSessionName } from "./session-name";
 
 export function UpgradeBanner() {
 	const { run } = useServices();
@@ -62,49 +59,6 @@ export function Toasts() {
 					</button>
 				</div>
 			))}
-		</div>
-	);
-}
-
-export function SessionTabs() {
-	const order = useApp((s) => s.order);
-	const sessions = useApp((s) => s.sessions);
-	const active = useApp((s) => s.activeSessionId);
-	const setActive = useApp((s) => s.setActive);
-	const close = useApp((s) => s.closeSession);
-	if (order.length < 2) return null;
-	return (
-		<nav className="tabs" aria-label="Open sessions">
-			{order.map((id) => {
-				const s = sessions[id];
-				if (!s) return null;
-				return <SessionTab key={id} id={id} active={id === active} path={s.summary.path} onOpen={() => setActive(id)} onClose={() => void close(id)} />;
-			})}
-		</nav>
-	);
-}
-
-/** Characters a tab shows: its name shortened from the middle; the strip scrolls when the tabs need more room. */
-const TAB_CHARS = 18;
-
-function SessionTab({ id, active, path, onOpen, onClose }: { id: string; active: boolean; path: string | null; onOpen(): void; onClose(): void }) {
-	// The session's name (or first user message), the full name and the path on hover: never a raw
-	// timestamp_uuid file name, and never cut to its first letter.
-	const full = useSessionName(id, 300);
-	const name = shortenMiddle(full, TAB_CHARS);
-	const tab = useRef<HTMLDivElement>(null);
-	useEffect(() => {
-		if (active) tab.current?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
-	}, [active]);
-	return (
-		<div ref={tab} className={`tab${active ? " active" : ""}`} data-testid="session-tab">
-			<button type="button" onClick={onOpen} title={`${full}\n${path ?? "in memory"}`} aria-label={full} aria-current={active ? "true" : undefined}>
-				<LiveTabDot sessionId={id} />
-				{name}
-			</button>
-			<button type="button" aria-label={`Close ${full}`} title="Close" onClick={onClose}>
-				×
-			</button>
 		</div>
 	);
 }

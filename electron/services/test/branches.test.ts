@@ -5,7 +5,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { computeBranches, sortBranches } from "../../../shared/branches";
+import { computeBranches, nearestMarkedOnPath, promptOrLabelMatches, sortBranches } from "../../../shared/branches";
+import { queryTokens, searchableText } from "../../../shared/preview";
+import { labelsByIndex } from "../../../shared/tree-view";
 import { billsParent } from "../../../shared/rollup";
 import { EntryFlag, EntryKind } from "../../../shared/skeleton";
 import { SessionManager } from "../../session";
@@ -60,6 +62,40 @@ describe("branches (every leaf with its path's figures)", () => {
 		for (let i = 1; i < byCost.length; i++) expect(byCost[i - 1].cost).toBeGreaterThanOrEqual(byCost[i].cost);
 		const byTime = sortBranches(rows, "newest");
 		for (let i = 1; i < byTime.length; i++) expect(byTime[i - 1].last).toBeGreaterThanOrEqual(byTime[i].last);
+		sm.close();
+	});
+
+	it("the filter finds the branches with a prompt or label holding the words anywhere on their path, as a walk from each leaf does", () => {
+		const file = join(mkdtempSync(join(tmpdir(), "arbor-branches-")), "s.jsonl");
+		execFileSync(process.execPath, [gen, "--n", "3000", "--seed", "29", "--branch-every", "25", "--out", file]);
+		const sm = SessionManager.open(file);
+		const sk = sm.getSkeleton();
+		const entries = sm.getEntries();
+		const labels = labelsByIndex(sk);
+		const rows = computeBranches(sk);
+		let some = 0;
+		for (const query of ["cache", "render layout", '"the session"', "split index zoom"]) {
+			const tokens = queryTokens(query);
+			const near = nearestMarkedOnPath(sk, promptOrLabelMatches(sk, sm.search(query, "pi"), labels, query));
+			// By hand: walk up from each leaf to the first user prompt or label that holds every word.
+			const holds = (i: number): boolean => {
+				const label = labels.get(i)?.toLowerCase() ?? "";
+				if (label && tokens.every((t) => label.includes(t))) return true;
+				if (sk.kind[i] !== EntryKind.user) return false;
+				const text = searchableText(entries[i]).toLowerCase();
+				return tokens.every((t) => text.includes(t) || label.includes(t));
+			};
+			let matched = 0;
+			for (const r of rows) {
+				let want = -1;
+				for (let i = r.leaf; i >= 0 && want < 0; i = sk.parent[i]) if (holds(i)) want = i;
+				expect(near[r.leaf], `${query}: leaf ${sk.ids[r.leaf]}`).toBe(want);
+				if (want >= 0) matched++;
+			}
+			if (matched > 0 && matched < rows.length) some++;
+		}
+		// The queries tell branches apart (neither none nor all of them found).
+		expect(some).toBeGreaterThan(1);
 		sm.close();
 	});
 });
