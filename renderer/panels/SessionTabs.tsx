@@ -26,9 +26,14 @@ function textWidth(el: Element, text: string): number {
 
 /**
  * The most characters per name (MIN_CHARS..TAB_CHARS) with which every tab fits in the room the toolbar
- * leaves the strip (its own width, arrows included, and the toolbar's free space); MIN_CHARS when none does.
+ * leaves the strip (its width less its arrows, and the toolbar's free space); MIN_CHARS when none does.
+ * The room is the strip's less its arrows: the toolbar shares its width by each item's content (the
+ * search field shrinks eight times as fast as the strip), so a strip showing arrows is given more room than
+ * the same strip without them, and judging on that room flipped the arrows on and off on every frame (two
+ * tabs at 1280 px, React's "Maximum update depth exceeded", a blank page). Once the arrows are shown they
+ * go only when the tabs fit beside them or the toolbar has room to spare.
  */
-function fittingChars(nav: HTMLElement, tabs: HTMLElement[]): { chars: number; fits: boolean } {
+function fittingChars(nav: HTMLElement, box: HTMLElement, tabs: HTMLElement[]): { chars: number; fits: boolean } {
 	const bar = nav.parentElement;
 	if (!bar) return { chars: TAB_CHARS, fits: true };
 	const bs = getComputedStyle(bar);
@@ -36,7 +41,11 @@ function fittingChars(nav: HTMLElement, tabs: HTMLElement[]): { chars: number; f
 	// What grows to fill the toolbar (its spacer) is free room too.
 	for (const c of Array.from(bar.children)) if (parseFloat(getComputedStyle(c).flexGrow) === 0) used += (c as HTMLElement).offsetWidth;
 	const free = bar.clientWidth - parseFloat(bs.paddingLeft) - parseFloat(bs.paddingRight) - used - (parseFloat(bs.columnGap) || 0) * (bar.children.length - 1);
-	const room = nav.offsetWidth + Math.max(0, free) - 1;
+	// The strip's own width less its arrows (its box can be narrower than the strip: it wraps its tabs).
+	const ns = getComputedStyle(nav);
+	let arrows = 0;
+	for (const c of Array.from(nav.children)) if (c !== box) arrows += (c as HTMLElement).offsetWidth + (parseFloat(ns.columnGap) || 0);
+	const room = nav.clientWidth - arrows + Math.max(0, free) - 1;
 	const gap = tabs.length > 1 ? tabs[1].offsetLeft - tabs[0].offsetLeft - tabs[0].offsetWidth : 0;
 	// Each tab's width without its label, and its full name.
 	const parts = tabs.map((t) => {
@@ -99,7 +108,7 @@ export function SessionTabs() {
 		const tabs = tabsIn(row.current);
 		if (!el || tabs.length === 0) return undefined;
 		// First the names' length; the strip is placed again once the tabs are drawn with it.
-		const { chars: n, fits } = nav.current ? fittingChars(nav.current, tabs) : { chars: TAB_CHARS, fits: true };
+		const { chars: n, fits } = nav.current ? fittingChars(nav.current, el, tabs) : { chars: TAB_CHARS, fits: true };
 		if (n !== charsRef.current) {
 			setChars(n);
 			return undefined;
