@@ -22,6 +22,8 @@ export { FILTER_MODES, type FilterMode } from "./tree-view";
 
 /** "pi": pi's tree-selector rules (label + role + first 200 chars...). "full": whole contents, tool args, paths. */
 export type SearchScope = "pi" | "full";
+/** Who asks a session's search: a newer query supersedes only the same asker's older one. */
+export type SearchAsker = "toolbar" | "branches";
 
 export interface LoadWarning {
 	/** 1-based physical line number in the file (0 = whole file). */
@@ -362,7 +364,8 @@ export interface ArborRequests extends ArborTriesRequests {
 	entryAtLine: { params: { sessionId: string; line: number }; result: string | null };
 	getContext: { params: { sessionId: string; leafId: string | null; as?: ContextRules }; result: ContextView };
 	/** Indices of matching entries, ascending. */
-	search: { params: { sessionId: string; query: string; scope: SearchScope }; result: number[] };
+	/** `by` (default "toolbar"): the toolbar's search box or the Branches panel's filter, which run side by side. */
+	search: { params: { sessionId: string; query: string; scope: SearchScope; by?: SearchAsker }; result: number[] };
 	previewNavigation: { params: { sessionId: string; targetId: string }; result: NavigationPreview };
 	navigate: {
 		params: { sessionId: string; targetId: string } & NavigateOptions;

@@ -90,7 +90,7 @@ export const requestSchemas: Schemas = {
 	getEntry: z.strictObject({ sessionId, id: entryId }),
 	entryAtLine: z.strictObject({ sessionId, line: z.number().int().min(1).max(0x7fffffff) }),
 	getContext: z.strictObject({ sessionId, leafId: entryId.nullable(), as: z.enum(["pi", "omp"]).optional() }),
-	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]) }),
+	search: z.strictObject({ sessionId, query: z.string().max(10_000), scope: z.enum(["pi", "full"]), by: z.enum(["toolbar", "branches"]).optional() }),
 	previewNavigation: z.strictObject({ sessionId, targetId: entryId }),
 	navigate: z.strictObject({
 		sessionId,

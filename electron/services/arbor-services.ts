@@ -260,13 +260,14 @@ export class ArborServices {
 
 	async search(params: RequestParams<"search">): Promise<RequestResult<"search">> {
 		// A first query parses the whole file (seconds on 100k entries): it runs in slices so the session
-		// keeps answering other requests, and a newer query for the same session supersedes it.
+		// keeps answering other requests, and a newer query from the same asker supersedes it.
 		const s = this.#sessions.get(params.sessionId);
-		const seq = ++s.searchSeq;
+		const by = params.by ?? "toolbar";
+		const seq = ++s.searchSeq[by];
 		const manager = s.manager;
 		const result = await manager.searchCooperative(params.query, params.scope, {
 			sliceMs: this.#sliceMs,
-			stop: () => s.searchSeq !== seq || s.closed || s.manager !== manager,
+			stop: () => s.searchSeq[by] !== seq || s.closed || s.manager !== manager,
 		});
 		if (result === undefined) throw new ArborServiceError("cancelled", "search superseded by a newer query (or the session was closed)");
 		return result;

@@ -2,6 +2,7 @@
 // last reported leaf and labels, leaf history, watcher, running abort, the queue of async flows).
 
 import { EntryKind } from "../../shared/skeleton";
+import type { SearchAsker } from "../../shared/api";
 import type { SessionManager } from "../session";
 import { LeafHistory } from "./leaf-history";
 import type { FileWatcher } from "./watcher";
@@ -23,8 +24,11 @@ export class OpenSession {
 	/** Serialises the async flows (navigate, branch) of one session. */
 	queue: Promise<unknown> = Promise.resolve();
 	title: string | null | undefined;
-	/** Bumped by every search request: a running cooperative search stops when it is no longer the latest. */
-	searchSeq = 0;
+	/**
+	 * Bumped by every search request, per asker: a running cooperative search stops when it is no longer its
+	 * asker's latest (the toolbar's search and the Branches panel's filter run side by side).
+	 */
+	searchSeq: Record<SearchAsker, number> = { toolbar: 0, branches: 0 };
 	closed = false;
 	/** A live pi holds the file: it appends only at its own leaf, and Arbor's leaf is pi's (docs/live.md "One leaf"). */
 	leafFollowsPi = false;

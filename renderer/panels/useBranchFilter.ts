@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { nearestMarkedOnPath, promptOrLabelMatches } from "../../shared/branches";
 import { partIndices } from "../../shared/first-skeleton";
-import { ArborRequestError, type ArborClient } from "../../shared/api";
+import type { ArborClient } from "../../shared/api";
 import type { Skeleton } from "../../shared/skeleton";
 import { errorText } from "../../shared/guards";
 
@@ -35,18 +35,17 @@ export function useBranchFilter(
 	useEffect(() => {
 		if (!sessionId || text === "") return;
 		let live = true;
-		const ask = async (retry: boolean): Promise<void> => {
+		// Asked as the panel's own: the toolbar's search runs beside it, and only a newer filter text stops it
+		// (then this effect is gone and its answer unwanted).
+		const ask = async (): Promise<void> => {
 			try {
-				const hits = await client.request("search", { sessionId, query: text, scope: "pi" });
+				const hits = await client.request("search", { sessionId, query: text, scope: "pi", by: "branches" });
 				if (live) setAnswer({ key, hits });
 			} catch (err) {
-				// The main process stops a search when a newer one for the session arrives (the toolbar's search
-				// box, typed meanwhile): ask once more, as the toolbar does.
-				if (live && retry && err instanceof ArborRequestError && err.code === "cancelled") return ask(false);
 				if (live) setAnswer({ key, error: errorText(err) });
 			}
 		};
-		const timer = setTimeout(() => void ask(true), DEBOUNCE_MS);
+		const timer = setTimeout(() => void ask(), DEBOUNCE_MS);
 		return () => {
 			live = false;
 			clearTimeout(timer);

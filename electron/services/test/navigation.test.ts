@@ -213,4 +213,29 @@ describe("searching a big session", () => {
 		expect(order).toEqual(["getEntry", "first:cancelled", "second:1499"]);
 		expect(await t.services.search({ sessionId, query: "parser", scope: "full" })).toHaveLength(1500);
 	});
+
+	it("the Branches panel's filter and the toolbar's search do not stop each other: only the same asker's newer query supersedes", async () => {
+		t = makeServices({ sliceMs: 0 });
+		const entries = [user("u0", null, "start")];
+		for (let i = 1; i < 3000; i++)
+			entries.push(
+				i % 2 ? assistant(`a${i}`, entries[i - 1]!.id as string, `answer ${i} about the parser`) : user(`u${i}`, entries[i - 1]!.id as string, `question ${i}`),
+			);
+		const order: string[] = [];
+		const note = (name: string) => [(r: number[]) => order.push(`${name}:${r.length}`), (e: { code?: string }) => order.push(`${name}:${e.code}`)] as const;
+		// Each case on a session whose first query still has the whole file to read.
+		const open = async () => (await t.services.openSession({ path: writeSession(tempDir(), entries) })).sessionId;
+		const a = await open();
+		const toolbar = t.services.search({ sessionId: a, query: "parser", scope: "full" }).then(...note("toolbar"));
+		const branches = t.services.search({ sessionId: a, query: "question", scope: "pi", by: "branches" }).then(...note("branches"));
+		await Promise.all([toolbar, branches]);
+		expect(order.sort()).toEqual(["branches:1499", "toolbar:1500"]);
+		// A newer filter text supersedes the older one.
+		order.length = 0;
+		const b = await open();
+		const older = t.services.search({ sessionId: b, query: "answer", scope: "pi", by: "branches" }).then(...note("older"));
+		const newer = t.services.search({ sessionId: b, query: "start", scope: "pi", by: "branches" }).then(...note("newer"));
+		await Promise.all([older, newer]);
+		expect(order).toEqual(["older:cancelled", "newer:1"]);
+	});
 });
