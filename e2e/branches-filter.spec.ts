@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { jsonl, openApp, shot } from "./helpers/app";
+import { isUserMessage as isUser, jsonl, openApp, type RawEntry as Raw, shot, textOf } from "./helpers/app";
 import { genSession, type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
@@ -16,20 +16,6 @@ test.afterEach(async () => {
 	await host?.stop();
 	host = undefined;
 });
-
-interface Raw {
-	id: string;
-	parentId: string | null;
-	type: string;
-	message?: { role?: string; content?: unknown };
-}
-
-const textOf = (e: Raw): string => {
-	const c = e.message?.content;
-	if (typeof c === "string") return c;
-	return Array.isArray(c) ? c.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join(" ") : "";
-};
-const isUser = (e: Raw): boolean => e.type === "message" && e.message?.role === "user";
 
 /**
  * From the raw file: a user message with a three-word phrase no other entry holds, above a fork, with at

@@ -8,7 +8,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { jsonl, leafId, openApp, shot, viewportSettled } from "./helpers/app";
+import { jsonl, leafId, openApp, type RawEntry as Raw, shot, textOf, viewportSettled } from "./helpers/app";
 import { genSession, type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
@@ -16,19 +16,6 @@ test.afterEach(async () => {
 	await host?.stop();
 	host = undefined;
 });
-
-interface Raw {
-	id: string;
-	parentId: string | null;
-	type: string;
-	message?: { role?: string; content?: unknown };
-}
-
-const textOf = (e: Raw): string => {
-	const c = e.message?.content;
-	if (typeof c === "string") return c;
-	return Array.isArray(c) ? c.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join(" ") : "";
-};
 
 /**
  * A side-branch user message (off the leaf's path) with a three-word phrase no other line of the file holds,

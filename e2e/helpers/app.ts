@@ -118,6 +118,23 @@ export function jsonl(file: string): Record<string, unknown>[] {
 		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/** A session line as the specs read it to find what the app should show. */
+export interface RawEntry {
+	id: string;
+	parentId: string | null;
+	type: string;
+	message?: { role?: string; content?: unknown };
+}
+
+/** The text blocks of a message, joined (tool calls, thinking and images left out). */
+export const textOf = (e: RawEntry): string => {
+	const c = e.message?.content;
+	if (typeof c === "string") return c;
+	return Array.isArray(c) ? c.map((b: { type?: string; text?: string }) => (b.type === "text" ? (b.text ?? "") : "")).join(" ") : "";
+};
+
+export const isUserMessage = (e: RawEntry): boolean => e.type === "message" && e.message?.role === "user";
+
 /**
  * Entries a user can read on screen right now (issue 21's measure). A card counts when:
  * - its text element's computed font size × the graph's zoom is at least 11 px;

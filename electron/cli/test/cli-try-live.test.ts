@@ -3,13 +3,12 @@
 // registration names (the only `pi` on PATH fails loudly and must not run), and `arbor try keep` switches that pi
 // to the kept session through the same steering as the app's Keep: pi's own get_state names the kept file.
 
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { node24Path, PI_CLI, type RealPi, startRealPi } from "../../services/test/helpers/real-pi";
 import { startTriesRig, type TriesRig } from "../../services/test/helpers/tries-rig";
-import { buildCli, repo, type RunResult } from "./helpers";
+import { arborInEnv, buildCli, type RunResult } from "./helpers";
 
 const EXTENSION = path.resolve(import.meta.dirname, "../../../pi-extension/index.ts");
 
@@ -46,16 +45,7 @@ afterAll(async () => {
 });
 
 /** The CLI as a child process (async: the loopback model answers in this process). */
-function arbor(args: string[]): Promise<RunResult> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [path.join(repo, "bin", "arbor.cjs"), ...args], { env });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-		child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-		child.on("close", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+const arbor = (args: string[]): Promise<RunResult> => arborInEnv(args, env);
 
 function livePid(): number {
 	const names = fs.readdirSync(path.join(env.HOME!, ".arbor", "live")).filter((n) => /^\d+\.json$/.test(n));

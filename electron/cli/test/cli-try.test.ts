@@ -1,13 +1,12 @@
 // `arbor try` end to end: the built CLI, the real pi 1.6 (Node 24) found as `pi` on PATH, a loopback model that
 // calls pi's write tool, and a git repository with uncommitted work (issue 30's "Done when").
 
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Pi16SessionManager } from "../../session/test/helpers/pi16";
 import { messageText, startTriesRig, type TriesRig } from "../../services/test/helpers/tries-rig";
-import { buildCli, repo, type RunResult } from "./helpers";
+import { arborInEnv, buildCli, type RunResult } from "./helpers";
 
 let rig: TriesRig;
 beforeAll(() => buildCli());
@@ -19,16 +18,7 @@ afterEach(async () => {
 });
 
 /** The CLI as a child process (async: the loopback model answers in this process). */
-function arbor(args: string[], env: NodeJS.ProcessEnv = rig.env()): Promise<RunResult> {
-	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [path.join(repo, "bin", "arbor.cjs"), ...args], { env });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-		child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-		child.on("close", (status) => resolve({ status, stdout, stderr }));
-	});
-}
+const arbor = (args: string[], env: NodeJS.ProcessEnv = rig.env()): Promise<RunResult> => arborInEnv(args, env);
 
 type TryJson = {
 	index: number;

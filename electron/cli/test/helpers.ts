@@ -34,12 +34,17 @@ export function arbor(args: string[], env: Record<string, string> = {}, cwd?: st
 
 /** The command without blocking this process (a loopback model or a fake pi it talks to runs in it). */
 export function arborAsync(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+	return arborInEnv(args, { ...process.env, ...env });
+}
+
+/** The same with exactly `env` (nothing of this process's: e.g. a PATH whose only `pi` is the test's). */
+export function arborInEnv(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env: { ...process.env, ...env } });
+		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env });
 		let stdout = "";
 		let stderr = "";
-		child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-		child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+		child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
+		child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
 		child.on("close", (status) => resolve({ status, stdout, stderr }));
 	});
 }
