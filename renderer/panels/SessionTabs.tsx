@@ -162,19 +162,7 @@ export function SessionTabs() {
 	};
 	return (
 		<nav ref={nav} className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
-			{over && (
-				<button
-					type="button"
-					className="tabs-more"
-					data-testid="tabs-more-left"
-					disabled={first === 0}
-					aria-label={`${first} more tab${first === 1 ? "" : "s"} on the left`}
-					title={first > 0 ? `${first} more tab${first === 1 ? "" : "s"} on the left` : "No more tabs on the left"}
-					onClick={() => move(first - 1)}
-				>
-					‹{first > 0 ? ` ${first}` : ""}
-				</button>
-			)}
+			{over && <MoreTabs side="left" count={first} onClick={() => move(first - 1)} />}
 			<div
 				ref={box}
 				className={`tabs${over && right > 0 ? " more-right" : ""}`}
@@ -227,20 +215,27 @@ export function SessionTabs() {
 					{over && <span className="tabs-fill" aria-hidden="true" />}
 				</div>
 			</div>
-			{over && (
-				<button
-					type="button"
-					className="tabs-more"
-					data-testid="tabs-more-right"
-					disabled={right === 0}
-					aria-label={`${right} more tab${right === 1 ? "" : "s"} on the right`}
-					title={right > 0 ? `${right} more tab${right === 1 ? "" : "s"} on the right` : "No more tabs on the right"}
-					onClick={() => move(first + 1)}
-				>
-					{right > 0 ? `${right} ` : ""}›
-				</button>
-			)}
+			{over && <MoreTabs side="right" count={right} onClick={() => move(first + 1)} />}
 		</nav>
+	);
+}
+
+/** The arrow on one side of the strip: how many tabs are out of view there; a click moves the strip one tab. */
+function MoreTabs({ side, count, onClick }: { side: "left" | "right"; count: number; onClick(): void }) {
+	const what = `${count} more tab${count === 1 ? "" : "s"} on the ${side}`;
+	const shown = count > 0 ? String(count) : "";
+	return (
+		<button
+			type="button"
+			className="tabs-more"
+			data-testid={`tabs-more-${side}`}
+			disabled={count === 0}
+			aria-label={what}
+			title={count > 0 ? what : `No more tabs on the ${side}`}
+			onClick={onClick}
+		>
+			{side === "left" ? `‹${shown && ` ${shown}`}` : `${shown && `${shown} `}›`}
+		</button>
 	);
 }
 
