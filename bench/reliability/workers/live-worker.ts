@@ -9,25 +9,15 @@ import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LiveConnection } from "../../../electron/services/live/connection";
-import { LiveChannel, LiveRequestError } from "../../../pi-extension/channel";
+import { LiveChannel } from "../../../pi-extension/channel";
+import { IDLE_STATE, stateOnly } from "../../../pi-extension/test/helpers/state-only";
 import { streamCards } from "../../../renderer/graph/streaming";
 import { sweepRegistrations } from "../../../shared-node/live-files";
-import type { LiveEvent, LiveHandlers, LiveRegistration, LiveState } from "../../../shared/live";
+import type { LiveEvent, LiveRegistration } from "../../../shared/live";
 import type { Skeleton } from "../../../shared/skeleton";
 
 const client = { name: "reliability", version: "0" };
-const state: LiveState = {
-	pid: process.pid,
-	agent: "pi",
-	agentVersion: "1.6.0",
-	sessionFile: null,
-	sessionId: null,
-	leafId: null,
-	model: null,
-	thinkingLevel: null,
-	status: "idle",
-	cwd: "/",
-};
+const state = IDLE_STATE;
 const print = (v: unknown): void => void process.stdout.write(`${JSON.stringify(v)}\n`);
 
 async function fakePi(dir: string, onData: (s: net.Socket, d: Buffer) => void): Promise<LiveRegistration> {
@@ -54,10 +44,7 @@ async function fakePi(dir: string, onData: (s: net.Socket, d: Buffer) => void): 
 }
 
 async function pi(): Promise<void> {
-	const no = async (): Promise<never> => {
-		throw new LiveRequestError("unsupported", "no");
-	};
-	const requests: LiveHandlers = { state: async () => state, navigate: no, fork: no, label: no, send: no, abort: no };
+	const requests = stateOnly(state);
 	const ch = await LiveChannel.open(
 		{ welcome: () => ({ agent: "pi", agentVersion: "1.6.0", extensionVersion: "1", capabilities: [], state }), requests },
 		{ agent: "pi", agentVersion: "1.6.0", extensionVersion: "1" },
