@@ -9,10 +9,8 @@ import { nearestMarkedOnPath, promptOrLabelMatches } from "../../shared/branches
 import { partIndices } from "../../shared/first-skeleton";
 import type { ArborClient } from "../../shared/api";
 import type { Skeleton } from "../../shared/skeleton";
+import { SEARCH_DEBOUNCE_MS } from "../store/view";
 import { errorText } from "../../shared/guards";
-
-/** Typing pause before the filter asks the search (the toolbar's search waits as long). */
-const DEBOUNCE_MS = 120;
 
 export interface BranchFilter {
 	/** Per entry, the nearest match on its path (-1: none); null while there is no filter or no answer yet. */
@@ -45,7 +43,7 @@ export function useBranchFilter(
 				if (live) setAnswer({ key, error: errorText(err) });
 			}
 		};
-		const timer = setTimeout(() => void ask(), DEBOUNCE_MS);
+		const timer = setTimeout(() => void ask(), SEARCH_DEBOUNCE_MS);
 		return () => {
 			live = false;
 			clearTimeout(timer);

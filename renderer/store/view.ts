@@ -66,7 +66,8 @@ export interface ViewSlice {
 export type SidePanel = "inspector" | "context" | "labels" | "branches";
 
 const EMPTY_SEARCH: SearchState = { query: "", scope: "pi", matches: [], pending: false, error: null };
-const SEARCH_DEBOUNCE_MS = 120;
+/** Typing pause before a search is asked (the search bar, the Branches panel's filter). */
+export const SEARCH_DEBOUNCE_MS = 120;
 
 export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 	let searchSeq = 0;
