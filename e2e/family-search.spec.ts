@@ -144,6 +144,39 @@ test("the library searches session contents through the index and opens the sess
 	expect([parent, child].map(sha256)).toEqual(before);
 });
 
+test("the library's content search shows its matches and asks once per query, also once the index is built", async ({ page }) => {
+	const { dir } = library();
+	host = await startHost([dir]);
+	let asked = 0;
+	page.on("websocket", (ws) =>
+		ws.on("framesent", (f) => {
+			if (String(f.payload).includes('"searchAllSessions"')) asked++;
+		}),
+	);
+	await page.goto(host.url);
+	const search = page.getByTestId("library-search");
+	// The first query builds the index; the second runs on an index with nothing left to index.
+	await search.fill("zebraquartz");
+	await expect(page.getByTestId("content-search-match")).toHaveCount(1, { timeout: 30_000 });
+	// Let the first build finish: its own "done" asks once more (results may have grown while it ran).
+	await expect(page.getByTestId("content-search-progress")).toHaveCount(0);
+	await page.waitForTimeout(1_000);
+	await search.fill("");
+	await search.fill("helper");
+	const results = page.getByTestId("content-search-session");
+	await expect(results.first()).toBeVisible({ timeout: 10_000 });
+	const settled = asked;
+	// An answer announced "done" and the page searched again, about 5 times a second, dropping each answer.
+	await page.waitForTimeout(2_000);
+	expect(asked - settled).toBe(0);
+	await expect(results.first()).toBeVisible();
+	await search.fill("nosuchwordanywhere");
+	await expect(page.getByTestId("content-search")).toContainText("No entry of any session contains “nosuchwordanywhere”");
+	const afterMiss = asked;
+	await page.waitForTimeout(1_000);
+	expect(asked - afterMiss).toBe(0);
+});
+
 test("the parent's graph marks where a child branched, and the badge and the header's Family button open the family", async ({ page }) => {
 	const { dir, parent, child, at } = library();
 	const before = [parent, child].map(sha256);

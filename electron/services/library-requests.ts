@@ -103,7 +103,9 @@ export class LibraryRequests {
 					const now = Date.now();
 					if (p.phase !== "done" && now - last < 200 && p.filesDone !== 0) return;
 					last = now;
-					if (p.filesTotal > 0 || p.phase === "done")
+					// Only a build that had files to index says so: an up-to-date index answering a search emits
+					// nothing, or every search would announce "done" and make an open page search again (issue 38).
+					if (p.filesTotal > 0)
 						this.#o.events.emit({
 							type: "search_index",
 							phase: p.phase === "done" ? "done" : "indexing",

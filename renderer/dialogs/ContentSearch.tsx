@@ -3,7 +3,7 @@
 // entry opens the session with that card selected and in view (found by its line when the file gives it
 // no id). While the index builds, its progress is shown and the results refresh as files are indexed.
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { CrossSearchResult, CrossSearchSession } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { revealWhenShown } from "../graph/FamilyBadge";
@@ -19,6 +19,13 @@ export function ContentSearch({ query }: { query: string }) {
 	const [error, setError] = useState<string | null>(null);
 	const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
 	const [tick, setTick] = useState(0);
+	// The query the dialog shows now: an answer is kept when it is for this query, even when a refresh (the
+	// index grew) was asked after it. Dropping answers on a refresh showed nothing while the index kept
+	// announcing work (issue 38).
+	const shown = useRef("");
+	// Answers of one query arrive in the order asked; a late older one never replaces a newer one.
+	const asked = useRef(0);
+	const applied = useRef(0);
 
 	useEffect(
 		() =>
@@ -31,26 +38,25 @@ export function ContentSearch({ query }: { query: string }) {
 	);
 
 	useEffect(() => {
-		let live = true;
 		const q = query.trim();
+		shown.current = q;
 		if (q.length < 2) {
 			setResult(null);
 			return;
 		}
 		const timer = setTimeout(() => {
+			const n = ++asked.current;
 			client.request("searchAllSessions", { query: q, limit: 30 }).then(
 				(r) => {
-					if (!live) return;
+					if (shown.current !== q || n < applied.current) return;
+					applied.current = n;
 					setResult(r);
 					setError(null);
 				},
-				(err: unknown) => live && setError(errorText(err)),
+				(err: unknown) => shown.current === q && setError(errorText(err)),
 			);
 		}, 200);
-		return () => {
-			live = false;
-			clearTimeout(timer);
-		};
+		return () => clearTimeout(timer);
 	}, [client, query, tick]);
 
 	if (query.trim().length < 2) return null;

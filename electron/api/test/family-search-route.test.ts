@@ -116,6 +116,28 @@ describe("getFamily / searchAllSessions requests", () => {
 		await router.dispose();
 	});
 
+	it("a search on an up-to-date index announces nothing; only a build with files to index sends search_index events", async () => {
+		const { parent, router, events } = setup();
+		await searchUntilComplete(router, "zebraquartz");
+		const indexEvents = () => events.filter((e) => e.type === "search_index");
+		const afterBuild = indexEvents().length;
+		expect(afterBuild).toBeGreaterThan(0);
+		// The library page searches again on each "done": an event per search made it search forever (issue 38).
+		for (const q of ["zebraquartz", "helper", "zebraquartz"]) await searchUntilComplete(router, q);
+		expect(indexEvents()).toHaveLength(afterBuild);
+		appendFileSync(
+			parent,
+			`${JSON.stringify({ type: "message", id: "zz2", parentId: null, timestamp: "2026-12-01T00:00:00.000Z", message: { role: "user", content: "grown", timestamp: 1 } })}\n`,
+		);
+		await searchUntilComplete(router, "grown");
+		const grown = indexEvents().slice(afterBuild);
+		expect(grown.at(-1)).toMatchObject({ phase: "done", filesTotal: 1, filesDone: 1 });
+		expect(grown.every((e) => e.type === "search_index" && e.filesTotal === 1)).toBe(true);
+		await searchUntilComplete(router, "grown");
+		expect(indexEvents()).toHaveLength(afterBuild + grown.length);
+		await router.dispose();
+	});
+
 	it("a search-index folder that is not Arbor's: an io error naming it, every file left as it was", async () => {
 		const { dir, router } = setup();
 		const idx = join(dir, "arbor", "search-index");
