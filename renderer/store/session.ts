@@ -1,7 +1,7 @@
 // Session slice: the open sessions (summary + skeleton) and which one is active. Skeletons change only
 // from API results and events (DESIGN.md "Act"), never from the renderer's own guesses.
 
-import type { SessionSummary } from "../../shared/api";
+import type { FilterMode, SearchScope, SessionSummary } from "../../shared/api";
 import type { Skeleton } from "../../shared/skeleton";
 import type { TreeViewMemo } from "./selectors";
 import type { SliceCreator } from "./types";
@@ -12,9 +12,19 @@ export interface OpenSession {
 	skeleton: Skeleton | null;
 	/** Selection to restore when the tab becomes active again. */
 	lastSelectedId: string | null;
+	/** The filter, folds and search the tab had when another became active (restored on its return). */
+	lastView?: TabView;
 	/** Leaf history availability as last reported by leafHistory (null = not asked yet: allowed). */
 	canBack: boolean | null;
 	canForward: boolean | null;
+}
+
+/** What a tab keeps of its view while another is active: switching tabs must not reset it (issue 38). */
+export interface TabView {
+	filter: FilterMode;
+	folded: ReadonlySet<string>;
+	query: string;
+	scope: SearchScope;
 }
 
 /**
@@ -119,11 +129,12 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 		if (!target) return;
 		const prev = s.activeSessionId;
 		if (prev && prev !== sessionId && s.sessions[prev]) {
-			set((st) => ({ sessions: { ...st.sessions, [prev]: { ...st.sessions[prev], lastSelectedId: st.selectedId } } }));
+			const lastView: TabView = { filter: s.filter, folded: s.folded, query: s.search.query, scope: s.search.scope };
+			set((st) => ({ sessions: { ...st.sessions, [prev]: { ...st.sessions[prev], lastSelectedId: st.selectedId, lastView } } }));
 		}
 		if (prev !== sessionId) {
 			set({ activeSessionId: sessionId });
-			get().resetView(target.lastSelectedId);
+			get().resetView(target.lastSelectedId, target.lastView);
 		}
 	},
 

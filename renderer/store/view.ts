@@ -6,6 +6,7 @@ import { ArborRequestError, FILTER_MODES, type FilterMode, type SearchScope } fr
 import { activeSkeleton, indexOfId, selectTreeView } from "./selectors";
 import { initialSelection, isVisible, keepSelection } from "../../shared/tree-view";
 import type { SliceCreator } from "./types";
+import type { TabView } from "./session";
 import { errorText } from "../../shared/guards";
 import { partIndices } from "../../shared/first-skeleton";
 
@@ -57,8 +58,11 @@ export interface ViewSlice {
 	focusSearch(): void;
 	focusGraph(): void;
 	focusComposer(): void;
-	/** New session became active: selection restored or put on the leaf, search/folds cleared. */
-	resetView(selectedId: string | null): void;
+	/**
+	 * A session became active: selection restored or put on the leaf. A tab seen before gets back the filter, folds
+	 * and search it had (`view`); a new one starts from the settings' filter with no search or folds.
+	 */
+	resetView(selectedId: string | null, view?: TabView): void;
 	/** After the visible tree changed: keep the selection or move it to its nearest visible ancestor. */
 	reconcileSelection(): void;
 }
@@ -235,16 +239,18 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, client) => {
 			set((s) => ({ composerFocusTick: s.composerFocusTick + 1 }));
 		},
 
-		resetView(selectedId) {
+		resetView(selectedId, view) {
 			searchSeq++;
 			if (searchTimer) clearTimeout(searchTimer);
 			set((s) => ({
 				selectedId,
-				folded: new Set(),
+				folded: view?.folded ?? new Set(),
 				abandoned: null,
-				search: { ...EMPTY_SEARCH, scope: s.search.scope },
-				filter: s.settings?.treeFilterMode ?? s.filter,
+				search: { ...EMPTY_SEARCH, scope: view?.scope ?? s.search.scope, query: view?.query ?? "", pending: (view?.query ?? "").trim() !== "" },
+				filter: view?.filter ?? s.settings?.treeFilterMode ?? s.filter,
 			}));
+			// The matches are asked again: the session may have grown while its tab was in the background.
+			if (get().search.pending) void get().runSearch();
 			get().reconcileSelection();
 		},
 

@@ -262,3 +262,53 @@ describe("the store's caches are per session and go with it (issue #31)", () => 
 		expect(st().caches.treeView.has("s1")).toBe(false);
 	});
 });
+
+describe("each tab keeps its own view (issue 38: switching tabs reset the filter)", () => {
+	async function twoTabs() {
+		const client = new FakeClient();
+		client.on("getInitialSessions", () => [makeSummary("s1"), makeSummary("s2", { path: "/tmp/two.jsonl" })]);
+		const h = await harness(client);
+		const st = () => h.rt.store.getState();
+		st().setActive("s1");
+		return { h, st };
+	}
+
+	it("the filter, folds and search of a tab come back with it; a tab never seen starts from the setting", async () => {
+		const { h, st } = await twoTabs();
+		expect(st().activeSessionId).toBe("s1");
+		st().setFilter("user-only");
+		st().setSearchQuery("fix");
+		st().setFolded("u2", true);
+		st().setActive("s2");
+		// The other tab opens as a new one would: pi's default filter, no folds, no search.
+		expect(st().filter).toBe("default");
+		expect(st().folded.size).toBe(0);
+		expect(st().search.query).toBe("");
+		st().setFilter("labeled-only");
+		st().setActive("s1");
+		expect(st().filter).toBe("user-only");
+		expect([...st().folded]).toEqual(["u2"]);
+		expect(st().search.query).toBe("fix");
+		st().setActive("s2");
+		expect(st().filter).toBe("labeled-only");
+		expect(st().search.query).toBe("");
+		// The restored search is asked again for the tab it belongs to.
+		st().setActive("s1");
+		await flush();
+		expect(h.client.callsOf("search").at(-1)).toMatchObject({ sessionId: "s1", query: "fix" });
+	});
+
+	it("a new tab follows pi's treeFilterMode setting, whatever the tab before it showed", async () => {
+		const client = new FakeClient();
+		client.settings = { ...client.settings, treeFilterMode: "no-tools" };
+		client.on("getInitialSessions", () => [makeSummary("s1"), makeSummary("s2", { path: "/tmp/two.jsonl" })]);
+		const h = await harness(client);
+		const st = () => h.rt.store.getState();
+		st().setActive("s1");
+		st().setFilter("all");
+		st().setActive("s2");
+		expect(st().filter).toBe("no-tools");
+		st().setActive("s1");
+		expect(st().filter).toBe("all");
+	});
+});

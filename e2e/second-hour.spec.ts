@@ -1,0 +1,48 @@
+// Issue 38, what a new user hit in their second hour, each in Chromium through the browser host: switching
+// tabs kept each tab's filter and search.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { openApp, shot } from "./helpers/app";
+import { genSession, type Host, startHost } from "./helpers/host";
+
+let host: Host | undefined;
+test.afterEach(async () => {
+	await host?.stop();
+	host = undefined;
+});
+
+function twoSessions(): [string, string] {
+	const dir = mkdtempSync(join(tmpdir(), "arbor-e2e-hour-"));
+	const files = ["first", "second"].map((name) => join(dir, `${name}.jsonl`)) as [string, string];
+	for (const [i, f] of files.entries()) execFileSync(process.execPath, [genSession, "--n", "120", "--seed", `hour-${i}`, "--out", f]);
+	return files;
+}
+
+test("switching tabs keeps each tab's filter and search (it reset them to the default)", async ({ page }) => {
+	const [a, b] = twoSessions();
+	host = await startHost([a, b]);
+	await openApp(page, host);
+	const tabs = page.getByTestId("session-tab");
+	await expect(tabs).toHaveCount(2);
+	const pressed = (mode: string) => expect(page.getByTestId(`filter-${mode}`)).toHaveAttribute("aria-pressed", "true");
+	const search = page.getByTestId("search-input");
+	await tabs.nth(0).locator("button").first().click();
+	await page.getByTestId("filter-user-only").click();
+	await pressed("user-only");
+	await search.fill("test");
+	await tabs.nth(1).locator("button").first().click();
+	// The other tab shows its own (here: a new tab's) view.
+	await pressed("default");
+	await expect(search).toHaveValue("");
+	await page.getByTestId("filter-no-tools").click();
+	await tabs.nth(0).locator("button").first().click();
+	await pressed("user-only");
+	await expect(search).toHaveValue("test");
+	await shot(page, "tabs-keep-filter");
+	await tabs.nth(1).locator("button").first().click();
+	await pressed("no-tools");
+	await expect(search).toHaveValue("");
+});
