@@ -1,9 +1,9 @@
 // Issue 38, what a new user hit in their second hour, each in Chromium through the browser host: switching
-// tabs kept each tab's filter and search.
+// tabs kept each tab's filter and search; a reload keeps the open tabs.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { openApp, shot } from "./helpers/app";
 import { genSession, type Host, startHost } from "./helpers/host";
@@ -45,4 +45,28 @@ test("switching tabs keeps each tab's filter and search (it reset them to the de
 	await tabs.nth(1).locator("button").first().click();
 	await pressed("no-tools");
 	await expect(search).toHaveValue("");
+});
+
+test("a reload of the page keeps its tabs and the active one (it closed every session)", async ({ page }) => {
+	const [a, b] = twoSessions();
+	const c = join(dirname(a), "third.jsonl");
+	execFileSync(process.execPath, [genSession, "--n", "60", "--seed", "hour-2", "--out", c]);
+	// Launched on one file of a served folder; two more opened from the library.
+	host = await startHost([dirname(a), a]);
+	await openApp(page, host);
+	const tabs = page.getByTestId("session-tab");
+	await expect(page.getByTestId("status-file")).toContainText(basename(a));
+	for (const f of [b, c]) {
+		await page.getByTestId("open-library").click();
+		await page.locator(`[data-testid="library-item"][title="${f}"]`).click();
+		await expect(page.getByTestId("status-file")).toContainText(basename(f));
+	}
+	await expect(tabs).toHaveCount(3);
+	await tabs.nth(1).locator("button").first().click();
+	await expect(page.getByTestId("status-file")).toContainText(basename(b));
+	await page.reload();
+	await expect(tabs).toHaveCount(3);
+	await expect(page.getByTestId("status-file")).toContainText(basename(b));
+	await expect(page.getByTestId("library")).toHaveCount(0);
+	await shot(page, "reload-keeps-tabs");
 });

@@ -11,6 +11,7 @@ import { createGraph, type Graph } from "./graph/store";
 import { createAppStore, type AppStore } from "./store";
 import { handleArborEvent } from "./store/events";
 import { announceLeftovers, triesCommands } from "./tries/commands";
+import { pageStorage, readKeptTabs, type TabStorage, writeKeptTabs } from "./kept-tabs";
 import { tries } from "./tries/store";
 
 export interface RuntimeOptions {
@@ -18,6 +19,8 @@ export interface RuntimeOptions {
 	graph?: GraphControls;
 	clipboard?: (text: string) => Promise<void>;
 	now?: () => number;
+	/** Where the open tabs are kept across a reload (the page's sessionStorage; tests pass their own). */
+	tabStorage?: TabStorage | null;
 }
 
 export interface AppRuntime {
@@ -118,10 +121,25 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 			target.addEventListener("keydown", onKey, true);
 			target.addEventListener("dragover", onDragOver);
 			target.addEventListener("drop", onDrop);
-			void store.getState().boot();
+			// The tabs are kept from the end of the boot on (a reload during it keeps the tabs it was opening).
+			const storage = opts.tabStorage === undefined ? pageStorage() : opts.tabStorage;
+			let offTabs = (): void => {};
+			let stopped = false;
+			void store
+				.getState()
+				.boot(readKeptTabs(storage))
+				.finally(() => {
+					if (stopped) return;
+					writeKeptTabs(storage, store.getState());
+					offTabs = store.subscribe((s, prev) => {
+						if (s.order !== prev.order || s.activeSessionId !== prev.activeSessionId || s.sessions !== prev.sessions) writeKeptTabs(storage, s);
+					});
+				});
 			void announceLeftovers(deps);
 			return () => {
 				offEvents();
+				stopped = true;
+				offTabs();
 				target.removeEventListener("keydown", onKey, true);
 				target.removeEventListener("dragover", onDragOver);
 				target.removeEventListener("drop", onDrop);

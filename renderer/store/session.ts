@@ -53,7 +53,17 @@ export interface SessionSlice {
 	setSkeleton(sessionId: string, skeleton: Skeleton): void;
 	setSummary(sessionId: string, summary: SessionSummary): void;
 	removeSession(sessionId: string): void;
-	boot(): Promise<void>;
+	/**
+	 * Opens the host's launch sessions, or the library when there are none. `kept`: the tabs this page had open before a
+	 * reload (in their order, and which was active), opened again beside the launch ones (issue 38: a reload closed them all).
+	 */
+	boot(kept?: KeptTabs): Promise<void>;
+}
+
+/** The tabs a page had open (paths in tab order, the active one's path), kept across a reload of the page. */
+export interface KeptTabs {
+	paths: string[];
+	active: string | null;
 }
 
 export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client) => ({
@@ -191,7 +201,7 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 		get().liveFromSummary(summary);
 	},
 
-	async boot() {
+	async boot(kept) {
 		// Asked at once: the host has the launch files open already; the sessions are added after the settings.
 		const asked = client.request("getInitialSessions", {});
 		asked.catch(() => {}); // awaited below; a failure is reported there
@@ -203,11 +213,28 @@ export const createSessionSlice: SliceCreator<SessionSlice> = (set, get, client)
 			get().reportError(err);
 		}
 		set({ booting: false });
-		if (initial.length === 0) {
+		const keptPaths = kept?.paths ?? [];
+		if (initial.length === 0 && keptPaths.length === 0) {
 			get().openDialog({ kind: "library" });
 			return;
 		}
-		for (const [i, summary] of initial.entries()) await get().addSession(summary, { activate: i === 0 });
+		// The kept tabs in their order (a launch session among them keeps its place), then launch sessions not kept.
+		const byPath = new Map(initial.flatMap((s) => (s.path ? [[s.path, s] as const] : [])));
+		const tabs: (SessionSummary | string)[] = [...keptPaths.map((p) => byPath.get(p) ?? p), ...initial.filter((s) => !s.path || !keptPaths.includes(s.path))];
+		for (const [i, tab] of tabs.entries()) {
+			if (typeof tab !== "string") await get().addSession(tab, { activate: i === 0 });
+			else {
+				// A kept path the host no longer opens (moved, or a new host's path policy) is reported and skipped.
+				try {
+					await get().addSession(await client.request("openSession", { path: tab }), { activate: i === 0 });
+				} catch (err) {
+					get().reportError(err, `Could not open ${tab} again`);
+				}
+			}
+		}
+		const active = kept?.active ? Object.values(get().sessions).find((s) => s.summary.path === kept.active) : undefined;
+		if (active) get().setActive(active.summary.sessionId);
+		if (get().order.length === 0) get().openDialog({ kind: "library" });
 	},
 });
 

@@ -4,6 +4,7 @@ import { dispatchKey, type KeyEventLike } from "../commands/keyboard";
 import type { CommandSource, GraphControls } from "../commands/registry";
 import { createRuntime } from "../runtime";
 import { FakeClient, flush } from "./fake-client";
+import type { TabStorage } from "../kept-tabs";
 
 export interface Harness {
 	client: FakeClient;
@@ -31,7 +32,7 @@ export function parseCombo(combo: string): Omit<KeyEventLike, "target" | "preven
 	return { key: k, ctrlKey: mods.has("Ctrl"), altKey: mods.has("Alt"), shiftKey: shift, metaKey: mods.has("Meta") };
 }
 
-export async function harness(client = new FakeClient(), opts: { boot?: boolean } = {}): Promise<Harness> {
+export async function harness(client = new FakeClient(), opts: { boot?: boolean; tabStorage?: TabStorage } = {}): Promise<Harness> {
 	const graphCalls: string[] = [];
 	const copied: string[] = [];
 	const segmentEntries = new Set<string>();
@@ -49,7 +50,8 @@ export async function harness(client = new FakeClient(), opts: { boot?: boolean 
 		inSegment: (id) => segmentEntries.has(id),
 		forgetSession: (id) => void graphCalls.push(`forget:${id}`),
 	};
-	const rt = createRuntime(client, { graph, clipboard: async (t) => void copied.push(t), now: () => now });
+	// No page storage unless a test brings its own: kept tabs must not leak from one test into the next.
+	const rt = createRuntime(client, { graph, clipboard: async (t) => void copied.push(t), now: () => now, tabStorage: opts.tabStorage ?? null });
 	if (opts.boot ?? true) {
 		// start() subscribes to events and boots; the keyboard listener goes to a detached target.
 		rt.start(new EventTarget() as unknown as Window);

@@ -3,6 +3,7 @@ import { ArborRequestError } from "../../shared/api";
 import { activeSkeleton, selectTreeView } from "../store/selectors";
 import { FakeClient, flush, makeDelta, makeSkeleton, makeSummary, BRANCHED } from "./fake-client";
 import { harness } from "./harness";
+import type { TabStorage } from "../kept-tabs";
 
 describe("boot", () => {
 	it("opens the host's initial sessions and selects the leaf", async () => {
@@ -310,5 +311,65 @@ describe("each tab keeps its own view (issue 38: switching tabs reset the filter
 		expect(st().filter).toBe("no-tools");
 		st().setActive("s1");
 		expect(st().filter).toBe("all");
+	});
+});
+
+describe("a reload of the page keeps its tabs (issue 38: a reload closed every open session)", () => {
+	function memory(): TabStorage & { data: Map<string, string> } {
+		const data = new Map<string, string>();
+		return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v) };
+	}
+	/** A host that launched with s1 and opens any other path as a session named after it. */
+	function host(): FakeClient {
+		const client = new FakeClient();
+		client.on("openSession", ({ path }) => makeSummary(`id:${path}`, { path }));
+		return client;
+	}
+
+	it("the tabs come back in their order with the same one active; the launch session keeps its place", async () => {
+		const storage = memory();
+		const first = await harness(host(), { tabStorage: storage });
+		const st1 = () => first.rt.store.getState();
+		await st1().openPath("/tmp/b.jsonl");
+		await st1().openPath("/tmp/c.jsonl");
+		st1().setActive("id:/tmp/b.jsonl");
+		await flush();
+		// The page reloads: a new runtime on the same storage, the host still launched with s1 only.
+		const second = await harness(host(), { tabStorage: storage });
+		await flush();
+		const st2 = () => second.rt.store.getState();
+		expect(st2().order.map((id) => st2().sessions[id].summary.path)).toEqual(["/tmp/s1.jsonl", "/tmp/b.jsonl", "/tmp/c.jsonl"]);
+		expect(st2().activeSessionId).toBe("id:/tmp/b.jsonl");
+		expect(st2().dialog).toBeNull();
+	});
+
+	it("a closed tab stays closed, a kept path the host refuses is reported and skipped, and no tabs open the library", async () => {
+		const storage = memory();
+		const first = await harness(host(), { tabStorage: storage });
+		const st1 = () => first.rt.store.getState();
+		await st1().openPath("/tmp/b.jsonl");
+		await st1().openPath("/tmp/gone.jsonl");
+		await st1().closeSession("s1");
+		await flush();
+		const refusing = host();
+		refusing.on("getInitialSessions", () => []);
+		refusing.on("openSession", ({ path }) => {
+			if (path === "/tmp/gone.jsonl") throw new ArborRequestError("not_found", "no such file");
+			return makeSummary(`id:${path}`, { path });
+		});
+		const second = await harness(refusing, { tabStorage: storage });
+		await flush();
+		const st2 = () => second.rt.store.getState();
+		expect(st2().order.map((id) => st2().sessions[id].summary.path)).toEqual(["/tmp/b.jsonl"]);
+		expect(
+			st2()
+				.toasts.map((t) => `${t.message} ${t.file ?? ""}`)
+				.join("\n"),
+		).toContain("/tmp/gone.jsonl");
+		// Nothing kept and nothing launched: the library, as on a first start.
+		const empty = host();
+		empty.on("getInitialSessions", () => []);
+		const third = await harness(empty, { tabStorage: memory() });
+		expect(third.rt.store.getState().dialog).toEqual({ kind: "library" });
 	});
 });
