@@ -167,6 +167,16 @@ test("pi killed mid-turn: Arbor says so, is back on the file with no error, and 
 	await shot(page, "live-pi-gone");
 });
 
+test("the host killed while pi is live: the page keeps no 'Live' and says how to start Arbor again (issue 38)", async ({ page }) => {
+	await livePi(page);
+	await expect(page.getByTestId("live-badge")).toBeVisible();
+	// SIGKILL: the host gets no chance to say goodbye; the page learns it only from its closed socket.
+	host!.proc.kill("SIGKILL");
+	await expect(page.getByTestId("live-badge")).toHaveCount(0, { timeout: 20_000 });
+	await expect(page.getByTestId("toast-error").last()).toContainText("Type /arbor in pi again");
+	await shot(page, "live-pi-host-gone");
+});
+
 /** axe-core: no serious or critical WCAG 2.1 AA violation, light and dark (as e2e/a11y.spec.ts). */
 async function expectAccessible(page: Page, where: string): Promise<void> {
 	for (const scheme of ["light", "dark"] as const) {

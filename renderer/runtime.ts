@@ -99,6 +99,7 @@ export function createRuntime(client: ArborClient, opts: RuntimeOptions = {}): A
 		start(target = window) {
 			const offEvents = client.onEvent((event) => {
 				if (event.type === "tries") return tries.getState().apply(event.event);
+				if (event.type === "host_lost") tries.getState().hostLost();
 				handleArborEvent(store, event, (command, args) => {
 					void registry.run(command, makeContext(deps, { source: "menu", args })).then((ran) => {
 						if (!ran && !registry.get(command)) store.getState().toast("error", `Unknown menu command: ${command}`);

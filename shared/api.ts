@@ -521,6 +521,11 @@ export type ArborEvent =
 	/** A message for the user from an extension (pi's ctx.ui.notify) or a flow; not an error of a request. */
 	| { type: "notice"; sessionId: string | null; level: "info" | "warning" | "error"; message: string; source?: string }
 	| { type: "error"; sessionId: string | null; error: ArborErrorData }
+	/**
+	 * The page lost its host (the browser host stopped or was killed). Raised by the page's own client, never sent by a
+	 * host: what the page showed live (a live pi, running tries) is no longer known.
+	 */
+	| { type: "host_lost"; message: string }
 	/** A live pi took or released this session's file; null = file mode again, `reason` says why (pi exited...). */
 	| { type: "live_state"; sessionId: string; live: LiveSessionInfo | null; reason?: string }
 	/**

@@ -62,7 +62,8 @@ export async function startHost(args: string[], opts: { settings?: object; env?:
 		proc,
 		stop: () =>
 			new Promise<void>((ok) => {
-				if (proc.exitCode !== null) return ok();
+				// A host killed by a signal has no exit code, only its signal: it is gone all the same.
+				if (proc.exitCode !== null || proc.signalCode !== null) return ok();
 				proc.once("exit", () => ok());
 				proc.kill("SIGTERM");
 			}),

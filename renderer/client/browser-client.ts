@@ -126,13 +126,15 @@ export function connectBrowserClient(options: BrowserClientOptions = {}): Browse
 		closedError = new ArborRequestError({
 			code: "io",
 			message: opened
-				? "Lost the connection to `arbor serve`: is it still running? Restart it and open the URL it prints."
-				: "Could not connect to `arbor serve`: open the exact URL it printed (it carries the access token).",
+				? // Said for both ways a host starts: `/arbor` in pi (most users) and `arbor serve` (issue 38).
+					"Lost the connection to Arbor's host: it stopped. Type /arbor in pi again (or run `npx pi-arbor serve FILE`) and open the page it gives."
+				: "Could not connect to Arbor's host: open the exact URL it gave (it carries the access token).",
 		});
 		for (const p of pending.values()) p.fail(closedError);
 		pending.clear();
 		queue.length = 0;
-		dispatch({ type: "error", sessionId: null, error: { code: "io", message: closedError.message } });
+		if (opened) dispatch({ type: "host_lost", message: closedError.message });
+		else dispatch({ type: "error", sessionId: null, error: { code: "io", message: closedError.message } });
 	};
 	socket.onclose = onGone;
 	socket.onerror = onGone;

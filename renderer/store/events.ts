@@ -85,6 +85,12 @@ export function handleArborEvent(store: AppStore, event: ArborEvent, runMenuComm
 		case "error":
 			st.toast("error", event.error.message, { file: event.error.file, line: event.error.line });
 			return;
+		case "host_lost":
+			// Nothing the page showed live is known any more: no "Live" badge, Stop button or streaming card stays
+			// (issue 38: they stayed after the host died). The files are as they were; a new host reads them again.
+			st.toast("error", event.message);
+			for (const sessionId of Object.keys(st.live)) st.setLive(sessionId, null, { announce: false });
+			return;
 		case "live_state":
 			// Connected while open: announced; released: announced with pi's reason (exit, dropped connection).
 			st.setLive(event.sessionId, event.live, { reason: event.reason, announce: true });

@@ -4,6 +4,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ArborRequestError, type LiveSessionInfo, type NavigateResult, type NavigationPreview } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
+import type { TryState } from "../../shared/tries";
+import { triesRunning } from "../tries/commands";
+import { tries } from "../tries/store";
 import { App } from "../App";
 import { draftOf, leafId } from "../store/selectors";
 import { FakeClient, makeDelta, makeSummary } from "./fake-client";
@@ -236,5 +239,61 @@ describe("send and streaming through pi", () => {
 		await click(view.byTestId("composer-send"));
 		expect((view.byTestId("composer") as HTMLTextAreaElement).value).toBe("are you there?");
 		expect(h.rt.store.getState().toasts.at(-1)?.message).toContain("still in the composer");
+	});
+});
+
+describe("the host stops (issue 38: the page kept 'Live' and running tries with Stop buttons)", () => {
+	const running = (index: number, status: "running" | "done"): TryState => ({
+		index,
+		sessionFile: `/tmp/try-${index}.jsonl`,
+		worktree: `/tmp/wt-${index}`,
+		cwd: `/tmp/wt-${index}`,
+		prompt: "fix it",
+		model: null,
+		thinking: null,
+		status,
+		message: null,
+		tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, total: 2 },
+		cost: 0,
+		startedAt: 1,
+		endedAt: status === "done" ? 2 : null,
+		files: null,
+	});
+	afterEach(() => tries.getState().clear());
+
+	it("drops every live badge and every Stop, says the tries' state is unknown, and tells how to start a host again", async () => {
+		const { h, view } = await mountApp(liveClient());
+		tries
+			.getState()
+			.started({ runId: "r1", source: "/tmp/s1.jsonl", entryId: "a2", readOnly: false, tries: [running(0, "running"), running(1, "done")], finished: false });
+		await settle();
+		expect(view.byTestId("live-badge")).toBeTruthy();
+		expect(view.byTestId("try-stop-1")).toBeTruthy();
+		expect(view.byTestId("tries-stop-all")).toBeTruthy();
+		h.client.emit({ type: "host_lost", message: "Lost the connection to Arbor's host: it stopped. Type /arbor in pi again." });
+		await settle();
+		expect(view.byTestId("live-badge")).toBeNull();
+		expect(view.byTestId("try-stop-1")).toBeNull();
+		expect(view.byTestId("tries-stop-all")).toBeNull();
+		expect(view.byTestId("try-status-1")?.textContent).toBe("unknown");
+		// A try that had ended says so still.
+		expect(view.byTestId("try-status-2")?.textContent).toBe("done");
+		expect(view.byTestId("tries-host-lost")?.textContent).toContain("state is unknown");
+		expect(
+			h.rt.store
+				.getState()
+				.toasts.map((t) => t.message)
+				.join("\n"),
+		).toContain("/arbor in pi again");
+		// Escape no longer tries to stop what cannot be reached.
+		expect(triesRunning()).toBe(false);
+	});
+
+	it("a new run after a new host clears the notice", async () => {
+		await mountApp(liveClient(null));
+		tries.getState().hostLost();
+		tries.getState().started({ runId: "r2", source: "/tmp/s1.jsonl", entryId: "a2", readOnly: false, tries: [running(0, "running")], finished: false });
+		expect(tries.getState().lost).toBe(false);
+		expect(triesRunning()).toBe(true);
 	});
 });

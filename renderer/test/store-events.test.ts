@@ -354,7 +354,7 @@ describe("a reload of the page keeps its tabs (issue 38: a reload closed every o
 		const refusing = host();
 		refusing.on("getInitialSessions", () => []);
 		refusing.on("openSession", ({ path }) => {
-			if (path === "/tmp/gone.jsonl") throw new ArborRequestError("not_found", "no such file");
+			if (path === "/tmp/gone.jsonl") throw new ArborRequestError({ code: "not_found", message: "no such file" });
 			return makeSummary(`id:${path}`, { path });
 		});
 		const second = await harness(refusing, { tabStorage: storage });

@@ -30,16 +30,17 @@ export function TriesPanel() {
 	const answers = useStore(tries, (s) => s.answers);
 	const compare = useStore(tries, (s) => s.compare);
 	const busy = useStore(tries, (s) => s.busy);
+	const lost = useStore(tries, (s) => s.lost);
 	const toast = useApp((s) => s.toast);
 	const openDialog = useApp((s) => s.openDialog);
 	const reportError = useApp((s) => s.reportError);
 	const [now, setNow] = useState(() => Date.now());
 	const finished = runFinished(run);
 	useEffect(() => {
-		if (!run || finished) return;
+		if (!run || finished || lost) return;
 		const t = setInterval(() => setNow(Date.now()), 500);
 		return () => clearInterval(t);
-	}, [run, finished]);
+	}, [run, finished, lost]);
 	if (!run) return null;
 
 	/** The Compare dialog across the two chosen tries' session files (each at its leaf), with their worktree diffs. */
@@ -79,7 +80,12 @@ export function TriesPanel() {
 					{run.readOnly ? " · read-only tools (no git repository)" : ""}
 				</span>
 				<span className="spacer" />
-				{!finished && (
+				{lost && (
+					<span className="error-text" data-testid="tries-host-lost">
+						Arbor&apos;s host stopped: these tries&apos; state is unknown. A new host lists them under leftovers.
+					</span>
+				)}
+				{!finished && !lost && (
 					<button type="button" data-testid="tries-stop-all" title="Stop all (Escape)" onClick={() => void stopAllTries(deps)}>
 						Stop all
 					</button>
@@ -122,7 +128,7 @@ export function TriesPanel() {
 							<td className="mono">{t.model ?? "pi's default"}</td>
 							<td>
 								<span className={`tries-status ${t.status}`} data-testid={`try-status-${t.index + 1}`} title={t.message ?? undefined}>
-									{t.status}
+									{lost && (t.status === "starting" || t.status === "running") ? "unknown" : t.status}
 								</span>
 							</td>
 							<td className="mono">{t.tokens.total.toLocaleString()}</td>
@@ -135,7 +141,7 @@ export function TriesPanel() {
 								{(answers[t.index] ?? "").slice(-160)}
 							</td>
 							<td className="tries-actions">
-								{(t.status === "starting" || t.status === "running") && (
+								{(t.status === "starting" || t.status === "running") && !lost && (
 									<button
 										type="button"
 										data-testid={`try-stop-${t.index + 1}`}

@@ -12,8 +12,9 @@ function onFileEntry(ctx: CommandContext): boolean {
 
 /** Tries of this window still run: Escape stops them (before anything else it would do). */
 export function triesRunning(): boolean {
-	const run = tries.getState().run;
-	return run !== null && !runFinished(run);
+	const { run, lost } = tries.getState();
+	// With the host gone nothing can be stopped from here: Escape does what it would do without tries.
+	return run !== null && !runFinished(run) && !lost;
 }
 
 export async function stopAllTries(ctx: Pick<CommandContext, "client" | "store">): Promise<void> {

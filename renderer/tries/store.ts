@@ -16,6 +16,9 @@ export interface TriesUiState {
 	leftovers: LeftoverRun[];
 	/** A request in flight ("keep", "stop", "discard"): buttons wait. */
 	busy: string | null;
+	/** The host stopped: what became of the tries is unknown here (a new host lists them as leftovers). */
+	lost: boolean;
+	hostLost(): void;
 	apply(event: TryEvent): void;
 	started(run: TriesRunInfo): void;
 	toggleCompare(index: number): void;
@@ -36,6 +39,8 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 	compare: [],
 	leftovers: [],
 	busy: null,
+	lost: false,
+	hostLost: () => set({ lost: true, busy: null }),
 	apply(e) {
 		const run = get().run;
 		if (!run || e.runId !== run.runId) return;
@@ -44,7 +49,7 @@ export const tries = createStore<TriesUiState>()((set, get) => ({
 		else if (e.type === "try_tool") set({ tools: { ...get().tools, [e.index]: [...(get().tools[e.index] ?? []), { name: e.name, args: e.args }] } });
 		else if (e.type === "run_done") set({ run: { ...run, finished: true } });
 	},
-	started: (run) => set({ run, answers: {}, tools: {}, compare: [], busy: null }),
+	started: (run) => set({ run, answers: {}, tools: {}, compare: [], busy: null, lost: false }),
 	toggleCompare(index) {
 		const cur = get().compare;
 		set({ compare: cur.includes(index) ? cur.filter((i) => i !== index) : [...cur, index].slice(-2) });
