@@ -127,7 +127,7 @@ export function connectBrowserClient(options: BrowserClientOptions = {}): Browse
 			code: "io",
 			message: opened
 				? // Said for both ways a host starts: `/arbor` in pi (most users) and `arbor serve` (issue 38).
-					"Lost the connection to Arbor's host: it stopped. Type /arbor in pi again (or run `npx pi-arbor serve FILE`) and open the page it gives."
+					"Lost the connection to Arbor's host: it stopped. Type /arbor in pi again (or run `npx -y pi-arbor serve FILE`) and open the page it gives."
 				: "Could not connect to Arbor's host: open the exact URL it gave (it carries the access token).",
 		});
 		for (const p of pending.values()) p.fail(closedError);
