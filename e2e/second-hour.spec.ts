@@ -70,3 +70,20 @@ test("a reload of the page keeps its tabs and the active one (it closed every se
 	await expect(page.getByTestId("library")).toHaveCount(0);
 	await shot(page, "reload-keeps-tabs");
 });
+
+test("Escape in the composer hands the keys back to the graph, its draft kept (there was no key back)", async ({ page }) => {
+	const [a] = twoSessions();
+	host = await startHost([a]);
+	await openApp(page, host);
+	const composer = page.getByTestId("composer");
+	await composer.click();
+	await composer.fill("a draft");
+	await page.keyboard.press("Escape");
+	await expect(composer).not.toBeFocused();
+	await expect.poll(() => page.evaluate(() => document.activeElement?.closest("[role=tree]") !== null)).toBe(true);
+	await expect(composer).toHaveValue("a draft");
+	// The graph has the keys again: Down moves the selection, as pi's tree selector does.
+	const before = await page.locator('[aria-selected="true"]').first().getAttribute("id");
+	await page.keyboard.press("ArrowUp");
+	await expect.poll(() => page.locator('[aria-selected="true"]').first().getAttribute("id")).not.toBe(before);
+});

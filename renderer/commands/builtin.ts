@@ -338,6 +338,11 @@ export function builtinCommands(): Command[] {
 					st.focusGraph();
 					return;
 				}
+				// From a field that hands the keys back (the composer): to the graph, its draft kept (issue 38).
+				if (typeof document !== "undefined" && document.activeElement?.closest("[data-escape-to-graph]")) {
+					st.focusGraph();
+					return;
+				}
 				// pi: double-Escape opens the selector named by doubleEscapeAction.
 				if (now - lastEscape <= DOUBLE_ESCAPE_MS) {
 					lastEscape = -Infinity;

@@ -44,6 +44,7 @@ export function Composer() {
 			<textarea
 				ref={ref}
 				data-testid="composer"
+				data-escape-to-graph
 				value={text}
 				aria-label={live ? `Message for the running ${pi}: starts a turn` : `Message to append to ${file}`}
 				placeholder={
