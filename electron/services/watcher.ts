@@ -86,6 +86,11 @@ export class FileWatcher {
 		this.#last = statKey(this.#file);
 	}
 
+	/** Check the file again at the next poll even if it looks unchanged (the catch-up could not tell yet). */
+	recheck(): void {
+		this.#last = undefined;
+	}
+
 	close(): void {
 		this.#closed = true;
 		this.#watcher?.close();
