@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check the project has, in one run, ending with the line CI reads:
 // "N passed, N failed[, N skipped]" summed over every runner (type-check, vitest, Playwright,
-// reliability figures, electronegativity, lint). Each runner's own output is shown as it goes. The line
-// before it says how many distinct tests those runs are (the electron/ tests run twice: once more on Node 22.19).
+// reliability figures, electronegativity, lint), then a last check that no test left a process running.
+// Each runner's own output is shown as it goes. The line before it says how many distinct tests those runs are (the electron/ tests run twice: once more on Node 22.19).
 //
 // Runtimes: the Node that starts this script (the system's, possibly older than Arbor's floor) only bootstraps:
 // it installs the runtimes (scripts/runtimes.mjs) and runs this script again on Node 24 with that Node first on
@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { leftoverCheck, newTestRunMarker, TEST_RUN_VAR } from "./leftover-processes.mjs";
 import { NODE24_VERSION, runtimes } from "./runtimes.mjs";
 import { envWithNode } from "./supported-node.mjs";
 
@@ -40,6 +41,9 @@ const distinct = new Set();
 
 // A stray `.only` fails the run instead of shrinking it (vitest.config.ts, playwright.config.ts; issue 32).
 process.env.ARBOR_FORBID_ONLY = "1";
+// Every process a runner starts inherits this marker: what still carries it at the end was left by a test (step 7).
+const testRun = newTestRunMarker();
+process.env[TEST_RUN_VAR] = testRun;
 
 /** Test identities from vitest's JSON report: the file relative to the repo, then the test's full name. */
 function vitestIds(report) {
@@ -168,6 +172,15 @@ if (existsSync(join(root, "scripts", "reliability.mjs"))) {
 if (existsSync(join(root, "scripts", "electronegativity.mjs"))) {
 	const code = run("electronegativity", "node", ["scripts/electronegativity.mjs"]);
 	count("electronegativity", code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+// 7. No test leaves a process behind (issue 39): each process still carrying this run's marker is a failed check.
+{
+	process.stdout.write(`\n=== leftover processes (${TEST_RUN_VAR}=${testRun})\n`);
+	const left = await leftoverCheck(testRun);
+	for (const p of left) process.stdout.write(`left running by a test (killed): pid ${p.pid}: ${p.command}\n`);
+	if (left.length === 0) process.stdout.write("none\n");
+	count("leftover processes", left.length === 0 ? 1 : 0, left.length);
 }
 
 process.stdout.write(`\n=== summary\n${lines.join("\n")}\n`);

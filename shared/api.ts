@@ -555,6 +555,8 @@ export const ARBOR_ERROR_CODES = [
 	"busy",
 	/** send / abort on a file no live pi holds. */
 	"no_live_agent",
+	/** A write (a label) names an entry that has no id in the file: pi could not resolve it; nothing is written. */
+	"no_entry_id",
 ] as const;
 export type ArborErrorCode = (typeof ARBOR_ERROR_CODES)[number];
 

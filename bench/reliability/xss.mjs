@@ -10,6 +10,7 @@ import { repoRoot } from "./fuzz-gen.mjs";
 import { startHost } from "./apifuzz.mjs";
 import { buildXssSession, XSS_FILE_NAMES } from "./xss-corpus.mjs";
 import { sleep } from "./util.mjs";
+import { dangerousMarkup } from "./xss-dom.mjs";
 
 export const CHROMIUM_ARGS = [
 	"--no-sandbox",
@@ -20,36 +21,6 @@ export const CHROMIUM_ARGS = [
 	"--disable-component-update",
 	"--disable-sync",
 ];
-
-/** Runs in the page: markup that must never come out of session content. */
-function dangerousMarkup() {
-	const found = [];
-	const appScripts = new Set([...document.querySelectorAll("head script[src]")]);
-	for (const el of document.querySelectorAll("body *")) {
-		const tag = el.tagName.toLowerCase();
-		if (tag === "script" && !appScripts.has(el)) found.push("script element");
-		if (["iframe", "object", "embed", "base", "meta", "frame", "frameset", "portal"].includes(tag)) found.push(`${tag} element`);
-		// The app has forms of its own (search, composer); one with an action or holding content is not.
-		if (tag === "form" && (el.hasAttribute("action") || /XSSV/.test(el.textContent ?? ""))) found.push("form element from content");
-		if (tag === "link" && el.getAttribute("rel")?.includes("stylesheet")) found.push("stylesheet link");
-		if (tag === "style" && /xss\.invalid/.test(el.textContent ?? "")) found.push("style element from content");
-		for (const a of el.attributes) {
-			if (/^on/i.test(a.name)) found.push(`${tag}[${a.name}]`);
-			if (
-				/^\s*(javascript|vbscript|data:text\/html)/i.test(a.value) &&
-				["href", "src", "action", "formaction", "data", "xlink:href"].includes(a.name.toLowerCase())
-			)
-				found.push(`${tag}[${a.name}=${a.value.slice(0, 30)}]`);
-			// A plain http(s) link is allowed content (following it is a navigation, counted separately);
-			// anything that loads from the outside by itself is not. Text-only attributes (an accessible name,
-			// a tooltip) never load or run anything: session text in them is shown, not fetched.
-			const textOnly = /^(aria-[a-z]+|title|alt|placeholder)$/i.test(a.name);
-			if (/xss\.invalid/.test(a.value) && !textOnly && !(tag === "a" && a.name === "href" && /^https?:/i.test(a.value)))
-				found.push(`${tag}[${a.name}] pointing at xss.invalid`);
-		}
-	}
-	return found;
-}
 
 /**
  * Runs in the page: injects an element whose inline error handler would run, and answers with what happened,

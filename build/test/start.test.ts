@@ -6,19 +6,17 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { endProcessGroup, testRunEnv } from "../../electron/cli/test/helpers";
 
 const repoRoot = resolve(import.meta.dirname, "..", "..");
 const fixtures = resolve(repoRoot, "..", "shared", "fixtures", "sessions");
 const children: ChildProcess[] = [];
 
+// start.mjs runs `arbor serve` as its child: killing start.mjs alone (SIGKILL cannot be passed on) left the server
+// running for the rest of the suite (issue 39). Each start.mjs leads its own process group (detached), and the
+// whole group is ended after each test, however the test ended.
 afterEach(async () => {
-	for (const c of children.splice(0)) {
-		if (c.exitCode === null && c.signalCode === null) {
-			const gone = new Promise((r) => c.once("exit", r));
-			c.kill("SIGKILL");
-			await gone;
-		}
-	}
+	for (const c of children.splice(0)) expect(await endProcessGroup(c.pid as number), `start.mjs's process group ${c.pid} still has processes`).toBe(true);
 });
 
 function start(args: string[], env: Record<string, string>) {
@@ -31,9 +29,11 @@ function start(args: string[], env: Record<string, string>) {
 			XDG_CONFIG_HOME: join(home, ".config"),
 			PI_CODING_AGENT_DIR: join(home, ".pi", "agent"),
 			ARBOR_NO_BROWSER: "1",
+			...testRunEnv(),
 			...env,
 		},
 		stdio: ["ignore", "pipe", "pipe"],
+		detached: true,
 	});
 	children.push(child);
 	let stdout = "";

@@ -187,6 +187,8 @@ export class SessionRegistry {
 			const r = s.manager.catchUp({ writerHoldsLeaf: s.leafFollowsPi });
 			if (r.kind === "reloaded") this.reloaded(s, r.reason);
 			else if (r.kind === "appended") this.sync(s);
+			// A new mtime at the same size (an append not visible yet, or a rewrite in place): look again next poll.
+			else if (r.kind === "none" && r.unsettled) s.watcher?.recheck();
 			// omp rewrote its title line in place: the renderer takes the new summary (title) as it is, no refetch.
 			if (r.kind === "title_changed" || (r.kind === "appended" && r.titleChanged)) {
 				s.title = undefined;

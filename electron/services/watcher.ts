@@ -86,6 +86,12 @@ export class FileWatcher {
 		this.#last = statKey(this.#file);
 	}
 
+	/** Check the file again at the next poll even if it looks unchanged (the catch-up could not tell yet). */
+	recheck(): void {
+		// An mtime no stat can equal: the next poll sees a change (same inode, so fs.watch stays attached).
+		if (this.#last) this.#last = { ...this.#last, mtimeMs: Number.NaN };
+	}
+
 	close(): void {
 		this.#closed = true;
 		this.#watcher?.close();

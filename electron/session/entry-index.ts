@@ -10,6 +10,7 @@ import { EntryFlag, EntryKind } from "../../shared/skeleton";
 import { isAlwaysHiddenKind } from "../../shared/tree-view";
 import { factsOf } from "./classify";
 import { EntryCache } from "./entry-cache";
+import { SessionFileError } from "./errors";
 import { generateEntryId } from "./ids";
 import { type Skim } from "./scan-line";
 import { SearchIndex } from "./search";
@@ -41,14 +42,18 @@ export function isSyntheticId(id: unknown): id is string {
 /** The fields of a record that name another entry by id (pi's `parentId`, `fromId`, `targetId`, `firstKeptEntryId`). */
 const ID_FIELDS = ["id", "fromId", "targetId", "firstKeptEntryId"] as const;
 
+/**
+ * The refusal of a write that would name an entry by an in-memory id (issue 39): typed ("no_entry_id"), so the app
+ * and the CLI say why in one line; the file is untouched (thrown before anything is written).
+ */
+export function noIdInFile(file: string | undefined, id: string, why: string): SessionFileError {
+	return new SessionFileError("no_entry_id", file ?? "the session", `entry ${id} has no id in the file, so ${why}; nothing was written`);
+}
+
 /** Refuses a record that names an in-memory id in one of its id fields (`parentId` is handled by the writer). */
 export function assertNoSyntheticIds(record: Record<string, unknown>, file: string | undefined): void {
 	for (const field of ID_FIELDS) {
-		if (isSyntheticId(record[field])) {
-			throw new Error(
-				`${file ?? "the session"}: entry ${String(record[field])} has no id in the file, so no entry can refer to it (${field}); nothing was written`,
-			);
-		}
+		if (isSyntheticId(record[field])) throw noIdInFile(file, String(record[field]), `no entry can refer to it (${field})`);
 	}
 }
 

@@ -3,7 +3,8 @@
 
 import { errorText } from "../../shared/guards";
 
-export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict";
+/** `no_entry_id`: a write would name an entry that has no id in the file (Arbor's in-memory id); nothing is written. */
+export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict" | "no_entry_id";
 
 export class SessionFileError extends Error {
 	readonly code: SessionFileErrorCode;

@@ -58,7 +58,10 @@ export type CatchUpTrace =
  * index stays, `getTitleSlot()` has the new title. `appended` may carry the same news (`titleChanged`).
  */
 export type CatchUpResult =
-	{ kind: "none" } | { kind: "appended"; count: number; titleChanged?: boolean } | { kind: "reloaded"; reason: string } | { kind: "title_changed" };
+	| { kind: "none"; unsettled?: true }
+	| { kind: "appended"; count: number; titleChanged?: boolean }
+	| { kind: "reloaded"; reason: string }
+	| { kind: "title_changed" };
 
 const FRESH_END: Readonly<FileEnd> = { scanned: 0, nextLineNo: 1, endsWithNewline: true, pendingTail: undefined };
 
@@ -91,6 +94,11 @@ export class LiveFile {
 	readonly #probe: CatchUpProbe | undefined;
 	/** The path was a symbolic link when the file was opened (the user chose the link): it may stay one. */
 	#openedViaLink = false;
+	/**
+	 * The mtime of a "same size, new mtime" stat seen once and not yet taken as a rewrite: Linux stamps a write's
+	 * mtime before its bytes count in the size, so another writer's append first shows exactly so (issue 39).
+	 */
+	#unsettledMtime: number | undefined;
 
 	constructor(persistent: boolean, cwd: string, options: { path?: string; lazy?: boolean; probe?: CatchUpProbe } = {}) {
 		this.persistent = persistent;
@@ -221,11 +229,19 @@ export class LiveFile {
 					this.disk = { ...d, mtimeMs: st.mtimeMs };
 					return { kind: "title_changed" };
 				}
+				// First sight of a new mtime at the same size: most likely an append whose size is not visible yet.
+				// Reloading then re-read the whole file (seconds on 1 GB) and sent its entries as a reload, not as
+				// appends. Only the app's next catch-up seeing the same stat again takes it as a rewrite in place.
+				if (!follow || this.#unsettledMtime !== st.mtimeMs) {
+					this.#unsettledMtime = st.mtimeMs;
+					return { kind: "none", unsettled: true };
+				}
 				if (this.end.pendingTail || st.size === 0) return this.#reload("file changed in place");
 				return this.#reload("file was rewritten in place");
 			}
 			return slot === "changed" ? { kind: "title_changed" } : { kind: "none" };
 		}
+		this.#unsettledMtime = undefined;
 		const before = this.index.cols.count;
 		this.#readAppended(st.size, follow, writerHoldsLeaf);
 		this.disk = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev };
@@ -318,6 +334,7 @@ export class LiveFile {
 	}
 
 	#reload(reason: string): CatchUpResult {
+		this.#unsettledMtime = undefined;
 		this.reloadKeepingLeaf();
 		return { kind: "reloaded", reason };
 	}

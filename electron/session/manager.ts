@@ -15,7 +15,7 @@ import { currentSystemMessage } from "../../shared/system-message";
 import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/first-skeleton";
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
-import { type EntryIndex, isSyntheticId, type SessionTreeNode } from "./entry-index";
+import { type EntryIndex, isSyntheticId, noIdInFile, type SessionTreeNode } from "./entry-index";
 import { defaultSessionDir } from "./agent-dirs";
 import { createSessionId, sessionFileName } from "./ids";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
@@ -374,7 +374,7 @@ export class SessionManager {
 	 */
 	appendLabelChange(targetId: string, label: string | undefined, opts: { atResume?: boolean } = {}): string {
 		if (typeof targetId !== "string" || !this.#ix.byId.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		if (isSyntheticId(targetId)) throw new Error(`Entry ${targetId} has no id in the file: a label cannot name it (pi could not resolve it)`);
+		if (isSyntheticId(targetId)) throw noIdInFile(this.getSessionFile(), targetId, "pi could not resolve a label on it");
 		return this.#live.append(labelRecord(this.#at(), targetId, label), opts.atResume === true);
 	}
 

@@ -161,6 +161,8 @@ export function userError(err: unknown, context?: string): { message: string; ac
 			return { message: `${prefix}the file changed on disk at the same moment. Nothing was written; try again.` };
 		case "not_found":
 			return { message: `${prefix}${raw.replace(/^not found: /i, "")}` };
+		case "no_entry_id":
+			return { message: `${prefix}this entry has no id in the file, so pi could not resolve a label on it. Nothing was written.` };
 		default:
 			return { message: `${prefix}${raw}` };
 	}

@@ -166,6 +166,22 @@ describe("acting on an entry", () => {
 		expect(h.rt.store.getState().dialog).toBeNull();
 	});
 
+	it("a label refused because the entry has no id in the file shows one line saying why (issue 39)", async () => {
+		const client = new FakeClient(BRANCHED);
+		const raw = "/tmp/s.jsonl: entry ~arbor:no-id:2:1 has no id in the file, so pi could not resolve a label on it; nothing was written";
+		client.on("setLabel", () => {
+			throw new ArborRequestError({ code: "no_entry_id", message: raw, file: "/tmp/s.jsonl" });
+		});
+		const h = await harness(client);
+		await h.rt.store.getState().saveLabel("u2", "keep");
+		const toast = h.rt.store.getState().toasts.at(-1);
+		expect(toast).toMatchObject({
+			level: "error",
+			message: "Could not save the label: this entry has no id in the file, so pi could not resolve a label on it. Nothing was written.",
+		});
+		expect(toast?.message).not.toContain("\n");
+	});
+
 	it("Shift+L opens the label editor on the selection", async () => {
 		const h = await harness();
 		h.rt.store.getState().select("a1");

@@ -16,7 +16,8 @@ Options:
   --no-live   write to the file even when a live pi holds it
   --json      print {"entryId","label","via"} ("via":"pi" adds "pid")
   -h, --help  show this help
-Exit codes: 0 done, 1 usage or no such entry, 2 bad file, 5 the live pi refused.`;
+Exit codes: 0 done, 1 usage or no such entry, 2 bad file or an entry with no id in the file
+(pi could not resolve a label on it), 5 the live pi refused.`;
 
 export async function labelCommand(argv: string[]): Promise<number> {
 	const args = parseCommandArgs(argv, { "no-live": { type: "boolean" }, json: { type: "boolean" } }, labelUsage);

@@ -40,13 +40,44 @@ export function arborAsync(args: string[], env: Record<string, string> = {}): Pr
 /** The same with exactly `env` (nothing of this process's: e.g. a PATH whose only `pi` is the test's). */
 export function arborInEnv(args: string[], env: NodeJS.ProcessEnv): Promise<RunResult> {
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env });
+		const child = spawn(process.execPath, [join(repo, "bin", "arbor.cjs"), ...args], { env: { ...env, ...testRunEnv() } });
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
 		child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
 		child.on("close", (status) => resolve({ status, stdout, stderr }));
 	});
+}
+
+/** npm test's marker for processes left running (scripts/leftover-processes.mjs), for an environment built from scratch. */
+export function testRunEnv(): Record<string, string> {
+	return process.env.ARBOR_TEST_RUN ? { ARBOR_TEST_RUN: process.env.ARBOR_TEST_RUN } : {};
+}
+
+const groupAlive = (pgid: number): boolean => {
+	try {
+		process.kill(-pgid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+/**
+ * Ends every process of the group `pgid` (a child spawned with `detached: true` leads one): SIGTERM, then SIGKILL
+ * after 5 s, and returns once the group is empty (false if it never empties). Killing the leader alone leaves what
+ * it started running (issue 39: an `arbor serve` outlived its test by 24 minutes).
+ */
+export async function endProcessGroup(pgid: number): Promise<boolean> {
+	const gone = async (): Promise<boolean> => {
+		for (let i = 0; i < 50 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 100));
+		return !groupAlive(pgid);
+	};
+	if (!groupAlive(pgid)) return true;
+	process.kill(-pgid, "SIGTERM");
+	if (await gone()) return true;
+	if (groupAlive(pgid)) process.kill(-pgid, "SIGKILL");
+	return gone();
 }
 
 export function tempDir(): string {

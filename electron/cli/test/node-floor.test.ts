@@ -5,8 +5,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, test } from "vitest";
-import { buildCli, repo } from "./helpers";
+import { afterEach, describe, expect, test } from "vitest";
+import { buildCli, endProcessGroup, repo, testRunEnv } from "./helpers";
 
 const manifest = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { name: string; engines: { node: string } };
 const [floorMajor, floorMinor] = /^>=\s*(\d+)\.(\d+)/.exec(manifest.engines.node)!.slice(1).map(Number) as [number, number];
@@ -25,6 +25,12 @@ const oldNode = [process.env.ARBOR_BOOTSTRAP_NODE, process.execPath, "/usr/bin/n
 		const v = version(p);
 		return v !== null && (v[0] < floorMajor || (v[0] === floorMajor && v[1] < floorMinor));
 	});
+
+/** Process groups this file started (start.mjs and the `arbor serve` it runs): ended after each test, however it ended. */
+const groups: number[] = [];
+afterEach(async () => {
+	for (const pgid of groups.splice(0)) expect(await endProcessGroup(pgid), `process group ${pgid} still has processes`).toBe(true);
+});
 
 describe("Node floor", () => {
 	test("engines.node is pi 1.6's floor, 22.19 or newer", () => {
@@ -61,27 +67,27 @@ describe("Node floor", () => {
 					ARBOR_RUNTIMES_DIR: dirname(dirname(dirname(dirname(node24)))),
 					ELECTRON_OVERRIDE_DIST_PATH: home, // no Electron binary there: the browser fallback
 					ARBOR_NO_BROWSER: "1",
+					...testRunEnv(),
 				},
 			});
+			// Ended by afterEach even when this test times out waiting for the URL (a `finally` here never ran then,
+			// and the server outlived the test: issue 39).
+			groups.push(start.pid!);
 			let out = "";
-			try {
-				const url = await new Promise<string>((resolve, reject) => {
-					const onData = (c: Buffer): void => {
-						out += c.toString();
-						const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
-						if (m) resolve(m[0]);
-					};
-					start.stdout!.on("data", onData);
-					start.stderr!.on("data", onData);
-					start.once("exit", (code) => reject(new Error(`npm start's script exited (${code}):\n${out}`)));
-				});
-				expect(out).toContain(`Arbor: Node.js ${version(oldNode!)!.join(".")}`);
-				expect(out).toContain(`is older than Arbor's floor; running it on ${node24}`);
-				const page = await fetch(url.replace(/#.*/, ""), { headers: { "Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document" } });
-				expect(page.status).toBe(200);
-			} finally {
-				process.kill(-start.pid!, "SIGTERM");
-			}
+			const url = await new Promise<string>((resolve, reject) => {
+				const onData = (c: Buffer): void => {
+					out += c.toString();
+					const m = /http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+/.exec(out);
+					if (m) resolve(m[0]);
+				};
+				start.stdout!.on("data", onData);
+				start.stderr!.on("data", onData);
+				start.once("exit", (code) => reject(new Error(`npm start's script exited (${code}):\n${out}`)));
+			});
+			expect(out).toContain(`Arbor: Node.js ${version(oldNode!)!.join(".")}`);
+			expect(out).toContain(`is older than Arbor's floor; running it on ${node24}`);
+			const page = await fetch(url.replace(/#.*/, ""), { headers: { "Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document" } });
+			expect(page.status).toBe(200);
 		},
 	);
 });

@@ -52,6 +52,8 @@ describe("in-memory ids are never written", () => {
 		const arbor = SessionManager.open(file);
 		const synthetic = arbor.getLeafId() as string;
 		expect(() => arbor.appendLabelChange(synthetic, "keep")).toThrow(/no id in the file/);
+		// Typed, so the services and the CLI answer no_entry_id instead of an internal error (issue 39).
+		expect(() => arbor.appendLabelChange(synthetic, "keep")).toThrow(expect.objectContaining({ name: "SessionFileError", code: "no_entry_id", file }));
 		expect(sha256(file)).toBe(before);
 	});
 
@@ -60,7 +62,7 @@ describe("in-memory ids are never written", () => {
 		const before = sha256(file);
 		const arbor = SessionManager.open(file);
 		const synthetic = arbor.getLeafId() as string;
-		expect(() => arbor.appendCompaction("summary", synthetic, 10)).toThrow(/no id in the file/);
+		expect(() => arbor.appendCompaction("summary", synthetic, 10)).toThrow(expect.objectContaining({ name: "SessionFileError", code: "no_entry_id" }));
 		expect(sha256(file)).toBe(before);
 	});
 });
