@@ -7,6 +7,7 @@ import type { ResumePointInfo } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { indexOfId } from "../store/selectors";
+import { visibleText } from "../../shared/visible-text";
 
 /** Dismissed warnings: session id -> the resume leaf id it was about (a new stale point shows again). */
 const dismissed = new Map<string, string | null>();
@@ -36,7 +37,7 @@ export function ResumeBanner() {
 				const i = r.suggestedId && cur ? indexOfId(cur, r.suggestedId) : -1;
 				if (r.stale && i >= 0) {
 					const [p] = await client.request("getPreviews", { sessionId, indices: [i] });
-					text = (p ?? "").replace(/^(user|assistant): /, "");
+					text = visibleText((p ?? "").replace(/^(user|assistant): /, ""));
 				}
 				if (live) setInfo({ sessionId, r, text });
 			} catch {
