@@ -390,8 +390,11 @@ export interface ArborRequests extends ArborTriesRequests {
 	};
 	/** Stop the live pi's running turn / summary (Escape); `no_live_agent` in file mode. */
 	abort: { params: { sessionId: string }; result: { via: "pi"; pid: number; wasStreaming: boolean } };
-	/** Append an `arbor.position` custom entry under the leaf so pi/omp resume there. */
-	savePosition: { params: { sessionId: string }; result: { entryId: string } };
+	/**
+	 * Append an `arbor.position` custom entry under the leaf (as it is when the write runs) so pi/omp resume
+	 * there; with `entryId` (the resume banner's suggestion) the leaf moves to that entry first, in the same write.
+	 */
+	savePosition: { params: { sessionId: string; entryId?: string }; result: { entryId: string } };
 	/** Where pi will resume (the last line) and whether that is on another branch than the newest conversation. */
 	getResumePoint: { params: { sessionId: string }; result: ResumePointInfo };
 	appendUserMessage: { params: { sessionId: string; text: string }; result: { entryId: string } };

@@ -33,8 +33,9 @@ export function isConversationKind(kind: number): boolean {
 }
 
 /**
- * `deliberate(i)`: the resume leaf was placed on purpose (Arbor's "Save position for pi" entry), so a resume
- * point away from the newest conversation is what the user asked for.
+ * `deliberate(i)`: entry i was placed on purpose (Arbor's "Save position for pi" entry), so a resume point
+ * on it, or on bookkeeping lines under it (a label set at the saved position hangs under the marker), away
+ * from the newest conversation is what the user asked for.
  */
 export function resumePointStatus(c: ResumeColumns, deliberate?: (index: number) => boolean): ResumePointStatus {
 	const r = c.resumeLeaf;
@@ -60,7 +61,12 @@ export function resumePointStatus(c: ResumeColumns, deliberate?: (index: number)
 		const p = c.parent[cur];
 		cur = p === cur ? -1 : p;
 	}
-	if (deliberate?.(r)) return out;
+	// Issue 39: without the walk, a label under a saved marker made it "stale" and the banner moved the leaf back.
+	for (let i = r, steps = 0; i >= 0 && steps <= c.count && !isConversationKind(c.kind[i]); steps++) {
+		if (deliberate?.(i)) return out;
+		const p = c.parent[i];
+		i = p === i ? -1 : p;
+	}
 	out.stale = true;
 	out.suggested = newest;
 	return out;

@@ -103,7 +103,7 @@ export const requestSchemas: Schemas = {
 	}),
 	branchToFile: z.strictObject({ sessionId, entryId, waitForIdle: z.boolean().optional() }),
 	setLabel: z.strictObject({ sessionId, entryId, label: z.string().max(10_000).nullable() }),
-	savePosition: withSession,
+	savePosition: z.strictObject({ sessionId, entryId: entryId.optional() }),
 	getResumePoint: withSession,
 	appendUserMessage: z.strictObject({ sessionId, text: z.string().max(MAX_TEXT) }),
 	leafHistory: z.strictObject({ sessionId, direction: z.enum(["back", "forward"]) }),

@@ -7,6 +7,7 @@
 import { SessionFileError, SessionManager } from "../session";
 import type { LoadWarning } from "../../shared/api";
 import { terminalJson, terminalLine, terminalText } from "../../shared/terminal-text";
+import { isHiddenChar } from "../../shared/visible-text";
 import { EXIT_BAD_FILE, UsageError } from "./args";
 
 export { Output, printError } from "./output";
@@ -47,23 +48,51 @@ export function printProgress(text: string | null): void {
 
 /**
  * Bytes of JSON lines on stdout (export --format jsonl: the session's own line bytes, maybe not valid
- * UTF-8): DEL and UTF-8 C1 (C2 80..C2 9F, only ever inside JSON strings) become \u escapes, the rest
- * is copied as it is.
+ * UTF-8): DEL and UTF-8 C1 (C2 80..C2 9F, only ever inside JSON strings) become \u escapes, and so do the
+ * bidi controls and invisible characters (shared/visible-text.ts, issue 39) except a byte order mark that
+ * opens the data (outside any string there); the rest is copied as it is.
  */
 export function jsonBytesForTerminal(data: Buffer): Buffer {
 	const parts: Buffer[] = [];
 	let from = 0;
 	for (let i = 0; i < data.length; i++) {
 		const b = data[i];
+		if (b < 0x7f) continue;
 		const c1 = b === 0xc2 && i + 1 < data.length && data[i + 1] >= 0x80 && data[i + 1] <= 0x9f;
-		if (b !== 0x7f && !c1) continue;
-		parts.push(data.subarray(from, i), Buffer.from(`\\u00${(c1 ? data[i + 1] : b).toString(16)}`, "latin1"));
-		if (c1) i++;
+		let code = b === 0x7f ? b : c1 ? data[i + 1] : -1;
+		let len = c1 ? 2 : 1;
+		if (code < 0) {
+			if (!HIDDEN_LEADS.has(b)) continue;
+			[code, len] = utf8At(data, i);
+			if (code < 0 || !isHiddenChar(code) || (i === 0 && code === 0xfeff)) continue;
+		}
+		const units = String.fromCodePoint(code);
+		const escaped = Array.from({ length: units.length }, (_, k) => `\\u${units.charCodeAt(k).toString(16).padStart(4, "0")}`).join("");
+		parts.push(data.subarray(from, i), Buffer.from(escaped, "latin1"));
+		i += len - 1;
 		from = i + 1;
 	}
 	if (from === 0) return data;
 	parts.push(data.subarray(from));
 	return Buffer.concat(parts);
+}
+
+/** The UTF-8 lead bytes of the hidden characters (U+00AD … U+E007F): a quick skip for everything else. */
+const HIDDEN_LEADS = new Set([0xc2, 0xcd, 0xd8, 0xe1, 0xe2, 0xe3, 0xef, 0xf0, 0xf3]);
+
+/** The code point of a valid 2–4 byte UTF-8 sequence at `i` and its length, else [-1, 1]. */
+function utf8At(data: Buffer, i: number): [number, number] {
+	const b = data[i];
+	const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+	if (len === 0 || i + len > data.length) return [-1, 1];
+	let code = b & (0x7f >> len);
+	for (let k = 1; k < len; k++) {
+		const c = data[i + k];
+		if ((c & 0xc0) !== 0x80) return [-1, 1];
+		code = (code << 6) | (c & 0x3f);
+	}
+	const min = [0, 0, 0x80, 0x800, 0x10000][len];
+	return code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? [-1, 1] : [code, len];
 }
 
 /** One line on stderr: `arbor: MESSAGE`, every control character in it shown escaped. */

@@ -22,7 +22,7 @@ import type {
 import type { UserMessage } from "../../shared/entries";
 import type { Skeleton } from "../../shared/skeleton";
 import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/first-skeleton";
-import { piAgentDir, SAVED_POSITION_TYPE, SessionManager } from "../session";
+import { piAgentDir, SessionManager } from "../session";
 import { compareView } from "./compare";
 import { compareFiles } from "./compare-files";
 import { buildContextView } from "./context-view";
@@ -42,6 +42,7 @@ import { connectPi, piConnection } from "./pi-connect";
 import { planNavigation, toPreview } from "./navigation";
 import type { OpenSession } from "./open-session";
 import { rollupCosts, subtreeStats } from "./rollup";
+import { savePosition } from "./save-position";
 import { SessionRegistry } from "./session-registry";
 import { type RecentCheck, RecentFiles } from "./recent-files";
 import { SettingsStore } from "./settings";
@@ -345,10 +346,7 @@ export class ArborServices {
 	}
 
 	async savePosition(params: RequestParams<"savePosition">): Promise<RequestResult<"savePosition">> {
-		const s = this.#sessions.get(params.sessionId);
-		const leafId = s.manager.getLeafId();
-		const entryId = this.#sessions.write(s, (m) => m.appendCustomEntry(SAVED_POSITION_TYPE, { leafId, savedAt: new Date().toISOString() }));
-		return { entryId };
+		return { entryId: savePosition(this.#sessions, this.#sessions.get(params.sessionId), params.entryId) };
 	}
 
 	async getResumePoint(params: RequestParams<"getResumePoint">): Promise<RequestResult<"getResumePoint">> {

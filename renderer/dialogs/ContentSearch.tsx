@@ -3,6 +3,8 @@
 // entry opens the session with that card selected and in view (found by its line when the file gives it
 // no id). While the index builds, its progress is shown and the results refresh as files are indexed.
 
+import { visibleText } from "../../shared/visible-text";
+import { Shown } from "../graph/Shown";
 import { useEffect, useRef, useState } from "react";
 import type { CrossSearchResult, CrossSearchSession } from "../../shared/api";
 import { useServices } from "../commands/services";
@@ -81,8 +83,10 @@ export function ContentSearch({ query }: { query: string }) {
 			<ul className="pick-list">
 				{result?.sessions.map((s) => (
 					<li key={s.path} data-testid="content-search-session">
-						<button type="button" title={s.path} onClick={() => void open(s.path, s.matches[0])}>
-							<span className="library-title">{s.title || s.path.split(/[\\/]/).pop()}</span>
+						<button type="button" title={visibleText(s.path)} onClick={() => void open(s.path, s.matches[0])}>
+							<span className="library-title">
+								<Shown text={s.title || s.path.split(/[\\/]/).pop() || ""} />
+							</span>
 							<span className="muted">
 								{s.matchingBlocks > s.matchCount ? `${s.matchCount}+` : s.matchCount} matching entr{s.matchCount === 1 ? "y" : "ies"} ·{" "}
 								<span className="mono">{s.path}</span>
@@ -92,7 +96,7 @@ export function ContentSearch({ query }: { query: string }) {
 							{s.matches.map((m, i) => (
 								<li key={`${m.entryId ?? "x"}-${i}`}>
 									<button type="button" data-testid="content-search-match" data-entry-id={m.entryId ?? ""} onClick={() => void open(s.path, m)}>
-										<span className="muted">{m.kind}</span> {m.snippet}
+										<span className="muted">{m.kind}</span> <Shown text={m.snippet} />
 									</button>
 								</li>
 							))}

@@ -1,6 +1,8 @@
 // Session library: the sessions in pi's and omp's folders (listSessions), grouped by project, newest
 // first, searchable; recent files; "Open file…" (Electron) and drag-and-drop of a .jsonl.
 
+import { visibleText } from "../../shared/visible-text";
+import { Shown } from "../graph/Shown";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { SessionListItem } from "../../shared/api";
 import { useServices } from "../commands/services";
@@ -160,8 +162,10 @@ export function Library() {
 						<ul className="pick-list">
 							{recent.slice(0, MAX_RECENT_SHOWN).map((p) => (
 								<li key={p}>
-									<button type="button" data-testid="library-recent-item" title={p} onClick={() => open(p)}>
-										<span className="library-title">{recentName(p, items)}</span>
+									<button type="button" data-testid="library-recent-item" title={visibleText(p)} onClick={() => open(p)}>
+										<span className="library-title">
+											<Shown text={recentName(p, items)} />
+										</span>
 										<span className="muted mono">{p}</span>
 									</button>
 								</li>
@@ -180,7 +184,9 @@ export function Library() {
 				<div className="library-groups">
 					{groups.map((g) => (
 						<section key={g.project} data-testid="library-project">
-							<h3 className="mono">{g.project}</h3>
+							<h3 className="mono">
+								<Shown text={g.project} />
+							</h3>
 							<ul className="pick-list">
 								{g.items.map((it) => (
 									<li key={it.path}>
@@ -189,10 +195,12 @@ export function Library() {
 											data-testid="library-item"
 											className={it.error ? "disabled" : ""}
 											disabled={!!it.error}
-											title={it.error ?? it.path}
+											title={visibleText(it.error ?? it.path)}
 											onClick={() => open(it.path)}
 										>
-											<span className="library-title">{it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop()}</span>
+											<span className="library-title">
+												<Shown text={it.title || it.firstUserMessage || it.path.split(/[\\/]/).pop() || ""} />
+											</span>
 											<span className="muted library-meta">
 												{relTime(it.modifiedMs)} · {it.entryCountExact ? "" : "≈ "}
 												{it.entryCount.toLocaleString()} entries · {sizeText(it.size)} · {it.source}

@@ -2,6 +2,8 @@
 // node context menu. Escape is not handled here: it is the registry's "app.escape" command, so every
 // way of closing goes through one place (and the navigate dialog can cancel a running summary instead).
 
+import { visibleText } from "../../shared/visible-text";
+import { Shown } from "../graph/Shown";
 import { useEffect, useRef, type ReactNode } from "react";
 import { useApp } from "../store";
 
@@ -39,8 +41,10 @@ export function Modal({
 	}, [focusGraph]);
 	return (
 		<div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && (onClose ?? (() => close()))()}>
-			<div ref={box} className={`modal${wide ? " wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} data-testid={testId}>
-				<h2 className="modal-title">{title}</h2>
+			<div ref={box} className={`modal${wide ? " wide" : ""}`} role="dialog" aria-modal="true" aria-label={visibleText(title)} data-testid={testId}>
+				<h2 className="modal-title">
+					<Shown text={title} />
+				</h2>
 				{children}
 			</div>
 		</div>

@@ -15,8 +15,10 @@ import {
 	segmentSummary,
 	usageRollupText,
 } from "./cards";
+import { visibleText } from "../../shared/visible-text";
 import { entriesOfNode } from "./compress";
 import { FamilyBranchBadge } from "./FamilyBadge";
+import { Shown } from "./Shown";
 import { StreamingNode } from "./streaming";
 import { GraphNodeKind, NODE_SIZE, ROW, type Direction, type GraphModel } from "./model";
 import { useGraph, useGraphStore, type GraphState, type GraphStore } from "./store";
@@ -227,7 +229,10 @@ export const EntryNode = memo(function EntryNode({ id, data, positionAbsoluteX }
 	const resumeHidden = resumesHere && sk.resumeLeaf !== e;
 	const markers = flagMarkers(sk.flags[e]);
 	const tokens = formatTokens(sk.tokens[e]);
-	const text = (facts ? factsText(facts, targetPreview) : undefined) ?? cardText(sk, e, preview === "" && needsCardFacts(sk.kind[e]) ? undefined : preview);
+	// Bidi controls and invisible characters as visible placeholders (issue 39): "\u202Eevil" never reads "live".
+	const text = visibleText(
+		(facts ? factsText(facts, targetPreview) : undefined) ?? cardText(sk, e, preview === "" && needsCardFacts(sk.kind[e]) ? undefined : preview),
+	);
 	const usage = usageRollup ? usageRollupText(usageRollup) : null;
 	const jump =
 		facts?.contextEdit && facts.contextEdit.targetId !== "" ? (
@@ -272,7 +277,7 @@ export const EntryNode = memo(function EntryNode({ id, data, positionAbsoluteX }
 			aria-selected={selected}
 			aria-expanded={folded ? false : data.count > 0 ? true : undefined}
 			aria-current={isLeaf ? "true" : undefined}
-			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${piHere ? " (the running pi is here)" : ""}${label ? `, label ${label.label}` : ""}: ${text}`}
+			aria-label={`${style.title}${isLeaf ? " (leaf)" : ""}${piHere ? " (the running pi is here)" : ""}${label ? `, label ${visibleText(label.label)}` : ""}: ${text}`}
 		>
 			<Handles />
 			<div className="arbor-card__head">
@@ -327,19 +332,21 @@ export const EntryNode = memo(function EntryNode({ id, data, positionAbsoluteX }
 				{label && (
 					<span
 						className="arbor-badge arbor-badge--label"
-						title={`${label.label}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}
+						title={`${visibleText(label.label)}${Number.isFinite(label.time) ? ` — label set ${formatLabelTime(label.time)}` : ""}`}
 					>
-						{label.label}
+						<Shown text={label.label} />
 					</span>
 				)}
 				<FamilyBranchBadge entry={e} />
 			</div>
 			{rows ? (
 				// One line that ends in an ellipsis (CSS): the row is as wide as the text can be.
-				<div className="arbor-card__text">{text.length > 400 ? text.slice(0, 400) : text}</div>
+				<div className="arbor-card__text">
+					<Shown text={text.length > 400 ? text.slice(0, 400) : text} />
+				</div>
 			) : (
 				<div className="arbor-card__text" style={hasFoot ? TEXT_2_LINES : TEXT_3_LINES}>
-					{fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")}
+					<Shown text={fittedText(text, hasFoot ? 2 : 3, style.cls === "bash")} />
 				</div>
 			)}
 			{data.count >= 2 && <BranchRollup entry={e} />}

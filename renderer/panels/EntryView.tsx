@@ -2,7 +2,7 @@
 // pretty arguments, tool results, images (data: URLs built from base64 blocks only), usage and cost.
 // Every field is read defensively: the entry comes from an untrusted file.
 
-import { memo, useMemo } from "react";
+import { memo, useLayoutEffect, useMemo, useRef } from "react";
 import type { ContentBlock, SessionEntry } from "../../shared/entries";
 import { ContextEditView, Field, isOmpRecordType, OmpRecordView, SystemMessageView, UsageLineView } from "./EntryFacts";
 import { blocksOf, prettyJson, str } from "./entry-text";
@@ -11,18 +11,29 @@ export { prettyJson };
 import { onContentLinkClick } from "./links";
 import { highlightCode, renderMarkdown, SAFE_IMAGE_URL, sanitizeHtml } from "./markdown";
 import { isRecord } from "../../shared/guards";
+import { visibleText } from "../../shared/visible-text";
+import { markHiddenChars, Shown } from "../graph/Shown";
 
+/** A field's text as shown: bidi controls and invisible characters as ⟨U+202E⟩ placeholders (issue 39). */
+const vis = (v: unknown): string => visibleText(str(v));
+
+// Bidi controls and invisible characters are shown as placeholders (issue 39): the source is made visible
+// before it is rendered, then the placeholders in the rendered text nodes are marked up.
 export const Markdown = memo(function Markdown({ text, testId }: { text: string; testId?: string }) {
-	const html = useMemo(() => renderMarkdown(text), [text]);
-	return <div className="markdown" data-testid={testId} onClick={onContentLinkClick} dangerouslySetInnerHTML={{ __html: html }} />;
+	const html = useMemo(() => renderMarkdown(visibleText(text)), [text]);
+	const ref = useRef<HTMLDivElement>(null);
+	useLayoutEffect(() => markHiddenChars(ref.current), [html]);
+	return <div ref={ref} className="markdown" data-testid={testId} onClick={onContentLinkClick} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 export function CodeBlock({ code, lang }: { code: string; lang?: string }) {
 	// highlight.js escapes its input; the sanitizer runs anyway so no path inserts unchecked HTML.
-	const html = useMemo(() => sanitizeHtml(highlightCode(code, lang)), [code, lang]);
+	const html = useMemo(() => sanitizeHtml(highlightCode(visibleText(code), lang)), [code, lang]);
+	const ref = useRef<HTMLElement>(null);
+	useLayoutEffect(() => markHiddenChars(ref.current), [html]);
 	return (
 		<pre className="code">
-			<code className="hljs" dangerouslySetInnerHTML={{ __html: html }} />
+			<code ref={ref} className="hljs" dangerouslySetInnerHTML={{ __html: html }} />
 		</pre>
 	);
 }
@@ -47,23 +58,23 @@ export function Blocks({ content, plainText }: { content: unknown; plainText?: b
 					case "text":
 						return plainText ? (
 							<pre key={i} className="plain">
-								{str(b.text)}
+								<Shown text={vis(b.text)} />
 							</pre>
 						) : (
-							<Markdown key={i} text={str(b.text)} />
+							<Markdown key={i} text={vis(b.text)} />
 						);
 					case "thinking":
 						return (
 							<details key={i} className="thinking" data-testid="inspector-thinking">
 								<summary>Thinking{b.redacted === true ? " (redacted)" : ""}</summary>
-								<Markdown text={str(b.thinking)} />
+								<Markdown text={vis(b.thinking)} />
 							</details>
 						);
 					case "toolCall":
 						return (
 							<div key={i} className="tool-call" data-testid="inspector-tool-call">
 								<div className="tool-call-head">
-									<span className="badge">tool call</span> <strong>{str(b.name) || "(unnamed)"}</strong> <span className="muted mono">{str(b.id)}</span>
+									<span className="badge">tool call</span> <strong>{vis(b.name) || "(unnamed)"}</strong> <span className="muted mono">{vis(b.id)}</span>
 								</div>
 								<CodeBlock code={prettyJson(b.arguments)} lang="json" />
 							</div>
@@ -131,9 +142,13 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 				<>
 					<Blocks content={message.content} />
 					{message.stopReason !== undefined && message.stopReason !== "stop" && message.stopReason !== "toolUse" && (
-						<div className="stop-reason">Stop reason: {str(message.stopReason)}</div>
+						<div className="stop-reason">Stop reason: {vis(message.stopReason)}</div>
 					)}
-					{str(message.errorMessage) && <div className="error-text">{str(message.errorMessage)}</div>}
+					{vis(message.errorMessage) && (
+						<div className="error-text">
+							<Shown text={vis(message.errorMessage)} />
+						</div>
+					)}
 					<Field name="model">{[str(message.provider), str(message.model)].filter(Boolean).join(" / ") || "unknown"}</Field>
 					<UsageView usage={message.usage} />
 				</>
@@ -142,11 +157,11 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 			return (
 				<>
 					<Field name="tool">
-						{str(message.toolName) || "(unknown)"}
+						{vis(message.toolName) || "(unknown)"}
 						{message.isError === true ? " — error" : ""}
 					</Field>
 					<Field name="call id">
-						<span className="mono">{str(message.toolCallId)}</span>
+						<span className="mono">{vis(message.toolCallId)}</span>
 					</Field>
 					<Blocks content={message.content} plainText />
 					{message.details !== undefined && (
@@ -160,8 +175,10 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 		case "bashExecution":
 			return (
 				<>
-					<CodeBlock code={`$ ${str(message.command)}`} lang="bash" />
-					<pre className="plain">{str(message.output)}</pre>
+					<CodeBlock code={`$ ${vis(message.command)}`} lang="bash" />
+					<pre className="plain">
+						<Shown text={vis(message.output)} />
+					</pre>
 					<Field name="exit code">
 						{num(message.exitCode) ?? "—"}
 						{message.cancelled === true ? " (cancelled)" : ""}
@@ -172,12 +189,12 @@ function MessageBody({ message }: { message: Record<string, unknown> }) {
 			return <SystemMessageView message={message} />;
 		case "branchSummary":
 		case "compactionSummary":
-			return <Markdown text={str(message.summary)} />;
+			return <Markdown text={vis(message.summary)} />;
 		case "custom":
 		case "hookMessage":
 			return (
 				<>
-					<Field name="custom type">{str(message.customType)}</Field>
+					<Field name="custom type">{vis(message.customType)}</Field>
 					<Blocks content={message.content} />
 				</>
 			);
@@ -197,49 +214,49 @@ export function EntryBody({ entry }: { entry: SessionEntry }) {
 				<>
 					<Field name="tokens before">{num(e.tokensBefore)?.toLocaleString() ?? "—"}</Field>
 					<Field name="first kept entry">
-						<span className="mono">{str(e.firstKeptEntryId) || "—"}</span>
+						<span className="mono">{vis(e.firstKeptEntryId) || "—"}</span>
 					</Field>
-					<Markdown text={str(e.summary)} />
+					<Markdown text={vis(e.summary)} />
 				</>
 			);
 		case "branch_summary":
 			return (
 				<>
 					<Field name="from">
-						<span className="mono">{str(e.fromId)}</span>
+						<span className="mono">{vis(e.fromId)}</span>
 					</Field>
-					<Markdown text={str(e.summary)} />
+					<Markdown text={vis(e.summary)} />
 				</>
 			);
 		case "custom_message":
 			return (
 				<>
 					<Field name="custom type">
-						{str(e.customType)}
+						{vis(e.customType)}
 						{e.display === false ? " (hidden from the UI)" : ""}
 					</Field>
 					<Blocks content={e.content} />
 				</>
 			);
 		case "model_change":
-			return <Field name="model">{str(e.model) || [str(e.provider), str(e.modelId)].filter(Boolean).join(" / ")}</Field>;
+			return <Field name="model">{vis(e.model) || [str(e.provider), str(e.modelId)].filter(Boolean).join(" / ")}</Field>;
 		case "thinking_level_change":
-			return <Field name="thinking level">{str(e.thinkingLevel) || "—"}</Field>;
+			return <Field name="thinking level">{vis(e.thinkingLevel) || "—"}</Field>;
 		case "label":
 			return (
 				<>
 					<Field name="target">
-						<span className="mono">{str(e.targetId)}</span>
+						<span className="mono">{vis(e.targetId)}</span>
 					</Field>
-					<Field name="label">{str(e.label) || "(cleared)"}</Field>
+					<Field name="label">{vis(e.label) || "(cleared)"}</Field>
 				</>
 			);
 		case "session_info":
-			return <Field name="title">{str(e.name)}</Field>;
+			return <Field name="title">{vis(e.name)}</Field>;
 		case "custom":
 			return (
 				<>
-					<Field name="custom type">{str(e.customType)}</Field>
+					<Field name="custom type">{vis(e.customType)}</Field>
 					<CodeBlock code={prettyJson(e.data)} lang="json" />
 				</>
 			);

@@ -1,6 +1,7 @@
 // Label list panel: every resolved label (pi's bookmarks) with its time; click selects, and the
 // next/previous buttons run the same registry commands as the "]" / "[" keys.
 
+import { Shown } from "../graph/Shown";
 import { useMemo } from "react";
 import { useServices } from "../commands/services";
 import { formatLabelTime } from "../graph/cards";
@@ -35,7 +36,9 @@ export function LabelList() {
 					return (
 						<li key={l.target}>
 							<button type="button" className={`linkish${id === selectedId ? " selected" : ""}`} data-testid="label-item" onClick={() => reveal(id)}>
-								<span className="label-badge">{l.label}</span>
+								<span className="label-badge">
+									<Shown text={l.label} />
+								</span>
 								<span className="muted">{labelTime(l.time)}</span>
 							</button>
 						</li>

@@ -7,6 +7,7 @@ import type { ResumePointInfo } from "../../shared/api";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { indexOfId } from "../store/selectors";
+import { visibleText } from "../../shared/visible-text";
 
 /** Dismissed warnings: session id -> the resume leaf id it was about (a new stale point shows again). */
 const dismissed = new Map<string, string | null>();
@@ -36,7 +37,7 @@ export function ResumeBanner() {
 				const i = r.suggestedId && cur ? indexOfId(cur, r.suggestedId) : -1;
 				if (r.stale && i >= 0) {
 					const [p] = await client.request("getPreviews", { sessionId, indices: [i] });
-					text = (p ?? "").replace(/^(user|assistant): /, "");
+					text = visibleText((p ?? "").replace(/^(user|assistant): /, ""));
 				}
 				if (live) setInfo({ sessionId, r, text });
 			} catch {
@@ -50,6 +51,9 @@ export function ResumeBanner() {
 
 	// Live, the running pi is not resuming from the file: its own leaf is on the graph and in the status bar.
 	if (isLive) return null;
+	// The user moved the leaf since: that is the position they chose, and the status bar's "Save position for pi"
+	// saves it. The banner's suggestion would move the leaf back (issue 39), so it steps aside.
+	if (!sk || sk.leaf !== sk.resumeLeaf) return null;
 	if (!sessionId || !info || info.sessionId !== sessionId || !info.r.stale || !info.r.suggestedId) return null;
 	if (dismissed.has(sessionId) && dismissed.get(sessionId) === info.r.resumeLeafId) return null;
 	const suggested = info.r.suggestedId;
@@ -57,13 +61,11 @@ export function ResumeBanner() {
 	const save = async (): Promise<void> => {
 		setBusy(true);
 		try {
-			const st = deps.store.getState();
-			const cur = st.sessions[sessionId]?.skeleton;
-			// savePosition writes under the in-app leaf: move it to the branch the user means first (no summary).
-			if (cur && cur.leaf !== indexOfId(cur, suggested)) await client.request("navigate", { sessionId, targetId: suggested, summarize: false });
-			await deps.store.getState().savePosition();
-		} catch (err) {
-			deps.store.getState().reportError(err, "Could not save the position");
+			// Read at the click, not at the last render: a leaf the user moved meanwhile is their choice.
+			const cur = deps.store.getState().sessions[sessionId]?.skeleton;
+			const untouched = cur != null && cur.leaf === cur.resumeLeaf;
+			// One request: the service moves the leaf to the entry named here and writes the marker under it.
+			await deps.store.getState().savePosition(untouched ? suggested : undefined);
 		} finally {
 			setBusy(false);
 		}

@@ -8,6 +8,7 @@
 import { useCallback, useLayoutEffect, useRef, useState } from "react";
 import { useApp } from "../store";
 import { LiveTabDot } from "./LiveBadge";
+import { Shown } from "../graph/Shown";
 import { shortenMiddle, useSessionName } from "./session-name";
 
 /** Characters a tab shows at most: its name shortened from the middle. */
@@ -257,7 +258,7 @@ function SessionTab({ id, chars, active, path, onOpen, onClose }: TabProps) {
 		<div className={`tab${active ? " active" : ""}`} data-testid="session-tab">
 			<button type="button" onClick={onOpen} title={`${full}\n${path ?? "in memory"}`} aria-label={full} aria-current={active ? "true" : undefined}>
 				<LiveTabDot sessionId={id} />
-				{name}
+				<Shown text={name} />
 			</button>
 			<button type="button" aria-label={`Close ${full}`} title="Close" onClick={onClose}>
 				×

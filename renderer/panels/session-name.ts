@@ -3,6 +3,7 @@
 
 import { useEffect } from "react";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
+import { visibleText } from "../../shared/visible-text";
 import { useApp } from "../store";
 
 const firstUserCache = new WeakMap<Skeleton, number>();
@@ -69,7 +70,12 @@ export function shortenMiddle(text: string, max: number): string {
  * name it like the parent: it is named "↳ " and its last user message instead (the one it branched with),
  * or, with no message yet (a branch from the first message), "↳ new branch of" the parent.
  */
+/** The session's name as shown: bidi controls and invisible characters as ⟨U+202E⟩ placeholders (issue 39). */
 export function useSessionName(sessionId: string | null, max = 40): string {
+	return visibleText(useRawSessionName(sessionId, max));
+}
+
+function useRawSessionName(sessionId: string | null, max: number): string {
 	const session = useApp((s) => (sessionId ? s.sessions[sessionId] : undefined));
 	const sk = session?.skeleton ?? null;
 	const title = session?.summary.title ?? null;

@@ -26,7 +26,8 @@ export interface FlowSlice {
 	branchToFile(entryId: string): Promise<void>;
 	startLabelEdit(entryId: string): void;
 	saveLabel(entryId: string, text: string): Promise<void>;
-	savePosition(): Promise<void>;
+	/** Save pi's resume position: under the leaf of the moment, or under `entryId` (the resume banner's suggestion). */
+	savePosition(entryId?: string): Promise<void>;
 	sendComposer(): Promise<void>;
 	leafHistory(direction: "back" | "forward"): Promise<void>;
 	upgradeLegacy(): Promise<void>;
@@ -264,11 +265,12 @@ export const createFlowSlice: SliceCreator<FlowSlice> = (set, get, client) => {
 			}
 		},
 
-		async savePosition() {
+		async savePosition(entryId) {
 			const sessionId = get().activeSessionId;
 			if (!sessionId) return;
 			try {
-				await client.request("savePosition", { sessionId });
+				// No leaf id from here unless the banner names one: the service reads the leaf as the write runs.
+				await client.request("savePosition", entryId === undefined ? { sessionId } : { sessionId, entryId });
 				get().toast("info", "Position saved: pi resumes here");
 			} catch (err) {
 				get().reportError(err, "Could not save the position");

@@ -3,6 +3,7 @@
 
 import { fileIndices } from "../../shared/first-skeleton";
 import type { Skeleton } from "../../shared/skeleton";
+import { visibleText } from "../../shared/visible-text";
 import type { SliceCreator } from "./types";
 
 /** getPreviews accepts at most this many indices per request (shared/api.ts). */
@@ -46,7 +47,9 @@ export const createPreviewSlice: SliceCreator<PreviewSlice> = (set, get, client)
 					const keys = asked?.first && get().sessions[sessionId]?.skeleton?.first === undefined ? indices : page;
 					set((s) => {
 						const next = new Map(s.previews[sessionId] ?? []);
-						keys.forEach((idx, k) => next.set(idx, texts[k] ?? ""));
+						// Kept as shown: bidi controls and invisible characters as ⟨U+202E⟩ (issue 39). Every reader of
+						// previews draws them (cards, rows, status bar, branches, announcer); none sends or writes them.
+						keys.forEach((idx, k) => next.set(idx, visibleText(texts[k] ?? "")));
 						return { previews: { ...s.previews, [sessionId]: next } };
 					});
 				} catch (err) {

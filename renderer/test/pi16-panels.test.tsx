@@ -171,10 +171,9 @@ describe("context panel with context edits", () => {
 describe("resume-point banner", () => {
 	const stale: ResumePointInfo = { resumeLeafId: "l1", anchorId: "l1", newestConversationId: "a3", stale: true, suggestedId: "a3" };
 
-	it("names the newest conversation; Save position moves the leaf there and saves it", async () => {
+	it("names the newest conversation; Save position saves that entry in one request (no navigate first)", async () => {
 		const c = client({ leaf: "l1" });
 		c.on("getResumePoint", () => stale);
-		c.on("navigate", () => ({ cancelled: false, newLeafId: "a3", oldLeafId: "l1" }));
 		c.on("savePosition", () => ({ entryId: "p1" }));
 		const h = await harness(c);
 		view = await render(<ResumeBanner />, h.rt);
@@ -183,11 +182,23 @@ describe("resume-point banner", () => {
 		expect(view.byTestId("resume-banner-entry")?.textContent).toContain("Two more in the live tests.");
 		await click(view.byTestId("resume-banner-save"));
 		await waitFor(() => c.callsOf("savePosition").length === 1);
-		expect(c.callsOf("navigate")).toEqual([{ sessionId: "s1", targetId: "a3", summarize: false }]);
+		expect(c.callsOf("savePosition")).toEqual([{ sessionId: "s1", entryId: "a3" }]);
+		expect(c.callsOf("navigate")).toEqual([]);
+	});
+
+	it("steps aside once the user moved the leaf off the resume point: that leaf is their choice (issue 39)", async () => {
+		// The leaf on a1, pi resumes at l1: the status bar's Save position saves a1; the banner would move it back.
+		const c = client({ leaf: "a1" });
+		c.on("getResumePoint", () => stale);
+		const h = await harness(c);
+		view = await render(<ResumeBanner />, h.rt);
+		await waitFor(() => c.callsOf("getResumePoint").length > 0);
+		await settle();
+		expect(view.byTestId("resume-banner")).toBeNull();
 	});
 
 	it("stays away when the resume point is on the newest conversation's branch, and can be dismissed", async () => {
-		const c = client();
+		const c = client({ leaf: "l1" });
 		c.on("getResumePoint", () => ({ ...stale, stale: false, suggestedId: null }));
 		const h = await harness(c);
 		view = await render(<ResumeBanner />, h.rt);
