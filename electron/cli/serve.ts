@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { arborExtensionsDir, arborHome } from "../../shared-node/paths";
+import { findProgram } from "../../shared-node/programs";
 import { startBrowserHost } from "../hosts/browser/server";
 import { watchIdle } from "../hosts/browser/idle";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
@@ -137,8 +138,11 @@ async function reuseHost(arborDir: string, args: ServeArgs): Promise<number | nu
 }
 
 function openInBrowser(file: string): void {
-	const [cmd, args] =
+	const [name, args] =
 		process.platform === "darwin" ? ["open", [file]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", file]] : ["xdg-open", [file]];
+	// The opener from an absolute PATH entry only (shared-node/programs.ts): never one in the folder we run in.
+	const cmd = findProgram(name);
+	if (!cmd) return printError(`Could not open a browser (${name} is not on PATH): open the URL above yourself.`);
 	try {
 		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
 		child.on("error", () => printError("Could not open a browser: open the URL above yourself."));
