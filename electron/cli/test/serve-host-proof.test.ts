@@ -7,47 +7,15 @@
 // removes its record, as on SIGTERM and SIGINT.
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { hostProof, newNonce } from "../../hosts/browser/control";
 import { runServe } from "../serve";
 import { forgetHostRecord, HOST_RECORD, type HostRecord, newControlSecret, proveHost, readHostRecord } from "../shared-host";
+import { type Answer, fakeListener, http200, nonceIn } from "./fake-host";
 import { arborAsync, buildCli, fixtures, repo } from "./helpers";
-
-/** How the fake on the recorded port answers a request: its HTTP response, or null to close without one. */
-type Answer = (request: string) => string | null;
-
-const http200 = (body: object): string => {
-	const text = JSON.stringify(body);
-	return `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`;
-};
-/** The client's nonce in a hello request's body. */
-const nonceIn = (request: string): string => (JSON.parse(request.slice(request.indexOf("\r\n\r\n") + 4)) as { nonce: string }).nonce;
-
-/** A listener on 127.0.0.1 that keeps every byte it receives and answers each request with `answer`. */
-async function fakeListener(answer: Answer): Promise<{ server: Server; port: number; received: () => Buffer; requests: () => number }> {
-	const chunks: Buffer[] = [];
-	let requests = 0;
-	const server = createServer((socket) => {
-		let got = "";
-		socket.on("data", (d: Buffer) => {
-			chunks.push(d);
-			got += d.toString("latin1");
-			const end = got.indexOf("\r\n\r\n");
-			const length = Number(/content-length: (\d+)/i.exec(got)?.[1] ?? 0);
-			if (end < 0 || got.length < end + 4 + length) return;
-			requests++;
-			const reply = answer(got);
-			if (reply === null) socket.destroy();
-			else socket.end(reply);
-		});
-		socket.on("error", () => {});
-	});
-	await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-	return { server, port: (server.address() as { port: number }).port, received: () => Buffer.concat(chunks), requests: () => requests };
-}
 
 function homeWithSession(): { home: string; arborDir: string; session: string } {
 	const home = mkdtempSync(join(tmpdir(), "arbor-host-proof-"));
