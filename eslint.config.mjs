@@ -4,7 +4,10 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
-import arbor from "./eslint/layers.mjs";
+import layers from "./eslint/layers.mjs";
+import programPath from "./eslint/programs.mjs";
+
+const arbor = { ...layers, rules: { ...layers.rules, "program-path": programPath } };
 
 const TEST_FILES = ["**/test/**", "**/testing/**", "**/*.test.ts", "**/*.test.tsx", "**/*.spec.ts"];
 
@@ -24,6 +27,12 @@ export default tseslint.config(
 			"no-control-regex": "off",
 			"no-empty": ["error", { allowEmptyCatch: true }],
 		},
+	},
+	{
+		// Programs run by their absolute path, found on absolute PATH entries only (eslint/programs.mjs).
+		files: ["electron/**/*.ts", "shared-node/**/*.ts", "pi-extension/**/*.ts", "bin/**/*.cjs"],
+		ignores: TEST_FILES,
+		rules: { "arbor/program-path": "error" },
 	},
 	{
 		files: ["renderer/**/*.{ts,tsx}"],

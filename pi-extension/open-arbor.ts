@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { APP_RECORD_FILE, parseAppRecord } from "../shared/app-record";
 import { arborHome } from "../shared-node/paths";
+import { findProgram } from "../shared-node/programs";
 
 const here = typeof __dirname === "string" ? __dirname : path.dirname(fileURLToPath(import.meta.url));
 /** How long the browser host may take to print its URL. */
@@ -42,7 +43,8 @@ export function arborCommand(file: string, env: NodeJS.ProcessEnv = process.env,
 	const serve = ["serve", "--exit-when-idle", file];
 	const bin = path.join(here, "..", "bin", "arbor.cjs");
 	if (existsSync(bin)) return { command: process.execPath, args: [bin, ...serve], how: "Arbor in your browser", kind: "serve" };
-	return { command: "arbor", args: serve, how: "Arbor in your browser", kind: "serve" };
+	// An `arbor` on an absolute PATH entry only (shared-node/programs.ts): never one in pi's working folder.
+	return { command: findProgram("arbor", env) ?? "arbor", args: serve, how: "Arbor in your browser", kind: "serve" };
 }
 
 export interface Notice {
@@ -88,6 +90,13 @@ export function openInArbor(file: string): Promise<Notice> {
 	// pi writes a new session's file once the first answer arrives.
 	if (!existsSync(file)) return Promise.resolve({ text: "Arbor: nothing to open yet (this session has no file until pi's first answer).", level: "info" });
 	const launch = arborCommand(file);
+	// Only an absolute path is run: a bare name would be searched on PATH (relative entries too), a relative one
+	// taken from pi's working folder.
+	if (!path.isAbsolute(launch.command))
+		return Promise.resolve({
+			text: `Could not start Arbor (${launch.command} is not an absolute path, or not on PATH). Set ARBOR_APP to the Arbor app's full path, or install the arbor command.`,
+			level: "warning",
+		});
 	if (launch.kind === "serve") return serve(launch, name);
 	return new Promise((resolve) => {
 		const child = spawn(launch.command, launch.args, { detached: true, stdio: "ignore" });

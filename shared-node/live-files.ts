@@ -129,7 +129,10 @@ export function sweepRegistrations(dir: string): LiveRegistration[] {
 /** The runtime a registration names (shared/live.ts): how to start that pi again. */
 export type LiveRuntime = NonNullable<LiveRegistration["runtime"]>;
 
-/** Why `p` may not be run as a registration's runtime or CLI, or null: an absolute real path of a regular file. */
+/**
+ * Why `p` may not be run as a registration's runtime or CLI, or null: an absolute real path of a regular file that
+ * only the user or root could have written (ownerProblem).
+ */
 function runnableProblem(p: string, executable: boolean): string | null {
 	if (!path.isAbsolute(p)) return "is not an absolute path";
 	let st: fs.Stats;
@@ -147,7 +150,27 @@ function runnableProblem(p: string, executable: boolean): string | null {
 			return "is not executable";
 		}
 	}
-	return null;
+	return ownerProblem(path.normalize(p));
+}
+
+/**
+ * Why `p` may not be run because someone other than the user (or root) could have put it there, or null: the file
+ * and every folder above it, up to /, must belong to the user or root and be writable by neither group nor others.
+ * A sticky folder (/tmp) counts as writable by others: anyone could have created the file or folder in it. `p` is
+ * its own real path (checked before), so no link in it leads elsewhere.
+ */
+function ownerProblem(p: string): string | null {
+	const uid = typeof process.getuid === "function" ? process.getuid() : null;
+	if (process.platform === "win32" || uid === null) return null;
+	for (let at = p, first = true; ; first = false) {
+		const st = fs.lstatSync(at);
+		const what = first ? "" : ` (its folder ${at})`;
+		if (st.uid !== uid && st.uid !== 0) return `belongs to another user${what}: uid ${st.uid}`;
+		if ((st.mode & 0o022) !== 0) return `can be changed by other users${what}: mode ${(st.mode & 0o7777).toString(8).padStart(4, "0")}`;
+		const up = path.dirname(at);
+		if (up === at) return null;
+		at = up;
+	}
 }
 
 /**
@@ -155,7 +178,8 @@ function runnableProblem(p: string, executable: boolean): string | null {
  * paths Arbor will execute, so they count only from a registration that passes every check the channel makes
  * before it trusts a pi: a private registrations folder, the registration file itself this user's own 0600
  * regular file, a pi that is alive, its socket this user's own in a private folder; and each path must be an
- * absolute real path of an existing regular file, the runtime executable.
+ * absolute real path of an existing regular file, the runtime executable, that it and every folder above it are
+ * the user's or root's and open to no one else's writes (issue 39: a runtime in a world-writable folder was run).
  */
 export function liveRuntimeOf(dir: string, reg: LiveRegistration): { runtime: LiveRuntime } | { problem: string } {
 	const rt = reg.runtime;

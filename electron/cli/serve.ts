@@ -1,7 +1,7 @@
 // `arbor serve [FILE|DIR]... [--port N] [--extension PATH]... [--no-open] [--exit-when-idle[=MIN]]`: the
 // browser host. Prints the URL with its launch token, opens it in the default browser unless --no-open, and
-// serves until Ctrl-C / SIGTERM (or, with --exit-when-idle, until no page and no live pi has used it for a
-// while). The browser is opened on a 0600 redirect file in a private folder, never on the URL itself: a
+// serves until Ctrl-C / SIGTERM / SIGHUP (or, with --exit-when-idle, until no page and no live pi has used it
+// for a while). The browser is opened on a 0600 redirect file in a private folder, never on the URL itself: a
 // command line is visible to every local user (`ps`), a file of ours is not. A plain `arbor serve [FILE]...`
 // is the user's one host: a later one hands its files to it (shared-host.ts).
 
@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { arborExtensionsDir, arborHome } from "../../shared-node/paths";
+import { findProgram } from "../../shared-node/programs";
 import { startBrowserHost } from "../hosts/browser/server";
 import { watchIdle } from "../hosts/browser/idle";
 import { describeError, installCrashGuard } from "../hosts/crash-guard";
 import { errorText } from "../../shared/guards";
 import { printError, printText, printUsage } from "./io";
-import { askHostToOpen, newControlSecret, readHostRecord, removeHostRecord, writeHostRecord } from "./shared-host";
+import { askHostToOpen, forgetHostRecord, HOST_RECORD, type HostRecord, newControlSecret, readHostRecord, writeHostRecord } from "./shared-host";
 
 /** Exit codes shared with the other `arbor` commands (docs/cli.md). */
 const EXIT_USAGE = 1;
@@ -128,6 +129,13 @@ async function reuseHost(arborDir: string, args: ServeArgs): Promise<number | nu
 	const record = readHostRecord(arborDir);
 	if (!record) return null;
 	const a = await askHostToOpen(record, args.files, args.open);
+	if (a === "gone") {
+		// Whatever listens on the recorded port is not the host that wrote the record: it was sent only a nonce,
+		// its URL is never shown, and the record goes (if it is still the same one).
+		forgetHostRecord(arborDir, record);
+		printError(`arbor serve: the host recorded in ${HOST_RECORD} (pid ${record.pid}) is gone; starting a new one.`);
+		return null;
+	}
 	if (!a) return null;
 	for (const f of a.failed) printError(`arbor serve: ${f.path}: ${f.message}`);
 	const where =
@@ -137,8 +145,11 @@ async function reuseHost(arborDir: string, args: ServeArgs): Promise<number | nu
 }
 
 function openInBrowser(file: string): void {
-	const [cmd, args] =
+	const [name, args] =
 		process.platform === "darwin" ? ["open", [file]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", file]] : ["xdg-open", [file]];
+	// The opener from an absolute PATH entry only (shared-node/programs.ts): never one in the folder we run in.
+	const cmd = findProgram(name);
+	if (!cmd) return printError(`Could not open a browser (${name} is not on PATH): open the URL above yourself.`);
 	try {
 		const child = spawn(cmd, args, { stdio: "ignore", detached: true });
 		child.on("error", () => printError("Could not open a browser: open the URL above yourself."));
@@ -149,6 +160,9 @@ function openInBrowser(file: string): void {
 }
 
 function ignoreClosedReader(): void {}
+
+/** The signals that stop a host cleanly (its record and launch files removed). */
+const STOP_SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
 /** Run `arbor serve`; resolves with the exit code once the server has stopped. */
 export async function runServe(argv: string[], start: typeof startBrowserHost = startBrowserHost): Promise<number> {
@@ -204,9 +218,15 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 		{ extensionRoots: () => [arborExtensionsDir(), ...args.extensions, ...host.extensionFolders()] },
 	);
 	pageUrl = host.url;
-	if (control) {
+	const own: HostRecord | null = control ? { pid: process.pid, port: host.port, url: host.url, secret: control.secret } : null;
+	// The record goes when this process ends however it ends short of SIGKILL: a signal below, or an exit.
+	const dropRecord = (): void => {
+		if (own) forgetHostRecord(arborDir, own);
+	};
+	if (own) {
 		try {
-			writeHostRecord(arborDir, { pid: process.pid, port: host.port, url: host.url, secret: control.secret });
+			writeHostRecord(arborDir, own);
+			process.once("exit", dropRecord);
 		} catch (err) {
 			printError(`arbor serve: could not record this host for later launches (${errorText(err)})`);
 		}
@@ -219,9 +239,9 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 
 	const served = host;
 	await new Promise<void>((ok) => {
+		// SIGHUP too: a host started in a terminal gets it when the terminal closes, and its record must go.
 		const stop = (): void => {
-			process.off("SIGINT", stop);
-			process.off("SIGTERM", stop);
+			for (const s of STOP_SIGNALS) process.off(s, stop);
 			idle?.stop();
 			ok();
 		};
@@ -236,10 +256,10 @@ export async function runServe(argv: string[], start: typeof startBrowserHost = 
 							stop();
 						},
 					);
-		process.on("SIGINT", stop);
-		process.on("SIGTERM", stop);
+		for (const s of STOP_SIGNALS) process.on(s, stop);
 	});
-	if (control) removeHostRecord(arborDir);
+	dropRecord();
+	process.off("exit", dropRecord);
 	guard.dispose();
 	for (const l of launches) l.dispose();
 	await host.close();

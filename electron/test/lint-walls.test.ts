@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repo = resolve(import.meta.dirname, "..", "..");
 const RENDERER_FILE = "renderer/graph/layout.ts";
 const SESSION_FILE = "electron/session/classify.ts";
-const FILES = ["package.json", "eslint.config.mjs", "eslint/layers.mjs", ".prettierrc.json", ".prettierignore", RENDERER_FILE, SESSION_FILE];
+const FILES = [
+	"package.json",
+	"eslint.config.mjs",
+	"eslint/layers.mjs",
+	"eslint/programs.mjs",
+	".prettierrc.json",
+	".prettierignore",
+	RENDERER_FILE,
+	SESSION_FILE,
+];
 
 let dir: string;
 

@@ -138,6 +138,74 @@ describe.skipIf(process.platform === "win32")("the runtime Arbor runs from a reg
 		}
 	});
 
+	it("runs a runtime only when it and every folder above it are the user's or root's and closed to other users' writes", async () => {
+		// A base folder whose own ancestors are trusted (the checkout's, not the shared /tmp): .tmp in the repo.
+		const scratch = path.resolve(import.meta.dirname, "../../.tmp");
+		fs.mkdirSync(scratch, { recursive: true, mode: 0o755 });
+		const base = fs.realpathSync(fs.mkdtempSync(path.join(scratch, "runtime-trust-")));
+		try {
+			fs.chmodSync(base, 0o755);
+			const grand = path.join(base, "grand");
+			const parent = path.join(grand, "parent");
+			fs.mkdirSync(parent, { recursive: true, mode: 0o755 });
+			const exe = path.join(parent, "node");
+			fs.copyFileSync(NODE, exe);
+			fs.chmodSync(exe, 0o755);
+			const cli = path.join(parent, "cli.js");
+			fs.writeFileSync(cli, "", { mode: 0o644 });
+			const verdict = async (): Promise<unknown> => {
+				channel?.close("next");
+				await open({ execPath: exe, cliPath: cli });
+				const r = livePiRuntime(arborLiveDir())(session);
+				return r && "problem" in r ? r.problem : r;
+			};
+			const refused = async (why: RegExp, change: () => void, undo: () => void): Promise<void> => {
+				change();
+				expect(await verdict(), String(why)).toMatch(why);
+				// Refused means the tries fall back to pi on PATH.
+				expect(piForSession(session, livePiRuntime(arborLiveDir()), env()).command).toBe(onPath);
+				undo();
+				expect(await verdict()).toEqual({ pid: process.pid, execPath: exe, cliPath: cli });
+			};
+			// All fine: the user's (root's, here) own files in closed folders.
+			expect(await verdict()).toEqual({ pid: process.pid, execPath: exe, cliPath: cli });
+			const mode = (p: string, m: number) => () => fs.chmodSync(p, m);
+			const runtime = (at: string) => new RegExp(`its runtime ${exe} can be changed by other users${at}: mode `);
+			await refused(/its runtime .*node can be changed by other users: mode 0777/, mode(exe, 0o777), mode(exe, 0o755));
+			await refused(/its runtime .*node can be changed by other users: mode 0775/, mode(exe, 0o775), mode(exe, 0o755));
+			await refused(/its runtime .*node can be changed by other users: mode 0757/, mode(exe, 0o757), mode(exe, 0o755));
+			await refused(runtime(` \\(its folder ${parent}\\)`), mode(parent, 0o777), mode(parent, 0o755));
+			await refused(runtime(` \\(its folder ${grand}\\)`), mode(grand, 0o777), mode(grand, 0o755));
+			await refused(runtime(` \\(its folder ${grand}\\)`), mode(grand, 0o770), mode(grand, 0o755));
+			// A sticky folder writable by all (as /tmp) counts as writable: anyone may have made what is in it.
+			await refused(/its folder .*grand\): mode 1777/, mode(grand, 0o1777), mode(grand, 0o755));
+			// pi's CLI script is held to the same rule.
+			await refused(/its CLI .*cli\.js can be changed by other users: mode 0666/, mode(cli, 0o666), mode(cli, 0o644));
+			// Only read and execute bits for others are fine.
+			fs.chmodSync(exe, 0o711);
+			expect(await verdict()).toEqual({ pid: process.pid, execPath: exe, cliPath: cli });
+			fs.chmodSync(exe, 0o755);
+			// Anything under a shared temp folder (sticky, world-writable: Linux's /tmp) is refused, naming it.
+			if ((fs.statSync(os.tmpdir()).mode & 0o1002) === 0o1002) {
+				const inTmp = file("tmp-node", "", 0o755);
+				channel?.close("next");
+				await open({ execPath: inTmp, cliPath: null });
+				const r = livePiRuntime(arborLiveDir())(session);
+				expect(r && "problem" in r && r.problem).toMatch(new RegExp(`\\(its folder ${os.tmpdir()}\\): mode 1777`));
+			}
+			// Another user's file or folder (root can make one: chown to nobody).
+			if (process.getuid?.() === 0) {
+				const owner = (p: string, uid: number) => () => fs.chownSync(p, uid, uid);
+				await refused(/its runtime .*node belongs to another user: uid 65534/, owner(exe, 65534), owner(exe, 0));
+				await refused(/its CLI .*cli\.js belongs to another user: uid 65534/, owner(cli, 65534), owner(cli, 0));
+				await refused(new RegExp(`belongs to another user \\(its folder ${parent}\\): uid 65534`), owner(parent, 65534), owner(parent, 0));
+				await refused(new RegExp(`belongs to another user \\(its folder ${grand}\\): uid 65534`), owner(grand, 65534), owner(grand, 0));
+			}
+		} finally {
+			fs.rmSync(base, { recursive: true, force: true });
+		}
+	});
+
 	it("refuses a registration file or socket that is not the user's private one", async () => {
 		await open({ execPath: NODE, cliPath: PI_CLI });
 		fs.chmodSync(registration(), 0o644);

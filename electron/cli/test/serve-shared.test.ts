@@ -1,7 +1,8 @@
 // One browser host per user (issue #27): a plain `arbor serve FILE` records itself in ~/.arbor/host.json (0600);
 // a later one hands its file to it through the control door and exits 0; the first host opens the file and sends
-// it to its connected page as a new tab. The door refuses browsers, a wrong secret and bad bodies; a record of a
-// process that is gone is ignored; --exit-when-idle stops a host nobody uses.
+// it to its connected page as a new tab. The door refuses browsers, requests without a proof (the secret itself
+// never travels: serve-host-proof.test.ts) and bad bodies; a record of a process that is gone is ignored;
+// --exit-when-idle stops a host nobody uses.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { connect } from "../../hosts/browser/test/ws-client";
 import { watchIdle } from "../../hosts/browser/idle";
 import { runServe } from "../serve";
+import { CONTROL_PATH, clientProof, HELLO_PATH, hostProof, newNonce, proofHeader } from "../../hosts/browser/control";
 import { type HostRecord, readHostRecord } from "../shared-host";
 
 const fixtures = resolve(import.meta.dirname, "..", "..", "..", "..", "shared", "fixtures", "sessions");
@@ -67,16 +69,31 @@ describe("the user's one browser host", () => {
 		expect(out).toMatch(/already running for you, pid \d+: opened as new tabs in its page/);
 		expect(((await loaded) as { session: { path: string } }).session.path).toBe(b);
 
-		// The door: no browser (Origin, Sec-Fetch-*), no wrong secret, no GET, no bad body.
+		// The door: no browser (Origin, Sec-Fetch-*), no secret on the wire (not even the right one), no proof
+		// without a nonce the host handed out, no nonce twice, no proof for another body, no foreign Host, no bad body.
 		const body = JSON.stringify({ files: [a], show: false });
-		const auth = { Authorization: `Bearer ${record.secret}`, "Content-Type": "application/json" };
-		expect((await post(record.port, "/control/open", body, { ...auth, Origin: `http://127.0.0.1:${record.port}` })).status).toBe(403);
-		expect((await post(record.port, "/control/open", body, { ...auth, "Sec-Fetch-Site": "same-origin" })).status).toBe(403);
-		expect((await post(record.port, "/control/open", body, { Authorization: `Bearer ${token}` })).status).toBe(401);
-		expect((await post(record.port, "/control/open", body, {})).status).toBe(401);
-		expect((await post(record.port, "/control/open", body, { ...auth, Host: `evil.example:${record.port}` })).status).toBe(403);
-		expect((await post(record.port, "/control/open", '{"files":"x"}', auth)).status).toBe(400);
-		expect((await post(record.port, "/control/open", body, auth)).status).toBe(200);
+		const hello = async (): Promise<string> => {
+			const nonce = newNonce();
+			const r = JSON.parse((await post(record.port, HELLO_PATH, JSON.stringify({ nonce }), {})).body) as { proof: string; nonce: string };
+			expect(r.proof).toBe(hostProof(record.secret, record.port, nonce));
+			return r.nonce;
+		};
+		const auth = (n: string, b = body) => ({ Authorization: proofHeader(n, clientProof(record.secret, record.port, n, b)) });
+		expect((await post(record.port, CONTROL_PATH, body, { ...auth(await hello()), Origin: `http://127.0.0.1:${record.port}` })).status).toBe(403);
+		expect((await post(record.port, CONTROL_PATH, body, { ...auth(await hello()), "Sec-Fetch-Site": "same-origin" })).status).toBe(403);
+		expect((await post(record.port, HELLO_PATH, JSON.stringify({ nonce: newNonce() }), { Origin: "http://evil.example" })).status).toBe(403);
+		expect((await post(record.port, CONTROL_PATH, body, { Authorization: `Bearer ${record.secret}` })).status).toBe(401);
+		expect((await post(record.port, CONTROL_PATH, body, { Authorization: `Bearer ${token}` })).status).toBe(401);
+		expect((await post(record.port, CONTROL_PATH, body, {})).status).toBe(401);
+		expect((await post(record.port, CONTROL_PATH, body, auth(newNonce()))).status).toBe(401);
+		const other = JSON.stringify({ files: ["/etc/passwd"], show: false });
+		expect((await post(record.port, CONTROL_PATH, other, auth(await hello(), body))).status).toBe(401);
+		expect((await post(record.port, CONTROL_PATH, body, { ...auth(await hello()), Host: `evil.example:${record.port}` })).status).toBe(403);
+		expect((await post(record.port, CONTROL_PATH, '{"files":"x"}', auth(await hello(), '{"files":"x"}'))).status).toBe(400);
+		expect((await post(record.port, HELLO_PATH, '{"nonce":"short"}', {})).status).toBe(400);
+		const once = await hello();
+		expect((await post(record.port, CONTROL_PATH, body, auth(once))).status).toBe(200);
+		expect((await post(record.port, CONTROL_PATH, body, auth(once))).status).toBe(401);
 
 		page.close();
 		process.emit("SIGTERM");

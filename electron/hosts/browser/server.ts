@@ -11,7 +11,7 @@ import { createRouter, type ArborRouter } from "../../api/router";
 import { ArborServices, type ArborServicesOptions } from "../../services";
 import { defaultRendererDir, findAppRoot } from "../app-root";
 import { checkRequest, newToken } from "./auth";
-import { CONTROL_PATH, type ControlAnswer, type ControlRequest, handleControl } from "./control";
+import { type ControlAnswer, type ControlRequest, controlDoor } from "./control";
 import { send, serveStatic } from "./static";
 import { serveConnection } from "./socket";
 import { errorText } from "../../../shared/guards";
@@ -106,6 +106,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 	};
 
 	let port = 0;
+	const door = control ? controlDoor(control.secret, () => port, runControl) : null;
 	const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayload ?? 16 * 1024 * 1024 });
 	wss.on("connection", (ws) => serveConnection(ws, router, log));
 
@@ -117,7 +118,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 			send(res, port, verdict.status, `403 Forbidden: ${verdict.reason}\n`);
 			return;
 		}
-		if (control && new URL(req.url ?? "/", "http://127.0.0.1").pathname === CONTROL_PATH) return handleControl(req, res, control.secret, runControl);
+		if (door?.handles(new URL(req.url ?? "/", "http://127.0.0.1").pathname)) return door.handle(req, res);
 		if (req.method !== "GET" && req.method !== "HEAD") {
 			send(res, port, 405, "method not allowed\n", undefined, { Allow: "GET, HEAD" });
 			return;

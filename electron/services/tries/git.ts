@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { ChangedFile } from "../../../shared/tries";
+import { findProgram } from "../../../shared-node/programs";
 
 export class GitError extends Error {
 	constructor(
@@ -26,8 +27,11 @@ export function git(
 	options: { env?: NodeJS.ProcessEnv; input?: Buffer; allowExit?: number[] } = {},
 ): Promise<{ stdout: Buffer; code: number }> {
 	return new Promise((resolve, reject) => {
+		// git from an absolute PATH entry only (shared-node/programs.ts): a `git` in the worktree must not run.
+		const program = findProgram("git", { ...process.env, ...options.env });
+		if (!program) return reject(new GitError(`git ${args[0]} failed in ${cwd}: git is not on PATH (only absolute PATH entries are searched)`));
 		const child = execFile(
-			"git",
+			program,
 			args,
 			{ cwd, env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: "0" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
 			(err, stdout, stderr) => {

@@ -4,8 +4,8 @@
 
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { liveRuntimeOf } from "../../../shared-node/live-files";
+import { findProgram } from "../../../shared-node/programs";
 import { registrationsFor } from "../live/registry";
 
 /** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
@@ -28,18 +28,10 @@ export class NoPiError extends Error {
 	}
 }
 
-/** `pi` on PATH (the user's own install); a clear error when there is none. */
+/** `pi` on an absolute PATH entry (the user's own install; shared-node/programs.ts); a clear error when there is none. */
 export function piOnPath(env: NodeJS.ProcessEnv = process.env): PiCommand {
-	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-		if (!dir) continue;
-		const candidate = path.join(dir, process.platform === "win32" ? "pi.cmd" : "pi");
-		try {
-			fs.accessSync(candidate, fs.constants.X_OK);
-			if (fs.statSync(candidate).isFile()) return { command: candidate, args: [], origin: "pi on PATH" };
-		} catch {
-			/* not here */
-		}
-	}
+	const found = findProgram("pi", env);
+	if (found) return { command: found, args: [], origin: "pi on PATH" };
 	throw new NoPiError(
 		"no pi to run the tries: install pi (npm i -g @earendil-works/pi-coding-agent) so that `pi` is on PATH, or open the session in a running pi",
 	);
