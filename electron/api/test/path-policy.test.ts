@@ -297,6 +297,10 @@ describe("PathPolicy: each rule on both sides", () => {
 		expect(await p.check(inside)).toBe(join(allowedDir, "sub", "b.jsonl"));
 		expect(await p.check(toSibling)).toBeNull();
 		expect(await p.check(toSecret)).toBeNull();
+		// A link to the listing folder itself does not lead out of it: passed on (the service then refuses a folder).
+		const toFolder = link(allowedDir, join(allowedDir, "to-folder.jsonl"));
+		p.allowListedFile(toFolder);
+		expect(await p.check(toFolder)).toBe(allowedDir);
 		// Listed by its literal path only: the target of `inside` by its own path was not listed.
 		expect(await p.check(join(allowedDir, "sub", "b.jsonl"))).toBeNull();
 	});
