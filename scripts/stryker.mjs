@@ -6,7 +6,7 @@
 //
 //   npm run test:mutations                          # every module, one after another (hours: see the docs)
 //   npm run test:mutations -- path-policy export    # some modules
-//   npm run test:mutations -- --changed [BASE]      # only the lines changed since BASE (default: main), in the
+//   npm run test:mutations -- --changed [BASE]      # only the lines changed since the branch left BASE (default: main), in the
 //                                                   # modules whose files changed; modules whose tests changed rerun whole
 //   npm run test:mutations -- --list                # the modules, their files and test files
 //   npm run test:mutations -- --no-typecheck ...    # without the TypeScript checker (faster on a loaded machine)
@@ -86,7 +86,8 @@ function plan() {
 		return names.map((n) => [n, { mutate: MODULES[n].mutate, testFiles: MODULES[n].tests }]);
 	}
 	const base = ours[changed + 1] ?? "main";
-	const ranges = changedLines(base);
+	// From where this branch left BASE: what BASE gained since is not this change's.
+	const ranges = changedLines(git(["merge-base", "HEAD", base]).trim());
 	const runs = [];
 	for (const [name, m] of Object.entries(MODULES)) {
 		const testsChanged = m.tests.some((t) => ranges.has(t));
