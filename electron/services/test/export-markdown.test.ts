@@ -1,7 +1,7 @@
 // The Markdown and HTML exports' rules on session text, in-process (electron/services/markdown-safe.ts,
 // export.ts; the CLI's hostile-text tests drive the same code through the built bundle): each rule on several
 // cases and both sides of its boundary (fences, heading escapes, link schemes, entities, code spans).
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -290,6 +290,58 @@ describe("exportBranch and writeExport on a real session file", () => {
 		writeFileSync(empty, `${lines[0]}\n`);
 		expect(() => exportBranch(SessionManager.open(empty), "jsonl")).toThrow(expect.objectContaining({ code: "bad_request" }));
 		expect(exportBranch(SessionManager.open(empty), "md").toString("utf8")).toMatch(/^# [^\n]+\n$/);
+	});
+
+	it("the blocks each role and field gives: tool-only and empty turns, stops, tool results, bash, other roles, custom messages", () => {
+		const rows = [
+			lines[0],
+			`{"type":"session_info","id":"t","parentId":null,${ts(1)},"name":"My <title>"}`,
+			`{"type":"message","id":"a","parentId":"t",${ts(1)},"message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"edit","arguments":{"file_path":"/fp"}},{"type":"toolCall","id":"c2","name":"odd","arguments":{"path":5}},{"type":"toolCall","id":"c3","name":"none","arguments":"x"}]}}`,
+			`{"type":"message","id":"b","parentId":"a",${ts(2)},"message":{"role":"assistant","content":"   "}}`,
+			`{"type":"message","id":"c","parentId":"b",${ts(3)},"message":{"role":"assistant","content":[],"stopReason":"aborted"}}`,
+			`{"type":"message","id":"d","parentId":"c",${ts(4)},"message":{"role":"assistant","content":[],"stopReason":"error","errorMessage":5}}`,
+			`{"type":"message","id":"e","parentId":"d",${ts(5)},"message":{"role":"toolResult","toolCallId":"c1","toolName":"edit","content":"done","isError":false}}`,
+			`{"type":"message","id":"f","parentId":"e",${ts(6)},"message":{"role":"toolResult","toolCallId":"c2","content":"x","isError":"true"}}`,
+			`{"type":"message","id":"g","parentId":"f",${ts(7)},"message":{"role":"bashExecution","command":"x","output":"y","exitCode":"1"}}`,
+			`{"type":"message","id":"h","parentId":"g",${ts(8)},"message":{"role":"system","content":"sys"}}`,
+			`{"type":"message","id":"i","parentId":"h",${ts(9)},"message":{"content":"no role"}}`,
+			`{"type":"message","id":"j","parentId":"i",${ts(9)},"message":{"role":"system","content":" "}}`,
+			`{"type":"custom_message","id":"k","parentId":"j",${ts(9)},"content":[{"type":"text","text":"untyped"}]}`,
+			`{"type":"model_change","id":"l","parentId":"k",${ts(9)},"provider":"p","modelId":"m"}`,
+			`{"type":"compaction","id":"m","parentId":"l",${ts(9)},"firstKeptEntryId":"a","tokensBefore":1}`,
+			`{"type":"message","id":"n","parentId":"m",${ts(9)},"message":"not an object"}`,
+		];
+		const file = join(dir, "roles.jsonl");
+		writeFileSync(file, `${rows.join("\n")}\n`);
+		const md = exportBranch(SessionManager.open(file), "md").toString("utf8");
+		expect(md.split("\n").filter((l) => l.startsWith("#"))).toEqual([
+			"# My &lt;title>",
+			"## Tool calls",
+			"## Assistant (aborted) · 2026-01-01T00:00:03.000Z",
+			"## Assistant (error) · 2026-01-01T00:00:04.000Z",
+			"## Tool result: edit",
+			"## Tool result:",
+			"## Bash",
+			"## system",
+			"## message",
+			"## custom message",
+			"## Compaction summary · 2026-01-01T00:00:09.000Z",
+		]);
+		expect(md).toContain("```\nedit /fp\nodd\nnone\n```");
+		expect(md).toContain("## system\n\nsys\n");
+		expect(md).toContain("## message\n\nno role\n");
+		const html = exportBranch(SessionManager.open(file), "html").toString("utf8");
+		expect(html).toContain("<title>My &lt;title&gt;</title>");
+	});
+
+	it("JSONL: the chosen branch as a session file of its own, the other branch left out, no temp folder left", () => {
+		const file = join(dir, "s.jsonl");
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		const tmpBefore = readdirSync(tmpdir()).filter((n) => n.startsWith("arbor-export-")).length;
+		const out = exportBranch(SessionManager.open(file), "jsonl", "j").toString("utf8").trim().split("\n");
+		expect(JSON.parse(out[0]).type).toBe("session");
+		expect(out.slice(1).map((l) => JSON.parse(l).id)).toEqual(["a", "j"]);
+		expect(readdirSync(tmpdir()).filter((n) => n.startsWith("arbor-export-")).length).toBe(tmpBefore);
 	});
 
 	it("writeExport makes a new file no more readable than its source, and never replaces one", () => {
