@@ -12,7 +12,20 @@ const arbor = { ...layers, rules: { ...layers.rules, "program-path": programPath
 const TEST_FILES = ["**/test/**", "**/testing/**", "**/*.test.ts", "**/*.test.tsx", "**/*.spec.ts"];
 
 export default tseslint.config(
-	{ ignores: ["node_modules/", "dist/", "out/", "test-results/", "playwright-report/", "bench/.cache/", ".tmp/", "e2e/screenshots/"] },
+	{
+		ignores: [
+			"node_modules/",
+			"dist/",
+			"out/",
+			"test-results/",
+			"playwright-report/",
+			"bench/.cache/",
+			".tmp/",
+			"e2e/screenshots/",
+			".stryker-tmp/",
+			"reports/",
+		],
+	},
 	js.configs.recommended,
 	tseslint.configs.recommended,
 	{

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ChannelLimits, CHANNEL_LIMITS, LiveChannel } from "../channel";
 import { IDLE_STATE, stateOnly } from "./helpers/state-only";
+import { LineReader, readLines, writeLine } from "../../shared-node/json-lines";
 
 let home: string;
 let saved: Record<string, string | undefined>;
@@ -121,5 +122,131 @@ describe.skipIf(process.platform === "win32")("the channel's limits", () => {
 		await open();
 		expect(fs.readFileSync(precious, "utf8")).toBe("keep me");
 		expect(fs.existsSync(path.join(dir, `${dead}.json`))).toBe(false);
+	});
+});
+
+// The framing both ends read the channel with (shared-node/json-lines.ts): the bound on an unfinished line,
+// on both sides of it, across chunks and in bytes, not characters.
+describe("LineReader and writeLine", () => {
+	function reader(maxLine: number) {
+		const lines: string[] = [];
+		let tooLong = 0;
+		const r = new LineReader({ maxLine, onLine: (l) => lines.push(l), onTooLong: () => tooLong++ });
+		return { r, lines, tooLong: () => tooLong, push: (s: string | Buffer) => r.push(typeof s === "string" ? Buffer.from(s) : s) };
+	}
+
+	it("splits lines within a chunk and across chunks; blank and space-only lines are skipped", () => {
+		const t = reader(100);
+		t.push("a\nbb\n");
+		t.push("c");
+		t.push("c");
+		t.push("c\n\n  \n\t\nd");
+		expect(t.lines).toEqual(["a", "bb", "ccc"]);
+		t.push("\n");
+		expect(t.lines).toEqual(["a", "bb", "ccc", "d"]);
+		expect(t.tooLong()).toBe(0);
+	});
+
+	it("a line of exactly maxLine bytes passes, in one chunk or several; one byte more ends the read", () => {
+		const one = reader(5);
+		one.push("12345\n");
+		one.push("123");
+		one.push("45\n");
+		one.push("\n");
+		expect(one.lines).toEqual(["12345", "12345"]);
+		expect(one.tooLong()).toBe(0);
+		for (const chunks of [["123456\n"], ["123", "456\n"], ["12345", "6"], ["123456"]]) {
+			const t = reader(5);
+			for (const c of chunks) t.push(c);
+			expect(t.lines, chunks.join("|")).toEqual([]);
+			expect(t.tooLong(), chunks.join("|")).toBe(1);
+		}
+	});
+
+	it("a chunk that starts with a newline: the line before ends there, and the bound applies to the line after it alone", () => {
+		const t = reader(5);
+		t.push("12");
+		t.push("\n12345\n1\n");
+		t.push("\n");
+		expect(t.lines).toEqual(["12", "12345", "1"]);
+		expect(t.tooLong()).toBe(0);
+		const u = reader(5);
+		u.push("\n12345");
+		u.push("\n");
+		expect(u.lines).toEqual(["12345"]);
+	});
+
+	it("after a too-long line nothing more is read, not even complete short lines; onTooLong is told once", () => {
+		const t = reader(3);
+		t.push("ok\n1234\nno\n");
+		t.push("no\n");
+		t.push("12345");
+		expect(t.lines).toEqual(["ok"]);
+		expect(t.tooLong()).toBe(1);
+	});
+
+	it("the bound counts bytes: a 2-byte character fills it twice as fast; a character split across chunks reads whole", () => {
+		const t = reader(4);
+		t.push("éé\n");
+		expect(t.lines).toEqual(["éé"]);
+		const bytes = Buffer.from("é\n");
+		t.push(bytes.subarray(0, 1));
+		t.push(bytes.subarray(1));
+		expect(t.lines).toEqual(["éé", "é"]);
+		const over = reader(4);
+		over.push("ééé\n");
+		expect(over.tooLong()).toBe(1);
+	});
+
+	it("setMaxLine changes the bound for what follows, up or down; stop() ends the read silently", () => {
+		const t = reader(3);
+		t.r.setMaxLine(6);
+		t.push("123456\n");
+		t.r.setMaxLine(2);
+		t.push("12\n");
+		t.push("123\n");
+		expect(t.lines).toEqual(["123456", "12"]);
+		expect(t.tooLong()).toBe(1);
+		const s = reader(10);
+		s.push("a\nb");
+		s.r.stop();
+		s.push("c\nd\n");
+		expect(s.lines).toEqual(["a"]);
+		expect(s.tooLong()).toBe(0);
+	});
+
+	it("a held part is counted toward the bound and dropped once its line ends", () => {
+		const t = reader(4);
+		t.push("12");
+		t.push("34\n12");
+		t.push("34\n");
+		expect(t.lines).toEqual(["1234", "1234"]);
+		t.push("123");
+		t.push("45");
+		expect(t.tooLong()).toBe(1);
+	});
+
+	it("over a real socket: readLines reads lines (string chunks too), writeLine writes one JSON line and is false once the socket is gone", async () => {
+		const got: string[] = [];
+		const server = net.createServer((s) => {
+			s.setEncoding("utf8");
+			readLines(s, { maxLine: 100, onLine: (l) => got.push(l), onTooLong: () => got.push("too long") });
+		});
+		await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+		const { port } = server.address() as net.AddressInfo;
+		const c = net.connect(port, "127.0.0.1");
+		await new Promise<void>((r) => c.once("connect", () => r()));
+		expect(writeLine(c, { a: 1, b: "x\ny" })).toBe(true);
+		expect(writeLine(c, "é")).toBe(true);
+		await expect.poll(() => got).toEqual(['{"a":1,"b":"x\\ny"}', '"é"']);
+		c.destroy();
+		expect(writeLine(c, { late: true })).toBe(false);
+		const ended = net.connect(port, "127.0.0.1");
+		await new Promise<void>((r) => ended.once("connect", () => r()));
+		ended.end();
+		expect(writeLine(ended, { late: true })).toBe(false);
+		ended.destroy();
+		await new Promise<void>((r) => server.close(() => r()));
+		expect(got).toEqual(['{"a":1,"b":"x\\ny"}', '"é"']);
 	});
 });

@@ -179,3 +179,88 @@ describe("safeJson: JSON text of an untrusted value", () => {
 		expect(safeJson({ deep: v })).toBe(`{"deep":${"[".repeat(20001)}${"]".repeat(20001)}}`);
 	});
 });
+
+describe("safeJson and writeJson on deep and hostile values", () => {
+	const deepObject = (n: number): unknown => {
+		let v: unknown = {};
+		for (let i = 0; i < n; i++) v = { k: v, u: undefined, f: () => 1 };
+		return v;
+	};
+
+	it("a deep object skips undefined and function members exactly as JSON.stringify would, at every level", () => {
+		expect(safeJson(deepObject(20000))).toBe(`${'{"k":'.repeat(20000)}{}${"}".repeat(20000)}`);
+		expect(safeJson(deepObject(3))).toBe(JSON.stringify(deepObject(3)));
+	});
+
+	it("deep arrays with holes, undefined, functions, symbols and non-finite numbers inside: null in their place", () => {
+		const inner = [undefined, () => 1, Symbol("s"), Number.NaN, Infinity, -Infinity, 1, "x", false, true, null];
+		let v: unknown = inner;
+		for (let i = 0; i < 20000; i++) v = [v, 2];
+		const expected = `${"[".repeat(20000)}[null,null,null,null,null,null,1,"x",false,true,null]${",2]".repeat(20000)}`;
+		expect(safeJson(v)).toBe(expected);
+		// An object member that is a symbol is skipped; toJSON is honoured deep down, in objects and arrays.
+		let w: unknown = { d: new Date(0), s: Symbol("x"), j: { toJSON: () => "J" } };
+		for (let i = 0; i < 20000; i++) w = [w];
+		expect(safeJson(w)).toBe(`${"[".repeat(20000)}{"d":"1970-01-01T00:00:00.000Z","j":"J"}${"]".repeat(20000)}`);
+		let x: unknown = [new Date(0), { toJSON: () => undefined }];
+		for (let i = 0; i < 20000; i++) x = [x];
+		expect(safeJson(x)).toBe(`${"[".repeat(20001)}"1970-01-01T00:00:00.000Z",null${"]".repeat(20001)}`);
+	});
+
+	it("a member whose toJSON gives undefined is skipped; the comma rule holds around skipped members", () => {
+		let v: unknown = { a: { toJSON: () => undefined }, b: 1, c: undefined, d: 2 };
+		for (let i = 0; i < 20000; i++) v = [v];
+		expect(safeJson(v)).toBe(`${"[".repeat(20000)}{"b":1,"d":2}${"]".repeat(20000)}`);
+		let only: unknown = { a: undefined };
+		for (let i = 0; i < 20000; i++) only = [only, {}];
+		expect(safeJson(only)).toBe(`${"[".repeat(20000)}{}${",{}]".repeat(20000)}`);
+	});
+
+	it("a cycle or a BigInt is an unreadable value, shallow or deep; the same object twice side by side is no cycle", () => {
+		const cyc: Record<string, unknown> = {};
+		cyc.self = cyc;
+		expect(safeJson(cyc)).toBe("[unreadable value]");
+		expect(safeJson({ n: 1n })).toBe("[unreadable value]");
+		let deepCycle: unknown = cyc;
+		for (let i = 0; i < 20000; i++) deepCycle = [deepCycle];
+		expect(safeJson(deepCycle)).toBe("[unreadable value]");
+		let deepBig: unknown = [1n];
+		for (let i = 0; i < 20000; i++) deepBig = [deepBig];
+		expect(safeJson(deepBig)).toBe("[unreadable value]");
+		const shared = { a: 1 };
+		let twice: unknown = [shared, shared, { x: shared, y: shared }];
+		for (let i = 0; i < 20000; i++) twice = [twice];
+		expect(safeJson(twice)).toBe(`${"[".repeat(20001)}{"a":1},{"a":1},{"x":{"a":1},"y":{"a":1}}${"]".repeat(20001)}`);
+	});
+
+	it("writeJson hands its text over in chunks of about 64 KiB, the last one flushed, with nothing lost", () => {
+		const big = Array.from({ length: 30_000 }, (_, i) => ({ i, s: "xx" }));
+		const chunks: string[] = [];
+		writeJson(big, (c) => chunks.push(c));
+		expect(chunks.join("")).toBe(JSON.stringify(big));
+		expect(chunks.length).toBeGreaterThan(5);
+		for (const c of chunks.slice(0, -1)) {
+			expect(c.length).toBeGreaterThanOrEqual(65536);
+			expect(c.length).toBeLessThan(65536 + 64);
+		}
+		const small: string[] = [];
+		writeJson({ a: 1 }, (c) => small.push(c));
+		expect(small).toEqual(['{"a":1}']);
+		const nothing: string[] = [];
+		writeJson(undefined, (c) => nothing.push(c));
+		writeJson(
+			() => 1,
+			(c) => nothing.push(c),
+		);
+		writeJson(Symbol("s"), (c) => nothing.push(c));
+		expect(nothing).toEqual([]);
+	});
+
+	it("top-level scalars and keys that need escaping", () => {
+		for (const v of ['a"b\\c\n', 0, -0, 1e21, Number.NaN, true, false, null, { 'k"\n': "v", "": [] }, [undefined]]) {
+			let out = "";
+			writeJson(v, (c) => (out += c));
+			expect(out, String(v)).toBe(JSON.stringify(v));
+		}
+	});
+});

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionListItem } from "../../../shared/api";
+import { PathPolicy } from "../path-policy";
 import { createRouter } from "../router";
 import { fakeServices, summary } from "./fake-services";
 
@@ -219,5 +220,129 @@ describe("path policy: openSession opens only files the user chose", () => {
 		expect(await router.handle("showOpenDialog", {})).toMatchObject({ ok: true, result: { path: chosen } });
 		const cancelled = createRouter({ services: fake.services, host: { showOpenDialog: async () => null }, log: () => {} });
 		expect(await cancelled.handle("showOpenDialog", {})).toEqual({ ok: true, result: null });
+	});
+});
+
+// PathPolicy itself, rule by rule on real files and links (root, allowedDir, secret, chosen: beforeEach above).
+describe("PathPolicy: each rule on both sides", () => {
+	const link = (target: string, at: string) => {
+		symlinkSync(target, at);
+		return at;
+	};
+
+	it("an allowed file not made yet is allowed by its path, then and once it exists", async () => {
+		const p = new PathPolicy();
+		const future = join(root, "future.jsonl");
+		await p.allowFile(future);
+		expect(await p.check(future)).toBe(future);
+		writeFileSync(future, "{}\n");
+		expect(await p.check(future)).toBe(future);
+		expect(await p.check(join(root, "other.jsonl"))).toBeNull();
+	});
+
+	it("an allowed file is allowed through any path that resolves to it; the answer is its real path", async () => {
+		const p = new PathPolicy();
+		await p.allowFile(join(root, "sessions", "..", "chosen.jsonl"));
+		expect(await p.check(chosen)).toBe(chosen);
+		expect(await p.check(link(chosen, join(root, "alias.jsonl")))).toBe(chosen);
+		expect(await p.check(join(allowedDir, "..", "chosen.jsonl"))).toBe(chosen);
+		expect(await p.check(secret)).toBeNull();
+	});
+
+	it("a file allowed through a link stays allowed by that name: the answer is where the link leads now", async () => {
+		const p = new PathPolicy();
+		const name = link(chosen, join(root, "named.jsonl"));
+		await p.allowFile(name);
+		expect(await p.check(name)).toBe(chosen);
+		expect(await p.check(chosen)).toBe(chosen);
+		const moved = join(root, "moved.jsonl");
+		writeFileSync(moved, "{}\n");
+		rmSync(name);
+		symlinkSync(moved, name);
+		expect(await p.check(name)).toBe(moved);
+		// The new target by its own path was never chosen.
+		expect(await p.check(moved)).toBeNull();
+	});
+
+	it("a folder is allowed by its path and its real path (dirs lists both), even one made after it was allowed", async () => {
+		const p = new PathPolicy();
+		const via = link(allowedDir, join(root, "via"));
+		await p.allowDir(via);
+		expect(p.dirs).toEqual([via, allowedDir]);
+		expect(await p.check(join(allowedDir, "a.jsonl"))).toBe(join(allowedDir, "a.jsonl"));
+		expect(await p.check(join(via, "a.jsonl"))).toBe(join(allowedDir, "a.jsonl"));
+		const later = new PathPolicy();
+		const made = join(root, "made-later");
+		await later.allowDir(made);
+		expect(later.dirs).toEqual([made]);
+		mkdirSync(made);
+		writeFileSync(join(made, "x.jsonl"), "{}\n");
+		expect(await later.check(join(made, "x.jsonl"))).toBe(join(made, "x.jsonl"));
+		expect(new PathPolicy().dirs).toEqual([]);
+	});
+
+	it("a listed file: allowed while it is a plain file, or a link inside its folder; not once it leads out", async () => {
+		const p = new PathPolicy();
+		const plain = join(allowedDir, "a.jsonl");
+		mkdirSync(join(allowedDir, "sub"));
+		writeFileSync(join(allowedDir, "sub", "b.jsonl"), "{}\n");
+		const inside = link(join(allowedDir, "sub", "b.jsonl"), join(allowedDir, "inside.jsonl"));
+		const sibling = join(root, "sessions-2");
+		mkdirSync(sibling);
+		writeFileSync(join(sibling, "c.jsonl"), "{}\n");
+		const toSibling = link(join(sibling, "c.jsonl"), join(allowedDir, "to-sibling.jsonl"));
+		const toSecret = link(secret, join(allowedDir, "to-secret.jsonl"));
+		for (const f of [plain, inside, toSibling, toSecret]) p.allowListedFile(f);
+		expect(await p.check(plain)).toBe(plain);
+		expect(await p.check(inside)).toBe(join(allowedDir, "sub", "b.jsonl"));
+		expect(await p.check(toSibling)).toBeNull();
+		expect(await p.check(toSecret)).toBeNull();
+		// A link to the listing folder itself does not lead out of it: passed on (the service then refuses a folder).
+		const toFolder = link(allowedDir, join(allowedDir, "to-folder.jsonl"));
+		p.allowListedFile(toFolder);
+		expect(await p.check(toFolder)).toBe(allowedDir);
+		// Listed by its literal path only: the target of `inside` by its own path was not listed.
+		expect(await p.check(join(allowedDir, "sub", "b.jsonl"))).toBeNull();
+	});
+
+	it("a listed file gone since the listing is passed on by its path (the service reports it missing)", async () => {
+		const p = new PathPolicy();
+		const gone = join(allowedDir, "gone.jsonl");
+		writeFileSync(gone, "{}\n");
+		p.allowListedFile(gone);
+		rmSync(gone);
+		expect(await p.check(gone)).toBe(gone);
+	});
+
+	it("a listed plain file is allowed whatever its listing folder; a listed link needs that folder to exist and hold its target", async () => {
+		const p = new PathPolicy();
+		const plain = join(allowedDir, "a.jsonl");
+		p.allowListedFile(plain, join(root, "no-such-folder"));
+		expect(await p.check(plain)).toBe(plain);
+		const l = link(chosen, join(allowedDir, "l.jsonl"));
+		p.allowListedFile(l, join(root, "no-such-folder"));
+		expect(await p.check(l)).toBeNull();
+		const q = new PathPolicy();
+		q.allowListedFile(l, root);
+		expect(await q.check(l)).toBe(chosen);
+		// The listing folder "/" holds everything.
+		const r = new PathPolicy();
+		r.allowListedFile(l, "/");
+		expect(await r.check(l)).toBe(chosen);
+	});
+
+	it("isDirAllowed: an allowed folder and folders inside it; not a relative path, a NUL, a folder that is not there, or a sibling", async () => {
+		const p = new PathPolicy();
+		await p.allowDir(allowedDir);
+		mkdirSync(join(allowedDir, "sub"));
+		mkdirSync(join(root, "sessions-2"));
+		expect(await p.isDirAllowed(allowedDir)).toBe(true);
+		expect(await p.isDirAllowed(join(allowedDir, "sub"))).toBe(true);
+		expect(await p.isDirAllowed(link(join(allowedDir, "sub"), join(root, "into")))).toBe(true);
+		expect(await p.isDirAllowed(relative(process.cwd(), allowedDir))).toBe(false);
+		expect(await p.isDirAllowed(`${allowedDir}\0`)).toBe(false);
+		expect(await p.isDirAllowed(join(allowedDir, "missing"))).toBe(false);
+		expect(await p.isDirAllowed(join(root, "sessions-2"))).toBe(false);
+		expect(await p.isDirAllowed(root)).toBe(false);
 	});
 });

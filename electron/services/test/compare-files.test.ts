@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CompareView } from "../../../shared/compare";
+import { alignTurns, type CompareView, finalAnswer, sharedPrefix, sideFacts, sideTurns } from "../../../shared/compare";
 import type { SessionEntry } from "../../../shared/entries";
 import { createRouter } from "../../api/router";
 import { SessionManager } from "../../session";
@@ -200,5 +200,165 @@ describe("compareBranches across files", () => {
 			error: { code: "bad_request" },
 		});
 		expect(await router.handle("compareBranches", { a: { path: f1, extra: 1 }, b: { path: f2 } })).toMatchObject({ ok: false, error: { code: "bad_request" } });
+	});
+});
+
+// compare's own rules (shared/compare.ts), each on several cases: what a side's facts count, which calls name
+// files, which turn an answer belongs to, and how two sides line up.
+describe("compare's rules on entries", () => {
+	let n = 0;
+	const at = (s: number) => `2026-01-01T00:00:${String(s).padStart(2, "0")}.000Z`;
+	const msg = (message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+		({ type: "message", id: `m${++n}`, parentId: null, timestamp: at(n % 60), message, ...extra }) as unknown as SessionEntry;
+	const call = (name: string, args: unknown, id = `c${n + 1}`) => msg({ role: "assistant", content: [{ type: "toolCall", id, name, arguments: args }] });
+	const result = (toolCallId: unknown, isError: unknown) => msg({ role: "toolResult", toolCallId, toolName: "x", content: "r", isError });
+
+	it("sharedPrefix: the length of the common start, on both sides of each end", () => {
+		expect(sharedPrefix([], [])).toBe(0);
+		expect(sharedPrefix(["a"], [])).toBe(0);
+		expect(sharedPrefix([], ["a"])).toBe(0);
+		expect(sharedPrefix(["a", "b"], ["a", "b"])).toBe(2);
+		expect(sharedPrefix(["a", "b", "c"], ["a", "b"])).toBe(2);
+		expect(sharedPrefix(["a", "b"], ["a", "b", "c"])).toBe(2);
+		expect(sharedPrefix(["a", "x", "c"], ["a", "y", "c"])).toBe(1);
+		expect(sharedPrefix(["x"], ["y"])).toBe(0);
+	});
+
+	it("tokens and cost: assistant usage, compaction and usage entries count; user usage and bad numbers do not", () => {
+		const u = (input: unknown, extra: Record<string, unknown> = {}) => ({ input, output: 2, cacheRead: 3, cacheWrite: 4, cost: { total: 0.5 }, ...extra });
+		const f = sideFacts([
+			msg({ role: "assistant", content: "a", usage: u(1) }),
+			msg({ role: "assistant", content: "b", usage: u(10, { totalTokens: 100 }) }),
+			{
+				type: "compaction",
+				id: "k",
+				parentId: null,
+				timestamp: at(1),
+				summary: "s",
+				firstKeptEntryId: "x",
+				tokensBefore: 1,
+				usage: u(1000),
+			} as unknown as SessionEntry,
+			{ type: "usage", id: "us", parentId: null, timestamp: at(2), usage: u(Number.NaN, { cost: { total: "x" } }) } as unknown as SessionEntry,
+			msg({ role: "user", content: "u", usage: u(5000) }),
+			{ type: "label", id: "l", parentId: null, timestamp: at(3), usage: u(7000) } as unknown as SessionEntry,
+			msg({ role: "assistant", content: "c", usage: "not a record" }),
+			msg({ role: "assistant", content: "d", usage: u(Infinity, { totalTokens: Infinity, cost: 3 }) }),
+		]);
+		expect(f.tokens).toEqual({ input: 1011, output: 10, cacheRead: 15, cacheWrite: 20, total: 10 + 100 + 1009 + 9 + 9 });
+		expect(f.cost).toBeCloseTo(1.5);
+	});
+
+	it("errors and aborts: error and aborted stops, failed tool results, non-zero and cancelled bash", () => {
+		const f = sideFacts([
+			msg({ role: "assistant", content: "x", stopReason: "error" }),
+			msg({ role: "assistant", content: "x", stopReason: "aborted" }),
+			msg({ role: "assistant", content: "x", stopReason: "stop" }),
+			result("c1", true),
+			result("c2", false),
+			result("c3", "true"),
+			msg({ role: "bashExecution", command: "x", output: "", exitCode: 1 }),
+			msg({ role: "bashExecution", command: "x", output: "", exitCode: 0 }),
+			msg({ role: "bashExecution", command: "x", output: "", exitCode: "1" }),
+			msg({ role: "bashExecution", command: "x", output: "", exitCode: 0, cancelled: true }),
+			msg({ role: "bashExecution", command: "x", output: "", cancelled: "true" }),
+		]);
+		expect(f.errors).toBe(3);
+		expect(f.aborts).toBe(2);
+	});
+
+	it("files: read, edit (all four names, any case) and write calls by path, file_path or filePath; sorted, once each", () => {
+		const f = sideFacts([
+			call("read", { path: "b.ts" }),
+			call("Read", { file_path: "a.ts" }),
+			call("read", { path: "b.ts" }),
+			call("edit", { filePath: "e1" }),
+			call("multiedit", { path: "e2" }),
+			call("multi_edit", { path: "e3" }),
+			call("APPLY_PATCH", { path: "e4" }),
+			call("write", { path: "w" }),
+			call("bash", { path: "not a file tool" }),
+			call("read", { path: "   " }),
+			call("read", { path: 5, file_path: "fallback" }),
+			call("read", "not a record"),
+			call("write", {}),
+		]);
+		expect(f.files).toEqual({ read: ["a.ts", "b.ts", "fallback"], edited: ["e1", "e2", "e3", "e4"], written: ["w"] });
+	});
+
+	it("a call whose result on the side failed names no file; a call without an id is kept", () => {
+		const f = sideFacts([
+			call("write", { path: "failed" }, "id1"),
+			result("id1", true),
+			call("write", { path: "ok" }, "id2"),
+			result("id2", false),
+			call("read", { path: "no-id" }, undefined as unknown as string),
+			msg({ role: "assistant", content: [{ type: "toolCall", name: "read", arguments: { path: "id-not-string" }, id: 7 }] }),
+			result("", true),
+			msg({
+				role: "assistant",
+				content: [
+					{ type: "text", name: "read", arguments: { path: "text" } },
+					{ type: "toolCall", name: 3, arguments: { path: "x" } },
+				],
+			}),
+		]);
+		expect(f.files).toEqual({ read: ["id-not-string", "no-id"], edited: [], written: ["ok"] });
+	});
+
+	it("first and last time: the earliest and latest valid timestamps, in any order; none gives NaN", () => {
+		const t = (timestamp: unknown) => ({ type: "label", id: "x", parentId: null, timestamp }) as unknown as SessionEntry;
+		const f = sideFacts([t(at(5)), t(at(2)), t("not a date"), t(at(9)), t(at(3)), t(Date.parse(at(1))), t(null)]);
+		expect(f.firstTime).toBe(Date.parse(at(1)));
+		expect(f.lastTime).toBe(Date.parse(at(9)));
+		const none = sideFacts([t("x"), t(undefined)]);
+		expect(none.firstTime).toBeNaN();
+		expect(none.lastTime).toBeNaN();
+		const one = sideFacts([t(at(4))]);
+		expect([one.firstTime, one.lastTime]).toEqual([Date.parse(at(4)), Date.parse(at(4))]);
+	});
+
+	it("turns: each prompt with the last non-blank answer before the next prompt; answers before any prompt are no turn", () => {
+		const entries = [
+			msg({ role: "assistant", content: "before any prompt" }),
+			msg({ role: "user", content: "p1" }),
+			msg({ role: "assistant", content: "first" }),
+			msg({ role: "assistant", content: "second" }),
+			msg({ role: "assistant", content: "   " }),
+			msg({ role: "user", content: [{ type: "text", text: "p2" }] }),
+			msg({ role: "toolResult", content: "r" }),
+			msg({ role: "user", content: "p3" }),
+			msg({ role: "assistant", content: "third" }),
+		];
+		const ids = entries.map((e) => (e as { id: string }).id);
+		expect(sideTurns(entries)).toEqual([
+			{ promptId: ids[1], prompt: "p1", answerId: ids[3], answer: "second" },
+			{ promptId: ids[5], prompt: "p2", answerId: null, answer: "" },
+			{ promptId: ids[7], prompt: "p3", answerId: ids[8], answer: "third" },
+		]);
+		expect(sideTurns([])).toEqual([]);
+	});
+
+	it("final answer: the last non-blank assistant text, looking past blank ones and other roles; none gives null", () => {
+		const a = msg({ role: "assistant", content: "answer" });
+		const entries = [msg({ role: "assistant", content: "old" }), a, msg({ role: "assistant", content: " " }), msg({ role: "user", content: "later prompt" })];
+		expect(finalAnswer(entries)).toEqual({ id: (a as { id: string }).id, text: "answer" });
+		expect(finalAnswer([msg({ role: "user", content: "x" })])).toEqual({ id: null, text: "" });
+		expect(finalAnswer([])).toEqual({ id: null, text: "" });
+		const first = msg({ role: "assistant", content: "only" });
+		expect(finalAnswer([first])).toEqual({ id: (first as { id: string }).id, text: "only" });
+	});
+
+	it("rows: prompt k of a next to prompt k of b, the longer side's extra prompts against nothing", () => {
+		const turn = (p: string) => ({ promptId: p, prompt: p, answerId: null, answer: "" });
+		expect(alignTurns([turn("a1"), turn("a2")], [turn("b1")])).toEqual([
+			{ a: turn("a1"), b: turn("b1") },
+			{ a: turn("a2"), b: null },
+		]);
+		expect(alignTurns([], [turn("b1"), turn("b2")])).toEqual([
+			{ a: null, b: turn("b1") },
+			{ a: null, b: turn("b2") },
+		]);
+		expect(alignTurns([], [])).toEqual([]);
 	});
 });

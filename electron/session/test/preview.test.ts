@@ -1,7 +1,7 @@
 // Row text and search text as pi's tree selector builds them (PEERS.md (d)), plus Arbor's "full" scope.
 import { describe, expect, it } from "vitest";
 import type { SessionEntry, ToolCallBlock } from "../../../shared/entries";
-import { formatToolCall, fullText, previewText, queryTokens, searchableText } from "../../../shared/preview";
+import { formatToolCall, fullText, MatchRank, matchRank, previewText, queryTokens, rankedOrder, searchableText } from "../../../shared/preview";
 import { SessionManager } from "../index";
 import { writeSession } from "./helpers";
 import { matchesQuery } from "./helpers/match";
@@ -185,5 +185,155 @@ describe("pi 1.6 rows and search texts", () => {
 		expect(read({ path: "/home/meow/a.ts" })).toBe("[read: /home/meow/a.ts]");
 		expect(read({ path: "/home/me" })).toBe("[read: ~]");
 		expect(read({ path: "rel/a.ts" })).toBe("[read: rel/a.ts]");
+	});
+});
+
+describe("preview and search rules on both sides of each bound", () => {
+	it("a bash call's command: 50 characters shown whole, 51 cut with ...; a tool's JSON: 40 whole, 41 cut", () => {
+		expect(formatToolCall("bash", { command: "c".repeat(50) })).toBe(`[bash: ${"c".repeat(50)}]`);
+		expect(formatToolCall("bash", { command: "c".repeat(51) })).toBe(`[bash: ${"c".repeat(50)}...]`);
+		expect(formatToolCall("bash", { command: "  a\tb\nc  " })).toBe("[bash: a b c]");
+		expect(formatToolCall("bash", {})).toBe("[bash: ]");
+		const args40 = { q: "x".repeat(32) };
+		expect(JSON.stringify(args40)).toHaveLength(40);
+		expect(formatToolCall("t", args40)).toBe(`[t: ${JSON.stringify(args40)}]`);
+		const args41 = { q: "x".repeat(33) };
+		expect(formatToolCall("t", args41)).toBe(`[t: ${JSON.stringify(args41).slice(0, 40)}...]`);
+		// Deep arguments do not crash the row.
+		let deep: unknown = [];
+		for (let i = 0; i < 20000; i++) deep = [deep];
+		expect(formatToolCall("t", { deep } as Record<string, unknown>)).toBe(`[t: {"deep":${"[".repeat(32)}...]`);
+	});
+
+	it("read, write and edit take path or file_path; grep, find and ls default to .", () => {
+		expect(formatToolCall("read", { file_path: "/a" })).toBe("[read: /a]");
+		expect(formatToolCall("write", { path: "/p", file_path: "/fp" })).toBe("[write: /p]");
+		expect(formatToolCall("edit", {})).toBe("[edit: ]");
+		expect(formatToolCall("grep", { pattern: "p" })).toBe("[grep: /p/ in .]");
+		expect(formatToolCall("find", { pattern: "p", path: "/d" })).toBe("[find: p in /d]");
+		expect(formatToolCall("ls", { path: "/d" })).toBe("[ls: /d]");
+	});
+
+	it("home shortening: inside the home only, with . and .. resolved; a relative home shortens nothing", () => {
+		const read = (p: string, homeDir: string) => formatToolCall("read", { path: p }, { homeDir });
+		expect(read("/home/me/./a/../b.ts", "/home/me")).toBe("[read: ~/b.ts]");
+		expect(read("/home/me/b.ts", "/home/me/")).toBe("[read: ~/b.ts]");
+		expect(read("/home/me/b.ts", "/home//me")).toBe("[read: ~/b.ts]");
+		expect(read("/home/me/", "/home/me")).toBe("[read: ~]");
+		expect(read("/home/me/../other/b.ts", "/home/me")).toBe("[read: /home/me/../other/b.ts]");
+		expect(read("/home/me/b.ts", "home/me")).toBe("[read: /home/me/b.ts]");
+		expect(read("/home/me/b.ts", "")).toBe("[read: /home/me/b.ts]");
+		expect(read("/b.ts", "/")).toBe("[read: ~/b.ts]");
+	});
+
+	it("read ranges: an offset alone, a limit alone, zero and bad values", () => {
+		const range = (offset: unknown, limit: unknown) => formatToolCall("read", { path: "/a", offset, limit });
+		expect(range(5, 1)).toBe("[read: /a:5-5]");
+		expect(range(1, 0)).toBe("[read: /a:1]");
+		expect(range(0, 1)).toBe("[read: /a:0]");
+		expect(range(" ", 2)).toBe("[read: /a]");
+		expect(range(2, "")).toBe("[read: /a]");
+		expect(range(Infinity, 2)).toBe("[read: /a]");
+		expect(range(2, Number.NaN)).toBe("[read: /a]");
+		expect(range(undefined, "4")).toBe("[read: /a:1-4]");
+	});
+
+	it("compaction tokens round to the nearest thousand; a non-finite count says nothing", () => {
+		const row = (tokensBefore: unknown) => previewText(ent("compaction", { summary: "s", tokensBefore }), none);
+		expect(row(499)).toBe("[compaction: 0k tokens]");
+		expect(row(500)).toBe("[compaction: 1k tokens]");
+		expect(row(1499)).toBe("[compaction: 1k tokens]");
+		expect(row(Infinity)).toBe("[compaction]");
+		expect(row(Number.NaN)).toBe("[compaction]");
+	});
+
+	it("rows of other roles and types", () => {
+		const calls = (id: string) => (id === "c" ? ({ type: "toolCall", id: "c", name: "ls", arguments: { path: "/x" } } as ToolCallBlock) : undefined);
+		expect(previewText(msg({ role: "toolResult", toolCallId: "", toolName: "n" }), calls)).toBe("[n]");
+		expect(previewText(msg({ role: "toolResult", toolCallId: 5 }), calls)).toBe("[tool]");
+		expect(previewText(msg({ role: "toolResult", toolCallId: "c" }), calls)).toBe("[ls: /x]");
+		expect(previewText({ type: "message", ...base, message: "x" } as unknown as SessionEntry, none)).toBe("[message]");
+		expect(previewText(msg({ role: "bashExecution" }), none)).toBe("[bash]: ");
+		expect(previewText(msg({}), none)).toBe("[]");
+		expect(previewText(ent("custom_message", { customType: "n", content: "a\nb" }), none)).toBe("[n]: a b");
+		expect(previewText(ent("model_change", { model: "old-field" }), none)).toBe("[model: old-field]");
+		expect(previewText(ent("model_change", {}), none)).toBe("[model: ]");
+		expect(previewText(ent("label", { label: "" }), none)).toBe("[label: (cleared)]");
+		expect(previewText(ent("session_info", { name: "" }), none)).toBe("[title: empty]");
+	});
+
+	it("pi's search text for each type", () => {
+		expect(searchableText(ent("custom_message", { customType: "n", content: [{ type: "text", text: "t" }] }))).toBe("n t");
+		expect(searchableText(ent("custom_message", { customType: "n", content: "s" }))).toBe("n s");
+		expect(searchableText(ent("session_info", { name: "T" }))).toBe("title T");
+		expect(searchableText(ent("session_info", {}))).toBe("title");
+		expect(searchableText(ent("model_change", { modelId: "m" }))).toBe("model m");
+		expect(searchableText(ent("thinking_level_change", { thinkingLevel: "hi" }))).toBe("thinking hi");
+		expect(searchableText(ent("custom", { customType: "c" }))).toBe("custom c");
+		expect(searchableText(ent("label", {}))).toBe("label ");
+		expect(searchableText(ent("label", { label: "L" }))).toBe("label L");
+		expect(searchableText(msg({ role: "user", content: "" }))).toBe("user");
+		expect(searchableText(msg({ role: "bashExecution", command: "" }))).toBe("bashExecution");
+		expect(searchableText({ type: "message", ...base, message: null } as unknown as SessionEntry, "L")).toBe("L");
+		expect(searchableText(ent("unknown", {}))).toBe("");
+	});
+
+	it("the full search text of each type; long strings in JSON capped at 20,000 characters", () => {
+		expect(fullText(msg({ role: "toolResult", toolName: "read", content: "out", output: "o", errorMessage: "e", fullOutputPath: "/f" }))).toBe(
+			"message toolResult out read o e /f",
+		);
+		expect(fullText(msg({ role: "fileMention", files: [{ path: "/m" }] }))).toBe('message fileMention [{"path":"/m"}]');
+		expect(fullText(msg({ role: "assistant", content: [{ type: "image", data: "AAAA" }, { type: "other", v: 1 }, "x", null] }))).toBe(
+			'message assistant {"type":"other","v":1}',
+		);
+		expect(fullText(ent("custom_message", { customType: "n", content: [{ type: "text", text: "t" }] }), "L")).toBe("L custom_message n t");
+		expect(fullText(ent("branch_summary", { summary: "s", details: { a: 1 } }))).toBe('branch_summary branch summary s {"a":1}');
+		expect(fullText(ent("compaction", { summary: "s" }))).toBe("compaction compaction s ");
+		expect(fullText(ent("model_change", { provider: "p", modelId: "m" }))).toBe("model_change model p m ");
+		expect(fullText(ent("thinking_level_change", { thinkingLevel: "hi" }))).toBe("thinking_level_change thinking hi");
+		expect(fullText(ent("custom", { customType: "c", data: { d: 1 } }))).toBe('custom custom c {"d":1}');
+		expect(fullText(ent("label", { label: "L" }))).toBe("label label L");
+		expect(fullText(ent("session_info", { name: "T" }))).toBe("session_info title T");
+		expect(fullText(ent("future", { v: 1 }))).toBe(`future ${JSON.stringify({ type: "future", ...base, v: 1 })}`);
+		expect(fullText(ent("custom", { customType: "c", data: { a: "a".repeat(20_000) } }))).toBe(`custom custom c {"a":"${"a".repeat(20_000)}"}`);
+		expect(fullText(ent("custom", { customType: "c", data: { b: "b".repeat(20_001) } }))).toBe(`custom custom c {"b":"${"b".repeat(20_000)}"}`);
+		const total = fullText(ent("custom", { customType: "c", data: ["x".repeat(20_000), "y".repeat(20_000), "z"] }));
+		expect(total).toBe(`custom custom c ${JSON.stringify(["x".repeat(20_000), "y".repeat(20_000), "z"]).slice(0, 40_000)}`);
+		let deep: unknown = [];
+		for (let i = 0; i < 20000; i++) deep = [deep];
+		expect(fullText(ent("custom", { customType: "c", data: deep }))).toBe("custom custom c ");
+	});
+
+	it("match rank: the whole query as a phrase at word edges, then every token as a word, then scattered", () => {
+		expect(matchRank(["fix", "the", "parser"], "to fix the parser.")).toBe(MatchRank.phrase);
+		expect(matchRank(["fix", "the", "parser"], "to fix  the\nparser")).toBe(MatchRank.phrase);
+		expect(matchRank(["fix", "the", "parser"], "the parser, fix it")).toBe(MatchRank.words);
+		expect(matchRank(["fix", "parser"], "prefix parsers")).toBe(MatchRank.scattered);
+		expect(matchRank(["fix"], "fix")).toBe(MatchRank.phrase);
+		expect(matchRank(["fix"], "fixes")).toBe(MatchRank.scattered);
+		expect(matchRank(["fix"], "_fix")).toBe(MatchRank.scattered);
+		expect(matchRank(["fix"], "9fix")).toBe(MatchRank.scattered);
+		expect(matchRank(["fix"], "éfix")).toBe(MatchRank.scattered);
+		expect(matchRank(["fix"], "-fix-")).toBe(MatchRank.phrase);
+		// A later whole-word occurrence after one inside a word still counts.
+		expect(matchRank(["fix"], "prefix fix")).toBe(MatchRank.phrase);
+		expect(matchRank(["a", "b"], "a\tb")).toBe(MatchRank.phrase);
+		expect(matchRank(["a", "b"], "b xa a")).toBe(MatchRank.words);
+	});
+
+	it("ranked order: best rank first, file order within a rank; the input is left as it was", () => {
+		const ranks: Record<number, number> = { 4: 2, 1: 0, 7: 1, 2: 0, 9: 2 };
+		const matches = [1, 2, 4, 7, 9];
+		expect(rankedOrder(matches, (i) => ranks[i])).toEqual([1, 2, 7, 4, 9]);
+		expect(matches).toEqual([1, 2, 4, 7, 9]);
+		expect(rankedOrder([9, 4, 2], (i) => ranks[i])).toEqual([2, 4, 9]);
+	});
+
+	it("query tokens: words around quoted phrases, any whitespace between words", () => {
+		expect(queryTokens('a "b c" d')).toEqual(["a", "b c", "d"]);
+		expect(queryTokens('a"b"c')).toEqual(["a", "b", "c"]);
+		expect(queryTokens('x "  y  "\tz\n')).toEqual(["x", "y", "z"]);
+		expect(queryTokens("")).toEqual([]);
+		expect(queryTokens("A\tB\nC")).toEqual(["a", "b", "c"]);
 	});
 });
