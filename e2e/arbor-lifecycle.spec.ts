@@ -1,7 +1,7 @@
 // `/arbor`'s lifecycle with real pi 1.6 (Node 24, Arbor's extension) and a stand-in `xdg-open` (issue #27):
 // one browser host per user, reused by a second pi's /arbor (its session arrives as a new tab in the open
 // page, no second browser launch), the URL in pi's notice, and a host that stops by itself once no page and
-// no live pi has used it (ARBOR_IDLE_MINUTES, short here). A new session with no file yet opens nothing.
+// no live pi has used it (ARBOR_IDLE_MINUTES, short here). A new session with no file yet opens once pi has written it.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -94,12 +94,32 @@ test("two pis' /arbor share one host: the second session is a new tab, the URL i
 	expect(existsSync(join(a.home, ".arbor", "host.json"))).toBe(false);
 });
 
-test("/arbor on a new session with no file yet: a plain 'nothing to open yet', no browser", async () => {
+test("/arbor on a new session with no file yet: it says it will open, then opens the session once pi's first answer wrote it (issue 38)", async ({ page }) => {
 	const opener = fakeOpener();
-	const pi = await startRealPi({ args: ["-e", EXTENSION], env: { PATH: opener.path } });
+	llm = await startLlmServer({ kind: "stream", chunks: ["Loopback answer."] });
+	const pi = await startRealPi({ server: llm, args: ["-e", EXTENSION], env: { PATH: opener.path, ARBOR_IDLE_MINUTES: IDLE_MINUTES } });
 	pis.push(pi);
-	const from = pi.records.length;
+	let from = pi.records.length;
 	await pi.send({ type: "prompt", message: "/arbor" });
-	expect(await notice(pi, from)).toMatch(/^Arbor: nothing to open yet/);
+	expect(await notice(pi, from)).toMatch(/^Arbor: this session has no file until pi's first answer; Arbor opens it as soon as pi writes it/);
+	// A second /arbor while it waits: said again, still one open later.
+	from = pi.records.length;
+	await pi.send({ type: "prompt", message: "/arbor" });
+	expect(await notice(pi, from)).toMatch(/opens it as soon as pi writes it/);
 	expect(opener.launches()).toEqual([]);
+	from = pi.records.length;
+	await pi.send({ type: "prompt", message: "Hello there" });
+	const opened = await notice(pi, from);
+	expect(opened).toMatch(/^Arbor: .*\.jsonl is open at http:\/\/127\.0\.0\.1:\d+\//);
+	const { arg, callerPid } = await opener.nth(1);
+	hosts.push(callerPid);
+	await page.goto(browserAddress(arg));
+	await expect(page.getByTestId("live-badge")).toContainText("pi 1.6.0", { timeout: 60_000 });
+	await expect(page.locator(".react-flow__node").filter({ hasText: "Hello there" }).first()).toBeVisible({ timeout: 30_000 });
+	// A later turn opens nothing more.
+	from = pi.records.length;
+	await pi.send({ type: "prompt", message: "Once more" });
+	await pi.waitFor("agent_end", () => true, { from, timeoutMs: 60_000 });
+	expect(opener.launches()).toHaveLength(1);
+	await shot(page, "arbor-first-open");
 });

@@ -33,6 +33,8 @@ export interface LiveHub {
 	sendWaiters: Set<{ onStart(): void; onEnd(leafId: string | null, last: AssistantMessage | undefined): void }>;
 	stream: { turnIndex: number; count: number; current: LiveStreamMessage | null; timer: ReturnType<typeof setTimeout> | null };
 	exitHooked: boolean;
+	/** A /arbor typed before pi wrote the session's file: opened once the file exists (issue 38). */
+	pendingOpen: string | null;
 }
 
 const HUB_KEY = Symbol.for("arbor.live.hub");
@@ -55,6 +57,7 @@ export function hub(): LiveHub {
 		sendWaiters: new Set(),
 		stream: { turnIndex: 0, count: 0, current: null, timer: null },
 		exitHooked: false,
+		pendingOpen: null,
 	};
 	return g[HUB_KEY]!;
 }

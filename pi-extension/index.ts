@@ -7,6 +7,7 @@
 // (a new instance of this module runs), and Arbor's connections must survive that, since a fork is one of
 // Arbor's own requests and its answer is sent after pi has moved to the new file.
 
+import { existsSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { AssistantMessage } from "../shared/entries";
 import type { LiveAgent, LiveCapability } from "../shared/live";
@@ -121,14 +122,31 @@ export default function arborLive(pi: ExtensionAPI): void {
 				return;
 			}
 			if (ch) ch.register(file);
+			// pi writes a new session's file with its first answer: Arbor opens it then, by itself, once.
+			if (!existsSync(file)) {
+				h.pendingOpen = file;
+				ctx.ui.notify("Arbor: this session has no file until pi's first answer; Arbor opens it as soon as pi writes it.", "info");
+				return;
+			}
+			h.pendingOpen = null;
 			const notice = await openInArbor(file);
 			ctx.ui.notify(notice.text, notice.level);
 		},
 	});
 
+	/** The /arbor that waited for the file, once pi has written it (a session change forgets it). */
+	const openPending = async (ctx: ExtensionContext): Promise<void> => {
+		const file = h.pendingOpen;
+		if (!file || ctx.sessionManager.getSessionFile() !== file || !existsSync(file)) return;
+		h.pendingOpen = null;
+		const notice = await openInArbor(file);
+		ctx.ui.notify(notice.text, notice.level);
+	};
+
 	pi.on("session_start", async (_e, ctx) => {
 		h.pi = pi;
 		h.commandCtx = null;
+		if (h.pendingOpen !== ctx.sessionManager.getSessionFile()) h.pendingOpen = null;
 		h.ctx = ctx;
 		const ch = await ensureChannel(h);
 		ch?.register(ctx.sessionManager.getSessionFile() ?? null);
@@ -166,6 +184,7 @@ export default function arborLive(pi: ExtensionAPI): void {
 		const last = [...e.messages].reverse().find((m) => (m as { role?: string }).role === "assistant") as AssistantMessage | undefined;
 		for (const w of [...h.sendWaiters]) w.onEnd(leafId, last);
 		publishState(h);
+		void openPending(ctx);
 	});
 	pi.on("turn_start", (e) => {
 		h.stream.turnIndex = e.turnIndex;
@@ -174,6 +193,7 @@ export default function arborLive(pi: ExtensionAPI): void {
 	pi.on("turn_end", (_e, ctx) => {
 		h.ctx = ctx;
 		publishState(h);
+		void openPending(ctx);
 	});
 	pi.on("message_start", (e, ctx) => {
 		if ((e.message as { role?: string }).role !== "assistant" || !h.channel) return;

@@ -80,7 +80,11 @@ function serve(launch: ArborLaunch, name: string): Promise<Notice> {
 			}),
 		);
 		child.once("close", (code) =>
-			done({ text: `Arbor stopped before serving (exit code ${code}): run \`arbor serve ${name}\` to see why.`, level: "warning" }),
+			// `npx -y pi-arbor`: `pi install` puts no `arbor` on PATH, so that is the command a pi user can run (issue 38).
+			done({
+				text: `Arbor stopped before serving (exit code ${code}): run \`npx -y pi-arbor serve ${launch.args.at(-1) ?? name}\` to see why.`,
+				level: "warning",
+			}),
 		);
 	});
 }
