@@ -5,7 +5,7 @@
 //   node scripts/reliability.mjs             full run (the counts; ~30+ min, needs ~3 GB disk)
 //   node scripts/reliability.mjs --bounded   reduced counts for CI (a few minutes)
 //   options: --only fuzz,concurrency,...  --seed S  --keep (keep the temp dir)  --verbose
-//            --jobs N        sections run N at a time (full run: 2, bounded: 1); live and load always run alone, last
+//            --jobs N        sections run N at a time (full run: 2, bounded: 1); fuzz, live and load always run alone, last
 //                            (its durations are figures); each section prints its time, and the summary all of them
 //            --allow-not-run   local use only: a part that did not run (an environment switch such as TORN_PARTS,
 //                              no root for a tmpfs) is printed NOT RUN but does not fail the run
@@ -28,10 +28,12 @@ const seed = opt("--seed", "1");
 const selected = only?.length ? SECTIONS.filter((s) => only.includes(s)) : SECTIONS;
 const jobs = Math.max(1, Number(opt("--jobs", bounded ? "1" : "2")) || 1);
 /**
- * Sections that run alone, after the others: load's durations are judged figures, and live's count of idle
- * connections pi holds at once rose past its cap (153 of 2,000 against ≤ 16) with errors running beside it.
+ * Sections that run alone, after the others: fuzz keeps two workers busy itself (with another section beside it, a
+ * worker of that section took over 60 s to start on the loaded machine), load's durations are judged figures, and
+ * live's count of idle connections pi holds at once rose past its cap (153 of 2,000 against ≤ 16) with another
+ * section beside it.
  */
-const ALONE = new Set(["live", "load"]);
+const ALONE = new Set(["fuzz", "live", "load"]);
 /**
  * Longest first, so two lanes end together: each section's seconds in the last measured full run (an ordering
  * hint only; docs/guarantees.md "Latest numbers").

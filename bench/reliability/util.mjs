@@ -74,7 +74,13 @@ export async function forkWorker(script, { execArgv = [], env = {}, uid, gid } =
 			child.on("message", onMsg);
 			child.on("exit", onExit);
 		});
-	await waitFor("ready", 60_000);
+	try {
+		await waitFor("ready", 60_000);
+	} catch (err) {
+		// A worker that never said it is ready is not left running (issue 39: one outlived its section by 16 min).
+		child.kill("SIGKILL");
+		throw err;
+	}
 	return {
 		child,
 		waitFor,
