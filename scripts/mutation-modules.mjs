@@ -22,9 +22,13 @@ export const MODULES = {
 		mutate: ["electron/services/steering/fork-check.ts"],
 		tests: ["electron/services/test/fork-check.test.ts"],
 	},
+	markdown: {
+		mutate: ["electron/services/markdown-safe.ts"],
+		tests: ["electron/services/test/export-markdown.test.ts"],
+	},
 	export: {
-		mutate: ["electron/services/export.ts", "electron/services/markdown-safe.ts"],
-		tests: ["electron/services/test/export-markdown.test.ts", "electron/services/test/compare-export-api.test.ts", "electron/services/test/file-modes.test.ts"],
+		mutate: ["electron/services/export.ts"],
+		tests: ["electron/services/test/export-markdown.test.ts", "electron/services/test/compare-export-api.test.ts"],
 	},
 	preview: {
 		mutate: ["shared/preview.ts", "shared/tree-text.ts"],
