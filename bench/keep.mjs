@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Keep's speed (issue 39 item 6.3): a real git repository with N committed files, a try worktree that changes every
-// one of them (a third also changed by the user, merged), and the time Keep takes to plan and apply them
+// one of them (with --merge, a third also changed by the user: merged), and the time Keep takes to plan and apply them
 // (applyTryChanges: the try's tree is computed first and not counted). Reported: wall time and the number of git
 // processes it started (a `git` wrapper first on PATH counts them).
 //
 //   node bench/keep.mjs                     1,500 and 5,000 files
 //   node bench/keep.mjs --n 1500            one size
+//   node bench/keep.mjs --merge             a third of the files also changed by the user (one git merge-file each)
 //   node bench/keep.mjs --root DIR          the Arbor checkout whose electron/services/tries/*.ts runs (compare code)
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ const argv = process.argv.slice(2);
 const opt = (k, d) => (argv.includes(k) ? argv[argv.indexOf(k) + 1] : d);
 const root = resolve(opt("--root", join(here, "..")));
 const sizes = opt("--n") ? [Number(opt("--n"))] : [1500, 5000];
+const merge = argv.includes("--merge");
 
 // The checkout's own Keep and git code, bundled for Node as the app bundles it.
 const bundle = join(mkdtempSync(join(tmpdir(), "arbor-keep-bundle-")), "keep.mjs");
@@ -59,7 +61,7 @@ for (const n of sizes) {
 			const rel = join(`d${i % 50}`, `f${i}.txt`);
 			writeFileSync(join(wt, rel), `line one of ${i}\nline two\nline three\nline four\nadded by the try\n`);
 			// A third of the files the user changed too, at the top: Keep merges them.
-			if (i % 3 === 0) writeFileSync(join(repo, rel), `the user's top line\nline one of ${i}\nline two\nline three\nline four\n`);
+			if (merge && i % 3 === 0) writeFileSync(join(repo, rel), `the user's top line\nline one of ${i}\nline two\nline three\nline four\n`);
 		}
 		const tree = git.treeOfTry ? await git.treeOfTry({ root: repo, head }, wt) : await git.treeOfWorkingFiles(wt, head);
 		// Count git processes: a wrapper first on PATH logs each one, then runs the real git.

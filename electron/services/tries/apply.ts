@@ -86,13 +86,15 @@ export async function applyTryChanges(root: string, snapshot: string, tryTree: s
 			}
 			const base = blob(c.before, c.path);
 			const theirs = blob(c.after, c.path);
-			const disk = diskFile(path.join(root, c.path));
+			const abs = path.join(root, c.path);
+			const size = fs.lstatSync(abs, { throwIfNoEntry: false })?.size ?? 0;
+			if (size > MAX_KEEP_FILE_BYTES) tooLarge.push(`${c.path} (${MiB(size)})`);
+			if (tooLarge.length > 0) continue; // nothing will be written: the rest need not be read
+			const disk = diskFile(abs);
 			if (disk === "other" || disk === "link") {
 				conflicts.push(c.path);
 				continue;
 			}
-			if (disk && disk.size > BigInt(MAX_KEEP_FILE_BYTES)) tooLarge.push(`${c.path} (${MiB(Number(disk.size))})`);
-			if (tooLarge.length > 0) continue;
 			const ours: Blob = disk && { data: disk.data, mode: disk.mode & 0o111 ? "100755" : "100644" };
 			const plan = (after: Blob): void => void writes.push({ file: c.path, before: disk as DiskFile, after });
 			if (same(ours, base)) plan(theirs);
@@ -113,6 +115,6 @@ export async function applyTryChanges(root: string, snapshot: string, tryTree: s
 			tooLarge,
 		);
 	if (conflicts.length > 0) return { applied: [], conflicts };
-	writeAll(root, writes, hooks);
+	await writeAll(root, writes, hooks);
 	return { applied: writes.map((w) => w.file), conflicts: [] };
 }
