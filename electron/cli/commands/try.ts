@@ -54,7 +54,8 @@ Options:
   --cap-tokens N   stop a try once it has used more than N tokens
   --json           print JSON
   -h, --help       show this help
-Exit codes: 0 done, 1 usage, 2 bad file, 3 no pi to run, a try failed or was stopped, 6 keep found a conflict.`;
+Exit codes: 0 done, 1 usage, 2 bad file, 3 no pi to run, a try failed or was stopped, or keep refused or failed (nothing
+written), 6 keep found a conflict or a file you changed while it planned.`;
 
 const THINKING: readonly string[] = TRY_THINKING_LEVELS;
 export const EXIT_TRY_FAILED = 3;
@@ -261,7 +262,7 @@ async function finishCommand(sub: "keep" | "discard" | "list", argv: string[]): 
 	} catch (err) {
 		if (err instanceof TriesError) {
 			printError(`arbor try ${sub}: ${err.message}`);
-			return err.code === "not_found" ? 1 : EXIT_TRY_FAILED;
+			return err.code === "not_found" ? 1 : err.code === "changed" || err.code === "conflict" ? EXIT_CONFLICT : EXIT_TRY_FAILED;
 		}
 		throw err;
 	}

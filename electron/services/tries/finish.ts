@@ -5,20 +5,14 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { writeReplacingFile } from "../../session";
+import { errorText } from "../../../shared/guards";
 import { pidAlive } from "../../../shared-node/pid";
 import { applyTryChanges, type KeepResult } from "./apply";
-import { deleteRef, removeTryWorktree, treeOfWorkingFiles } from "./git";
+import { TriesError } from "./errors";
+import { deleteRef, removeTryWorktree, treeOfTry } from "./git";
 import { type RunRecord, removeRun, runsForFile } from "./state";
 
-export class TriesError extends Error {
-	constructor(
-		message: string,
-		readonly code: "not_found" | "running" | "conflict" | "gone",
-	) {
-		super(message);
-		this.name = "TriesError";
-	}
-}
+export { TriesError };
 
 /**
  * The live pi's switch to the kept session, when one holds the source file (the Steering interface's
@@ -127,7 +121,9 @@ export async function keepTry(triesDir: string, tryFile: string, switchLive?: Sw
 	let result: KeepResult = { applied: [], conflicts: [] };
 	if (run.repo && kept.worktree) {
 		if (!fs.existsSync(kept.worktree)) throw new TriesError(`the try's worktree ${kept.worktree} is gone: its changes cannot be kept`, "gone");
-		const tree = await treeOfWorkingFiles(kept.worktree, run.repo.head);
+		const tree = await treeOfTry(run.repo, kept.worktree).catch((err: unknown) => {
+			throw new TriesError(`the try's worktree ${kept.worktree} cannot be read: ${errorText(err)}`, "gone");
+		});
 		result = await applyTryChanges(run.repo.root, run.repo.snapshot, tree);
 		if (result.conflicts.length > 0) return { ...result, runId: run.runId, kept: kept.sessionFile, removed: [], switched: false };
 	}

@@ -20,30 +20,78 @@ export class GitError extends Error {
 	}
 }
 
-/** Runs git in `cwd`; resolves stdout as a Buffer (file contents may be binary). */
-export function git(
-	cwd: string,
+/**
+ * Arbor's git never runs a program on a repository's say: no fsmonitor, no hooks, no pager, no system-wide config
+ * or attributes; diffs pass --no-ext-diff --no-textconv themselves. Inherited variables that would point git at
+ * another repository or add config are dropped (a try's commands name theirs explicitly: `TryGit`).
+ */
+const SAFE_ARGS = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.untrackedCache=false", "--no-pager"];
+const INHERITED_VARS = [
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_COMMON_DIR",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_NAMESPACE",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
+];
+
+/**
+ * A try's worktree as Arbor made it: the admin folder `git worktree add` created in the user's repository
+ * (`<common dir>/worktrees/<name>`), named explicitly, so the worktree's own `.git` file (which the try can
+ * rewrite to point at a repository whose config runs programs) is never read. Every filter driver the config
+ * defines is switched off there: the try's `.gitattributes` could otherwise pick one.
+ */
+export interface TryGit {
+	gitDir: string;
+	workTree: string;
+	/** Config entries that switch every filter driver off (key, value), passed as GIT_CONFIG_KEY_n: any name fits. */
+	filtersOff: [string, string][];
+}
+
+export interface GitOptions {
+	env?: NodeJS.ProcessEnv;
+	input?: Buffer;
+	allowExit?: number[];
+	/** Run in a try's worktree through its known admin folder (tryGitOf). */
+	tryGit?: TryGit;
+}
+
+/** The argument list and environment of one of Arbor's git commands (also for the streaming cat-file). */
+export function gitCommand(
 	args: string[],
-	options: { env?: NodeJS.ProcessEnv; input?: Buffer; allowExit?: number[] } = {},
-): Promise<{ stdout: Buffer; code: number }> {
+	options: Pick<GitOptions, "env" | "tryGit"> = {},
+): { program: string | null; args: string[]; env: NodeJS.ProcessEnv } {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const v of INHERITED_VARS) delete env[v];
+	Object.assign(env, { GIT_CONFIG_NOSYSTEM: "1", GIT_ATTR_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" }, options.env);
+	const t = options.tryGit;
+	if (t) {
+		env.GIT_CONFIG_COUNT = String(t.filtersOff.length);
+		t.filtersOff.forEach(([k, v], i) => Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: k, [`GIT_CONFIG_VALUE_${i}`]: v }));
+	}
+	const place = t ? [`--git-dir=${t.gitDir}`, `--work-tree=${t.workTree}`] : [];
+	// git from an absolute PATH entry only (shared-node/programs.ts): a `git` in the worktree must not run.
+	return { program: findProgram("git", env), args: [...SAFE_ARGS, ...place, ...args], env };
+}
+
+/** Runs git in `cwd`; resolves stdout as a Buffer (file contents may be binary). */
+export function git(cwd: string, args: string[], options: GitOptions = {}): Promise<{ stdout: Buffer; code: number }> {
+	const cmd = gitCommand(args, options);
 	return new Promise((resolve, reject) => {
-		// git from an absolute PATH entry only (shared-node/programs.ts): a `git` in the worktree must not run.
-		const program = findProgram("git", { ...process.env, ...options.env });
+		const program = cmd.program;
 		if (!program) return reject(new GitError(`git ${args[0]} failed in ${cwd}: git is not on PATH (only absolute PATH entries are searched)`));
-		const child = execFile(
-			program,
-			args,
-			{ cwd, env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: "0" }, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
-			(err, stdout, stderr) => {
-				const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
-				if (err && !(options.allowExit ?? []).includes(code)) {
-					const text = stderr.toString("utf8").trim();
-					reject(new GitError(`git ${args[0]} failed in ${cwd}: ${text || err.message}`, text));
-					return;
-				}
-				resolve({ stdout, code });
-			},
-		);
+		const child = execFile(program, cmd.args, { cwd, env: cmd.env, encoding: "buffer", maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) => {
+			const code = err ? (typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1) : 0;
+			if (err && !(options.allowExit ?? []).includes(code)) {
+				const text = stderr.toString("utf8").trim();
+				reject(new GitError(`git ${args[0]} failed in ${cwd}: ${text || err.message}`, text));
+				return;
+			}
+			resolve({ stdout, code });
+		});
 		if (options.input) child.stdin?.end(options.input);
 		else child.stdin?.end();
 	});
@@ -84,16 +132,68 @@ export async function repoOf(cwd: string): Promise<RepoInfo | undefined> {
  * The tree of a folder's current files (tracked, modified and untracked; ignored files left out) written
  * through a temporary index seeded from `base`, so the folder's own index stays as the user left it.
  */
-export async function treeOfWorkingFiles(dir: string, base: string): Promise<string> {
+export async function treeOfWorkingFiles(dir: string, base: string, tryGit?: TryGit): Promise<string> {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "arbor-index-"));
-	const env = { GIT_INDEX_FILE: path.join(tmp, "index") };
+	const o = { env: { GIT_INDEX_FILE: path.join(tmp, "index") }, tryGit };
 	try {
-		await git(dir, ["read-tree", base], { env });
-		await git(dir, ["add", "-A", "--", "."], { env });
-		return await gitText(dir, ["write-tree"], env);
+		await git(dir, ["read-tree", base], o);
+		await git(dir, ["add", "-A", "--", "."], o);
+		return (await git(dir, ["write-tree"], o)).stdout.toString("utf8").trim();
 	} finally {
 		fs.rmSync(tmp, { recursive: true, force: true });
 	}
+}
+
+/**
+ * The git of a try's worktree through the admin folder Arbor's `git worktree add` made for it: the entry of the
+ * repository's `worktrees/` folder whose `gitdir` names this worktree. Read from the user's repository, never
+ * from the worktree; throws when there is none (the worktree was removed or pruned).
+ */
+export async function tryGitOf(root: string, worktree: string): Promise<TryGit> {
+	const common = path.resolve(root, (await git(root, ["rev-parse", "--git-common-dir"])).stdout.toString("utf8").trim());
+	const wanted = new Set([path.join(path.resolve(worktree), ".git")]);
+	try {
+		wanted.add(path.join(fs.realpathSync(worktree), ".git"));
+	} catch {
+		/* gone: nothing will match */
+	}
+	const admin = path.join(common, "worktrees");
+	let names: string[] = [];
+	try {
+		names = fs.readdirSync(admin);
+	} catch {
+		/* no worktree at all */
+	}
+	for (const name of names) {
+		let gitdir: string;
+		try {
+			gitdir = fs.readFileSync(path.join(admin, name, "gitdir"), "utf8").trim();
+		} catch {
+			continue;
+		}
+		if (!wanted.has(path.resolve(gitdir))) continue;
+		const gitDir = path.join(admin, name);
+		const drivers = (await git(root, ["--git-dir", gitDir, "config", "-z", "--name-only", "--get-regexp", "^filter\\."], { allowExit: [1] })).stdout;
+		const defined = new Set(
+			drivers
+				.toString("utf8")
+				.split("\0")
+				.flatMap((k) => /^filter\.(.+)\.[^.]+$/s.exec(k)?.[1] ?? []),
+		);
+		const filtersOff = [...defined].flatMap((n): [string, string][] => [
+			[`filter.${n}.clean`, ""],
+			[`filter.${n}.smudge`, ""],
+			[`filter.${n}.process`, ""],
+			[`filter.${n}.required`, "false"],
+		]);
+		return { gitDir, workTree: path.resolve(worktree), filtersOff };
+	}
+	throw new GitError(`${worktree} is not a worktree of ${root} any more`);
+}
+
+/** The tree of a try's working files (its worktree's own git never consulted: tryGitOf). */
+export async function treeOfTry(repo: { root: string; head: string }, worktree: string): Promise<string> {
+	return treeOfWorkingFiles(worktree, repo.head, await tryGitOf(repo.root, worktree));
 }
 
 /**
@@ -111,8 +211,8 @@ export async function snapshotWorkingTree(repo: RepoInfo, ref: string): Promise<
 /** A detached worktree at HEAD with the snapshot's uncommitted changes replayed as uncommitted changes. */
 export async function addTryWorktree(repo: RepoInfo, dir: string, snapshot: string): Promise<void> {
 	await git(repo.root, ["worktree", "add", "--detach", dir, repo.head]);
-	const patch = (await git(repo.root, ["diff", "--binary", "--no-renames", repo.head, snapshot])).stdout;
-	if (patch.length > 0) await git(dir, ["apply", "--whitespace=nowarn", "-"], { input: patch });
+	const patch = (await git(repo.root, ["diff", "--binary", "--no-renames", "--no-ext-diff", "--no-textconv", repo.head, snapshot])).stdout;
+	if (patch.length > 0) await git(dir, ["apply", "--whitespace=nowarn", "-"], { input: patch, tryGit: await tryGitOf(repo.root, dir) });
 }
 
 /** Removes a try's worktree (its uncommitted files included) and git's record of it. */
@@ -132,8 +232,8 @@ export async function deleteRef(root: string, ref: string): Promise<void> {
 
 /** The files that differ between two trees (paths relative to the repository's top folder), renames as delete + add. */
 export async function changedFiles(root: string, from: string, to: string): Promise<ChangedFile[]> {
-	const status = (await git(root, ["diff", "--name-status", "--no-renames", "-z", from, to])).stdout.toString("utf8").split("\0");
-	const counts = (await git(root, ["diff", "--numstat", "--no-renames", "-z", from, to])).stdout.toString("utf8").split("\0");
+	const status = (await git(root, ["diff", "--name-status", "--no-renames", "--no-ext-diff", "-z", from, to])).stdout.toString("utf8").split("\0");
+	const counts = (await git(root, ["diff", "--numstat", "--no-renames", "--no-ext-diff", "--no-textconv", "-z", from, to])).stdout.toString("utf8").split("\0");
 	const lines = new Map<string, { added: number | null; removed: number | null }>();
 	for (const rec of counts) {
 		const m = /^(-|\d+)\t(-|\d+)\t([\s\S]*)$/.exec(rec);
@@ -152,7 +252,7 @@ export async function changedFiles(root: string, from: string, to: string): Prom
 
 /** The unified diff between two trees (text; binary files as git's binary patch). */
 export async function treeDiff(root: string, from: string, to: string, file?: string): Promise<string> {
-	const args = ["diff", "--binary", "--no-renames", from, to];
+	const args = ["diff", "--binary", "--no-renames", "--no-ext-diff", "--no-textconv", from, to];
 	if (file !== undefined) args.push("--", file);
 	return (await git(root, args)).stdout.toString("utf8");
 }

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { errorText } from "../../../shared/guards";
 import { SessionManager } from "../../session";
 import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
-import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfWorkingFiles } from "./git";
+import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfTry } from "./git";
 import { type PiCommand, piDescription, type PiProcess, type PiRecord, startPi } from "./pi-process";
 import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
 
@@ -200,7 +200,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 		s.status = stopReason[s.index] ?? (s.message ? "error" : "done");
 		if (s.worktree && record.repo) {
 			try {
-				s.files = await changedFiles(record.repo.root, record.repo.snapshot, await treeOfWorkingFiles(s.worktree, record.repo.head));
+				s.files = await changedFiles(record.repo.root, record.repo.snapshot, await treeOfTry(record.repo, s.worktree));
 			} catch (err) {
 				s.message ??= `its files could not be read: ${errorText(err)}`;
 			}

@@ -3,13 +3,14 @@
 // or discarded; runs other Arbors left behind are read from the records in ~/.arbor/tries.
 
 import * as fs from "node:fs";
-import type { ArborEvent } from "../../../shared/api";
+import type { ArborErrorCode, ArborEvent } from "../../../shared/api";
 import { errorText } from "../../../shared/guards";
 import type { ChangedFile, LeftoverRun, TriesPreparation, TriesRunInfo, TrySpec } from "../../../shared/tries";
 import { ArborServiceError } from "../errors";
 import { buildPiCatalog } from "../models";
 import type { Env } from "../pi-config";
-import { changedFiles, repoOf, treeDiff, treeOfWorkingFiles } from "./git";
+import { changedFiles, repoOf, treeDiff, treeOfTry } from "./git";
+import type { TriesErrorCode } from "./errors";
 import { discardRun, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
 import { type LivePiRuntime, NoPiError, type PiCommand, piDescription, piForSession } from "./pi-process";
 import { startTries, type TriesRun } from "./run";
@@ -40,10 +41,20 @@ function info(run: TriesRun, finished: boolean): TriesRunInfo {
 	};
 }
 
+const API_CODE: Record<TriesErrorCode, ArborErrorCode> = {
+	not_found: "not_found",
+	running: "busy",
+	gone: "busy",
+	conflict: "conflict",
+	changed: "conflict",
+	unsafe_path: "forbidden",
+	too_large: "unsupported",
+	io: "io",
+};
+
 function asServiceError(err: unknown): never {
 	if (err instanceof NoPiError) throw new ArborServiceError("unsupported", err.message);
-	if (err instanceof TriesError)
-		throw new ArborServiceError(err.code === "not_found" ? "not_found" : err.code === "conflict" ? "conflict" : "busy", err.message);
+	if (err instanceof TriesError) throw new ArborServiceError(API_CODE[err.code], err.message);
 	throw err;
 }
 
@@ -149,7 +160,7 @@ export class TriesRequests {
 		if (!t) throw new ArborServiceError("not_found", `no try ${index + 1} in run ${runId}`);
 		if (!repo || !t.worktree) return { files: [], diff: "" };
 		if (!fs.existsSync(t.worktree)) throw new ArborServiceError("not_found", `the worktree of try ${index + 1} is gone`);
-		const tree = await treeOfWorkingFiles(t.worktree, repo.head);
+		const tree = await treeOfTry(repo, t.worktree);
 		return { files: await changedFiles(repo.root, repo.snapshot, tree), diff: await treeDiff(repo.root, repo.snapshot, tree, file) };
 	}
 
