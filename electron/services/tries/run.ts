@@ -158,7 +158,9 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 
 	const runOne = async (s: TryState): Promise<void> => {
 		const spec = o.tries[s.index]!;
-		await Promise.race([slots[s.index]!.ready, unqueued[s.index]]);
+		// A try with a slot starts at once, before startTries returns (its answer then already says "running":
+		// the app learns of the run from that answer and of later changes from events); a queued one waits.
+		if (!slots[s.index]!.granted) await Promise.race([slots[s.index]!.ready, unqueued[s.index]]);
 		if (stopReason[s.index] !== undefined && !slots[s.index]!.granted) {
 			// Stopped while queued: it never ran; nothing to count.
 			s.endedAt = Date.now();
