@@ -7,7 +7,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { writeLoopbackAgentConfig } from "../electron/services/test/helpers/real-pi";
 import { startTriesRig, type TriesRig } from "../electron/services/test/helpers/tries-rig";
 import { expectNoSeriousViolations } from "./helpers/a11y";
 import { card, expandAllSegments, jsonl, openApp, scrollAreas, shot } from "./helpers/app";
@@ -26,9 +25,9 @@ const USER_STATUS = " M notes.txt\n?? draft.txt\n";
 async function start(page: Page, delayMs: number, opts: { noGit?: boolean; noPi?: boolean } = {}): Promise<TriesRig> {
 	rig = await startTriesRig({ delayMs, noGit: opts.noGit });
 	const path = opts.noPi ? "/usr/bin:/bin" : `${rig.binDir}:${process.env.PATH ?? "/usr/bin:/bin"}`;
-	host = await startHost([rig.session], { env: { PATH: path } });
-	// Arbor lists the models of the user's pi (its agent folder): the same loopback model.
-	writeLoopbackAgentConfig(join(host.home, ".pi", "agent"), rig.server);
+	// Arbor's idea of pi's agent folder is the rig pi's own: Arbor lists its models (the loopback model), and a
+	// confined try sees that folder as pi needs it (docs/tries.md "What a try can touch").
+	host = await startHost([rig.session], { env: { PATH: path, PI_CODING_AGENT_DIR: rig.agentDir } });
 	await openApp(page, host);
 	await expandAllSegments(page);
 	return rig;
@@ -39,6 +38,10 @@ async function openTries(page: Page, n: number, prompt: string): Promise<void> {
 	await page.getByRole("menuitem", { name: "Try N ways…" }).click();
 	const dialog = page.getByTestId("tries-dialog");
 	await expect(dialog).toBeVisible();
+	// bubblewrap runs here (CI installs it): the dialog says what a try can touch.
+	await expect(dialog.getByTestId("tries-confinement")).toContainText(
+		"What a try can touch: confined (bubblewrap): a try's pi can write only its own worktree",
+	);
 	await dialog.getByTestId("tries-n").selectOption(String(n));
 	await dialog.getByTestId("tries-prompt").fill(prompt);
 	await expect(dialog.getByTestId("tries-model-2").locator("option", { hasText: "arbor-loopback/loopback-model" })).toHaveCount(1);
@@ -200,6 +203,7 @@ test("without git and without pi, the dialog says the tries would be read-only a
 	await expect(dialog).toBeVisible();
 	await expect(dialog.getByTestId("tries-readonly")).toContainText("not in a git repository: the tries run with read-only tools");
 	await expect(dialog.getByTestId("tries-no-pi")).toContainText("no pi to run the tries");
+	await expect(dialog.getByTestId("tries-confinement")).toContainText("confined (bubblewrap): a try's pi can write only its session file");
 	await dialog.getByTestId("tries-prompt").fill("Anything");
 	await expect(dialog.getByTestId("tries-start")).toBeDisabled();
 	await shot(page, "tries-no-pi");

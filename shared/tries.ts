@@ -1,7 +1,13 @@
 // Tries (docs/tries.md): what the API and the CLI say about N forks of a session run side by side from one entry,
 // each by its own pi in its own git worktree. Types only.
 
-export type TryStatus = "starting" | "running" | "done" | "error" | "stopped" | "capped";
+/** "queued": waiting for one of the tries Arbor runs at once to end (MAX_RUNNING_TRIES, docs/tries.md). */
+export type TryStatus = "queued" | "starting" | "running" | "done" | "error" | "stopped" | "capped";
+
+/** A try that has not ended yet (queued, starting or running). */
+export function tryActive(status: TryStatus): boolean {
+	return status === "queued" || status === "starting" || status === "running";
+}
 
 /** One file that differs between a try's worktree and the snapshot it started from. */
 export interface ChangedFile {
@@ -61,6 +67,9 @@ export interface TriesRunInfo {
 	readOnly: boolean;
 	/** Which pi runs the tries: "the live pi's runtime (pid N): RUNTIME CLI" or "pi on PATH: PATH". */
 	pi?: string;
+	/** True when each try's pi runs confined; `confinement` says in words what a try can touch. */
+	confined?: boolean;
+	confinement?: string;
 	tries: TryState[];
 	/** Every try has ended. */
 	finished: boolean;
@@ -105,5 +114,8 @@ export interface TriesPreparation {
 	/** How pi would be started ("pi on PATH: /usr/local/bin/pi"), or null with `piError` saying why none can. */
 	pi: string | null;
 	piError?: string;
+	/** True when a try's pi would run confined; `confinement` says in words what a try can touch. */
+	confined: boolean;
+	confinement: string;
 	models: TryModelInfo[];
 }

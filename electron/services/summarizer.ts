@@ -63,7 +63,12 @@ export function summaryInputBudget(contextWindow: number | undefined): number {
 }
 
 export function estimateTokensOfText(text: string): number {
-	return Math.ceil(text.length / 4);
+	return estimateTokensOfLength(text.length);
+}
+
+/** Tokens of that many characters of text (4 characters a token): the one estimate of text's size in tokens. */
+export function estimateTokensOfLength(chars: number): number {
+	return Math.ceil(chars / 4);
 }
 
 function blocks(content: unknown): ContentBlock[] {

@@ -108,6 +108,11 @@ export function TriesDialog({ entryId }: { entryId: string }) {
 					</p>
 				)}
 				{prep?.pi && <p className="muted small">Runs with {prep.pi}</p>}
+				{prep && (
+					<p className={prep.confined ? "muted small" : "tries-warning"} data-testid="tries-confinement">
+						What a try can touch: {prep.confinement}.
+					</p>
+				)}
 				<div className="tries-row">
 					<label>
 						Tries{" "}

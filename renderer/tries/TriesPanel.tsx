@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
-import type { TryState } from "../../shared/tries";
+import { tryActive, type TryState } from "../../shared/tries";
 import { useServices } from "../commands/services";
 import { useApp } from "../store";
 import { keepTry, stopAllTries } from "./commands";
@@ -14,6 +14,8 @@ import { formatUsd } from "./TriesDialog";
 import "./tries.css";
 
 function seconds(t: TryState, now: number): string {
+	// A queued try has not started: its time starts when it leaves the queue.
+	if (t.status === "queued") return "—";
 	return `${(((t.endedAt ?? now) - t.startedAt) / 1000).toFixed(1)}s`;
 }
 
@@ -78,6 +80,7 @@ export function TriesPanel() {
 				<span className="muted">
 					from <span className="mono">{run.entryId}</span>
 					{run.readOnly ? " · read-only tools (no git repository)" : ""}
+					{run.confined === false ? " · not confined: a try can write outside its worktree" : ""}
 				</span>
 				<span className="spacer" />
 				{lost && (
@@ -128,7 +131,7 @@ export function TriesPanel() {
 							<td className="mono">{t.model ?? "pi's default"}</td>
 							<td>
 								<span className={`tries-status ${t.status}`} data-testid={`try-status-${t.index + 1}`} title={t.message ?? undefined}>
-									{lost && (t.status === "starting" || t.status === "running") ? "unknown" : t.status}
+									{lost && tryActive(t.status) ? "unknown" : t.status}
 								</span>
 							</td>
 							<td className="mono">{t.tokens.total.toLocaleString()}</td>
@@ -141,7 +144,7 @@ export function TriesPanel() {
 								{(answers[t.index] ?? "").slice(-160)}
 							</td>
 							<td className="tries-actions">
-								{(t.status === "starting" || t.status === "running") && !lost && (
+								{tryActive(t.status) && !lost && (
 									<button
 										type="button"
 										data-testid={`try-stop-${t.index + 1}`}

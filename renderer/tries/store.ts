@@ -3,7 +3,7 @@
 // fed by `tries` events; the main process is the truth, this only mirrors what it says.
 
 import { createStore } from "zustand/vanilla";
-import type { LeftoverRun, TriesRunInfo, TryEvent } from "../../shared/tries";
+import { type LeftoverRun, type TriesRunInfo, type TryEvent, tryActive } from "../../shared/tries";
 
 export interface TriesUiState {
 	run: TriesRunInfo | null;
@@ -29,7 +29,7 @@ export interface TriesUiState {
 
 /** Every try has ended (done, error, stopped or capped). */
 export function runFinished(run: TriesRunInfo | null): boolean {
-	return run !== null && (run.finished || run.tries.every((t) => !["starting", "running"].includes(t.status)));
+	return run !== null && (run.finished || run.tries.every((t) => !tryActive(t.status)));
 }
 
 export const tries = createStore<TriesUiState>()((set, get) => ({

@@ -12,6 +12,7 @@ import {
 	leftoverRuns,
 	type LiveSwitchOutcome,
 	livePiRuntime,
+	MAX_RUNNING_TRIES,
 	NoPiError,
 	piDescription,
 	piForSession,
@@ -33,8 +34,10 @@ export const tryUsage = `Usage: arbor try FILE ENTRY_ID [--n N] [--prompt TEXT].
 Run N tries (2-6, default 2) from ENTRY_ID of the session FILE, side by side, and wait for them to end. Each try is
 a new session file forked at ENTRY_ID (its header names FILE as parentSession), run by your own pi
 (\`pi --mode rpc\`: the runtime and CLI of the live pi that holds FILE, else \`pi\` from PATH) in its own git
-worktree of the session's folder: HEAD plus your uncommitted and untracked files. Your working tree is not
-touched. Outside a git repository the tries get read-only tools.
+worktree of the session's folder: HEAD plus your uncommitted and untracked files. Where bubblewrap (bwrap)
+runs, each try is confined to its worktree (stderr says what a try can touch); without it a try's tools can
+write anywhere you can. Outside a git repository the tries get read-only tools. One Arbor runs at most 6 tries
+at once; more wait, queued.
 One --prompt is sent to every try, or give one per try; the same for --model and --thinking.
 Prints each try's session file, worktree, outcome, tokens, cost and the files it changed.
 
@@ -156,6 +159,8 @@ export async function tryCommand(argv: string[]): Promise<number> {
 				printError(`try ${e.state.index + 1}: running in ${e.state.cwd}`);
 			},
 		});
+		if (!json) printError(`what a try can touch: ${run.confinement}`);
+		for (const s of run.states) if (!json && s.status === "queued") printError(`try ${s.index + 1}: queued (at most ${MAX_RUNNING_TRIES} tries run at once)`);
 	} catch (err) {
 		printError(`arbor try: ${errorText(err)}`);
 		return /no entry/.test(errorText(err)) ? 1 : 2;
@@ -173,7 +178,16 @@ export async function tryCommand(argv: string[]): Promise<number> {
 	}
 	if (json)
 		printJsonLine(
-			JSON.stringify({ runId: run.runId, source: run.record.source, entryId, readOnly: run.readOnly, pi: run.record.pi, tries: states.map(tryJson) }),
+			JSON.stringify({
+				runId: run.runId,
+				source: run.record.source,
+				entryId,
+				readOnly: run.readOnly,
+				confined: run.confined,
+				confinement: run.confinement,
+				pi: run.record.pi,
+				tries: states.map(tryJson),
+			}),
 		);
 	else {
 		if (run.readOnly) printLine(`${run.record.cwd} is not in a git repository: the tries ran with read-only tools (${"read, grep, find, ls"}).`);

@@ -81,6 +81,7 @@ describe("arbor try with a live pi holding FILE (real pi 1.6)", () => {
 		const again = await arbor(["try", kept.sessionFile, "a2", "--n", "2", "--prompt", "Write one more file"]);
 		expect(again.status).toBe(0);
 		expect(again.stderr).toContain(`pi: ${runtime}\n`);
+		expect(again.stderr).toContain("what a try can touch: confined (bubblewrap): a try's pi can write only its own worktree");
 		const second = /session: {2}(\S+)/.exec(again.stdout)![1]!;
 		const k2 = await arbor(["try", "keep", second]);
 		expect(k2.stderr).toBe("");

@@ -35,8 +35,11 @@ describe("arbor try (real pi 1.6 on PATH, loopback model, git worktrees)", () =>
 		const r = await arbor(["try", rig.session, "a2", "--n", "2", "--prompt", "Write your own file", "--json"]);
 		expect(r.stderr).toBe("");
 		expect(r.status).toBe(0);
-		const out = JSON.parse(r.stdout) as { source: string; readOnly: boolean; tries: TryJson[] };
+		const out = JSON.parse(r.stdout) as { source: string; readOnly: boolean; confined: boolean; confinement: string; tries: TryJson[] };
 		expect(out.readOnly).toBe(false);
+		// bubblewrap runs here (CI installs it): each try's pi is confined, and the run says what it can touch.
+		expect(out.confined).toBe(true);
+		expect(out.confinement).toMatch(/^confined \(bubblewrap\): a try's pi can write only its own worktree/);
 		expect(out.tries).toHaveLength(2);
 		for (const t of out.tries) {
 			expect(t.status).toBe("done");

@@ -10,7 +10,8 @@ import { pidAlive } from "../../../shared-node/pid";
 import { applyTryChanges, type KeepResult } from "./apply";
 import { TriesError } from "./errors";
 import { deleteRef, removeTryWorktree, treeOfTry } from "./git";
-import { type RunRecord, removeRun, runsForFile } from "./state";
+import { type RunRecord, removeRun, runsForFile, tryTmpDir } from "./state";
+import { endTryProcesses } from "./sweep";
 
 export { TriesError };
 
@@ -69,6 +70,16 @@ function endOrphans(run: RunRecord): number[] {
 	return killed;
 }
 
+/**
+ * Every process a try of this run started that still runs, setsid daemons included (those carrying a try's
+ * marker): ended, unless another Arbor that still runs owns the run.
+ */
+async function endMarked(run: RunRecord): Promise<void> {
+	if (run.ownerPid !== process.pid && pidAlive(run.ownerPid)) return;
+	// A try whose pi still runs is left to assertIdle (a try running now is stopped, not swept from under it).
+	for (const t of run.tries) if (t.marker && !(t.pid !== null && pidAlive(t.pid))) await endTryProcesses(t.marker);
+}
+
 function assertIdle(run: RunRecord): void {
 	const busy = run.tries.filter((t) => t.pid !== null && pidAlive(t.pid));
 	if (busy.length > 0) throw new TriesError(`try ${busy.map((t) => t.index + 1).join(", ")} of this run still runs: stop it first`, "running");
@@ -94,16 +105,17 @@ function pointSessionAt(file: string, cwd: string): void {
 		throw new TriesError(`${file} changed while Arbor pointed it at ${cwd}; run keep again`, "running");
 }
 
-async function removeWorktrees(run: RunRecord): Promise<string[]> {
+async function removeWorktrees(triesDir: string, run: RunRecord): Promise<string[]> {
 	const removed: string[] = [];
 	for (const t of run.tries) {
+		fs.rmSync(tryTmpDir(triesDir, run.runId, t.index), { recursive: true, force: true });
 		if (!t.worktree) continue;
 		if (run.repo) await removeTryWorktree(run.repo.root, t.worktree);
 		else fs.rmSync(t.worktree, { recursive: true, force: true });
 		removed.push(t.worktree);
 	}
 	// The run's folder of worktrees, once empty (rmdir refuses a folder that still holds anything).
-	for (const dir of new Set(run.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : [])))) {
+	for (const dir of new Set([path.join(triesDir, run.runId), ...run.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : []))])) {
 		try {
 			fs.rmdirSync(dir);
 		} catch {
@@ -116,6 +128,7 @@ async function removeWorktrees(run: RunRecord): Promise<string[]> {
 /** Keep the try whose session is `tryFile`. On a conflict nothing changes anywhere and the files are named. */
 export async function keepTry(triesDir: string, tryFile: string, switchLive?: SwitchLiveSession): Promise<KeepOutcome> {
 	const { run, index } = findRunOf(triesDir, tryFile);
+	await endMarked(run);
 	assertIdle(run);
 	const kept = run.tries[index]!;
 	let result: KeepResult = { applied: [], conflicts: [] };
@@ -128,7 +141,7 @@ export async function keepTry(triesDir: string, tryFile: string, switchLive?: Sw
 		if (result.conflicts.length > 0) return { ...result, runId: run.runId, kept: kept.sessionFile, removed: [], switched: false };
 	}
 	pointSessionAt(kept.sessionFile, run.cwd);
-	const removed = await removeWorktrees(run);
+	const removed = await removeWorktrees(triesDir, run);
 	if (run.repo) await deleteRef(run.repo.root, run.repo.ref);
 	removeRun(triesDir, run.runId);
 	const switched = switchLive ? await switchLive(run.source, kept.sessionFile).catch(() => false) : false;
@@ -144,8 +157,9 @@ export async function discardTries(triesDir: string, file: string): Promise<{ ru
 
 export async function discardRun(triesDir: string, run: RunRecord): Promise<{ runId: string; removed: string[] }> {
 	await waitForExit(endOrphans(run), 5000);
+	await endMarked(run);
 	assertIdle(run);
-	const removed = await removeWorktrees(run);
+	const removed = await removeWorktrees(triesDir, run);
 	if (run.repo) await deleteRef(run.repo.root, run.repo.ref);
 	removeRun(triesDir, run.runId);
 	return { runId: run.runId, removed };

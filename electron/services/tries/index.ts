@@ -8,4 +8,7 @@ export { READ_ONLY_TOOLS, startTries, type StartTriesOptions, type TriesRun } fr
 export { defaultTriesDir, leftoverRuns, readRuns, type RunRecord, runsForFile } from "./state";
 export { discardRun, discardTries, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
 export { TriesRequests, type TriesRequestsOptions } from "./tries-requests";
+export { type Confinement, confinementNote, detectConfinement } from "./confine";
+export { MAX_RUNNING_TRIES, TrySlots } from "./slots";
+export { TRY_MARKER_VAR } from "./sweep";
 export { type LiveSwitchOutcome, switchLiveToKept } from "./session-requests";

@@ -1,5 +1,6 @@
 // One try's pi: the user's own pi in RPC mode (`pi --mode rpc --session FORK`), started in the try's folder in a
-// process group of its own, so Stop can end pi and whatever its tools started. Records are read as pi's RPC docs
+// process group of its own, confined where the system allows (confine.ts) and marked by the try's id in its
+// environment, so Stop can end pi and whatever its tools started, even what left the group (sweep.ts). Records are read as pi's RPC docs
 // ask: one JSON record per LF, split on LF only (Node's readline would also split on U+2028 inside strings).
 
 import { type ChildProcess, spawn } from "node:child_process";
@@ -7,6 +8,8 @@ import * as fs from "node:fs";
 import { liveRuntimeOf } from "../../../shared-node/live-files";
 import { findProgram } from "../../../shared-node/programs";
 import { registrationsFor } from "../live/registry";
+import { type Confinement, type ConfinedPaths, confinedCommand } from "./confine";
+import { endTryProcesses, processTree, TRY_MARKER_VAR } from "./sweep";
 
 /** How to start pi: a program and the arguments before pi's own (e.g. a runtime and pi's CLI script). */
 export interface PiCommand {
@@ -87,6 +90,10 @@ export interface PiProcessOptions {
 	thinking?: string;
 	/** Only these tools (pi's --tools); all of pi's defaults when omitted. */
 	tools?: string[];
+	/** The try's marker (TRY_MARKER_VAR in pi's environment): Stop ends every process carrying it. */
+	marker: string;
+	/** Run pi confined (confine.ts), writable only where `paths` say; `tmp` is its TMPDIR. Unconfined when omitted. */
+	confine?: { by: Confinement; paths: ConfinedPaths; tmp: string };
 	onRecord(record: PiRecord): void;
 	onExit(info: string): void;
 }
@@ -94,7 +101,10 @@ export interface PiProcessOptions {
 export interface PiProcess {
 	readonly pid: number | undefined;
 	send(command: Record<string, unknown> & { type: string }): Promise<PiRecord>;
-	/** Ask pi to stop its turn, then end it (stdin closed; its process group killed if it lingers). */
+	/**
+	 * Ask pi to stop its turn, then end it (stdin closed; its process group killed if it lingers) and every
+	 * process it started, also those that left its group (sweep.ts).
+	 */
 	stop(graceMs?: number): Promise<void>;
 	readonly exited: Promise<void>;
 }
@@ -104,7 +114,10 @@ export function startPi(o: PiProcessOptions): PiProcess {
 	if (o.model) args.push("--model", o.model);
 	if (o.thinking) args.push("--thinking", o.thinking);
 	if (o.tools) args.push("--tools", o.tools.join(","));
-	const child: ChildProcess = spawn(o.pi.command, args, { cwd: o.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"], env: process.env });
+	const env: NodeJS.ProcessEnv = { ...process.env, [TRY_MARKER_VAR]: o.marker };
+	if (o.confine) Object.assign(env, { TMPDIR: o.confine.tmp, TMP: o.confine.tmp, TEMP: o.confine.tmp });
+	const cmd = o.confine ? confinedCommand(o.confine.by, o.pi.command, args, o.confine.paths) : { command: o.pi.command, args };
+	const child: ChildProcess = spawn(cmd.command, cmd.args, { cwd: o.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"], env });
 	let exitInfo: string | undefined;
 	let stderr = "";
 	const pending = new Map<string, (r: PiRecord) => void>();
@@ -172,6 +185,8 @@ export function startPi(o: PiProcessOptions): PiProcess {
 			});
 		},
 		async stop(graceMs = 3000) {
+			// pi's children now, while their parent links still lead to pi (its orphans lose them when it ends).
+			const tree = child.pid !== undefined && exitInfo === undefined ? processTree(child.pid) : [];
 			if (exitInfo === undefined) {
 				child.stdin!.write(`${JSON.stringify({ type: "abort", id: "arbor-try-stop" })}\n`);
 				child.stdin!.end();
@@ -179,8 +194,10 @@ export function startPi(o: PiProcessOptions): PiProcess {
 				await exited;
 				clearTimeout(timer);
 			}
-			// Whatever pi's tools started goes with its group, which can outlive pi itself.
+			// Whatever pi's tools started goes with its group, which can outlive pi itself, and so does whatever
+			// left the group (setsid) but still carries the try's marker or descends from pi.
 			killGroup();
+			await endTryProcesses(o.marker, tree);
 		},
 	};
 }

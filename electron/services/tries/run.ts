@@ -6,11 +6,14 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { errorText } from "../../../shared/guards";
-import { SessionManager } from "../../session";
+import { piAgentDir as defaultPiAgentDir, SessionManager } from "../../session";
 import type { TryEvent, TrySpec, TryState, TryStatus } from "../../../shared/tries";
 import { addTryWorktree, changedFiles, deleteRef, removeTryWorktree, repoOf, snapshotWorkingTree, treeOfTry } from "./git";
+import { type Confinement, confinementNote, detectConfinement } from "./confine";
+import { type PriceOf, TryMeter } from "./meter";
 import { type PiCommand, piDescription, type PiProcess, type PiRecord, startPi } from "./pi-process";
-import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, writeRun } from "./state";
+import { processSlots, type TrySlot, type TrySlots } from "./slots";
+import { defaultTriesDir, removeRun, type RunRecord, type TryRecord, TRIES_STATE_VERSION, tryTmpDir, writeRun } from "./state";
 
 /** Tools a try may use where there is no worktree to write in: it reads the user's own folder. */
 export const READ_ONLY_TOOLS = ["read", "grep", "find", "ls"];
@@ -24,6 +27,14 @@ export interface StartTriesOptions {
 	/** Where the worktrees go (default: `<triesDir>/<runId>/`). */
 	worktreesDir?: string;
 	onEvent?(event: TryEvent): void;
+	/** How the tries' pi is confined (default: what this machine offers, detectConfinement); null: not confined. */
+	confinement?: Confinement | null;
+	/** The slots the tries take (default: this process's, MAX_RUNNING_TRIES at once); a try past them is queued. */
+	slots?: TrySlots;
+	/** pi's agent folder (default: PI_CODING_AGENT_DIR, else ~/.pi/agent), as a confined try sees it (confine.ts). */
+	piAgentDir?: string;
+	/** A model's price from pi's model list, for what an answer streams before pi reports its usage. */
+	priceOf?: PriceOf;
 }
 
 export interface TriesRun {
@@ -36,6 +47,9 @@ export interface TriesRun {
 	stopAll(): Promise<void>;
 	/** Read-only tools only (the session's folder is not in a git repository). */
 	readonly readOnly: boolean;
+	/** True when each try's pi runs confined (confine.ts); `confinement` says what a try can touch. */
+	readonly confined: boolean;
+	readonly confinement: string;
 }
 
 function newRunId(): string {
@@ -61,6 +75,8 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 		throw new Error(`the session's working folder ${cwd || "(none)"} does not exist: pi could not run a try there`);
 	}
 	const triesDir = o.triesDir ?? defaultTriesDir();
+	const confinement = o.confinement === undefined ? detectConfinement() : o.confinement;
+	const agentDir = o.piAgentDir ?? defaultPiAgentDir();
 	const runId = newRunId();
 	const worktreesDir = path.join(o.worktreesDir ?? triesDir, runId);
 	const emit = (e: TryEvent): void => o.onEvent?.(e);
@@ -91,7 +107,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			const spec = o.tries[i]!;
 			const worktree = repo ? path.join(worktreesDir, `try-${i + 1}`) : null;
 			const tryCwd = repo && worktree ? path.join(worktree, repo.prefix) : cwd;
-			const t: TryRecord = { index: i, sessionFile: "", worktree, cwd: tryCwd, pid: null };
+			const t: TryRecord = { index: i, sessionFile: "", worktree, cwd: tryCwd, pid: null, marker: randomBytes(16).toString("hex") };
 			record.tries.push(t);
 			writeRun(triesDir, record);
 			if (repo && worktree) {
@@ -101,6 +117,8 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			// pi runs tools in the session's cwd (its header), so the fork names the try's folder.
 			t.sessionFile = sm.createBranchedSession(o.entryId, { adopt: false, cwd: tryCwd }) ?? "";
 			writeRun(triesDir, record);
+			// Its own temp folder (TMPDIR), the one place outside its worktree a confined try may write.
+			fs.mkdirSync(tryTmpDir(triesDir, runId, i), { recursive: true, mode: 0o700 });
 			states.push({
 				index: i,
 				sessionFile: t.sessionFile,
@@ -109,7 +127,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 				prompt: spec.prompt,
 				model: spec.model ?? null,
 				thinking: spec.thinking ?? null,
-				status: "starting",
+				status: "queued",
 				message: null,
 				tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 				cost: 0,
@@ -131,33 +149,63 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 	const stopReason: (TryStatus | undefined)[] = [];
 	const save = (): void => writeRun(triesDir, record);
 	const publish = (s: TryState): void => emit({ type: "try_state", runId, state: { ...s, tokens: { ...s.tokens } } });
+	const slotPool = o.slots ?? processSlots;
+	// Each try's place in the queue, taken now in order, and how Stop leaves the queue before pi exists.
+	const slots: TrySlot[] = states.map(() => slotPool.take());
+	const leaveQueue: (() => void)[] = [];
+	const unqueued = states.map((_, i) => new Promise<void>((r) => (leaveQueue[i] = r)));
+	for (const [i, s] of states.entries()) if (slots[i]!.granted) s.status = "starting";
 
 	const runOne = async (s: TryState): Promise<void> => {
 		const spec = o.tries[s.index]!;
+		// A try with a slot starts at once, before startTries returns (its answer then already says "running":
+		// the app learns of the run from that answer and of later changes from events); a queued one waits.
+		if (!slots[s.index]!.granted) await Promise.race([slots[s.index]!.ready, unqueued[s.index]]);
+		if (stopReason[s.index] !== undefined && !slots[s.index]!.granted) {
+			// Stopped while queued: it never ran; nothing to count.
+			s.endedAt = Date.now();
+			s.status = stopReason[s.index]!;
+			publish(s);
+			return;
+		}
+		try {
+			await runStarted(s, spec);
+		} finally {
+			slots[s.index]!.release();
+		}
+	};
+
+	const runStarted = async (s: TryState, spec: TrySpec): Promise<void> => {
+		if (s.status === "queued") {
+			s.status = "starting";
+			s.startedAt = Date.now();
+			publish(s);
+		}
 		let settled!: () => void;
 		const settledP = new Promise<void>((r) => (settled = r));
+		const meter = new TryMeter(s, o.priceOf);
+		const capCheck = (): void => {
+			if (stopReason[s.index] !== undefined || !meter.over(spec.capUsd, spec.capTokens)) return;
+			stopReason[s.index] = "capped";
+			s.message = `over its cap (${spec.capUsd !== undefined ? `$${spec.capUsd}` : `${spec.capTokens} tokens`})`;
+			publish(s);
+			void procs[s.index]?.stop();
+		};
 		const onRecord = (rec: PiRecord): void => {
-			if (rec.type === "message_end") {
-				const m = rec.message as { role?: string; usage?: Record<string, unknown>; stopReason?: string; errorMessage?: string } | undefined;
-				if (m?.role === "assistant" && m.usage) {
-					const u = m.usage as { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; totalTokens?: number; cost?: { total?: number } };
-					s.tokens.input += u.input ?? 0;
-					s.tokens.output += u.output ?? 0;
-					s.tokens.cacheRead += u.cacheRead ?? 0;
-					s.tokens.cacheWrite += u.cacheWrite ?? 0;
-					s.tokens.total += u.totalTokens ?? (u.input ?? 0) + (u.output ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
-					s.cost += u.cost?.total ?? 0;
+			const m = rec.message as { role?: string; usage?: unknown; stopReason?: string; errorMessage?: string; provider?: unknown; model?: unknown } | undefined;
+			if (rec.type === "message_start" && m?.role === "assistant") meter.start(m);
+			else if (rec.type === "message_end") {
+				if (m?.role === "assistant") {
+					meter.end(m.usage);
 					if (m.stopReason === "error") s.message = m.errorMessage ?? "the model failed";
 					publish(s);
-					const over = (spec.capUsd !== undefined && s.cost > spec.capUsd) || (spec.capTokens !== undefined && s.tokens.total > spec.capTokens);
-					if (over && stopReason[s.index] === undefined) {
-						stopReason[s.index] = "capped";
-						s.message = `over its cap (${spec.capUsd !== undefined ? `$${spec.capUsd}` : `${spec.capTokens} tokens`})`;
-						void procs[s.index]?.stop();
-					}
+					capCheck();
 				}
 			} else if (rec.type === "message_update") {
 				const ev = rec.assistantMessageEvent as { type?: string; delta?: string; toolCall?: { name?: unknown; arguments?: unknown } } | undefined;
+				// Every streamed piece counts towards the cap at once: one endless answer must not run uncapped.
+				meter.update(typeof ev?.delta === "string" ? ev.delta.length : 0, rec.usage);
+				capCheck();
 				if (ev && typeof ev.delta === "string" && (ev.type === "text_delta" || ev.type === "thinking_delta"))
 					emit({ type: "try_delta", runId, index: s.index, kind: ev.type === "text_delta" ? "text" : "thinking", delta: ev.delta });
 				else if (ev?.type === "toolcall_end" && ev.toolCall && typeof ev.toolCall.name === "string") {
@@ -168,6 +216,8 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			} else if (rec.type === "agent_settled") settled();
 		};
 		let exitInfo: string | undefined;
+		const t = record.tries[s.index]!;
+		const tmp = tryTmpDir(triesDir, runId, s.index);
 		const proc = startPi({
 			pi: o.pi,
 			sessionFile: s.sessionFile,
@@ -175,6 +225,8 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			model: spec.model,
 			thinking: spec.thinking,
 			tools: record.repo ? undefined : READ_ONLY_TOOLS,
+			marker: t.marker ?? "",
+			confine: confinement ? { by: confinement, tmp, paths: { writable: [...(t.worktree ? [t.worktree] : []), s.sessionFile, tmp], agentDir } } : undefined,
 			onRecord,
 			onExit: (info) => {
 				exitInfo = info;
@@ -182,7 +234,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			},
 		});
 		procs[s.index] = proc;
-		record.tries[s.index]!.pid = proc.pid ?? null;
+		t.pid = proc.pid ?? null;
 		save();
 		if (stopReason[s.index] === undefined) {
 			s.status = "running";
@@ -194,7 +246,7 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 			if (exitInfo !== undefined && stopReason[s.index] === undefined) s.message ??= exitInfo;
 		}
 		await proc.stop();
-		record.tries[s.index]!.pid = null;
+		t.pid = null;
 		save();
 		s.endedAt = Date.now();
 		s.status = stopReason[s.index] ?? (s.message ? "error" : "done");
@@ -227,7 +279,9 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 		const s = states[index];
 		if (!s || TERMINAL.includes(s.status)) return;
 		stopReason[index] ??= "stopped";
-		s.message ??= "stopped";
+		s.message ??= s.status === "queued" ? "stopped before it started (it was queued)" : "stopped";
+		if (!slots[index]!.granted) slots[index]!.release(); // off the queue; a running try gives its slot back once ended
+		leaveQueue[index]!();
 		await procs[index]?.stop();
 	};
 	return {
@@ -236,6 +290,8 @@ export async function startTries(o: StartTriesOptions): Promise<TriesRun> {
 		states,
 		done,
 		readOnly: record.repo === null,
+		confined: confinement !== null,
+		confinement: confinementNote(confinement, record.repo === null),
 		stop,
 		stopAll: async () => {
 			await Promise.all(states.map((s) => stop(s.index)));
@@ -247,8 +303,9 @@ async function undoStart(triesDir: string, record: RunRecord): Promise<void> {
 	for (const t of record.tries) {
 		if (t.worktree && record.repo) await removeTryWorktree(record.repo.root, t.worktree);
 		if (t.sessionFile) fs.rmSync(t.sessionFile, { force: true });
+		fs.rmSync(tryTmpDir(triesDir, record.runId, t.index), { recursive: true, force: true });
 	}
-	const dirs = new Set(record.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : [])));
+	const dirs = new Set([path.join(triesDir, record.runId), ...record.tries.flatMap((t) => (t.worktree ? [path.dirname(t.worktree)] : []))]);
 	for (const d of dirs) {
 		try {
 			fs.rmdirSync(d);

@@ -23,6 +23,8 @@ export interface TryRecord {
 	cwd: string;
 	/** pi's process id while it runs. */
 	pid: number | null;
+	/** The value of TRY_MARKER_VAR in its pi's environment (sweep.ts); absent in older records. */
+	marker?: string;
 }
 
 export interface RunRecord {
@@ -44,6 +46,11 @@ export interface RunRecord {
 
 export function defaultTriesDir(home = os.homedir()): string {
 	return path.join(arborHome(home), "tries");
+}
+
+/** A try's own temp folder (its TMPDIR; a confined try may write there): under the run's folder, removed with it. */
+export function tryTmpDir(triesDir: string, runId: string, index: number): string {
+	return path.join(triesDir, runId, `tmp-${index + 1}`);
 }
 
 export function writeRun(dir: string, run: RunRecord): void {

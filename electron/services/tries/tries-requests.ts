@@ -12,8 +12,11 @@ import type { Env } from "../pi-config";
 import { changedFiles, repoOf, treeDiff, treeOfTry } from "./git";
 import type { TriesErrorCode } from "./errors";
 import { discardRun, keepTry, type KeepOutcome, type SwitchLiveSession, TriesError } from "./finish";
+import { type Confinement, confinementNote, detectConfinement } from "./confine";
+import type { ModelPrice } from "./meter";
 import { type LivePiRuntime, NoPiError, type PiCommand, piDescription, piForSession } from "./pi-process";
 import { startTries, type TriesRun } from "./run";
+import { processSlots, type TrySlots } from "./slots";
 import { leftoverRuns, readRuns } from "./state";
 
 export interface TriesRequestsOptions {
@@ -27,6 +30,10 @@ export interface TriesRequestsOptions {
 	liveRuntime?: LivePiRuntime;
 	/** The live pi's switch to a kept session (the Steering interface's switchSession), when wired. */
 	switchLive?: SwitchLiveSession;
+	/** How tries are confined (default: what this machine offers); null: not confined. */
+	confinement?: Confinement | null;
+	/** How many tries run at once (default: this process's slots, MAX_RUNNING_TRIES); the rest are queued. */
+	slots?: TrySlots;
 }
 
 function info(run: TriesRun, finished: boolean): TriesRunInfo {
@@ -36,6 +43,8 @@ function info(run: TriesRun, finished: boolean): TriesRunInfo {
 		entryId: run.record.entryId,
 		readOnly: run.readOnly,
 		...(run.record.pi ? { pi: run.record.pi } : {}),
+		confined: run.confined,
+		confinement: run.confinement,
 		tries: run.states.map((s) => ({ ...s })),
 		finished,
 	};
@@ -66,6 +75,22 @@ export class TriesRequests {
 		this.#o = options;
 	}
 
+	#confinement(): Confinement | null {
+		return this.#o.confinement === undefined ? detectConfinement() : this.#o.confinement;
+	}
+
+	/** pi's prices of its models (USD per million tokens), for what an answer streams before pi reports its usage. */
+	async #prices(): Promise<Map<string, ModelPrice>> {
+		const prices = new Map<string, ModelPrice>();
+		try {
+			const cat = await buildPiCatalog(this.#o.piAgentDir, this.#o.env);
+			for (const m of await cat.models.getAvailable()) prices.set(`${m.provider}/${m.id}`, { input: m.cost?.input ?? 0, output: m.cost?.output ?? 0 });
+		} catch {
+			/* no model list: streamed output is priced once pi reports it */
+		}
+		return prices;
+	}
+
 	#pi(source: string): PiCommand {
 		return this.#o.pi ? this.#o.pi(source) : piForSession(source, this.#o.liveRuntime);
 	}
@@ -74,12 +99,17 @@ export class TriesRequests {
 		let run: TriesRun;
 		try {
 			const pi = this.#pi(source);
+			const prices = await this.#prices();
 			run = await startTries({
 				source,
 				entryId,
 				tries,
 				pi,
 				triesDir: this.#o.triesDir,
+				confinement: this.#confinement(),
+				piAgentDir: this.#o.piAgentDir,
+				slots: this.#o.slots ?? processSlots,
+				priceOf: (provider, model) => prices.get(`${provider}/${model}`),
 				onEvent: (e) => {
 					const held = this.#runs.get(e.runId);
 					if (e.type === "run_done" && held) held.finished = true;
@@ -183,7 +213,8 @@ export class TriesRequests {
 			reasoning: Boolean(m.reasoning),
 			cost: { input: m.cost?.input ?? 0, output: m.cost?.output ?? 0 },
 		}));
-		return { cwd, git, pi, ...(piError ? { piError } : {}), models };
+		const confinement = this.#confinement();
+		return { cwd, git, pi, ...(piError ? { piError } : {}), confined: confinement !== null, confinement: confinementNote(confinement, !git), models };
 	}
 
 	/** Stop every try this process runs (Arbor is closing): their records stay for the next start. */

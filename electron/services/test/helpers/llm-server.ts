@@ -14,11 +14,13 @@ export type LlmScenario =
 	| { kind: "malformed" }
 	/** Start an SSE stream and send nothing more until the client goes away. */
 	| { kind: "hang" }
+	/** Stream `chunk` as content deltas, `delayMs` apart, forever (until the client goes away); no usage, no end. */
+	| { kind: "endless"; chunk: string; delayMs?: number }
 	/** Decide per request (chat completions): stream a text answer, or tool calls (finish_reason "tool_calls"). */
 	| { kind: "respond"; answer(body: unknown): LlmTurn; delayMs?: number };
 
-/** One streamed answer of the "respond" scenario. */
-export type LlmTurn = { text: string } | { toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] };
+/** One streamed answer of the "respond" scenario (hang: start the stream, then send nothing until the client goes away). */
+export type LlmTurn = { text: string } | { toolCalls: { id: string; name: string; arguments: Record<string, unknown> }[] } | { hang: true };
 
 export interface RecordedRequest {
 	method: string;
@@ -130,6 +132,16 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				res.write(chunk(model, { role: "assistant", content: "" }, null));
 				return;
 			}
+			if (s.kind === "endless") {
+				res.write(chunk(model, { role: "assistant", content: "" }, null));
+				const more = (): void => {
+					if (res.destroyed) return;
+					res.write(chunk(model, { content: s.chunk }, null));
+					setTimeout(more, s.delayMs ?? 5);
+				};
+				more();
+				return;
+			}
 			if (s.kind === "malformed") {
 				res.write(chunk(model, { role: "assistant", content: "" }, null));
 				res.write('data: {"choices": [ this is not json\n\n');
@@ -139,6 +151,10 @@ export async function startLlmServer(initial: LlmScenario = { kind: "stream", ch
 				return;
 			}
 			const turn: LlmTurn = s.kind === "respond" ? s.answer(body) : { text: "" };
+			if ("hang" in turn) {
+				res.write(chunk(model, { role: "assistant", content: "" }, null));
+				return;
+			}
 			const chunks: { delta: Record<string, unknown> }[] =
 				s.kind === "stream"
 					? s.chunks.map((c) => ({ delta: { content: c } }))

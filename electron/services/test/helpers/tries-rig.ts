@@ -16,6 +16,8 @@ import { node24Path, PI_CLI, REAL_PI_MODEL, REAL_PI_PROVIDER, writeLoopbackAgent
 export interface TriesRig {
 	root: string;
 	home: string;
+	/** The agent folder the rig's pi uses (PI_CODING_AGENT_DIR): models.json and settings.json. */
+	agentDir: string;
 	binDir: string;
 	/** The `pi` command (a script) in binDir. */
 	piPath: string;
@@ -130,6 +132,7 @@ export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRi
 	return {
 		root,
 		home,
+		agentDir,
 		binDir,
 		piPath,
 		repo,
@@ -141,7 +144,13 @@ export async function startTriesRig(opts: TriesRigOptions = {}): Promise<TriesRi
 				(r) => r.path.split("?")[0]!.endsWith("/chat/completions") && ((r.body as { messages?: ChatMessage[] }).messages ?? []).at(-1)?.role !== "tool",
 			),
 		status: () => g("status", "--porcelain", "--untracked-files=all"),
-		env: () => ({ ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: path.join(root, "arbor-home") }),
+		// Its agent folder too: a confined try sees pi's agent folder through Arbor's idea of it (confine.ts).
+		env: () => ({
+			...process.env,
+			PATH: `${binDir}${path.delimiter}${process.env.PATH ?? "/usr/bin:/bin"}`,
+			HOME: path.join(root, "arbor-home"),
+			PI_CODING_AGENT_DIR: agentDir,
+		}),
 		async close() {
 			await server.close();
 			fs.rmSync(root, { recursive: true, force: true });

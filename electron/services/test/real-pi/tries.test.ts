@@ -42,6 +42,7 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 			entryId: "a2",
 			tries: [{ prompt: "Write your file" }, { prompt: "Write your file" }],
 			pi: pi(),
+			piAgentDir: rig.agentDir,
 			triesDir,
 			onEvent: (e) => events.push(e),
 		});
@@ -113,7 +114,7 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 	});
 
 	it("Keep applies nothing when a file the try changed was changed differently in the user's tree, and names it", async () => {
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), triesDir });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), piAgentDir: rig.agentDir, triesDir });
 		const [s] = await run.done;
 		expect(s!.status).toBe("done");
 		fs.writeFileSync(path.join(rig.repo, "try-1.txt"), "the user's own try-1\n");
@@ -129,7 +130,14 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 
 	it("Stop all mid-turn ends every pi and its group, and leaves the user's tree and the forks whole", async () => {
 		rig.server.setScenario({ kind: "hang" });
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Hang" }, { prompt: "Hang" }], pi: pi(), triesDir });
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Hang" }, { prompt: "Hang" }],
+			pi: pi(),
+			piAgentDir: rig.agentDir,
+			triesDir,
+		});
 		const requested = new Promise<void>((resolve) => {
 			const t = setInterval(() => {
 				if (rig.server.requests.length >= 2) {
@@ -154,7 +162,7 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 	});
 
 	it("a run whose Arbor died is listed as a leftover and discarding it removes its worktrees, not its sessions", async () => {
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), triesDir });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write your file" }], pi: pi(), piAgentDir: rig.agentDir, triesDir });
 		await run.done;
 		// As if the Arbor that ran it had been killed: its record names a process that no longer exists.
 		const file = path.join(triesDir, `${run.runId}.json`);
@@ -172,7 +180,14 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 
 	it("Keep merges a try's edit with the user's later edit of the same file, and leaves what the user staged as it was", async () => {
 		await useRig({ write: () => ({ path: "notes.txt", content: "line one\nmy uncommitted line\na line from the try\n" }) });
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Add a line" }, { prompt: "Add a line" }], pi: pi(), triesDir });
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Add a line" }, { prompt: "Add a line" }],
+			pi: pi(),
+			piAgentDir: rig.agentDir,
+			triesDir,
+		});
 		const states = await run.done;
 		expect(states.map((s) => s.files)).toEqual([
 			[{ path: "notes.txt", status: "modified", added: 1, removed: 0 }],
@@ -193,7 +208,14 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 
 	it("outside git the tries run read-only in the session's folder, with only pi's read tools offered to the model", async () => {
 		await useRig({ noGit: true });
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Look around" }, { prompt: "Look around" }], pi: pi(), triesDir });
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Look around" }, { prompt: "Look around" }],
+			pi: pi(),
+			piAgentDir: rig.agentDir,
+			triesDir,
+		});
 		expect(run.readOnly).toBe(true);
 		const states = await run.done;
 		for (const s of states) {
@@ -210,7 +232,14 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 	});
 
 	it("a try over its token cap is stopped and reported as capped", async () => {
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Go", capTokens: 5 }, { prompt: "Go" }], pi: pi(), triesDir });
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Go", capTokens: 5 }, { prompt: "Go" }],
+			pi: pi(),
+			piAgentDir: rig.agentDir,
+			triesDir,
+		});
 		const states = await run.done;
 		expect(states[0]).toMatchObject({ status: "capped", message: "over its cap (5 tokens)" });
 		expect(states[0]!.tokens.total).toBeGreaterThan(5);
@@ -227,7 +256,9 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 				throw new Error("the first try was not set up first");
 			},
 		});
-		await expect(startTries({ source: rig.session, entryId: "a2", tries: specs, pi: pi(), triesDir })).rejects.toThrow("set-up failed");
+		await expect(startTries({ source: rig.session, entryId: "a2", tries: specs, pi: pi(), piAgentDir: rig.agentDir, triesDir })).rejects.toThrow(
+			"set-up failed",
+		);
 		expect(worktrees()).toEqual([rig.repo]);
 		expect(fs.readdirSync(path.dirname(rig.session)).sort()).toEqual(before);
 		expect(readRuns(triesDir)).toEqual([]);
@@ -238,7 +269,14 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 
 	it("a session in a subfolder of the repository runs each try in the same subfolder of its worktree", async () => {
 		await useRig({ subfolder: "pkg/app" });
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }, { prompt: "Write" }], pi: pi(), triesDir });
+		const run = await startTries({
+			source: rig.session,
+			entryId: "a2",
+			tries: [{ prompt: "Write" }, { prompt: "Write" }],
+			pi: pi(),
+			piAgentDir: rig.agentDir,
+			triesDir,
+		});
 		const states = await run.done;
 		for (const s of states) {
 			expect(s.cwd).toBe(path.join(s.worktree!, "pkg/app"));
@@ -252,7 +290,7 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 	});
 
 	it("discarding a leftover run ends the try's pi that outlived its Arbor, and only a process that is that pi", async () => {
-		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), triesDir });
+		const run = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), piAgentDir: rig.agentDir, triesDir });
 		await run.done;
 		const file = path.join(triesDir, `${run.runId}.json`);
 		const rec = JSON.parse(fs.readFileSync(file, "utf8")) as { ownerPid: number; tries: { pid: number | null; sessionFile: string }[] };
@@ -268,7 +306,7 @@ describe("tries (real pi 1.6, git worktrees)", () => {
 			expect(worktrees()).toEqual([rig.repo]);
 
 			// A record naming a process that is not its pi (a reused pid) leaves that process alone and says so.
-			const run2 = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), triesDir });
+			const run2 = await startTries({ source: rig.session, entryId: "a2", tries: [{ prompt: "Write" }], pi: pi(), piAgentDir: rig.agentDir, triesDir });
 			await run2.done;
 			const file2 = path.join(triesDir, `${run2.runId}.json`);
 			const rec2 = JSON.parse(fs.readFileSync(file2, "utf8")) as typeof rec;
