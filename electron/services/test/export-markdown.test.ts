@@ -100,12 +100,22 @@ describe("markdownBody: links", () => {
 			expect(unlinked(t), t).toBe(`[x](${t})`);
 	});
 
+	it("a safe scheme counts only at the start of the target; a scheme name longer than 40 characters is none", () => {
+		expect(markdownBody("[x](javascript:a//http://b)")).toBe("[x] (javascript:a//http://b)");
+		expect(markdownBody("[x](data:mailto:a)")).toBe("[x] (data:mailto:a)");
+		// CommonMark schemes are at most 32 characters: such a target is a relative link, kept.
+		expect(markdownBody(`[x](${"a".repeat(41)}:y)`)).toBe(`[x](${"a".repeat(41)}:y)`);
+		expect(markdownBody(`[x](${"a".repeat(39)}:y)`)).toBe(`[x] (${"a".repeat(39)}:y)`);
+	});
+
 	it("every link on a line is judged on its own", () => {
 		expect(markdownBody("[a](https://x) [b](javascript:y) [c](#z)")).toBe("[a](https://x) [b] (javascript:y) [c](#z)");
 	});
 
 	it("reference definitions: an unsafe target loses its syntax, up to three spaces of indent; a safe one keeps it", () => {
 		expect(markdownBody("[r]: javascript:x")).toBe("[r] : javascript:x");
+		expect(markdownBody("[a ref]: javascript:x")).toBe("[a ref] : javascript:x");
+		expect(markdownBody("[]: javascript:x")).toBe("[] : javascript:x");
 		expect(markdownBody("   [r]: data:x")).toBe("   [r] : data:x");
 		expect(markdownBody("[r]: https://x")).toBe("[r]: https://x");
 		expect(markdownBody("[r]: ./a")).toBe("[r]: ./a");
