@@ -15,6 +15,8 @@ export interface KeepRig {
 	worktree: string;
 	head: string;
 	snapshot: string;
+	/** HOME for a CLI run: its ~/.arbor/tries is triesDir. */
+	home: string;
 	triesDir: string;
 	/** The try's session file (keepTry's argument). */
 	session: string;
@@ -55,7 +57,8 @@ export async function startKeepRig(files: Record<string, string>, user: Record<s
 	fs.mkdirSync(runDir, { recursive: true });
 	const worktree = path.join(runDir, "try-1");
 	await addTryWorktree(info, worktree, snapshot);
-	const triesDir = path.join(tmp, "tries");
+	const home = path.join(tmp, "home");
+	const triesDir = path.join(home, ".arbor", "tries");
 	const session = path.join(tmp, "try-1.jsonl");
 	fs.writeFileSync(session, `${JSON.stringify({ type: "session", version: 3, id: "s1", timestamp: new Date().toISOString(), cwd: worktree })}\n`);
 	const record: RunRecord = {
@@ -76,6 +79,7 @@ export async function startKeepRig(files: Record<string, string>, user: Record<s
 		worktree,
 		head,
 		snapshot,
+		home,
 		triesDir,
 		session,
 		outside,
