@@ -3,8 +3,11 @@
 
 import { errorText } from "../../shared/guards";
 
-/** `no_entry_id`: a write would name an entry that has no id in the file (Arbor's in-memory id); nothing is written. */
-export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict" | "no_entry_id";
+/**
+ * `no_entry_id`: a write would name an entry that has no id in the file (Arbor's in-memory id); nothing is written.
+ * `read_only_format`: the file is a read-only format's (another agent's); every write path refuses it.
+ */
+export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict" | "no_entry_id" | "read_only_format";
 
 export class SessionFileError extends Error {
 	readonly code: SessionFileErrorCode;

@@ -19,15 +19,16 @@
 
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from "node:fs";
-import type { SessionContext, SessionEntry } from "../../shared/entries";
-import { kindOf } from "../../shared/skeleton";
-import { buildContextFromPath, type PathSource } from "./context";
-import { isRecord } from "../../shared/guards";
+import type { SessionContext, SessionEntry } from "../../../../shared/entries";
+import { kindOf } from "../../../../shared/skeleton";
+import { buildContextFromPath, type PathSource } from "../../context";
+import { isRecord } from "../../../../shared/guards";
 import { headerVersion } from "./migrate";
-import { forEachParentLoop } from "./parent-loops";
-import { fallback, Fallback, hashBytes, Rows, sameBytes } from "./path-rows";
+import { forEachParentLoop } from "../../parent-loops";
+import { fallback, Fallback, hashBytes, Rows, sameBytes } from "../../path-rows";
 import { skimLine } from "./scan-line";
-import { ompByHeader, OMP_ONLY_TYPES } from "./omp-context";
+import { ompByHeader, OMP_ONLY_TYPES } from "../omp/context";
+import { hasSlotShape } from "../omp/title-slot";
 
 export type PathContextResult = { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number } | { ok: false; reason: string };
 
@@ -202,7 +203,7 @@ export function readPathContext(file: string, leafId?: string, opts: { piOnly?: 
 	}
 }
 
-/** `piOnly`: an omp file (sessionWriter's rule, omp-context.ts) is a fallback too ("omp file"). */
+/** `piOnly`: an omp file (sessionWriter's rule, ../omp/context.ts) is a fallback too ("omp file"). */
 function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): PathContextResult {
 	const st = fstatSync(fd);
 	if (!st.isFile()) fallback("not a regular file");
@@ -272,7 +273,7 @@ function scanLines(fd: number, size: number, piOnly: boolean): Rows {
 			if (atStart && o.type === "title") {
 				atStart = false;
 				// omp's fixed-width title slot; any other title line makes SessionManager warn.
-				if (typeof o.pad !== "string" || o.v !== 1 || e - s + 1 !== 256 || !hasEol) fallback("title line not in omp's slot shape");
+				if (!hasSlotShape(o, e - s) || !hasEol) fallback("title line not in omp's slot shape");
 				if (piOnly) fallback("omp file");
 				return;
 			}
