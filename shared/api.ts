@@ -539,6 +539,8 @@ export const ARBOR_ERROR_CODES = [
 	"bad_file",
 	"conflict",
 	"legacy_needs_upgrade",
+	/** The file is another agent's read-only format (Claude Code, Codex): Arbor shows it, never writes to it. */
+	"read_only_format",
 	"io",
 	"no_model",
 	"llm_error",

@@ -7,7 +7,7 @@ import { ARBOR_ERROR_CODES, type ArborErrorCode, type ArborErrorData } from "./a
 
 const API_CODES: ReadonlySet<string> = new Set<string>(ARBOR_ERROR_CODES);
 /** The session core's own codes (SessionFileError), each an API code of the same name. */
-const CORE_CODES: ReadonlySet<string> = new Set(["bad_file", "io", "legacy_needs_upgrade", "conflict"]);
+const CORE_CODES: ReadonlySet<string> = new Set(["bad_file", "io", "legacy_needs_upgrade", "conflict", "read_only_format"]);
 
 type Shaped = Error & { code?: unknown; file?: unknown; line?: unknown; path?: unknown; syscall?: unknown };
 

@@ -7,7 +7,7 @@
 import { flag, parseCommandArgs, positionals, stringOption } from "./args";
 import { CONTEXT_OPTIONS, printContext } from "./context-print";
 import { printError } from "./output";
-import { readPathContext } from "../session/path-reader";
+import { readPathContext } from "../session/formats/pi/path-reader";
 
 /**
  * Runs `arbor context ARGV` through the path-only reader. Resolves false (nothing written) when the whole

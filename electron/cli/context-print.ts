@@ -4,7 +4,7 @@
 import type { AgentMessage, SessionContext } from "../../shared/entries";
 import { safeString as text } from "../../shared/guards";
 import { safeJson, writeJson } from "../../shared/tree-text";
-import type { OmpSessionContext } from "../session/omp-context";
+import type { OmpSessionContext } from "../session/formats/omp/context";
 import type { OptionSpec } from "./args";
 import { Output } from "./output";
 

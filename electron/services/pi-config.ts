@@ -1,6 +1,6 @@
 // How pi 1.6 reads its configuration (docs/summaries.md): settings.json, project trust and the value
 // templates of models.json and auth.json ("$VAR", "${VAR}", "$$", "$!", "!command"). Arbor's own implementation of pi's published rules.
-// Where the folders are (agent dir, sessions dir) is the session core's rule: electron/session/agent-dirs.ts.
+// Where the folders are (agent dir, sessions dir) is the session core's rule: electron/session/formats/pi/dirs.ts (omp: formats/omp/dirs.ts).
 
 import { execSync } from "node:child_process";
 import * as fs from "node:fs";

@@ -1,5 +1,5 @@
 // Per-entry skeleton facts (kind code, flag bits, tokens, cost, time) computed from a parsed entry. The fast line
-// scanner (scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
+// scanner (formats/pi/scan-line.ts) computes the same facts from raw bytes; both must agree (tested in skeleton.test.ts).
 
 import { EntryFlag, EntryKind, type EntryKindCode, kindOf } from "../../shared/skeleton";
 import { isRecord } from "../../shared/guards";

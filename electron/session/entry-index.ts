@@ -11,7 +11,7 @@ import { isAlwaysHiddenKind } from "../../shared/tree-view";
 import { factsOf } from "./classify";
 import { EntryCache } from "./entry-cache";
 import { generateEntryId } from "./ids";
-import { type Skim } from "./scan-line";
+import { type Skim } from "./formats/pi/scan-line";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
 

@@ -3,7 +3,8 @@
 
 import { errorText } from "../../shared/guards";
 
-export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict";
+/** `read_only_format`: the file is a read-only format's (another agent's); every write path refuses it. */
+export type SessionFileErrorCode = "bad_file" | "io" | "legacy_needs_upgrade" | "conflict" | "read_only_format";
 
 export class SessionFileError extends Error {
 	readonly code: SessionFileErrorCode;

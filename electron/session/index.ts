@@ -10,19 +10,12 @@ export type { SessionFileErrorCode } from "./errors";
 export { createSessionId, sessionFileName, projectDirName } from "./ids";
 export { derivedFileMode, makeTargetDir, NEW_SESSION_FILE_MODE, PRIVATE_FILE_MODE, writeNewFile, writeReplacingFile } from "./write";
 export { NewFileStream } from "./new-file-stream";
-export { readPathContext } from "./path-reader";
-export type { PathContextResult } from "./path-reader";
-export { buildOmpContext, sessionWriter } from "./omp-context";
-export type { OmpSessionContext, SessionWriter } from "./omp-context";
-export {
-	defaultSessionDir,
-	expandHome,
-	ompAgentDir,
-	ompConfigRoot,
-	ompSessionRoots,
-	piAgentDir,
-	piConfiguredSessionDir,
-	piProjectSessionDir,
-	piSessionsRoot,
-} from "./agent-dirs";
-export type { DirEnv } from "./agent-dirs";
+export { readPathContext } from "./formats/pi/path-reader";
+export type { PathContextResult } from "./formats/pi/path-reader";
+export { buildOmpContext, sessionWriter } from "./formats/omp/context";
+export type { OmpSessionContext, SessionWriter } from "./formats/omp/context";
+export { defaultSessionDir, expandHome, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "./formats/pi/dirs";
+export { ompAgentDir, ompConfigRoot, ompSessionRoots } from "./formats/omp/dirs";
+export type { DirEnv, FormatId, FormatProbe, IndexRow, Lineage, RecordPlace, RecordReader, ResumeInput, SessionFormat } from "./formats/format";
+export { PROBE_BYTES } from "./formats/format";
+export { agentNameOf, detectFormat, formatById, FORMATS, probeFile } from "./formats/registry";

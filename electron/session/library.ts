@@ -7,7 +7,8 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, st
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SessionListItem } from "../../shared/api";
-import { expandHome, ompSessionRoots, piAgentDir, piConfiguredSessionDir } from "./agent-dirs";
+import { expandHome, piAgentDir, piConfiguredSessionDir } from "./formats/pi/dirs";
+import { ompSessionRoots } from "./formats/omp/dirs";
 import { contentText } from "../../shared/content-text";
 import { asRecord, errorText } from "../../shared/guards";
 import { lastActivityTime, sessionModifiedMs } from "./session-activity";

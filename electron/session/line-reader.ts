@@ -13,8 +13,8 @@ import { SessionFileError, ioError } from "./errors";
 import { createSessionId } from "./ids";
 import { isRecord } from "../../shared/guards";
 import { recoverGlued, scanLinesSteps } from "./jsonl";
-import { headerVersion, migrateRecords } from "./migrate";
-import { skimLine } from "./scan-line";
+import { headerVersion, migrateRecords } from "./formats/pi/migrate";
+import { skimLine } from "./formats/pi/scan-line";
 import type { DiskState } from "./write";
 
 type Loose = Record<string, unknown>;

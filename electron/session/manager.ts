@@ -16,7 +16,7 @@ import { FIRST_SKELETON_MIN_ENTRIES, FIRST_SKELETON_SIZE } from "../../shared/fi
 import { type BranchOptions, createBranchedSession, upgradeLegacy } from "./branch-file";
 import { buildContextFromPath, buildProjectionFromPath, contextEntryPositions, type SessionProjection } from "./context";
 import { type EntryIndex, isSyntheticId, type SessionTreeNode } from "./entry-index";
-import { defaultSessionDir } from "./agent-dirs";
+import { defaultSessionDir } from "./formats/pi/dirs";
 import { createSessionId, sessionFileName } from "./ids";
 import { type CatchUpProbe, type CatchUpResult, LiveFile } from "./live-file";
 import {

@@ -1,4 +1,4 @@
-// The path-only reader's row table (path-reader.ts): one row per entry line with its id and parent id kept
+// The path-only reader's row table (formats/pi/path-reader.ts): one row per entry line with its id and parent id kept
 // as bytes in one pool and hashed (FNV-1a), so no string or Map entry is made per line; and its fallback
 // signal.
 

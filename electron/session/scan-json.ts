@@ -1,4 +1,4 @@
-// Byte-level JSON reading for the line skimmer (scan-line.ts): whitespace, strings, numbers, literals,
+// Byte-level JSON reading for the line skimmer (formats/pi/scan-line.ts): whitespace, strings, numbers, literals,
 // skipping any value without building it, object keys by code, and a "non-blank text" test. Works on one
 // line's bytes [start, end) of a shared buffer; anything it cannot judge exactly throws UNSURE and the
 // caller JSON.parses the line instead.

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expandHome, ompAgentDir, ompSessionRoots, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "../agent-dirs";
+import { expandHome, piAgentDir, piConfiguredSessionDir, piProjectSessionDir, piSessionsRoot } from "../formats/pi/dirs";
+import { ompAgentDir, ompSessionRoots } from "../formats/omp/dirs";
 import { projectDirName } from "../ids";
 import { defaultSessionRoots } from "../library";
 

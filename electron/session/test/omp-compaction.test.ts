@@ -5,7 +5,7 @@
 // Files are written with omp's key order and field names.
 import { describe, expect, it } from "vitest";
 import { SessionManager } from "../index";
-import { buildOmpContext } from "../omp-context";
+import { buildOmpContext } from "../formats/omp/context";
 import { writeSession } from "./helpers";
 
 const t = (s: number) => new Date(Date.UTC(2026, 10, 1, 0, 0, s)).toISOString();

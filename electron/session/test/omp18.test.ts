@@ -7,7 +7,7 @@ import { EntryKind } from "../../../shared/skeleton";
 import { computeTreeView } from "../../../shared/tree-view";
 import { previewText } from "../../../shared/preview";
 import { SessionManager } from "../index";
-import { buildOmpContext } from "../omp-context";
+import { buildOmpContext } from "../formats/omp/context";
 import { cleanupTempDirs, jsonl, writeTempFile } from "./helpers/files";
 import { isOmpRecordKind } from "./helpers/match";
 import { assistantMessage, userMessage } from "./helpers/messages";

@@ -8,7 +8,7 @@ import { EntryKind } from "../../../shared/skeleton";
 import { writePi16Session } from "../../../shared/test/pi16-writer";
 import { factsOf } from "../classify";
 import { SessionManager, toPlain } from "../index";
-import { skimLine } from "../scan-line";
+import { skimLine } from "../formats/pi/scan-line";
 import { FIXTURES, fixtureNames, generated, writeSession } from "./helpers";
 
 function lines(file: string): Buffer[] {

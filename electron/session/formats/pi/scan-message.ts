@@ -2,8 +2,8 @@
 // stopReason, usage, tool-result / bash / custom fields) and a `usage` object (tokens and cost.total),
 // read from the bytes with JsonBytes. The skeleton facts come out in fields; nothing is built.
 
-import { EntryFlag, EntryKind, ROLE_KINDS } from "../../shared/skeleton";
-import { COMMA, JsonBytes, LA, LB, Q, RA, RB, UNSURE, enc, keyTable } from "./scan-json";
+import { EntryFlag, EntryKind, ROLE_KINDS } from "../../../../shared/skeleton";
+import { COMMA, JsonBytes, LA, LB, Q, RA, RB, UNSURE, enc, keyTable } from "../../scan-json";
 
 // Key codes of every key the skimmer reads, at any level (0 = a key we do not need).
 export const K_TYPE = 1,

@@ -1,7 +1,7 @@
 // In-memory migrations of legacy files (SESSION-FORMAT §9). Never touches the file: a v1/v2 file is only
 // rewritten by an explicit upgradeLegacy().
 
-import { generateEntryId } from "./ids";
+import { generateEntryId } from "../../ids";
 
 type Loose = Record<string, unknown>;
 

@@ -21,11 +21,11 @@
 // two internal custom-message types it filters, and the legacy service-tier coercion (the stored value is
 // passed through). docs/compatibility.md.
 
-import type { AgentMessage, SessionEntry } from "../../shared/entries";
-import type { SessionManager } from "./manager";
-import { toContextMessages } from "./context";
-import { isRecord } from "../../shared/guards";
-import { EntryKind } from "../../shared/skeleton";
+import type { AgentMessage, SessionEntry } from "../../../../shared/entries";
+import type { SessionManager } from "../../manager";
+import { toContextMessages } from "../../context";
+import { isRecord } from "../../../../shared/guards";
+import { EntryKind } from "../../../../shared/skeleton";
 
 // Which agent wrote a file, for choosing whose context rules to show (docs/compatibility.md "Whose context").
 // The header's version is 3 for both, so the file's own records decide. A file is omp's when any of:

@@ -6,9 +6,9 @@
 // Written as flat loops with results in fields: this runs once per line of files with 1M lines.
 // Parts: scan-json.ts (JSON bytes), scan-message.ts (message and usage objects), this file (the entry line).
 
-import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../shared/skeleton";
-import { costCarrier, timeOf } from "./classify";
-import { COLON, LB, Q, RB, Unsure, UNSURE, enc } from "./scan-json";
+import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../../../shared/skeleton";
+import { costCarrier, timeOf } from "../../classify";
+import { COLON, LB, Q, RB, Unsure, UNSURE, enc } from "../../scan-json";
 import {
 	K_CONTENT,
 	K_DISPLAY,

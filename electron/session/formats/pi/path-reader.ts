@@ -19,15 +19,15 @@
 
 import { isUtf8 } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from "node:fs";
-import type { SessionContext, SessionEntry } from "../../shared/entries";
-import { kindOf } from "../../shared/skeleton";
-import { buildContextFromPath, type PathSource } from "./context";
-import { isRecord } from "../../shared/guards";
+import type { SessionContext, SessionEntry } from "../../../../shared/entries";
+import { kindOf } from "../../../../shared/skeleton";
+import { buildContextFromPath, type PathSource } from "../../context";
+import { isRecord } from "../../../../shared/guards";
 import { headerVersion } from "./migrate";
-import { forEachParentLoop } from "./parent-loops";
-import { fallback, Fallback, hashBytes, Rows, sameBytes } from "./path-rows";
+import { forEachParentLoop } from "../../parent-loops";
+import { fallback, Fallback, hashBytes, Rows, sameBytes } from "../../path-rows";
 import { skimLine } from "./scan-line";
-import { ompByHeader, OMP_ONLY_TYPES } from "./omp-context";
+import { ompByHeader, OMP_ONLY_TYPES } from "../omp/context";
 
 export type PathContextResult = { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number } | { ok: false; reason: string };
 
@@ -202,7 +202,7 @@ export function readPathContext(file: string, leafId?: string, opts: { piOnly?: 
 	}
 }
 
-/** `piOnly`: an omp file (sessionWriter's rule, omp-context.ts) is a fallback too ("omp file"). */
+/** `piOnly`: an omp file (sessionWriter's rule, ../omp/context.ts) is a fallback too ("omp file"). */
 function readOpen(fd: number, leafId: string | undefined, piOnly: boolean): PathContextResult {
 	const st = fstatSync(fd);
 	if (!st.isFile()) fallback("not a regular file");

@@ -1,15 +1,15 @@
-// Where pi and omp keep their folders: the one home for that rule (docs/session-core.md "Agent folders").
-// pi 1.6: the agent folder is `$PI_CODING_AGENT_DIR` ("~" and "~/x" expanded) or `~/.pi/agent`; sessions
-// go to `$PI_CODING_AGENT_SESSION_DIR`, else the `sessionDir` of its settings.json, else
-// `<agentDir>/sessions/--<cwd>--`. omp 18: `~/.omp/agent` (the folder name from `$PI_CONFIG_DIR`), omp5's
-// `$OMP_CODING_AGENT_DIR`, the XDG data folder and named profiles.
+// Where pi keeps its folders: the one home for that rule (docs/session-core.md "Agent folders"; omp's are in
+// ../omp/dirs.ts). pi 1.6: the agent folder is `$PI_CODING_AGENT_DIR` ("~" and "~/x" expanded) or
+// `~/.pi/agent`; sessions go to `$PI_CODING_AGENT_SESSION_DIR`, else the `sessionDir` of its settings.json,
+// else `<agentDir>/sessions/--<cwd>--`.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { projectDirName } from "./ids";
+import { projectDirName } from "../../ids";
+import type { DirEnv } from "../format";
 
-export type DirEnv = Readonly<Record<string, string | undefined>>;
+export type { DirEnv };
 
 /** pi's rule for configured folders: "~" and "~/x" (or "~\x") are under the home folder; "~user" is not expanded. */
 export function expandHome(p: string, home: string = homedir()): string {
@@ -60,35 +60,4 @@ export function piConfiguredSessionDir(env: DirEnv = process.env, agentDir: stri
 	if (fromEnv) return resolve(expandHome(fromEnv, home));
 	const s = piSessionDirSetting(agentDir);
 	return s === undefined ? undefined : resolve(expandHome(s, home));
-}
-
-/** omp's config root: `~/.omp` (the folder name from `$PI_CONFIG_DIR`). */
-export function ompConfigRoot(env: DirEnv = process.env, home: string = homedir()): string {
-	return join(home, env.PI_CONFIG_DIR || ".omp");
-}
-
-/** omp's agent folder: `<configRoot>/agent`. */
-export function ompAgentDir(env: DirEnv = process.env, home: string = homedir()): string {
-	return join(ompConfigRoot(env, home), "agent");
-}
-
-/**
- * Every folder omp may keep sessions in, whether it exists or not (named profiles only when their folder
- * exists): `<agentDir>/sessions`, omp5's `$OMP_CODING_AGENT_DIR/sessions`, `$XDG_DATA_HOME/omp/sessions`
- * (`~/.local/share` by default) and `<configRoot>/profiles/NAME/agent/sessions`.
- */
-export function ompSessionRoots(env: DirEnv = process.env, home: string = homedir()): string[] {
-	const root = ompConfigRoot(env, home);
-	const out = [join(root, "agent", "sessions")];
-	if (env.OMP_CODING_AGENT_DIR) out.push(join(resolve(expandHome(env.OMP_CODING_AGENT_DIR, home)), "sessions"));
-	const xdg = env.XDG_DATA_HOME ? resolve(expandHome(env.XDG_DATA_HOME, home)) : join(home, ".local", "share");
-	out.push(join(xdg, "omp", "sessions"));
-	try {
-		for (const d of readdirSync(join(root, "profiles"), { withFileTypes: true })) {
-			if (d.isDirectory()) out.push(join(root, "profiles", d.name, "agent", "sessions"));
-		}
-	} catch {
-		// No profiles folder: the common case.
-	}
-	return out;
 }
