@@ -7,6 +7,10 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClaudeScenario, type CodexScenario, claudeScenario, codexScenario } from "./helpers/agent-scenarios";
 import { agentRuntime, records } from "./helpers/real-agents";
+import { EntryKind } from "../../../shared/skeleton";
+import { claudeFormat } from "../../session/formats/claude/format";
+import { claudeForkOf, claudeTitle } from "../../session/formats/claude/folder";
+import { readFile } from "../../session/formats/test/read-rows";
 
 type Rec = Record<string, unknown>;
 const keep = (name: string, home: string): void => {
@@ -100,6 +104,50 @@ describe.skipIf(claudeWhy)(`real Claude Code 2.1.337${claudeWhy ? ` (skipped: ${
 		expect(fork.some((r) => r.type === "user" && msg(r).content === "fork prompt" && !mainUuids.has(r.uuid))).toBe(true);
 		expect(fork.every((r) => r.forkedFrom === undefined)).toBe(true);
 		expect(new Set(fork.filter((r) => r.sessionId).map((r) => r.sessionId))).toEqual(new Set([path.basename(s.fork, ".jsonl")]));
+	});
+	describe("read as Claude Code's format", () => {
+		it("branches only where --resume-session-at branched: the parallel tool call, progress and bookkeeping do not", () => {
+			const f = readFile(claudeFormat, s.main);
+			const bp = [...f.branchPoints()];
+			expect(bp.map(([p]) => p)).toEqual([s.branchAt]);
+			const texts = bp[0]![1].map((id) => msg(f.byId.get(id)!.raw).content);
+			expect(texts).toEqual(["please use tools to read a.txt and b.txt", "branch prompt"]);
+			// Every record was read; every row maps.
+			expect(f.rows.length).toBe(main.length);
+			for (const r of f.rows) expect(f.entry(r).type).toBeTypeOf("string");
+		});
+		it("links the compaction across the cut and shows the tokens before it on the summary", () => {
+			const f = readFile(claudeFormat, s.main);
+			const boundary = main.find((r) => r.subtype === "compact_boundary")!;
+			expect(f.byId.get(boundary.uuid as string)!.parentId).toBe(boundary.logicalParentUuid);
+			const summary = f.rows.find((r) => r.raw.isCompactSummary === true)!;
+			expect(summary.kind).toBe(EntryKind.compaction);
+			expect(summary.tokens).toBe((boundary.compactMetadata as Rec).preTokens);
+			expect(f.entry(summary)).toMatchObject({ type: "compaction", summary: expect.stringContaining("Loopback summary.") });
+		});
+		it("counts each answer's usage once, though Claude repeats it on each of its records", () => {
+			const f = readFile(claudeFormat, s.main);
+			const answers = new Set(main.filter((r) => r.type === "assistant").map((r) => msg(r).id));
+			expect(f.rows.filter((r) => r.kind === EntryKind.assistant && r.tokens > 0)).toHaveLength(answers.size);
+		});
+		it("resumes where claude --resume did: the last conversation record of the file", () => {
+			const f = readFile(claudeFormat, s.main);
+			const ix = { count: f.rows.length, idAt: (i: number) => f.rows[i]!.id, kindAt: (i: number) => f.rows[i]!.kind, resumableAt: () => true };
+			const withUuid = main.filter((r) => typeof r.uuid === "string");
+			expect(f.rows[claudeFormat.resumeRow(ix)]!.id).toBe(withUuid[withUuid.length - 1]!.uuid);
+		});
+		it("finds the --fork-session copy's parent and fork point; the copy reads as one chain", () => {
+			const fork = records(s.fork);
+			const mainUuids = new Set(main.map((r) => r.uuid));
+			const shared = fork.filter((r) => typeof r.uuid === "string" && mainUuids.has(r.uuid));
+			expect(claudeForkOf(s.fork)).toEqual({ sessionId: s.sessionId, file: s.main, entryId: shared[shared.length - 1]!.uuid });
+			expect(claudeForkOf(s.main)).toBeUndefined();
+			expect(readFile(claudeFormat, s.fork).branchPoints().size).toBe(0);
+		});
+		it("is detected from its first bytes and titled by its first prompt", () => {
+			for (const file of [s.main, s.fork]) expect(claudeFormat.detect({ path: file, head: fs.readFileSync(file).subarray(0, 65536) })).toBe(true);
+			expect(claudeTitle(main)).toBe("hello first");
+		});
 	});
 });
 
