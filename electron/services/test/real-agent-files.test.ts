@@ -144,6 +144,24 @@ describe.skipIf(claudeWhy)(`real Claude Code 2.1.337${claudeWhy ? ` (skipped: ${
 			expect(claudeForkOf(s.main)).toBeUndefined();
 			expect(readFile(claudeFormat, s.fork).branchPoints().size).toBe(0);
 		});
+		it("bench/gen-claude-session.mjs writes only record kinds the CLI writes, with keys the CLI uses", async () => {
+			const { generateClaudeSession } = (await import("../../../bench/gen-claude-session.mjs")) as {
+				generateClaudeSession(o: { records: number; seed: number }): string[];
+			};
+			const kindOf = (r: Rec): string =>
+				`${String(r.type)}:${String(r.subtype ?? (r.attachment as Rec | undefined)?.type ?? "")}:${isResult(r)}:${blocks(r)[0]?.type ?? ""}`;
+			const isResult = (r: Rec): boolean => r.type === "user" && blocks(r).some((b) => b.type === "tool_result");
+			const real = new Map<string, Set<string>>();
+			for (const r of [...main, ...records(s.fork)]) real.set(kindOf(r), new Set([...(real.get(kindOf(r)) ?? []), ...Object.keys(r)]));
+			const gen = generateClaudeSession({ records: 3000, seed: 3 }).map((l) => JSON.parse(l) as Rec);
+			const kinds = new Set(gen.map(kindOf));
+			expect(kinds.size).toBeGreaterThan(12);
+			for (const r of gen) {
+				const keys = real.get(kindOf(r));
+				expect(keys, kindOf(r)).toBeDefined();
+				for (const k of Object.keys(r)) expect(keys!.has(k), `${kindOf(r)} .${k}`).toBe(true);
+			}
+		});
 		it("is detected from its first bytes and titled by its first prompt", () => {
 			for (const file of [s.main, s.fork]) expect(claudeFormat.detect({ path: file, head: fs.readFileSync(file).subarray(0, 65536) })).toBe(true);
 			expect(claudeTitle(main)).toBe("hello first");

@@ -346,3 +346,27 @@ describe("rules on hand-made records", () => {
 		}
 	});
 });
+
+describe("a generated large session (bench/gen-claude-session.mjs)", () => {
+	it("reads with branches only where a turn was resumed at an earlier answer, every answer's tool results in one chain", async () => {
+		const { generateClaudeSession } = (await import("../../../../../bench/gen-claude-session.mjs")) as {
+			generateClaudeSession(o: { records: number; seed: number }): string[];
+		};
+		const lines = generateClaudeSession({ records: 6000, seed: 7 });
+		expect(lines).toHaveLength(6000);
+		expect(generateClaudeSession({ records: 6000, seed: 7 })).toEqual(lines);
+		const f = readText(claudeFormat, lines.join("\n"));
+		const bp = f.branchPoints();
+		expect(bp.size).toBeGreaterThan(0);
+		for (const [p, kids] of bp) {
+			expect(f.byId.get(p)!.kind, p).toBe(EntryKind.assistant);
+			// All but one child of a branch point are prompts typed after a resume; none is a tool result.
+			for (const k of kids) expect(f.byId.get(k)!.kind).not.toBe(EntryKind.toolResult);
+		}
+		// The raw file does branch at every parallel call: the reader's rule is what removes those.
+		const raw = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+		const rawKids = new Map<unknown, number>();
+		for (const r of raw) if (typeof r.uuid === "string" && r.type !== "attachment") rawKids.set(r.parentUuid, (rawKids.get(r.parentUuid) ?? 0) + 1);
+		expect([...rawKids.values()].filter((n) => n > 1).length).toBeGreaterThan(bp.size);
+	});
+});
