@@ -10,7 +10,7 @@ import { agentRuntime, records } from "./helpers/real-agents";
 import { EntryKind } from "../../../shared/skeleton";
 import { claudeFormat } from "../../session/formats/claude/format";
 import { claudeForkOf, claudeTitle } from "../../session/formats/claude/folder";
-import { readFile } from "../../session/formats/test/read-rows";
+import { generateClaude, readFile } from "../../session/formats/test/read-rows";
 
 type Rec = Record<string, unknown>;
 const keep = (name: string, home: string): void => {
@@ -144,16 +144,13 @@ describe.skipIf(claudeWhy)(`real Claude Code 2.1.337${claudeWhy ? ` (skipped: ${
 			expect(claudeForkOf(s.main)).toBeUndefined();
 			expect(readFile(claudeFormat, s.fork).branchPoints().size).toBe(0);
 		});
-		it("bench/gen-claude-session.mjs writes only record kinds the CLI writes, with keys the CLI uses", async () => {
-			const { generateClaudeSession } = (await import("../../../bench/gen-claude-session.mjs")) as {
-				generateClaudeSession(o: { records: number; seed: number }): string[];
-			};
+		it("bench/gen-claude-session.mjs writes only record kinds the CLI writes, with keys the CLI uses", () => {
 			const kindOf = (r: Rec): string =>
 				`${String(r.type)}:${String(r.subtype ?? (r.attachment as Rec | undefined)?.type ?? "")}:${isResult(r)}:${blocks(r)[0]?.type ?? ""}`;
 			const isResult = (r: Rec): boolean => r.type === "user" && blocks(r).some((b) => b.type === "tool_result");
 			const real = new Map<string, Set<string>>();
 			for (const r of [...main, ...records(s.fork)]) real.set(kindOf(r), new Set([...(real.get(kindOf(r)) ?? []), ...Object.keys(r)]));
-			const gen = generateClaudeSession({ records: 3000, seed: 3 }).map((l) => JSON.parse(l) as Rec);
+			const gen = generateClaude(3000, 3).map((l) => JSON.parse(l) as Rec);
 			const kinds = new Set(gen.map(kindOf));
 			expect(kinds.size).toBeGreaterThan(12);
 			for (const r of gen) {

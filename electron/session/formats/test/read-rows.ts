@@ -1,7 +1,10 @@
 // Test helper: a file read through a format's reader and mapper the way the core reads it (file order, one
 // JSON.parse per line, synthetic ids for rows without one), giving the rows, the tree and the mapped entries.
 
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { SessionEntry } from "../../../../shared/entries";
 import { EntryFlag, EntryKind } from "../../../../shared/skeleton";
 import type { IndexRow, RecordReader, SessionFormat } from "../format";
@@ -80,3 +83,20 @@ export function readText(format: SessionFormat, text: string): ReadFile {
 }
 
 export const readFile = (format: SessionFormat, file: string): ReadFile => readText(format, fs.readFileSync(file, "utf8"));
+
+const CLAUDE_GEN = new URL("../../../../bench/gen-claude-session.mjs", import.meta.url).pathname;
+
+/** The lines of a session bench/gen-claude-session.mjs generates (run as a program: the layers keep bench out of imports). */
+export function generateClaude(records: number, seed: number): string[] {
+	const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "arbor-gen-claude-")), "s.jsonl");
+	try {
+		const p = spawnSync(process.execPath, [CLAUDE_GEN, "--records", String(records), "--seed", String(seed), "--out", out], { encoding: "utf8" });
+		if (p.status !== 0) throw new Error(`gen-claude-session failed: ${p.stderr}`);
+		return fs
+			.readFileSync(out, "utf8")
+			.split("\n")
+			.filter((l) => l);
+	} finally {
+		fs.rmSync(path.dirname(out), { recursive: true, force: true });
+	}
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { EntryFlag, EntryKind } from "../../../../../shared/skeleton";
 import { claudeFormat } from "../format";
 import { claudeForkOf, claudeSubagents, claudeTitle, readRecords } from "../folder";
-import { readFile, readText } from "../../test/read-rows";
+import { generateClaude, readFile, readText } from "../../test/read-rows";
 
 const FIX = path.resolve(import.meta.dirname, "../../../../../../shared/fixtures/agents");
 const fx = (name: string): string => path.join(FIX, name);
@@ -348,13 +348,10 @@ describe("rules on hand-made records", () => {
 });
 
 describe("a generated large session (bench/gen-claude-session.mjs)", () => {
-	it("reads with branches only where a turn was resumed at an earlier answer, every answer's tool results in one chain", async () => {
-		const { generateClaudeSession } = (await import("../../../../../bench/gen-claude-session.mjs")) as {
-			generateClaudeSession(o: { records: number; seed: number }): string[];
-		};
-		const lines = generateClaudeSession({ records: 6000, seed: 7 });
+	it("reads with branches only where a turn was resumed at an earlier answer, every answer's tool results in one chain", () => {
+		const lines = generateClaude(6000, 7);
 		expect(lines).toHaveLength(6000);
-		expect(generateClaudeSession({ records: 6000, seed: 7 })).toEqual(lines);
+		expect(generateClaude(6000, 7)).toEqual(lines);
 		const f = readText(claudeFormat, lines.join("\n"));
 		const bp = f.branchPoints();
 		expect(bp.size).toBeGreaterThan(0);
