@@ -7,9 +7,11 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClaudeScenario, type CodexScenario, claudeScenario, codexScenario } from "./helpers/agent-scenarios";
 import { agentRuntime, records } from "./helpers/real-agents";
-import { EntryKind } from "../../../shared/skeleton";
 import { claudeFormat } from "../../session/formats/claude/format";
 import { claudeForkOf, claudeTitle } from "../../session/formats/claude/folder";
+import { codexFormat } from "../../session/formats/codex/format";
+import { codexForkPoint, findThreadFile } from "../../session/formats/codex/folder";
+import { EntryFlag, EntryKind } from "../../../shared/skeleton";
 import { generateClaude, readFile } from "../../session/formats/test/read-rows";
 
 type Rec = Record<string, unknown>;
@@ -222,5 +224,39 @@ describe.skipIf(codexWhy)(`real Codex 0.171.0${codexWhy ? ` (skipped: ${codexWhy
 		expect(fork[0]!.ordinal).toBe(main.length);
 		const users = fork.filter((r) => r.type === "response_item" && payload(r).role === "user");
 		expect(users.map((r) => (payload(r).content as Rec[])[0]!.text)).toEqual(["fork prompt"]);
+	});
+	describe("read as Codex's format", () => {
+		it("one chain without branches: the three prompts visible, injected context hidden, two calls and their outputs in order", () => {
+			const f = readFile(codexFormat, s.main);
+			expect(f.branchPoints().size).toBe(0);
+			expect(f.rows.length).toBe(main.length - 1);
+			const users = f.rows.filter((r) => r.kind === EntryKind.user).map((r) => (payload(r.raw).content as Rec[])[0]!.text as string);
+			expect(users).toEqual(["hello first", "please use tools now", "third"]);
+			const hidden = f.rows.filter((r) => r.kind === EntryKind.customMessage);
+			expect(hidden.length).toBe(6);
+			for (const r of hidden) expect(r.flags & EntryFlag.hidden).toBeTruthy();
+			const calls = f.rows.filter((r) => r.flags & EntryFlag.hasToolCalls);
+			expect(calls.map((r) => f.entry(r))).toMatchObject([
+				{ message: { content: [{ type: "toolCall", id: "call_a1", name: "exec_command", arguments: { cmd: "cat a.txt" } }] } },
+				{ message: { content: [{ type: "toolCall", id: "call_b1", arguments: { cmd: "echo hi" } }] } },
+			]);
+			expect(calls[1]!.parentId).toBe(calls[0]!.id);
+			// Token counts hang off the chain as usage rows, and carry the last request's tokens.
+			expect(f.rows.filter((r) => r.kind === EntryKind.usage && r.tokens > 0).length).toBeGreaterThanOrEqual(3);
+		});
+		it("resumes at the last item; the fork joins the parent where codex exec fork cut it", () => {
+			const f = readFile(codexFormat, s.main);
+			const ix = { count: f.rows.length, idAt: (i: number) => f.rows[i]!.id, kindAt: (i: number) => f.rows[i]!.kind, resumableAt: () => true };
+			const items = main.filter((r) => r.type === "response_item");
+			expect(f.rows[codexFormat.resumeRow(ix)]!.id).toBe(`o:${items[items.length - 1]!.ordinal}`);
+			const fork = records(s.fork);
+			const lineage = codexFormat.lineage(fork[0]);
+			expect(lineage).toEqual({ sessionId: s.threadId });
+			expect(findThreadFile(path.join(s.home.home, ".codex", "sessions"), lineage!.sessionId!)).toBe(s.main);
+			expect(codexForkPoint(s.main, payload(fork[0]!).forked_from_ordinal_exclusive as number)).toBe(`o:${items[items.length - 1]!.ordinal}`);
+			const g = readFile(codexFormat, s.fork);
+			expect(g.rows.filter((r) => r.kind === EntryKind.user).length).toBe(1);
+			for (const file of [s.main, s.fork]) expect(codexFormat.detect({ path: file, head: fs.readFileSync(file).subarray(0, 65536) })).toBe(true);
+		});
 	});
 });
