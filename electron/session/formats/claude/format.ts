@@ -4,6 +4,7 @@
 
 import * as path from "node:path";
 import type { SessionEntry } from "../../../../shared/entries";
+import { isSyntheticId } from "../../entry-index";
 import type { DirEnv, FormatProbe, Lineage, ResumeInput, SessionFormat } from "../format";
 import { firstRecord } from "../pi/header";
 import { claudeEntry } from "./entry";
@@ -40,8 +41,6 @@ export function claudeProjectsRoot(env: DirEnv, home: string): string {
 	return path.join(dir ? path.resolve(dir) : path.join(home, ".claude"), "projects");
 }
 
-/** Rows that are conversation records (not bookkeeping, whose ids the core makes up). */
-const isRecordRow = (id: string): boolean => !id.startsWith("~arbor:");
 
 export const claudeFormat: SessionFormat = {
 	id: "claude",
@@ -64,9 +63,9 @@ export const claudeFormat: SessionFormat = {
 		return { sessionId: f.sessionId, ...(typeof f.messageUuid === "string" ? { entryId: f.messageUuid } : {}) };
 	},
 	// `claude --resume` hangs the next prompt under the last conversation record of the file (checked with the real
-	// CLI, real-agent-files.test.ts), which the latest `last-prompt` names too; bookkeeping lines after it do not count.
+	// CLI, real-agent-files.test.ts), which the latest `last-prompt` names too; bookkeeping rows (ids the core makes up) do not count.
 	resumeRow(ix: ResumeInput): number {
-		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && isRecordRow(ix.idAt(i))) return i;
+		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && !isSyntheticId(ix.idAt(i))) return i;
 		return -1;
 	},
 };

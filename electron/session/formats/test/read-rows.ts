@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { SessionEntry } from "../../../../shared/entries";
 import { EntryFlag, EntryKind } from "../../../../shared/skeleton";
+import { SYNTHETIC_PREFIX } from "../../entry-index";
 import type { IndexRow, RecordReader, SessionFormat } from "../format";
 
 export interface ReadRow extends IndexRow {
@@ -48,7 +49,7 @@ export function readText(format: SessionFormat, text: string): ReadFile {
 		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return;
 		reader
 			.read(raw as Record<string, unknown>, at)
-			.forEach((r, n) => rows.push({ ...r, id: r.id ?? `~arbor:no-id:${i + 1}:${n}`, lineNo: i + 1, raw: raw as Record<string, unknown> }));
+			.forEach((r, n) => rows.push({ ...r, id: r.id ?? `${SYNTHETIC_PREFIX}${i + 1}:${n}`, lineNo: i + 1, raw: raw as Record<string, unknown> }));
 	});
 	const byId = new Map(rows.map((r) => [r.id, r]));
 	const children = (id: string | null): ReadRow[] => rows.filter((r) => (r.parentId ?? null) === id);
