@@ -232,9 +232,9 @@ describe.skipIf(codexWhy)(`real Codex 0.171.0${codexWhy ? ` (skipped: ${codexWhy
 			expect(f.rows.length).toBe(main.length - 1);
 			const users = f.rows.filter((r) => r.kind === EntryKind.user).map((r) => (payload(r.raw).content as Rec[])[0]!.text as string);
 			expect(users).toEqual(["hello first", "please use tools now", "third"]);
-			const hidden = f.rows.filter((r) => r.kind === EntryKind.customMessage);
-			expect(hidden.length).toBe(6);
-			for (const r of hidden) expect(r.flags & EntryFlag.hidden).toBeTruthy();
+			// Injected context: a developer item and an <environment_context> user item per turn, hidden.
+			const injected = f.rows.filter((r) => r.kind === EntryKind.custom && r.raw.type === "response_item");
+			expect(injected.length).toBe(6);
 			const calls = f.rows.filter((r) => r.flags & EntryFlag.hasToolCalls);
 			expect(calls.map((r) => f.entry(r))).toMatchObject([
 				{ message: { content: [{ type: "toolCall", id: "call_a1", name: "exec_command", arguments: { cmd: "cat a.txt" } }] } },

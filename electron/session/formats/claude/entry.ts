@@ -197,7 +197,8 @@ export function claudeEntry(raw: Raw, row: RowRef): SessionEntry {
 		case "compaction":
 			return { ...base, type: "compaction", summary: typeof raw.summary === "string" ? raw.summary : textOf(m.content), tokensBefore: 0 };
 		case "meta":
-			return { ...base, type: "custom_message", customType: "claude:meta", content: mapBlocks(m.content), display: false };
+			// Hidden like pi's settings entries (a custom_message would be drawn in the default tree).
+			return { ...base, type: "custom", customType: "claude:meta", data: { content: mapBlocks(m.content) } };
 		case "hidden":
 			return { ...base, type: "custom", customType: hiddenType(raw), data: raw };
 		default:

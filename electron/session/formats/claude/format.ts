@@ -4,11 +4,10 @@
 
 import * as path from "node:path";
 import type { SessionEntry } from "../../../../shared/entries";
-import { isSyntheticId } from "../../entry-index";
 import type { DirEnv, FormatProbe, Lineage, ResumeInput, SessionFormat } from "../format";
 import { firstRecord } from "../pi/header";
 import { claudeEntry } from "./entry";
-import { ClaudeReader } from "./reader";
+import { BOOKKEEPING_PREFIX, ClaudeReader } from "./reader";
 
 /** First-record types only Claude Code writes (a session starts with bookkeeping or a conversation record). */
 const FIRST_TYPES = new Set([
@@ -41,7 +40,6 @@ export function claudeProjectsRoot(env: DirEnv, home: string): string {
 	return path.join(dir ? path.resolve(dir) : path.join(home, ".claude"), "projects");
 }
 
-
 export const claudeFormat: SessionFormat = {
 	id: "claude",
 	agentName: "Claude Code",
@@ -63,9 +61,9 @@ export const claudeFormat: SessionFormat = {
 		return { sessionId: f.sessionId, ...(typeof f.messageUuid === "string" ? { entryId: f.messageUuid } : {}) };
 	},
 	// `claude --resume` hangs the next prompt under the last conversation record of the file (checked with the real
-	// CLI, real-agent-files.test.ts), which the latest `last-prompt` names too; bookkeeping rows (ids the core makes up) do not count.
+	// CLI, real-agent-files.test.ts), which the latest `last-prompt` names too; bookkeeping rows do not count.
 	resumeRow(ix: ResumeInput): number {
-		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && !isSyntheticId(ix.idAt(i))) return i;
+		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && !ix.idAt(i).startsWith(BOOKKEEPING_PREFIX)) return i;
 		return -1;
 	},
 };

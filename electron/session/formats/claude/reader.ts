@@ -21,6 +21,8 @@ type Raw = Record<string, unknown>;
 export const partId = (id: string, n: number): string => (n === 0 ? id : `${id}#${n}`);
 /** The id given to a conversation record that has no uuid: stable, from its line. */
 export const lineId = (lineNo: number): string => `~claude:line:${lineNo}`;
+/** The id of a bookkeeping row (a record Claude keeps outside the conversation): from its line, never a position. */
+export const BOOKKEEPING_PREFIX = "~claude:book:";
 
 const CONVERSATION = new Set(["user", "assistant", "system", "attachment", "progress"]);
 
@@ -43,7 +45,7 @@ export class ClaudeReader implements RecordReader {
 		const uuid = typeof raw.uuid === "string" ? raw.uuid : undefined;
 		if (uuid === undefined && !CONVERSATION.has(String(raw.type))) {
 			// Bookkeeping: a hidden row under the latest conversation record, never part of the chain.
-			return [this.#row(raw, undefined, this.#last, 0)];
+			return [this.#row(raw, `${BOOKKEEPING_PREFIX}${at.lineNo}`, this.#last, 0)];
 		}
 		const id = uuid ?? lineId(at.lineNo);
 		const parent = this.#parentOf(raw, id, role);

@@ -162,7 +162,8 @@ export function codexEntry(raw: Raw, row: RowRef): SessionEntry {
 			};
 		}
 		case "context":
-			return { ...base, type: "custom_message", customType: `codex:${String(p.role ?? "context")}`, content: parts(p.content), display: false };
+			// Hidden like pi's settings entries (a custom_message would be drawn in the default tree).
+			return { ...base, type: "custom", customType: `codex:${String(p.role ?? "context")}`, data: { content: parts(p.content) } };
 		case "compaction":
 			return {
 				...base,

@@ -6,11 +6,10 @@
 import * as path from "node:path";
 import type { SessionEntry } from "../../../../shared/entries";
 import { isRecord } from "../../../../shared/guards";
-import { isSyntheticId } from "../../entry-index";
 import type { DirEnv, FormatProbe, Lineage, ResumeInput, SessionFormat } from "../format";
 import { firstRecord } from "../pi/header";
 import { codexEntry } from "./entry";
-import { CodexReader } from "./reader";
+import { BOOKKEEPING_PREFIX, CodexReader } from "./reader";
 
 /** Codex's home: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: DirEnv, home: string): string {
@@ -49,7 +48,7 @@ export const codexFormat: SessionFormat = {
 	},
 	// `codex resume` continues the thread's chain: the latest item, or the point a rollback went back to.
 	resumeRow(ix: ResumeInput): number {
-		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && !isSyntheticId(ix.idAt(i))) return i;
+		for (let i = ix.count - 1; i >= 0; i--) if (ix.resumableAt(i) && !ix.idAt(i).startsWith(BOOKKEEPING_PREFIX)) return i;
 		return -1;
 	},
 };

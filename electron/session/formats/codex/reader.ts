@@ -13,6 +13,8 @@ type Raw = Record<string, unknown>;
 export function itemId(raw: Raw, lineNo: number): string {
 	return typeof raw.ordinal === "number" && Number.isInteger(raw.ordinal) ? `o:${raw.ordinal}` : `l:${lineNo}`;
 }
+/** The id of a bookkeeping row (events, turn context, token counts): from its line, never a position. */
+export const BOOKKEEPING_PREFIX = "~codex:book:";
 /** The row a rollback leaves: hidden, under the point the thread continues from (so that point is where it resumes). */
 export const rollbackId = (lineNo: number): string => `~codex:rollback:${lineNo}`;
 
@@ -52,7 +54,7 @@ export class CodexReader implements RecordReader {
 			this.#taskStart = undefined;
 			return [this.#row(raw, rollbackId(at.lineNo), this.#tail)];
 		}
-		if (!isItem(role)) return [this.#row(raw, undefined, this.#tail)];
+		if (!isItem(role)) return [this.#row(raw, `${BOOKKEEPING_PREFIX}${at.lineNo}`, this.#tail)];
 		if (role === "user") {
 			this.#turnStarts.push(this.#taskStart !== undefined ? this.#taskStart : this.#tail);
 			this.#taskStart = undefined;
@@ -63,8 +65,8 @@ export class CodexReader implements RecordReader {
 		return [row];
 	}
 
-	#row(raw: Raw, id: string | undefined, parentId: string | null): IndexRow {
-		const entry = codexEntry(raw, { id: id ?? "", parentId, part: 0 });
+	#row(raw: Raw, id: string, parentId: string | null): IndexRow {
+		const entry = codexEntry(raw, { id, parentId, part: 0 });
 		const f = factsOf(entry as unknown as Raw);
 		const role = roleOf(raw);
 		const tokens = role === "usage" || role === "legacyAnswer" ? (codexUsage(eventUsage(payloadOf(raw)))?.totalTokens ?? 0) : f.tokens;

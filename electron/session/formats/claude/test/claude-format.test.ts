@@ -312,8 +312,8 @@ describe("rules on hand-made records", () => {
 		);
 		expect(f.rows[1]!.flags & EntryFlag.error).toBeTruthy();
 		expect(f.rows[2]!.flags & EntryFlag.hasThinking).toBeTruthy();
-		expect(f.rows[3]!.kind).toBe(EntryKind.customMessage);
-		expect(f.rows[3]!.flags & EntryFlag.hidden).toBeTruthy();
+		expect(f.rows[3]!.kind).toBe(EntryKind.custom);
+		expect(f.entry(f.rows[3]!)).toMatchObject({ type: "custom", customType: "claude:meta", data: { content: [{ type: "text" }] } });
 	});
 	it("detects from the first record; a pi header or a Codex line is not Claude's", () => {
 		const probe = (text: string) => ({ path: "/x/s.jsonl", head: Buffer.from(text) });

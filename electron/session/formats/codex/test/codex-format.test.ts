@@ -172,13 +172,8 @@ describe("rules on hand-made rollouts", () => {
 		const dev = line("response_item", { type: "message", role: "developer", content: [{ type: "input_text", text: "<permissions instructions>x" }] });
 		const agents = line("response_item", { type: "message", role: "user", content: [{ type: "input_text", text: "# AGENTS.md instructions for /p" }] });
 		const f = readText(codexFormat, lines(meta(), dev, env(), agents, user("<b>bold</b> is fine"), user("real")));
-		expect(f.rows.map((r) => [r.kind, (r.flags & EntryFlag.hidden) !== 0])).toEqual([
-			[EntryKind.customMessage, true],
-			[EntryKind.customMessage, true],
-			[EntryKind.customMessage, true],
-			[EntryKind.user, false],
-			[EntryKind.user, false],
-		]);
+		expect(f.rows.map((r) => r.kind)).toEqual([EntryKind.custom, EntryKind.custom, EntryKind.custom, EntryKind.user, EntryKind.user]);
+		expect(f.rows.slice(0, 3).map((r) => (f.entry(r) as { customType: string }).customType)).toEqual(["codex:developer", "codex:user", "codex:user"]);
 	});
 	it("lineage: a fork names its parent thread, a subagent thread the thread that spawned it", () => {
 		const first = (p: Record<string, unknown>) => ({ timestamp: "t", type: "session_meta", payload: p });
