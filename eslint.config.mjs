@@ -1,5 +1,5 @@
 // ESLint flat config (`npm run lint` runs it with `prettier --check`). The layer walls of DESIGN.md are
-// the local rule `arbor/layers` (eslint/layers.mjs); the rest is the stock recommended sets with the few
+// the local rule `arbor/layers` (eslint/layers.mjs), the format seam's `arbor/raw-records` (eslint/raw-records.mjs); the rest is the stock recommended sets with the few
 // choices below, each with its reason.
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -17,6 +17,8 @@ export default tseslint.config(
 		plugins: { arbor },
 		rules: {
 			"arbor/layers": "error",
+			// Raw record names of each agent's files stay in its format module (eslint/raw-records.mjs, docs/formats.md).
+			"arbor/raw-records": "error",
 			// TypeScript resolves names (tsc -p ×3); for the .mjs scripts Node's own run is the check.
 			"no-undef": "off",
 			"@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none", ignoreRestSiblings: true }],

@@ -6,6 +6,7 @@
 // checked and is reported too (the few legitimate ones carry an eslint-disable comment saying why).
 import { builtinModules } from "node:module";
 import { dirname, relative, resolve, sep } from "node:path";
+import { rawRecordsRule } from "./raw-records.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const builtins = new Set(builtinModules);
@@ -222,4 +223,9 @@ const rule = {
 	},
 };
 
-export default { meta: { name: "arbor" }, rules: { layers: rule } };
+// The app's rooms (the session core above its formats, services, api, cli, hosts, shared, renderer); tests, benchmarks,
+// scripts and the pi extension (which speaks pi's own API inside pi) may name raw records.
+const APP_ROOMS = ["electron", "shared", "shared-node", "renderer"];
+const rawRecords = rawRecordsRule(root, relative, posix, (rel) => isTestFile(rel) || !APP_ROOMS.some((f) => within(rel, f)));
+
+export default { meta: { name: "arbor" }, rules: { layers: rule, "raw-records": rawRecords } };

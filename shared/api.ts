@@ -55,6 +55,8 @@ export interface SessionSummary {
 	/** True when the file is v1/v2: writes need `upgradeLegacy` first. */
 	needsUpgrade: boolean;
 	title: string | null;
+	/** The file this session was branched or forked from, as its format's lineage rule reads it (docs/formats.md), or null. */
+	parentFile?: string | null;
 	warnings: LoadWarning[];
 	/** Number of warnings, possibly more than `warnings` holds (which is capped). */
 	warningCount: number;
@@ -112,7 +114,8 @@ export interface SessionListItem {
 	/** Project directory the session belongs to (header cwd, else decoded from the folder name). */
 	project: string;
 	/** Which agent's directory it was found in. */
-	source: "pi" | "omp" | "dir";
+	/** The format whose folders listed it ("pi", "omp", …: electron/session/formats) or "dir" (a folder given by the user). */
+	source: string;
 	sessionId: string | null;
 	title: string | null;
 	firstUserMessage: string | null;

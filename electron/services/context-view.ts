@@ -1,11 +1,12 @@
 // The model context at an entry, as the UI shows it: the core's buildSessionContext messages, each paired
 // with the entry that produced it and a rough token estimate (characters / 4, images at a flat rate).
-// omp files (the core's sessionWriter rule) get omp 18.3's context (buildOmpContext) unless pi's is asked for.
+// omp files (the core's sessionWriter rule) get omp 18.3's context (its format's buildContext: buildOmpContext)
+// unless pi's is asked for.
 
 import type { ContextMessageView, ContextRules, ContextView } from "../../shared/api";
 import type { AgentMessage } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
-import { buildOmpContext, sessionWriter, type SessionManager } from "../session";
+import { formatById, sessionWriter, type OmpSessionContext, type SessionManager } from "../session";
 import { isRecord } from "../../shared/guards";
 import { safeJson } from "../../shared/tree-text";
 
@@ -44,7 +45,9 @@ export function estimateMessageTokens(message: AgentMessage): number {
 export function buildContextView(m: SessionManager, leafId: string | null, as?: ContextRules): ContextView {
 	const writer = sessionWriter(m);
 	const rules = as ?? writer;
-	if (rules === "omp") return buildOmpContextView(m, leafId, writer);
+	// A format with context rules of its own (omp's) builds the context; every other uses pi's projection.
+	const own = formatById(rules)?.buildContext;
+	if (own) return buildOmpContextView(m, leafId, writer, own(m, leafId) as OmpSessionContext, rules);
 	const p = m.buildSessionProjection(leafId);
 	const messages: ContextMessageView[] = [];
 	let compactionId: string | null = null;
@@ -77,9 +80,8 @@ function splitModel(s: string | undefined): { provider: string; modelId: string 
 }
 
 /** The context at `leafId` as omp 18.3 sends it (buildOmpContext), each message paired with its entry. */
-function buildOmpContextView(m: SessionManager, leafId: string | null, writer: ContextRules): ContextView {
+function buildOmpContextView(m: SessionManager, leafId: string | null, writer: ContextRules, c: OmpSessionContext, rules: ContextRules): ContextView {
 	// A null leaf is "no leaf" (an empty context), as in pi's projection.
-	const c = buildOmpContext(m, leafId);
 	const messages: ContextMessageView[] = c.messages.map((message, k) => ({
 		entryId: c.entryIds[k] ?? null,
 		message,
@@ -95,7 +97,7 @@ function buildOmpContextView(m: SessionManager, leafId: string | null, writer: C
 		messages,
 		totalEstimatedTokens: messages.reduce((n, v) => n + v.estimatedTokens, 0),
 		compactionId: firstIndex >= 0 && m.kindAt(firstIndex) === EntryKind.compaction ? first : null,
-		rules: "omp",
+		rules,
 		writer,
 		omp: {
 			models: c.models,

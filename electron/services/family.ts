@@ -19,6 +19,7 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, s
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import type { FamilyMember, SessionFamily } from "../../shared/api";
 import { contentText } from "../../shared/content-text";
+import { lineageOf } from "../session";
 import { type LibraryOptions, defaultSessionRoots, describeSessionFile, readSessionHeader, sessionFilesIn } from "../session/library";
 
 /** The shapes are the API's (`arbor family --json`, docs/cli.md). */
@@ -47,10 +48,15 @@ function realOrResolved(p: string): string {
 export function readHeaderFacts(file: string): HeaderFacts | null {
 	const h = readSessionHeader(file, HEADER_MAX);
 	if (!h) return null;
-	const parent =
-		typeof h.parentSession === "string" && h.parentSession ? h.parentSession : typeof h.branchedFrom === "string" && h.branchedFrom ? h.branchedFrom : null;
-	const previous = Array.isArray(h.previousSessionFiles) ? h.previousSessionFiles.filter((x): x is string => typeof x === "string") : [];
-	return { path: file, id: typeof h.id === "string" ? h.id : null, parent, previous, timestamp: typeof h.timestamp === "string" ? h.timestamp : null };
+	const lineage = lineageOf(h);
+	const parent = lineage?.file ?? lineage?.sessionId ?? null;
+	return {
+		path: file,
+		id: typeof h.id === "string" ? h.id : null,
+		parent,
+		previous: lineage?.previousFiles ?? [],
+		timestamp: typeof h.timestamp === "string" ? h.timestamp : null,
+	};
 }
 
 const ID_PREFIX_BYTES = 256;

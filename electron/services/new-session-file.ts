@@ -4,16 +4,14 @@
 
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CURRENT_SESSION_VERSION } from "../../shared/entries";
-import { createSessionId, derivedFileMode, NEW_SESSION_FILE_MODE, sessionFileName, writeNewFile } from "../session";
+import { createSessionId, derivedFileMode, NEW_SESSION_FILE_MODE, newSessionHeader, sessionFileName, writeNewFile } from "../session";
 
 export function createChildSessionFile(sessionDir: string, cwd: string, parentSession: string | undefined): string {
 	fs.mkdirSync(sessionDir, { recursive: true });
 	const now = Date.now();
 	const id = createSessionId(now);
 	const timestamp = new Date(now).toISOString();
-	const header: Record<string, unknown> = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
-	if (parentSession) header.parentSession = parentSession;
+	const header = newSessionHeader(id, timestamp, cwd, parentSession || undefined);
 	const file = path.join(sessionDir, sessionFileName(timestamp, id));
 	// No more readable than the parent it names (issue #23); without one, as pi makes a new file.
 	writeNewFile(file, [Buffer.from(`${JSON.stringify(header)}\n`, "utf8")], derivedFileMode(parentSession, NEW_SESSION_FILE_MODE));

@@ -16,7 +16,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isRecord } from "../../shared/guards";
-import { type SessionManager, NewFileStream, createSessionId, derivedFileMode, makeTargetDir, sessionFileName } from "../session";
+import { type SessionManager, NewFileStream, childHeader, createSessionId, derivedFileMode, makeTargetDir, sessionFileName } from "../session";
 import { ArborServiceError } from "./errors";
 
 export interface PrunedCopy {
@@ -127,7 +127,7 @@ export function* prunedCopySteps(
 			}
 			if (obj && !sawHeader && obj.type === "session") {
 				sawHeader = true;
-				out.write(Buffer.from(`${JSON.stringify({ ...obj, id: sessionId, timestamp, parentSession: source })}\n`, "utf8"));
+				out.write(Buffer.from(`${JSON.stringify(childHeader(obj, sessionId, timestamp, source))}\n`, "utf8"));
 				return;
 			}
 			if (obj && obj.type === "title") return; // omp's title slot belongs to the source's own header

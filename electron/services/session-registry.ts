@@ -6,7 +6,7 @@ import * as path from "node:path";
 import type { SessionSummary } from "../../shared/api";
 import type { SessionEntry } from "../../shared/entries";
 import { EntryKind } from "../../shared/skeleton";
-import { SessionManager } from "../session";
+import { lineageOf, SessionManager } from "../session";
 import { ArborServiceError, toServiceError } from "./errors";
 import type { EventHub } from "./events";
 import type { SessionStartEvent } from "./extensions/types";
@@ -94,6 +94,7 @@ export class SessionRegistry {
 			fileVersion: m.getFileVersion(),
 			needsUpgrade: m.needsUpgrade(),
 			title: s.title,
+			parentFile: lineageOf(m.getHeader())?.file ?? null,
 			warnings: m.getWarnings().slice(0, MAX_WARNINGS_IN_SUMMARY),
 			warningCount: m.getWarningCount(),
 			fileSize,

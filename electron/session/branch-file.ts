@@ -6,7 +6,8 @@
 import { existsSync, fstatSync, openSync, readSync, statSync, unlinkSync, closeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { SessionEntry, SessionHeader } from "../../shared/entries";
-import { CURRENT_SESSION_VERSION } from "../../shared/entries";
+import { newSessionHeader } from "./formats/pi/header";
+import { readOnlyError } from "./line-reader";
 import { EntryFlag, EntryKind } from "../../shared/skeleton";
 import { EntryIndex, isSyntheticId } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
@@ -130,6 +131,8 @@ function upgradeOnce(live: LiveFile, file: string): string | null {
  * `open(path, sessionDir)`); the temp file, fsync and no-clobber link all happen in that folder.
  */
 export function createBranchedSession(live: LiveFile, currentDir: string, leafId: string, options: BranchOptions): BranchResult {
+	// Another agent's file: its lines are not pi's, so a copy would be neither agent's file.
+	if (!live.format.writable) throw readOnlyError(live.path ?? "(memory)", live.format);
 	// Raw line bytes are copied by offset: make sure the index still describes the file on disk.
 	if (live.persistent && live.disk) live.catchUp(false);
 	const ix = live.index;
@@ -186,14 +189,7 @@ export function createBranchedSession(live: LiveFile, currentDir: string, leafId
 	}
 	const timestamp = new Date().toISOString();
 	const sessionId = createSessionId();
-	const header: SessionHeader = {
-		type: "session",
-		version: CURRENT_SESSION_VERSION,
-		id: sessionId,
-		timestamp,
-		cwd: options.cwd ?? live.cwd,
-	};
-	if (live.persistent && live.path) header.parentSession = live.path;
+	const header = newSessionHeader(sessionId, timestamp, options.cwd ?? live.cwd, live.persistent && live.path ? live.path : undefined);
 
 	if (!live.persistent) {
 		const objs = kept.map((i) => written(i));

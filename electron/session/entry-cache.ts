@@ -6,6 +6,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import type { SessionEntry } from "../../shared/entries";
 import { EntryFlag } from "../../shared/skeleton";
 import { SessionFileError, ioError } from "./errors";
+import type { SessionFormat } from "./formats/format";
 import type { Columns } from "./store";
 
 const LRU_MAX_ENTRIES = 4096;
@@ -36,6 +37,7 @@ export const SMALL_FILE_BYTES = 16 * 1024 * 1024;
 export class EntryCache {
 	readonly #cols: Columns;
 	#file: string | undefined;
+	#mapper: SessionFormat | undefined;
 	#resident: (SessionEntry | undefined)[] = [];
 	#lru = new Map<number, SessionEntry>();
 	#views: (SessionEntry | undefined)[] = [];
@@ -49,8 +51,10 @@ export class EntryCache {
 		this.#cols = cols;
 	}
 
-	setFile(file: string): void {
+	/** The file the bodies are read back from; a foreign format's (not `readsAsPi`) lines are mapped by its `toEntry`. */
+	setFile(file: string, format?: SessionFormat): void {
 		this.#file = file;
+		this.#mapper = format && !format.readsAsPi ? format : undefined;
 	}
 
 	put(i: number, entry: SessionEntry, keep: boolean): void {
@@ -235,6 +239,7 @@ export class EntryCache {
 		if (typeof obj !== "object" || obj === null) {
 			throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
 		}
+		if (this.#mapper) return this.#mapped(i, obj as Record<string, unknown>);
 		const o = obj as { id?: unknown };
 		if (this.#cols.flags[i] & EntryFlag.syntheticId) {
 			if (o.id !== undefined && typeof o.id === "string")
@@ -244,6 +249,15 @@ export class EntryCache {
 			throw new SessionFileError("conflict", file, "the file changed under the open session (entry moved); reload it", line);
 		}
 		return obj as SessionEntry;
+	}
+
+	/** A foreign format's entry from its raw record, with the row's id, parent and part (rows of one record share its offset). */
+	#mapped(i: number, raw: Record<string, unknown>): SessionEntry {
+		const c = this.#cols;
+		let part = 0;
+		for (let j = i - 1; j >= 0 && c.offset[j] === c.offset[i]; j--) part++;
+		const p = c.rawParent[i];
+		return (this.#mapper as SessionFormat).toEntry(raw, { id: c.ids[i], parentId: typeof p === "string" ? p : null, part });
 	}
 
 	/**

@@ -11,7 +11,7 @@ import { isAlwaysHiddenKind } from "../../shared/tree-view";
 import { factsOf } from "./classify";
 import { EntryCache } from "./entry-cache";
 import { generateEntryId } from "./ids";
-import { type Skim } from "./formats/pi/scan-line";
+import type { IndexRow } from "./formats/format";
 import { SearchIndex } from "./search";
 import { Columns } from "./store";
 
@@ -139,17 +139,22 @@ export class EntryIndex {
 		return i;
 	}
 
-	/** Adds one entry known only from its skimmed line (body stays on disk). */
-	ingestSkim(sk: Skim, offset: number, length: number, lineNo: number): number {
-		let id = sk.id;
-		let flags = sk.flags;
+	/**
+	 * Adds one entry known from a format's index row (a skimmed line, or a foreign format's record). Without
+	 * `entry` the body stays on disk (read back through the format on demand); `mapEntry` makes it from the row's
+	 * final id (synthetic when the row has none), for formats whose entries are not the records themselves.
+	 */
+	ingestRow(row: IndexRow, offset: number, length: number, lineNo: number, mapEntry?: (id: string) => SessionEntry, keep = false, resumable = true): number {
+		let id = row.id;
+		let flags = row.flags;
 		if (id === undefined) {
 			id = this.#syntheticId(lineNo);
 			flags |= EntryFlag.syntheticId;
 		}
-		const i = this.addRow(id, sk.parentId, sk.kind, flags, sk.time, sk.tokens, offset, length, lineNo);
-		this.cols.cost[i] = sk.cost;
-		if (sk.type === "label") this.#applyLabel(sk.targetId, sk.label, sk.timestamp);
+		const i = this.addRow(id, row.parentId, row.kind, flags, row.time, row.tokens, offset, length, lineNo, resumable);
+		this.cols.cost[i] = row.cost;
+		if (mapEntry) this.cache.put(i, mapEntry(id), keep || offset < 0);
+		if (row.kind === EntryKind.label) this.#applyLabel(row.targetId, row.label, row.timestamp);
 		return i;
 	}
 

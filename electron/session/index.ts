@@ -18,4 +18,5 @@ export { defaultSessionDir, expandHome, piAgentDir, piConfiguredSessionDir, piPr
 export { ompAgentDir, ompConfigRoot, ompSessionRoots } from "./formats/omp/dirs";
 export type { DirEnv, FormatId, FormatProbe, IndexRow, Lineage, RecordPlace, RecordReader, ResumeInput, SessionFormat } from "./formats/format";
 export { PROBE_BYTES } from "./formats/format";
-export { agentNameOf, detectFormat, formatById, FORMATS, probeFile } from "./formats/registry";
+export { agentNameOf, contextRuleIds, detectFormat, formatById, FORMATS, lineageOf, probeFile } from "./formats/registry";
+export { childHeader, newSessionHeader } from "./formats/pi/header";

@@ -7,8 +7,9 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync, st
 import { homedir, tmpdir } from "node:os";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SessionListItem } from "../../shared/api";
-import { expandHome, piAgentDir, piConfiguredSessionDir } from "./formats/pi/dirs";
-import { ompSessionRoots } from "./formats/omp/dirs";
+import { expandHome } from "./formats/pi/dirs";
+import { isTitleRecord } from "./formats/omp/title-slot";
+import { LIBRARY_FORMATS } from "./formats/registry";
 import { contentText } from "../../shared/content-text";
 import { asRecord, errorText } from "../../shared/guards";
 import { lastActivityTime, sessionModifiedMs } from "./session-activity";
@@ -50,19 +51,12 @@ function isDir(p: string): boolean {
 	}
 }
 
-/** pi's and omp's session roots that exist on this machine, pi first, without duplicates. */
+/** Every format's session roots that exist on this machine (formats/registry.ts LIBRARY_FORMATS: pi first), without duplicates. */
 export function defaultSessionRoots(options: LibraryOptions = {}): SessionRoot[] {
 	const env = options.env ?? process.env;
 	const home = options.home ?? homedir();
 	const candidates: SessionRoot[] = [];
-	const piAgent = piAgentDir(env, home);
-	// pi 1.6 keeps new sessions in $PI_CODING_AGENT_SESSION_DIR, else its `sessionDir` setting; the default
-	// folder stays listed for the sessions written before either was set.
-	const configured = piConfiguredSessionDir(env, piAgent, home);
-	if (configured) candidates.push({ dir: configured, source: "pi" });
-	candidates.push({ dir: join(piAgent, "sessions"), source: "pi" });
-	// omp: its agent folder, omp5's $OMP_CODING_AGENT_DIR, the XDG data dir and named profiles (agent-dirs.ts).
-	for (const dir of ompSessionRoots(env, home)) candidates.push({ dir, source: "omp" });
+	for (const f of LIBRARY_FORMATS) for (const dir of f.sessionRoots(env, home)) candidates.push({ dir, source: f.id });
 	return dedupeRoots(candidates.filter((c) => isDir(c.dir)));
 }
 
@@ -207,7 +201,7 @@ function isBlank(line: Buffer): boolean {
 function handleLine(scan: Scan, line: Buffer, lineNo: number, hasUser: boolean, hasInfo: boolean): void {
 	if (scan.header === undefined && scan.headerError === undefined) {
 		const obj = parseObject(line.toString("utf8"));
-		if (lineNo === 1 && obj?.type === "title") {
+		if (lineNo === 1 && obj && isTitleRecord(obj)) {
 			scan.titleSlot = typeof obj.title === "string" ? obj.title : "";
 			return;
 		}

@@ -12,9 +12,13 @@ import { EntryIndex } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { createSessionId } from "./ids";
 import { isRecord } from "../../shared/guards";
+import type { EntryKindCode } from "../../shared/skeleton";
 import { recoverGlued, scanLinesSteps } from "./jsonl";
+import { PROBE_BYTES, type RecordPlace, type RecordReader, type SessionFormat } from "./formats/format";
+import { piRecordReader } from "./formats/pi/format";
 import { headerVersion, migrateRecords } from "./formats/pi/migrate";
-import { skimLine } from "./formats/pi/scan-line";
+import { hasSlotShape, isTitleRecord } from "./formats/omp/title-slot";
+import { detectFormat } from "./formats/registry";
 import type { DiskState } from "./write";
 
 type Loose = Record<string, unknown>;
@@ -48,11 +52,16 @@ export class LineReader {
 	/** File bytes [#utf8From, #utf8To) are known to be valid UTF-8 (one check per chunk read). */
 	#utf8From = 0;
 	#utf8To = -1;
+	/** The file's format reader: its skimmer (when it has one) indexes lines without parsing them. */
+	readonly #records: RecordReader;
+	/** One place object per reader, refilled for each skimmed line (valid during the call only). */
+	readonly #at: RecordPlace = { lineNo: 0, offset: 0, length: 0 };
 
-	constructor(index: EntryIndex, skimming: boolean, beforeFirstRecord: boolean) {
+	constructor(index: EntryIndex, skimming: boolean, beforeFirstRecord: boolean, records: RecordReader = piRecordReader) {
 		this.#index = index;
-		this.skimming = skimming;
+		this.skimming = skimming && records.skim !== undefined;
 		this.beforeFirstRecord = beforeFirstRecord;
+		this.#records = records;
 	}
 
 	/** One UTF-8 check for a whole chunk of lines (valid as a whole = every line in it valid). */
@@ -86,9 +95,13 @@ export class LineReader {
 		}
 		// An unterminated last line may be cut mid-record: only JSON.parse can judge it.
 		if (this.skimming && hasEol) {
-			const sk = skimLine(buf, s, e);
-			if (sk && sk.type !== "session") {
-				ix.ingestSkim(sk, offset, e - s, lineNo);
+			const at = this.#at;
+			at.lineNo = lineNo;
+			at.offset = offset;
+			at.length = e - s;
+			const rows = this.#records.skim?.(buf, s, e, at);
+			if (rows) {
+				for (const row of rows) ix.ingestRow(row, offset, e - s, lineNo);
 				return;
 			}
 		}
@@ -143,6 +156,9 @@ export interface LoadedFile {
 	writeBlock: SessionFileError | undefined;
 	disk: DiskState;
 	end: FileEnd;
+	/** The file's format (formats/registry.ts), and its reader: a catch-up of appended lines continues with it. */
+	format: SessionFormat;
+	records: RecordReader;
 }
 
 export interface LoadInput {
@@ -155,6 +171,8 @@ export interface LoadInput {
 	fileVersion: number;
 	/** Synthetic ids already handed out (see EntryIndex.syntheticCount). */
 	syntheticCount: number;
+	/** The format to read the file as (default: detected from its first bytes and path, formats/registry.ts). */
+	format?: SessionFormat;
 }
 
 /** Loading as steps (steps.ts): one per chunk of the file scanned. */
@@ -178,6 +196,8 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 		const st = fstatSync(fd);
 		if (!st.isFile()) throw new SessionFileError("io", file, "is not a regular file");
 		const ix = new EntryIndex(input.lazy ?? st.size >= SMALL_FILE_BYTES, input.syntheticCount);
+		const format = input.format ?? detectFormat({ path: file, head: readHead(fd, st.size) });
+		const records = format.newReader();
 		const out: LoadedFile = {
 			index: ix,
 			header: undefined as unknown as SessionHeader,
@@ -189,6 +209,8 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 			writeBlock: undefined,
 			disk: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino, dev: st.dev },
 			end: undefined as unknown as FileEnd,
+			format,
+			records,
 		};
 		const madeUpHeader = (): SessionHeader => ({
 			type: "session",
@@ -197,18 +219,19 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 			timestamp: new Date().toISOString(),
 			cwd: input.cwd,
 		});
-		const reader = new LineReader(ix, false, true);
+		if (!format.readsAsPi) return yield* loadForeignSteps(file, fd, st.size, out, input);
+		const reader = new LineReader(ix, false, true, records);
 		const legacyRecords: { obj: Loose; line: number }[] = [];
 		let headerSeen = false;
 		const sink: RecordSink = (obj, offset, length, lineNo, exact, lineBytes) => {
 			if (reader.beforeFirstRecord) {
 				reader.beforeFirstRecord = false;
-				if (obj.type === "title") {
+				if (isTitleRecord(obj)) {
 					// omp's title slot; also tolerate third-party title lines that miss omp's exact shape.
 					out.titleSlot = obj;
 					// Kept verbatim: omp's slot is fixed-width and must be written back byte for byte.
 					out.titleSlotBytes = lineBytes ? Buffer.from(lineBytes) : Buffer.from(JSON.stringify(obj));
-					if (typeof obj.pad !== "string" || obj.v !== 1 || length + 1 !== 256) {
+					if (!hasSlotShape(obj, length)) {
 						ix.warn(lineNo, "title_slot", "title line does not have omp's fixed-width slot shape; read as a title anyway");
 					}
 					return;
@@ -281,6 +304,76 @@ export function* loadFileSteps(file: string, input: LoadInput): Generator<void, 
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/** The file's first bytes (up to PROBE_BYTES) for format detection; a read error gives none. */
+function readHead(fd: number, size: number): Buffer {
+	const head = Buffer.alloc(Math.min(size, PROBE_BYTES));
+	try {
+		return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+	} catch {
+		return head.subarray(0, 0);
+	}
+}
+
+/** The error every write to a read-only format's file throws (one code, naming the agent). */
+export function readOnlyError(file: string, format: SessionFormat): SessionFileError {
+	return new SessionFileError(
+		"read_only_format",
+		file,
+		`this is a ${format.agentName} session file, which Arbor reads but never writes; continue it with ${format.agentName} itself (the file was not modified)`,
+	);
+}
+
+/**
+ * A foreign format's record sink: each parsed record becomes the rows its reader gives, their entries mapped by
+ * the format (kept in memory on small files, re-read from the line's offset on large ones: EntryCache). Rows of
+ * a record recovered from a glued line are never the resume point (as for pi's).
+ */
+export function foreignSink(ix: EntryIndex, format: SessionFormat, records: RecordReader): RecordSink {
+	return (obj, offset, length, lineNo, exact) => {
+		const rows = records.read(obj, { lineNo, offset, length });
+		for (let k = 0; k < rows.length; k++) {
+			const row = rows[k];
+			const part = row.part ?? k;
+			const parentId = typeof row.parentId === "string" ? row.parentId : null;
+			ix.ingestRow(row, exact ? offset : -1, length, lineNo, (id) => format.toEntry(obj, { id, parentId, part }), !ix.lazy, exact);
+		}
+	};
+}
+
+/** After rows were added: the resume point by the format's own rule. */
+export function applyResumeRule(ix: EntryIndex, format: SessionFormat): void {
+	const c = ix.cols;
+	const core = ix.resumeIndex;
+	const r = format.resumeRow({
+		count: c.count,
+		idAt: (i) => c.ids[i],
+		kindAt: (i) => c.kind[i] as EntryKindCode,
+		// The core's own rule: the last resumable row; rows after it were recovered from glued lines.
+		resumableAt: (i) => i <= core,
+	});
+	if (r === core) return;
+	ix.resumeIndex = r;
+	ix.leafId = r >= 0 ? c.ids[r] : null;
+}
+
+/** A foreign (read-only) format's file: no pi header, title slot or migration; every record through its reader. */
+function* loadForeignSteps(file: string, fd: number, size: number, out: LoadedFile, input: LoadInput): Generator<void, LoadedFile> {
+	const ix = out.index;
+	out.header = { type: "session", version: CURRENT_SESSION_VERSION, id: createSessionId(), timestamp: new Date().toISOString(), cwd: input.cwd };
+	out.writeBlock = out.format.writable ? undefined : readOnlyError(file, out.format);
+	const reader = new LineReader(ix, ix.lazy, false, out.records);
+	const sink = foreignSink(ix, out.format, out.records);
+	const res = yield* scanLinesSteps(fd, 0, size, 1, (buf, s, e, off, lineNo, hasEol) => reader.parseLine(buf, s, e, off, lineNo, hasEol, sink), {
+		onProgress: input.onProgress,
+		onChunk: (buf, end, offset) => reader.noteChunk(buf, end, offset),
+	});
+	out.end = reader.end(res.end, res.nextLineNo, res.endsWithNewline);
+	applyResumeRule(ix, out.format);
+	ix.link();
+	ix.cache.setFile(file, out.format);
+	return out;
 }
 
 /**

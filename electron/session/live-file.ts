@@ -7,11 +7,15 @@ import { type Stats, closeSync, lstatSync, mkdirSync, openSync, readSync, statSy
 import { dirname } from "node:path";
 import type { SessionHeader } from "../../shared/entries";
 import { CURRENT_SESSION_VERSION } from "../../shared/entries";
+import { lineageOf } from "./formats/registry";
 import { assertNoSyntheticIds, EntryIndex, isSyntheticId } from "./entry-index";
 import { SessionFileError, ioError } from "./errors";
 import { isRecord } from "../../shared/guards";
 import { scanLines } from "./jsonl";
-import { type FileEnd, type LoadedFile, LineReader, loadFileSteps } from "./line-reader";
+import { applyResumeRule, type FileEnd, foreignSink, type LoadedFile, LineReader, loadFileSteps } from "./line-reader";
+import type { RecordReader, SessionFormat } from "./formats/format";
+import { piFormat, piRecordReader } from "./formats/pi/format";
+import { isTitleRecord } from "./formats/omp/title-slot";
 import { runSteps } from "./steps";
 import { type DiskState, appendBytes, derivedFileMode, NEW_SESSION_FILE_MODE, replacedByLink, settleStaleAppend, writeNewFile } from "./write";
 
@@ -87,15 +91,20 @@ export class LiveFile {
 	 * re-uses an id). A consumer holding a copy plus appended deltas must refetch when it changes.
 	 */
 	generation = 0;
+	/** The file's format (formats/registry.ts; pi for a new session) and its reader, which appended lines continue with. */
+	format: SessionFormat = piFormat;
+	records: RecordReader = piRecordReader;
+	readonly #formatOption: SessionFormat | undefined;
 	readonly #lazyOption: boolean | undefined;
 	readonly #probe: CatchUpProbe | undefined;
 	/** The path was a symbolic link when the file was opened (the user chose the link): it may stay one. */
 	#openedViaLink = false;
 
-	constructor(persistent: boolean, cwd: string, options: { path?: string; lazy?: boolean; probe?: CatchUpProbe } = {}) {
+	constructor(persistent: boolean, cwd: string, options: { path?: string; lazy?: boolean; probe?: CatchUpProbe; format?: SessionFormat } = {}) {
 		this.persistent = persistent;
 		this.cwd = cwd;
 		this.path = options.path;
+		this.#formatOption = options.format;
 		this.#lazyOption = options.lazy;
 		this.#probe = options.probe;
 		this.index = new EntryIndex(false);
@@ -121,6 +130,8 @@ export class LiveFile {
 		this.reset(index);
 		this.header = header;
 		this.fileVersion = CURRENT_SESSION_VERSION;
+		this.format = piFormat;
+		this.records = piRecordReader;
 		this.headerOnDisk = false;
 		this.disk = undefined;
 		if (this.persistent && path !== undefined) this.path = path;
@@ -138,6 +149,7 @@ export class LiveFile {
 				cwd: this.cwd,
 				fileVersion: this.fileVersion,
 				syntheticCount: this.index.syntheticCount,
+				format: this.#formatOption,
 			});
 		} catch (err) {
 			this.reset();
@@ -154,6 +166,8 @@ export class LiveFile {
 		this.writeBlock = loaded.writeBlock;
 		this.disk = loaded.disk;
 		this.end = loaded.end;
+		this.format = loaded.format;
+		this.records = loaded.records;
 	}
 
 	/** Reads the file again from the start; the leaf stays where it was when that entry is still there. */
@@ -262,7 +276,7 @@ export class LiveFile {
 		} catch {
 			return "broken";
 		}
-		if (!isRecord(obj) || (obj as Loose).type !== "title") return "broken";
+		if (!isRecord(obj) || !isTitleRecord(obj)) return "broken";
 		this.titleSlot = obj as Loose;
 		this.titleSlotBytes = Buffer.from(buf.subarray(0, n - 1));
 		return "changed";
@@ -279,9 +293,11 @@ export class LiveFile {
 			const followWriter = follow && (writerHoldsLeaf || (leaf === null ? firstNew === 0 : leaf === ix.resumeLeafId() || leaf === ix.resumeAnchorId()));
 			ix.clearSawDuplicate();
 			let headerSeen = this.headerOnDisk;
-			const reader = new LineReader(ix, ix.lazy && this.headerOnDisk && !this.legacy, false);
+			const reader = new LineReader(ix, ix.lazy && this.headerOnDisk && !this.legacy, false, this.records);
+			const foreign = this.format.readsAsPi ? undefined : foreignSink(ix, this.format, this.records);
 			const res = scanLines(fd, this.end.scanned, size, this.end.nextLineNo, (buf, s, e, off, lineNo, hasEol) => {
-				reader.parseLine(buf, s, e, off, lineNo, hasEol, (obj, offset, length, ln, exact) => {
+				reader.parseLine(buf, s, e, off, lineNo, hasEol, (obj, offset, length, ln, exact, bytes) => {
+					if (foreign) return foreign(obj, offset, length, ln, exact, bytes);
 					if (!headerSeen) {
 						headerSeen = true;
 						if (obj.type === "session" && typeof obj.id === "string") {
@@ -295,6 +311,7 @@ export class LiveFile {
 				});
 			});
 			this.end = reader.end(res.end, res.nextLineNo, res.endsWithNewline);
+			if (foreign) applyResumeRule(ix, this.format);
 			if (ix.linkAppended(firstNew)) this.generation++;
 			if (!followWriter) ix.leafId = leaf;
 			else {
@@ -381,8 +398,7 @@ export class LiveFile {
 				parts.push(headerLine, line);
 				mkdirSync(dirname(file), { recursive: true });
 				// A new session that names the file it came from is no more readable than that file.
-				const parent = this.header.parentSession;
-				const st = writeNewFile(file, parts, derivedFileMode(typeof parent === "string" ? parent : undefined, NEW_SESSION_FILE_MODE));
+				const st = writeNewFile(file, parts, derivedFileMode(lineageOf(this.header)?.file, NEW_SESSION_FILE_MODE));
 				offset = headerLine.length;
 				lineNo = 2;
 				this.headerOnDisk = true;

@@ -6,7 +6,8 @@
 import { dirname, join, resolve } from "node:path";
 import type { LoadWarning, SearchScope } from "../../shared/api";
 import type { AgentMessage, ContentBlock, SessionContext, SessionEntry, SessionHeader, TitleSlot } from "../../shared/entries";
-import { CURRENT_SESSION_VERSION } from "../../shared/entries";
+import { createParent, newSessionHeader } from "./formats/pi/header";
+import type { SessionFormat } from "./formats/format";
 import type { Skeleton, SkeletonDelta } from "../../shared/skeleton";
 import { EntryKind } from "../../shared/skeleton";
 import type { CardFacts, UsageRollup } from "../../shared/card-facts";
@@ -50,6 +51,8 @@ export interface OpenOptions {
 	lazy?: boolean;
 	/** Observes (and, in tests, steers) how the open manager follows the file: see CatchUpProbe. */
 	probe?: CatchUpProbe;
+	/** Read the file as this format (formats/format.ts) instead of the one detected from its first bytes and path. */
+	format?: SessionFormat;
 }
 
 export interface CreateOptions {
@@ -94,7 +97,10 @@ export class SessionManager {
 
 	static #forFile(path: string, options: OpenOptions): SessionManager {
 		const file = resolve(path);
-		return new SessionManager(new LiveFile(true, process.cwd(), { path: file, lazy: options.lazy, probe: options.probe }), dirname(file));
+		return new SessionManager(
+			new LiveFile(true, process.cwd(), { path: file, lazy: options.lazy, probe: options.probe, format: options.format }),
+			dirname(file),
+		);
 	}
 
 	*#openSteps(options: OpenOptions): Generator<void, void> {
@@ -107,7 +113,7 @@ export class SessionManager {
 	static create(cwd: string, sessionDir?: string, options: CreateOptions = {}): SessionManager {
 		const dir = resolve(sessionDir ?? defaultSessionDir(cwd));
 		const sm = new SessionManager(new LiveFile(true, cwd), dir);
-		sm.#newSession(options.parentSession);
+		sm.#newSession(createParent(options));
 		return sm;
 	}
 
@@ -117,12 +123,10 @@ export class SessionManager {
 		return sm;
 	}
 
-	#newSession(parentSession: string | undefined): void {
+	#newSession(parentFile: string | undefined): void {
 		const timestamp = new Date().toISOString();
 		const id = createSessionId();
-		const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd: this.#live.cwd };
-		if (parentSession !== undefined) header.parentSession = parentSession;
-		this.#live.startNew(header, join(this.#dir, sessionFileName(timestamp, id)));
+		this.#live.startNew(newSessionHeader(id, timestamp, this.#live.cwd, parentFile), join(this.#dir, sessionFileName(timestamp, id)));
 	}
 
 	// ---------------------------------------------------------------- pi's accessors
@@ -145,6 +149,11 @@ export class SessionManager {
 	getHeader(): SessionHeader {
 		return this.#live.header;
 	}
+	/** The open file's format (formats/registry.ts): pi for a new session. Read-only formats refuse every write (`read_only_format`). */
+	getFormat(): SessionFormat {
+		return this.#live.format;
+	}
+
 	/** omp's title slot line, when the file starts with one. */
 	getTitleSlot(): TitleSlot | undefined {
 		return this.#live.titleSlot as TitleSlot | undefined;

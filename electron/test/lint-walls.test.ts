@@ -1,6 +1,8 @@
-// `npm run lint` guards the walls: on a scratch copy of the lint setup and two real source files it passes
+// `npm run lint` guards the walls: on a scratch copy of the lint setup and a few real source files it passes
 // unmodified and fails, naming the wall, once the renderer imports `node:fs` or the session core imports
-// the services. The copy is formatted first so only the walls decide (Prettier has its own check).
+// the services, or once a raw record name of an agent's files or a format-id comparison appears outside the
+// session formats (arbor/raw-records, docs/formats.md). The copy is formatted first so only the walls decide
+// (Prettier has its own check).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +12,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const repo = resolve(import.meta.dirname, "..", "..");
 const RENDERER_FILE = "renderer/graph/layout.ts";
 const SESSION_FILE = "electron/session/classify.ts";
-const FILES = ["package.json", "eslint.config.mjs", "eslint/layers.mjs", ".prettierrc.json", ".prettierignore", RENDERER_FILE, SESSION_FILE];
+const FORMAT_FILE = "electron/session/formats/omp/title-slot.ts";
+const FILES = [
+	"package.json",
+	"eslint.config.mjs",
+	"eslint/layers.mjs",
+	"eslint/raw-records.mjs",
+	".prettierrc.json",
+	".prettierignore",
+	RENDERER_FILE,
+	SESSION_FILE,
+	FORMAT_FILE,
+];
 
 let dir: string;
 
@@ -70,4 +83,42 @@ describe("npm run lint enforces the layer walls", () => {
 			);
 		});
 	}, 120_000);
+
+	it("fails when a raw record name or a format-id comparison leaves the session formats, naming the rule", () => {
+		const cases: [string, string, string][] = [
+			[SESSION_FILE, "export const parentOf = (h: Record<string, unknown>) => h.parentSession;", 'Raw record name "parentSession" of the pi format'],
+			[
+				RENDERER_FILE,
+				'export const isFork = (r: { [k: string]: unknown }) => r["forked_from_id"] !== undefined;',
+				'Raw record name "forked_from_id" of the codex format',
+			],
+			[SESSION_FILE, "export const { parentUuid } = { parentUuid: 1 };", 'Raw record name "parentUuid" of the claude format'],
+			[SESSION_FILE, 'export const kinds = ["session_meta"];', 'Raw record name "session_meta" of the codex format'],
+			[RENDERER_FILE, 'export const isOmp = (w: string) => w === "omp";', 'Comparison with the format id "omp"'],
+			[SESSION_FILE, 'export const who = (w: string) => { switch (w) { case "claude": return 1; } return 0; };', 'Comparison with the format id "claude"'],
+		];
+		for (const [file, line, message] of cases) {
+			withLine(file, line, () => {
+				const r = lint();
+				expect(r.code, line).not.toBe(0);
+				expect(r.out, line).toContain(message);
+				expect(r.out, line).toContain("arbor/raw-records");
+			});
+		}
+	}, 600_000);
+
+	it("passes when the same names stay inside a format module, or are only Arbor's own keys and types", () => {
+		const inside = 'export const parentOf = (h: Record<string, unknown>) => (h.parentSession ?? h.parentUuid) === "omp";';
+		withLine(FORMAT_FILE, inside, () => {
+			const r = lint();
+			expect(r.out).not.toMatch(/arbor\/raw-records/);
+			expect(r.code, r.out).toBe(0);
+		});
+		// An object key or a type member declares Arbor's own shape (a CLI JSON key), not a read of a raw record.
+		withLine(SESSION_FILE, "export const out: { parentSession: string | null } = { parentSession: null };", () => {
+			const r = lint();
+			expect(r.out).not.toMatch(/arbor\/raw-records/);
+			expect(r.code, r.out).toBe(0);
+		});
+	}, 240_000);
 });

@@ -73,10 +73,13 @@ function OmittedNote({ index, sessionId, sk }: { index: number; sessionId: strin
 
 const RULES_NAME: Record<ContextRules, string> = { pi: "pi 1.6", omp: "omp 18.3" };
 
-/** Which rules built the view, a switch to the other's, and omp's context facts. Shown for omp files only. */
+/**
+ * Which rules built the view, a switch to the other's, and omp's context facts. Shown for files whose agent has
+ * context rules of its own besides pi's (the writer the server names: omp).
+ */
 function RulesHead({ ctx, onSwitch }: { ctx: ContextView; onSwitch: (rules: ContextRules) => void }) {
-	if (ctx.writer !== "omp" || !ctx.rules) return null;
-	const other: ContextRules = ctx.rules === "omp" ? "pi" : "omp";
+	if (!ctx.writer || ctx.writer === "pi" || !ctx.rules) return null;
+	const other: ContextRules = ctx.rules === ctx.writer ? "pi" : ctx.writer;
 	const o = ctx.omp;
 	const roles = o ? Object.entries(o.models) : [];
 	return (
@@ -160,8 +163,8 @@ export function ContextPanel() {
 	const { ctx } = view;
 	const editCount = ctx.messages.filter((m) => m.contextEditId).length;
 	const leafIndex = sk ? (ctx.leafId === null ? sk.leaf : indexOfId(sk, ctx.leafId)) : -1;
-	// Context edits are pi 1.6's: omp's rules do not apply them.
-	const edits = sk && sessionId && leafIndex >= 0 && ctx.rules !== "omp" ? contextEditsOnPath(sk, leafIndex) : [];
+	// Context edits are pi 1.6's: other agents' rules do not apply them.
+	const edits = sk && sessionId && leafIndex >= 0 && (ctx.rules ?? "pi") === "pi" ? contextEditsOnPath(sk, leafIndex) : [];
 	return (
 		<div className="context-panel" data-testid="context-panel">
 			<div className="context-head">

@@ -1,10 +1,9 @@
 // The live badge: a running pi (with Arbor's extension) holds this session, so steering goes through it.
 // Says which pi (version, pid), its model, and whether it is idle or working (Stop is next to the composer).
 
+import { agentDisplayName as agentName } from "../../shared/agents";
 import { useApp } from "../store";
 import type { LiveSessionView } from "../store/live";
-
-const agentName = (agent: string): string => (agent === "omp" ? "oh-my-pi" : "pi");
 
 /** The sentence the badge stands for (its title and accessible name). */
 export function liveDescription(live: LiveSessionView): string {

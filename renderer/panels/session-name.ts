@@ -65,7 +65,7 @@ export function shortenMiddle(text: string, max: number): string {
 
 /**
  * The session's display name (fetches the needed preview). A file branched or forked from another (its
- * header names a parentSession) starts with the same messages as its parent, so its first message would
+ * header names its parent: `summary.parentFile`) starts with the same messages as its parent, so its first message would
  * name it like the parent: it is named "↳ " and its last user message instead (the one it branched with),
  * or, with no message yet (a branch from the first message), "↳ new branch of" the parent.
  */
@@ -73,7 +73,7 @@ export function useSessionName(sessionId: string | null, max = 40): string {
 	const session = useApp((s) => (sessionId ? s.sessions[sessionId] : undefined));
 	const sk = session?.skeleton ?? null;
 	const title = session?.summary.title ?? null;
-	const parentPath = session?.summary.header.parentSession ?? null;
+	const parentPath = session?.summary.parentFile ?? null;
 	const branched = !!parentPath;
 	const first = sk && !title ? (branched ? lastUserIndex(sk) : firstUserIndex(sk)) : -1;
 	const preview = useApp((s) => (sessionId && first >= 0 ? s.previews[sessionId]?.get(first) : undefined));

@@ -5,6 +5,7 @@
 // pi's (the skeleton's `leaf`, docs/live.md "One leaf"). Losing pi never touches drafts or the file: the
 // session simply goes back to file mode, its leaf where pi was.
 
+import { agentDisplayName } from "../../shared/agents";
 import type { LiveSessionInfo, SessionSummary } from "../../shared/api";
 import type { AssistantMessage } from "../../shared/entries";
 import { EntryKind, type Skeleton } from "../../shared/skeleton";
@@ -71,7 +72,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 					return { live };
 				});
 				if (opts?.announce !== false) {
-					const who = `${before.state.agent === "omp" ? "oh-my-pi" : "pi"} (pid ${before.state.pid})`;
+					const who = `${agentDisplayName(before.state.agent)} (pid ${before.state.pid})`;
 					const draft = (get().drafts[sessionId] ?? "").trim() !== "" ? " Your draft is kept." : "";
 					const why = opts?.reason?.trim().replace(/\.?$/, ".");
 					const fileMode = why?.includes("the file") ? "" : " Arbor works on the file again.";
@@ -99,10 +100,7 @@ export const createLiveSlice: SliceCreator<LiveSlice> = (set, get, client) => {
 				return { live: { ...s.live, [sessionId]: { state: info, streams: kept, stopping: working ? (cur?.stopping ?? false) : false } } };
 			});
 			if (!before && opts?.announce) {
-				get().toast(
-					"info",
-					`Live: ${info.agent === "omp" ? "oh-my-pi" : "pi"} ${info.agentVersion} (pid ${info.pid}) holds this file; steering goes through it.`,
-				);
+				get().toast("info", `Live: ${agentDisplayName(info.agent)} ${info.agentVersion} (pid ${info.pid}) holds this file; steering goes through it.`);
 			}
 			get().pruneStreams(sessionId);
 		},

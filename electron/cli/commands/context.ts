@@ -4,7 +4,7 @@
 
 import { flag, parseCommandArgs, positionals, stringOption, UsageError } from "../args";
 import { openSession, printUsage, reportWarnings } from "../io";
-import { buildOmpContext, readPathContext, sessionWriter } from "../../session";
+import { contextRuleIds, formatById, readPathContext, sessionWriter, type OmpSessionContext } from "../../session";
 import { CONTEXT_OPTIONS, printContext, printOmpContext } from "../context-print";
 
 export const contextUsage = `Usage: arbor context FILE [--leaf ENTRY_ID] [--as pi|omp] [--json]
@@ -29,11 +29,14 @@ export async function contextCommand(argv: string[]): Promise<number> {
 	if (!file) throw new UsageError("missing FILE", contextUsage);
 	const leaf = stringOption(args, "leaf");
 	const as = stringOption(args, "as");
-	if (as !== undefined && as !== "pi" && as !== "omp") throw new UsageError(`--as must be "pi" or "omp", not "${as}"`, contextUsage);
+	const rules = contextRuleIds();
+	if (as !== undefined && !rules.includes(as)) throw new UsageError(`--as must be ${rules.map((r) => `"${r}"`).join(" or ")}, not "${as}"`, contextUsage);
+	// The rules of the format named by --as, when it has its own (omp's); pi's otherwise.
+	const asOwn = as === undefined ? undefined : formatById(as)?.buildContext;
 	// The path-only reader (docs/session-core.md): it parses only the path's lines and hands every file it
 	// cannot read exactly that way (damage, legacy versions, duplicate ids, ...) to SessionManager. It builds
 	// pi's context only: without --as, an omp file is a fallback too and goes the full way.
-	if (process.env.ARBOR_CONTEXT_READER !== "full" && as !== "omp") {
+	if (process.env.ARBOR_CONTEXT_READER !== "full" && !asOwn) {
 		const fast = readPathContext(file, leaf, { piOnly: as === undefined });
 		if (fast.ok) {
 			await printContext(fast.context, leaf ?? fast.leafId, flag(args, "json"));
@@ -44,8 +47,9 @@ export async function contextCommand(argv: string[]): Promise<number> {
 	try {
 		reportWarnings(sm);
 		if (leaf !== undefined && sm.indexOf(leaf) < 0) throw new UsageError(`no entry "${leaf}" in ${sm.getSessionFile()}`, contextUsage);
-		if ((as ?? sessionWriter(sm)) === "omp") {
-			await printOmpContext(buildOmpContext(sm, leaf ?? sm.getLeafId()), leaf ?? sm.getLeafId() ?? "none", flag(args, "json"));
+		const own = as === undefined ? formatById(sessionWriter(sm))?.buildContext : asOwn;
+		if (own) {
+			await printOmpContext(own(sm, leaf ?? sm.getLeafId()) as OmpSessionContext, leaf ?? sm.getLeafId() ?? "none", flag(args, "json"));
 			return 0;
 		}
 		const ctx = sm.buildSessionContext(leaf ?? sm.getLeafId());

@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import { EntryKind, ENTRY_KIND_NAMES, KIND_ENTRY_TYPES } from "../../../shared/skeleton";
 import { countBranchPoints, treeShape } from "../../../shared/tree-view";
-import type { SessionManager } from "../../session";
+import { lineageOf, type SessionManager } from "../../session";
 import { flag, parseCommandArgs, positionals } from "../args";
 import { openSession, Output, printUsage } from "../io";
 
@@ -54,6 +54,12 @@ function bump(m: Record<string, number>, k: string): void {
 	m[k] = (m[k] ?? 0) + 1;
 }
 
+/** The file the session was branched or forked from, as its format's lineage rule reads the header (null: none). */
+function parentOf(sm: SessionManager): string | null {
+	const lineage = lineageOf(sm.getHeader());
+	return lineage?.file ?? lineage?.sessionId ?? null;
+}
+
 export function sessionInfo(sm: SessionManager): SessionInfo {
 	const s = sm.getSkeleton();
 	const types: Record<string, number> = {};
@@ -94,7 +100,7 @@ export function sessionInfo(sm: SessionManager): SessionInfo {
 	} catch {
 		/* reported by the caller's open already */
 	}
-	const parent = typeof header.parentSession === "string" ? header.parentSession : typeof header.branchedFrom === "string" ? header.branchedFrom : null;
+	const parent = parentOf(sm);
 	return {
 		file,
 		sessionId: sm.getSessionId(),
@@ -148,7 +154,8 @@ export async function infoCommand(argv: string[]): Promise<number> {
 			out.line(`version:       ${info.fileVersion}${info.needsUpgrade ? " (legacy: read-only until upgraded to v3)" : ""}`);
 			out.line(`cwd:           ${info.cwd ?? "(none)"}`);
 			if (info.title) out.line(`title:         ${info.title}`);
-			if (info.parentSession) out.line(`parent:        ${info.parentSession}`);
+			const parent = parentOf(sm);
+			if (parent) out.line(`parent:        ${parent}`);
 			out.line(`size:          ${info.size} bytes`);
 			out.line(`entries:       ${info.entries}`);
 			out.line(`by type:       ${counts(info.types)}`);

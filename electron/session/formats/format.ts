@@ -87,6 +87,8 @@ export interface Lineage {
 	sessionId?: string;
 	/** The entry in the parent the fork starts after, when known. */
 	entryId?: string;
+	/** Paths this file had before its agent moved it (omp's `previousSessionFiles`): a child naming one of them is this file's. */
+	previousFiles?: string[];
 }
 
 /** How an index asks for the resume point: entries in file order, by id and row. */
@@ -118,6 +120,12 @@ export interface SessionFormat {
 	/** Whether Arbor may append to (and branch within) this format's files. */
 	readonly writable: boolean;
 	/**
+	 * Its files are pi's JSONL (pi and omp): a header line, v1–v3 records that are Arbor's entries as they are,
+	 * omp's title slot; the core reads and writes them by pi's rules (line-reader.ts). Absent for other agents'
+	 * formats: every record goes through `newReader().read` / `toEntry`, and nothing is migrated.
+	 */
+	readonly readsAsPi?: boolean;
+	/**
 	 * Whether the file is this format's, from its first bytes and its place. Cheap and pure: the registry
 	 * asks each format in order (the most specific first, pi last as the fallback).
 	 */
@@ -140,8 +148,8 @@ export interface SessionFormat {
 	 * agent has no rules of its own that Arbor reproduces.
 	 */
 	buildContext?(sm: SessionManager, leafId?: string | null): FormatContext;
-	/** Where this file was forked from (pi: the header's `parentSession`), or undefined. */
-	lineage(first: Record<string, unknown> | undefined): Lineage | undefined;
+	/** Where this file was forked from, from its header record (or first record, for a format without a header; pi: `parentSession`), or undefined. */
+	lineage(header: Record<string, unknown> | undefined): Lineage | undefined;
 	/** The row the agent resumes from when it continues this file (pi / omp: the last resumable line), or -1. */
 	resumeRow(ix: ResumeInput): number;
 }

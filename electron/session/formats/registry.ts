@@ -3,13 +3,16 @@
 // with warnings, as before formats existed). Foreign formats (Claude Code, Codex) are added here.
 
 import { closeSync, constants as fsConstants, openSync, readSync } from "node:fs";
-import type { FormatId, FormatProbe, SessionFormat } from "./format";
+import type { FormatId, FormatProbe, Lineage, SessionFormat } from "./format";
 import { PROBE_BYTES } from "./format";
 import { ompFormat } from "./omp/format";
 import { piFormat } from "./pi/format";
 
 /** Every format, in detection order (pi last: the fallback). */
 export const FORMATS: readonly SessionFormat[] = [ompFormat, piFormat];
+
+/** The formats in the library's order: pi first (its roots are listed first and win duplicates), then the others. */
+export const LIBRARY_FORMATS: readonly SessionFormat[] = [piFormat, ...FORMATS.filter((f) => f !== piFormat)];
 
 /** The format with this id, or undefined. */
 export function formatById(id: FormatId): SessionFormat | undefined {
@@ -36,6 +39,23 @@ export function probeFile(path: string): FormatProbe {
 	} finally {
 		if (fd !== undefined) closeSync(fd);
 	}
+}
+
+/**
+ * Where a file was forked from, by its header: what the formats' lineage rules read from it (the first that
+ * reads anything, in detection order), or undefined.
+ */
+export function lineageOf(header: Record<string, unknown> | undefined): Lineage | undefined {
+	for (const f of FORMATS) {
+		const l = f.lineage(header);
+		if (l) return l;
+	}
+	return undefined;
+}
+
+/** The context rules Arbor reproduces, by format id: pi's (the reference), then every format's own ("pi", "omp"). */
+export function contextRuleIds(): string[] {
+	return ["pi", ...FORMATS.filter((f) => f.buildContext).map((f) => f.id)];
 }
 
 /** The agent's display name for a format id ("oh-my-pi" for "omp"); an unknown id is shown as it is. */

@@ -1,16 +1,7 @@
 // omp 18.3's title slot: a fixed-width first line (`{"type":"title","v":1,…,"pad":"…"}`, 256 bytes with its
 // "\n") that omp rewrites in place whenever the title changes. pi never writes one and refuses such files.
-// The core keeps the line verbatim and re-reads it on every change check (live-file.ts).
-
-/** omp's slot, as omp writes it. */
-export interface TitleSlot {
-	type: "title";
-	v: 1;
-	title: string;
-	source?: "auto" | "user";
-	updatedAt: string;
-	pad: string;
-}
+// The core keeps the line verbatim and re-reads it on every change check (live-file.ts); its shape as a type is
+// shared/entries.ts TitleSlot (`getTitleSlot()`).
 
 /** Bytes of the slot line including its "\n". */
 export const TITLE_SLOT_BYTES = 256;

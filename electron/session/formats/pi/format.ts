@@ -4,6 +4,7 @@
 // docs/formats.md "pi".
 
 import { join } from "node:path";
+import { AGENT_NAMES } from "../../../../shared/agents";
 import type { SessionEntry } from "../../../../shared/entries";
 import { factsOf } from "../../classify";
 import type { DirEnv, FormatProbe, IndexRow, Lineage, RecordReader, ResumeInput, SessionFormat } from "../format";
@@ -49,8 +50,9 @@ export function lastResumableRow(ix: ResumeInput): number {
 
 export const piFormat: SessionFormat = {
 	id: "pi",
-	agentName: "pi",
+	agentName: AGENT_NAMES.pi,
 	writable: true,
+	readsAsPi: true,
 	detect(probe: FormatProbe): boolean {
 		const first = firstRecord(probe.head);
 		return first !== undefined && first.type === "session";

@@ -28,6 +28,7 @@ import { forEachParentLoop } from "../../parent-loops";
 import { fallback, Fallback, hashBytes, Rows, sameBytes } from "../../path-rows";
 import { skimLine } from "./scan-line";
 import { ompByHeader, OMP_ONLY_TYPES } from "../omp/context";
+import { hasSlotShape } from "../omp/title-slot";
 
 export type PathContextResult = { ok: true; context: SessionContext; leafId: string; entries: number; pathLength: number } | { ok: false; reason: string };
 
@@ -272,7 +273,7 @@ function scanLines(fd: number, size: number, piOnly: boolean): Rows {
 			if (atStart && o.type === "title") {
 				atStart = false;
 				// omp's fixed-width title slot; any other title line makes SessionManager warn.
-				if (typeof o.pad !== "string" || o.v !== 1 || e - s + 1 !== 256 || !hasEol) fallback("title line not in omp's slot shape");
+				if (!hasSlotShape(o, e - s) || !hasEol) fallback("title line not in omp's slot shape");
 				if (piOnly) fallback("omp file");
 				return;
 			}
