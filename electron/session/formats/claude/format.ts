@@ -3,6 +3,7 @@
 // pi's entries; the folder functions (folder.ts) give the title, subagents and fork lineage. docs/formats-claude.md.
 
 import * as path from "node:path";
+import { AGENT_NAMES } from "../../../../shared/agents";
 import type { SessionEntry } from "../../../../shared/entries";
 import type { DirEnv, FormatProbe, Lineage, ResumeInput, SessionFormat } from "../format";
 import { firstRecord } from "../pi/header";
@@ -42,7 +43,7 @@ export function claudeProjectsRoot(env: DirEnv, home: string): string {
 
 export const claudeFormat: SessionFormat = {
 	id: "claude",
-	agentName: "Claude Code",
+	agentName: AGENT_NAMES.claude,
 	writable: false,
 	detect(probe: FormatProbe): boolean {
 		const first = firstRecord(probe.head);

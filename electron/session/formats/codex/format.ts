@@ -4,6 +4,7 @@
 // docs/formats-codex.md.
 
 import * as path from "node:path";
+import { AGENT_NAMES } from "../../../../shared/agents";
 import type { SessionEntry } from "../../../../shared/entries";
 import { isRecord } from "../../../../shared/guards";
 import type { DirEnv, FormatProbe, Lineage, ResumeInput, SessionFormat } from "../format";
@@ -23,7 +24,7 @@ export function isCodexRecord(r: Record<string, unknown>): boolean {
 
 export const codexFormat: SessionFormat = {
 	id: "codex",
-	agentName: "Codex",
+	agentName: AGENT_NAMES.codex,
 	writable: false,
 	// A compressed rollout is known by its name (its first bytes are zstd's).
 	detect(probe: FormatProbe): boolean {
