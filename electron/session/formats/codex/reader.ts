@@ -9,9 +9,14 @@ import { codexEntry, codexUsage, eventUsage, isItem, payloadOf, roleOf } from ".
 
 type Raw = Record<string, unknown>;
 
-/** The id of an item: its ordinal (Codex 0.1xx numbers every line of a thread, forks continuing the parent's count), else its line. */
-export function itemId(raw: Raw, lineNo: number): string {
-	return typeof raw.ordinal === "number" && Number.isInteger(raw.ordinal) ? `o:${raw.ordinal}` : `l:${lineNo}`;
+/**
+ * The id of an item: its ordinal (Codex 0.1xx numbers every line of a thread, forks continuing the parent's count),
+ * else its line; also its line when the ordinal was used already in the file (a hand-edited or spliced file), so
+ * an id never repeats and an item never becomes its own parent.
+ */
+export function itemId(raw: Raw, lineNo: number, used: ReadonlySet<string>): string {
+	const o = typeof raw.ordinal === "number" && Number.isInteger(raw.ordinal) ? `o:${raw.ordinal}` : undefined;
+	return o !== undefined && !used.has(o) ? o : `l:${lineNo}`;
 }
 /** The id of a bookkeeping row (events, turn context, token counts): from its line, never a position. */
 export const BOOKKEEPING_PREFIX = "~codex:book:";
@@ -26,6 +31,8 @@ export class CodexReader implements RecordReader {
 	/** The tail when the current turn's task started (its injected context comes before the user's prompt). */
 	#taskStart: string | null | undefined = undefined;
 	#sawMeta = false;
+	/** Item ids given so far. */
+	readonly #used = new Set<string>();
 	/** The first session_meta's payload (the thread's header). */
 	meta: Raw | undefined;
 
@@ -59,7 +66,8 @@ export class CodexReader implements RecordReader {
 			this.#turnStarts.push(this.#taskStart !== undefined ? this.#taskStart : this.#tail);
 			this.#taskStart = undefined;
 		}
-		const id = itemId(raw, at.lineNo);
+		const id = itemId(raw, at.lineNo, this.#used);
+		this.#used.add(id);
 		const row = this.#row(raw, id, this.#tail);
 		this.#tail = id;
 		return [row];

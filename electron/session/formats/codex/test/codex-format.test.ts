@@ -159,6 +159,16 @@ describe("rules on hand-made rollouts", () => {
 		expect(f.rows[codexFormat.resumeRow(ix(f.rows.indexOf(rollback) + 1))]!.id).toBe(rollback.id);
 		expect(f.rows[codexFormat.resumeRow(ix(f.rows.length))]!.id).toBe(id("4"));
 	});
+	it("a repeated ordinal falls back to the line's id: no duplicate id, no item its own parent", () => {
+		ord = 0;
+		const head = [meta(), user("one"), answer("1")];
+		const f = readText(codexFormat, lines(...head, { ...user("again"), ordinal: 1 }));
+		expect(f.rows.map((r) => [r.id, r.parentId])).toEqual([
+			["o:1", null],
+			["o:2", "o:1"],
+			["l:4", "o:2"],
+		]);
+	});
 	it("a rollback of more turns than there are goes back to the start; zero turns changes nothing", () => {
 		ord = 0;
 		const f = readText(codexFormat, lines(meta(), user("one"), answer("1"), line("event_msg", { type: "thread_rolled_back", num_turns: 5 }), user("again")));
