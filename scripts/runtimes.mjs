@@ -51,6 +51,13 @@ const OMP_OVERRIDES = {
 // @oh-my-pi/pi-natives and @babel/parser. pi-natives 18.3.4 is unpublished; its 18.2.10 JS loads the 18.2.11
 // linux-x64 addon (the newest published) once its version field names the addon's version, and the 8 exports
 // 18.3.4 imports that this addon lacks get placeholders that throw when called (nothing the live tests use).
+// Other coding agents' own CLIs as test rigs (docs/formats-claude.md, docs/formats-codex.md): each run against a
+// loopback model with a throwaway HOME writes the real session files the formats are checked on. Both pull a
+// ~400 MB native binary through an optional dependency, so they are installed only when asked for by name.
+export const CLAUDE_CODE_VERSION = "2.1.337";
+export const CODEX_VERSION = "0.171.0";
+const ON_REQUEST = new Set(["claude", "codex"]);
+
 const OMP_CLI_NATIVES = { js: "18.2.10", addon: "18.2.11" };
 const OMP_CLI_MISSING_NATIVES = [
 	"appleFmAvailability",
@@ -77,6 +84,23 @@ const RUNTIMES = {
 	},
 	bun: { pkg: `bun@${BUN_VERSION}`, folder: `bun-${BUN_VERSION}`, bin: "bun", probe: ["--version"], expect: BUN_VERSION },
 	omp: { folder: `omp-${OMP_VERSION}`, path: join("node_modules", "@oh-my-pi", "pi-coding-agent"), marker: ".arbor-installed" },
+	claude: {
+		pkg: `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`,
+		folder: `claude-code-${CLAUDE_CODE_VERSION}`,
+		bin: "claude",
+		probe: ["--version"],
+		expect: CLAUDE_CODE_VERSION,
+		// Prints "2.1.337 (Claude Code)".
+		expectWord: true,
+	},
+	codex: {
+		pkg: `@openai/codex@${CODEX_VERSION}`,
+		folder: `codex-${CODEX_VERSION}`,
+		bin: "codex",
+		probe: ["--version"],
+		expect: CODEX_VERSION,
+		expectWord: true,
+	},
 	ompCli: { folder: `omp-cli-${OMP_VERSION}`, path: join("node_modules", "@oh-my-pi", "pi-coding-agent", "dist", "cli.js"), marker: ".arbor-installed" },
 };
 
@@ -98,7 +122,9 @@ function works(r) {
 		}
 	}
 	const p = spawnSync(bin, r.probe, { encoding: "utf8", timeout: 30_000 });
-	return p.status === 0 && p.stdout.trim() === r.expect;
+	if (p.status !== 0) return false;
+	// Some programs print a name beside the version ("codex-cli 0.171.0"): the version must be one of the words.
+	return r.expectWord ? p.stdout.trim().split(/\s+/).includes(r.expect) : p.stdout.trim() === r.expect;
 }
 
 /** Serialise installs between processes (a test run and .ci/run may start at once): mkdir is atomic. */
@@ -217,7 +243,9 @@ function installOmpCli(r, dir, npm) {
 }
 
 /** Paths of the installed runtimes, installing what is missing (throws a one-line reason when it cannot). */
-export function runtimes(names = Object.keys(RUNTIMES).filter((n) => n !== "ompCli" || (process.platform === "linux" && process.arch === "x64"))) {
+export function runtimes(
+	names = Object.keys(RUNTIMES).filter((n) => !ON_REQUEST.has(n) && (n !== "ompCli" || (process.platform === "linux" && process.arch === "x64"))),
+) {
 	return Object.fromEntries(names.map((n) => [n, install(n)]));
 }
 

@@ -5,11 +5,13 @@
 import { closeSync, constants as fsConstants, openSync, readSync } from "node:fs";
 import type { FormatId, FormatProbe, Lineage, SessionFormat } from "./format";
 import { PROBE_BYTES } from "./format";
+import { claudeFormat } from "./claude/format";
+import { codexFormat } from "./codex/format";
 import { ompFormat } from "./omp/format";
 import { piFormat } from "./pi/format";
 
 /** Every format, in detection order (pi last: the fallback). */
-export const FORMATS: readonly SessionFormat[] = [ompFormat, piFormat];
+export const FORMATS: readonly SessionFormat[] = [claudeFormat, codexFormat, ompFormat, piFormat];
 
 /** The formats in the library's order: pi first (its roots are listed first and win duplicates), then the others. */
 export const LIBRARY_FORMATS: readonly SessionFormat[] = [piFormat, ...FORMATS.filter((f) => f !== piFormat)];
