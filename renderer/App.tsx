@@ -119,38 +119,43 @@ function Toolbar() {
 	const leaf = meta("view.zoomToLeaf");
 	const settings = meta("settings.open");
 	const palette = meta("palette.open");
+	// The session tabs are a row of their own under the toolbar (as an editor's tab bar): sharing the toolbar's
+	// row, two tabs at 1440 px squeezed the live badge to a dot, pushed ⚙ and Commands past the window's edge
+	// and cut the names to 14 characters (issue 38 item 4).
 	return (
-		<header className="toolbar">
-			<button type="button" data-testid="open-library" title={library.title} onClick={library.onClick}>
-				{library.text}
-			</button>
+		<>
+			<header className="toolbar">
+				<button type="button" data-testid="open-library" title={library.title} onClick={library.onClick}>
+					{library.text}
+				</button>
+				{activeId && <LiveBadge sessionId={activeId} />}
+				{hasSession && <FilterBar />}
+				{hasSession && <SearchBar />}
+				<span className="spacer" />
+				{hasSession && (
+					<button type="button" data-testid="fit-button" title={fit.title} onClick={fit.onClick}>
+						{fit.text}
+					</button>
+				)}
+				{hasSession && (
+					<button type="button" data-testid="family-button" title={family.title} onClick={family.onClick}>
+						{family.text}
+					</button>
+				)}
+				{hasSession && (
+					<button type="button" data-testid="zoom-leaf-button" title={leaf.title} onClick={leaf.onClick}>
+						{leaf.text}
+					</button>
+				)}
+				<button type="button" data-testid="open-settings" title={settings.title} aria-label={settings.text} onClick={settings.onClick}>
+					⚙
+				</button>
+				<button type="button" data-testid="open-palette" title={palette.title} aria-label={palette.text} onClick={palette.onClick}>
+					⌘<span className="narrow-hide"> {palette.text}</span>
+				</button>
+			</header>
 			<SessionTabs />
-			{activeId && <LiveBadge sessionId={activeId} />}
-			{hasSession && <FilterBar />}
-			{hasSession && <SearchBar />}
-			<span className="spacer" />
-			{hasSession && (
-				<button type="button" data-testid="fit-button" title={fit.title} onClick={fit.onClick}>
-					{fit.text}
-				</button>
-			)}
-			{hasSession && (
-				<button type="button" data-testid="family-button" title={family.title} onClick={family.onClick}>
-					{family.text}
-				</button>
-			)}
-			{hasSession && (
-				<button type="button" data-testid="zoom-leaf-button" title={leaf.title} onClick={leaf.onClick}>
-					{leaf.text}
-				</button>
-			)}
-			<button type="button" data-testid="open-settings" title={settings.title} aria-label={settings.text} onClick={settings.onClick}>
-				⚙
-			</button>
-			<button type="button" data-testid="open-palette" title={palette.title} aria-label={palette.text} onClick={palette.onClick}>
-				⌘<span className="narrow-hide"> {palette.text}</span>
-			</button>
-		</header>
+		</>
 	);
 }
 

@@ -1,6 +1,6 @@
-// The session tab strip: one tab per open session, named by the session (shortened from the middle; the
-// full name and the path on hover). The names are shortened further (down to MIN_CHARS) when that lets
-// every tab fit in the room the toolbar leaves. When even that does not fit, the strip moves by whole tabs: a tab is never cut at its left edge, the active one is always whole, and each side
+// The session tab strip, on its own row under the toolbar: one tab per open session, named by the session
+// (shortened from the middle; the full name and the path on hover). The names are shortened further (down
+// to MIN_CHARS) when that lets every tab fit in the row. When even that does not fit, the strip moves by whole tabs: a tab is never cut at its left edge, the active one is always whole, and each side
 // with tabs out of view shows an arrow with their count (the right edge also fades over a tab it cuts).
 // A scrolling box with a scrollbar showed whichever pixel the active tab needed, so the tab before it
 // read "he weath…ix it?" with nothing saying more tabs were there.
@@ -12,9 +12,12 @@ import { Shown } from "../graph/Shown";
 import { shortenMiddle, useSessionName } from "./session-name";
 
 /** Characters a tab shows at most: its name shortened from the middle. */
-const TAB_CHARS = 18;
-/** Fewest characters a name is shortened to (the usability pass saw tabs reading "h." and "A"). */
-const MIN_CHARS = 14;
+const TAB_CHARS = 40;
+/**
+ * Fewest characters a name is shortened to: 13 from its start and 8 from its end, a few words of each, so
+ * names that start alike still read apart; at 14 two tabs both read "Add node…ssion" (issue 38 item 4).
+ */
+const MIN_CHARS = 22;
 
 let measurer: CanvasRenderingContext2D | null | undefined;
 /** Width of `text` in the font of `el` (px). */
@@ -26,7 +29,7 @@ function textWidth(el: Element, text: string): number {
 }
 
 /**
- * The most characters per name (MIN_CHARS..TAB_CHARS) with which every tab fits in the room the toolbar
+ * The most characters per name (MIN_CHARS..TAB_CHARS) with which every tab fits in the room the tab row
  * leaves the strip (its width less its arrows, and the toolbar's free space); MIN_CHARS when none does.
  * The room is the strip's less its arrows: the toolbar shares its width by each item's content (the
  * search field shrinks eight times as fast as the strip), so a strip showing arrows is given more room than
@@ -162,62 +165,64 @@ export function SessionTabs() {
 		place(to);
 	};
 	return (
-		<nav ref={nav} className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
-			{over && <MoreTabs side="left" count={first} onClick={() => move(first - 1)} />}
-			<div
-				ref={box}
-				className={`tabs${over && right > 0 ? " more-right" : ""}`}
-				data-testid="tabs-scroller"
-				// The browser scrolls the box itself to show a focused tab (or a find-in-page hit): the strip lands
-				// on whole tabs around what it scrolled to.
-				onScroll={(e) => {
-					const el = e.currentTarget;
-					const cur = viewRef.current;
-					const to = el.scrollLeft;
-					if (Math.abs(to - cur.x) <= 0.5) return;
-					const tabs = tabsIn(row.current);
-					const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
-					let k = 0;
-					if (to < cur.x) while (k + 1 < tabs.length && left(k + 1) <= to + 0.5) k++;
-					else while (k + 1 < tabs.length && left(k + 1) < to + el.clientWidth) k++;
-					const next = to < cur.x ? place(k) : place(cur.first, k);
-					el.scrollLeft = (next ?? cur).x;
-				}}
-				onFocus={(e) => {
-					// Only for keyboard focus: a click's own focus moving the tab would leave the mouse-up on another
-					// element, and the click would be lost (the click makes the tab active, which brings it into view).
-					if (!(e.target instanceof HTMLElement) || !e.target.matches(":focus-visible")) return;
-					const k = tabsIn(row.current).indexOf((e.target as HTMLElement).closest(".tab") as HTMLElement);
-					if (k < 0) return;
-					followActive.current = k === activeRef.current;
-					place(viewRef.current.first, k);
-				}}
-				onWheel={(e) => {
-					const d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
-					if (over && d !== 0) move(first + Math.sign(d));
-				}}
-			>
-				<div ref={row} className="tabs-row">
-					{order.map((id) => {
-						const s = sessions[id];
-						if (!s) return null;
-						return (
-							<SessionTab
-								key={id}
-								id={id}
-								chars={chars}
-								active={id === active}
-								path={s.summary.path}
-								onOpen={() => setActive(id)}
-								onClose={() => void close(id)}
-							/>
-						);
-					})}
-					{over && <span className="tabs-fill" aria-hidden="true" />}
+		<div className="tab-bar">
+			<nav ref={nav} className={`tab-strip${over ? " is-over" : ""}`} aria-label="Open sessions">
+				{over && <MoreTabs side="left" count={first} onClick={() => move(first - 1)} />}
+				<div
+					ref={box}
+					className={`tabs${over && right > 0 ? " more-right" : ""}`}
+					data-testid="tabs-scroller"
+					// The browser scrolls the box itself to show a focused tab (or a find-in-page hit): the strip lands
+					// on whole tabs around what it scrolled to.
+					onScroll={(e) => {
+						const el = e.currentTarget;
+						const cur = viewRef.current;
+						const to = el.scrollLeft;
+						if (Math.abs(to - cur.x) <= 0.5) return;
+						const tabs = tabsIn(row.current);
+						const left = (k: number): number => tabs[k].offsetLeft - tabs[0].offsetLeft;
+						let k = 0;
+						if (to < cur.x) while (k + 1 < tabs.length && left(k + 1) <= to + 0.5) k++;
+						else while (k + 1 < tabs.length && left(k + 1) < to + el.clientWidth) k++;
+						const next = to < cur.x ? place(k) : place(cur.first, k);
+						el.scrollLeft = (next ?? cur).x;
+					}}
+					onFocus={(e) => {
+						// Only for keyboard focus: a click's own focus moving the tab would leave the mouse-up on another
+						// element, and the click would be lost (the click makes the tab active, which brings it into view).
+						if (!(e.target instanceof HTMLElement) || !e.target.matches(":focus-visible")) return;
+						const k = tabsIn(row.current).indexOf((e.target as HTMLElement).closest(".tab") as HTMLElement);
+						if (k < 0) return;
+						followActive.current = k === activeRef.current;
+						place(viewRef.current.first, k);
+					}}
+					onWheel={(e) => {
+						const d = Math.abs(e.deltaX) > Math.abs(e.deltaY) ? e.deltaX : e.deltaY;
+						if (over && d !== 0) move(first + Math.sign(d));
+					}}
+				>
+					<div ref={row} className="tabs-row">
+						{order.map((id) => {
+							const s = sessions[id];
+							if (!s) return null;
+							return (
+								<SessionTab
+									key={id}
+									id={id}
+									chars={chars}
+									active={id === active}
+									path={s.summary.path}
+									onOpen={() => setActive(id)}
+									onClose={() => void close(id)}
+								/>
+							);
+						})}
+						{over && <span className="tabs-fill" aria-hidden="true" />}
+					</div>
 				</div>
-			</div>
-			{over && <MoreTabs side="right" count={right} onClick={() => move(first + 1)} />}
-		</nav>
+				{over && <MoreTabs side="right" count={right} onClick={() => move(first + 1)} />}
+			</nav>
+		</div>
 	);
 }
 
