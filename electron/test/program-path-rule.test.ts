@@ -29,7 +29,7 @@ let flagged: Map<string, string[]>;
 
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), "arbor-program-rule-"));
-	for (const f of ["package.json", "eslint.config.mjs", "eslint/layers.mjs", "eslint/programs.mjs"]) {
+	for (const f of ["package.json", "eslint.config.mjs", "eslint/layers.mjs", "eslint/programs.mjs", "eslint/raw-records.mjs"]) {
 		mkdirSync(dirname(join(dir, f)), { recursive: true });
 		copyFileSync(join(repo, f), join(dir, f));
 	}
@@ -42,6 +42,8 @@ beforeAll(() => {
 	GOOD.forEach((code, i) => write(`electron/services/good-${i}.ts`, code));
 	write("electron/services/test/spawns.test.ts", `spawn("pi", []);`);
 	const r = spawnSync(process.execPath, [join(repo, "node_modules", "eslint", "bin", "eslint.js"), "--format", "json", "."], { cwd: dir, encoding: "utf8" });
+	// A config that does not load (a rule file missing from the copy) prints nothing on stdout: say why.
+	if (!r.stdout.trim()) throw new Error(`eslint gave no report (exit ${r.status}): ${r.stderr}`);
 	const reports = JSON.parse(r.stdout) as { filePath: string; messages: { ruleId: string | null; message: string }[] }[];
 	flagged = new Map(reports.map((x) => [relative(dir, x.filePath), x.messages.filter((m) => m.ruleId === "arbor/program-path").map((m) => m.message)]));
 }, 120_000);

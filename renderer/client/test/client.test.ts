@@ -82,7 +82,9 @@ describe("browser client", () => {
 		host = undefined;
 		await expect(hanging).rejects.toMatchObject({ code: "io" });
 		await expect(client.request("getSettings", {})).rejects.toMatchObject({ code: "io" });
-		expect(events.some((e) => e.type === "error" && e.error.code === "io")).toBe(true);
+		// The page learns its host is gone (issue 38): what it showed live is dropped, and the notice says how to start one.
+		expect(events.filter((e) => e.type === "host_lost")).toHaveLength(1);
+		expect(events.find((e) => e.type === "host_lost")).toMatchObject({ message: expect.stringContaining("/arbor in pi again") });
 	});
 
 	it("is refused without the token", async () => {
