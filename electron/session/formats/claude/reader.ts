@@ -11,8 +11,8 @@
 // 4. A tool-result record with several results gives one row per result, chained (`<uuid>` then `<uuid>#<n>`).
 
 import { EntryKind } from "../../../../shared/skeleton";
-import { factsOf } from "../../classify";
 import type { IndexRow, RecordPlace, RecordReader } from "../format";
+import { mappedRow } from "../mapped-row";
 import { blocksOf, claudeEntry, messageOf, partsOf, roleOf } from "./entry";
 
 type Raw = Record<string, unknown>;
@@ -108,27 +108,17 @@ export class ClaudeReader implements RecordReader {
 
 	#row(raw: Raw, id: string | undefined, parentId: string | null | undefined, part: number): IndexRow {
 		const entry = claudeEntry(raw, { id: id ?? "", parentId: parentId ?? null, part });
-		const f = factsOf(entry as unknown as Raw);
-		let tokens = 0;
-		if (f.kind === EntryKind.assistant) {
-			const mid = messageOf(raw).id;
-			// Counted once per API message (the first record of the answer), as Claude's own cost tools do.
-			if (typeof mid !== "string" || !this.#counted.has(mid)) {
-				tokens = f.tokens;
+		return mappedRow(entry, raw, { id, parentId, part }, (f) => {
+			if (f.kind === EntryKind.assistant) {
+				const mid = messageOf(raw).id;
+				// Counted once per API message (the first record of the answer), as Claude's own cost tools do.
+				if (typeof mid === "string" && this.#counted.has(mid)) return 0;
 				if (typeof mid === "string") this.#counted.add(mid);
+				return f.tokens;
 			}
-		} else if (f.kind === EntryKind.compaction && typeof raw.parentUuid === "string") tokens = this.#preTokens.get(raw.parentUuid) ?? 0;
-		return {
-			id,
-			parentId,
-			kind: f.kind,
-			flags: f.flags,
-			tokens,
-			cost: 0,
-			time: f.time,
-			timestamp: typeof raw.timestamp === "string" ? raw.timestamp : undefined,
-			part,
-		};
+			if (f.kind === EntryKind.compaction && typeof raw.parentUuid === "string") return this.#preTokens.get(raw.parentUuid) ?? 0;
+			return 0;
+		});
 	}
 }
 

@@ -3,8 +3,8 @@
 // latest item without extending it, and `thread_rolled_back {num_turns}` moves the chain back to where the n-th last
 // user turn started, so the turns rolled back stay as an abandoned branch. docs/formats-codex.md "Tree".
 
-import { factsOf } from "../../classify";
 import type { IndexRow, RecordPlace, RecordReader } from "../format";
+import { mappedRow } from "../mapped-row";
 import { codexEntry, codexUsage, eventUsage, isItem, payloadOf, roleOf } from "./entry";
 
 type Raw = Record<string, unknown>;
@@ -75,19 +75,9 @@ export class CodexReader implements RecordReader {
 
 	#row(raw: Raw, id: string, parentId: string | null): IndexRow {
 		const entry = codexEntry(raw, { id, parentId, part: 0 });
-		const f = factsOf(entry as unknown as Raw);
 		const role = roleOf(raw);
-		const tokens = role === "usage" || role === "legacyAnswer" ? (codexUsage(eventUsage(payloadOf(raw)))?.totalTokens ?? 0) : f.tokens;
-		return {
-			id,
-			parentId,
-			kind: f.kind,
-			flags: f.flags,
-			tokens,
-			cost: 0,
-			time: f.time,
-			timestamp: typeof raw.timestamp === "string" ? raw.timestamp : undefined,
-			part: 0,
-		};
+		return mappedRow(entry, raw, { id, parentId, part: 0 }, (f) =>
+			role === "usage" || role === "legacyAnswer" ? (codexUsage(eventUsage(payloadOf(raw)))?.totalTokens ?? 0) : f.tokens,
+		);
 	}
 }

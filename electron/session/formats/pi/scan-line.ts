@@ -8,6 +8,7 @@
 
 import { ENTRY_TYPE_KINDS, EntryFlag, EntryKind, type EntryKindCode } from "../../../../shared/skeleton";
 import { costCarrier, timeOf } from "../../classify";
+import type { IndexRow } from "../format";
 import { COLON, LB, Q, RB, Unsure, UNSURE, enc } from "../../scan-json";
 import {
 	K_CONTENT,
@@ -28,22 +29,9 @@ import {
 	S_OTHER,
 } from "./scan-message";
 
-export interface Skim {
+/** A skimmed entry line: the index row (format.ts) plus the record's `type` (the caller tells a header by it). */
+export interface Skim extends IndexRow {
 	type: string;
-	/** undefined when absent or not a string (the entry then gets a synthetic id). */
-	id: string | undefined;
-	/** string, null, or undefined when absent / not a string. */
-	parentId: string | null | undefined;
-	kind: EntryKindCode;
-	flags: number;
-	tokens: number;
-	/** usage.cost.total of the entries that carry one (classify.ts costCarrier), else 0. */
-	cost: number;
-	time: number;
-	/** label entries only. */
-	timestamp?: string;
-	targetId?: string;
-	label?: string | null;
 }
 
 const TYPE_NAMES: [Uint8Array, string, number][] = [["message", -1], ...[...ENTRY_TYPE_KINDS].map(([n, k]) => [n, k] as [string, number]), ["session", -2]].map(
