@@ -3,12 +3,11 @@
 // blank the page. A real pi never sends one, so a fake pi endpoint (the wire of shared/live.ts on a private
 // socket with a registration) does: the page keeps rendering, the next good update streams, a notice says
 // what was dropped.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import type { Server } from "node:net";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { jsonl, openApp, shot } from "./helpers/app";
+import { startFakePi } from "./helpers/fake-pi";
 import { type Host, repoRoot, startHost, tempCopy } from "./helpers/host";
 
 let host: Host | undefined;
@@ -25,48 +24,9 @@ test("a malformed stream update from a live pi is dropped with a notice; the pag
 	const file = tempCopy(join(repoRoot, "build", "sample-session.jsonl"));
 	const entries = jsonl(file);
 	const leafId = entries.at(-1)!.id as string;
-	const home = mkdtempSync(join(tmpdir(), "arbor-fakepi-"));
-	const live = join(home, ".arbor", "live");
-	mkdirSync(live, { recursive: true, mode: 0o700 });
-	const socketPath = join(live, `${process.pid}.sock`);
-	const state = {
-		pid: process.pid,
-		agent: "pi",
-		agentVersion: "1.6.0",
-		sessionFile: file,
-		sessionId: "s",
-		leafId,
-		model: null,
-		thinkingLevel: null,
-		status: "streaming",
-		cwd: "/",
-	};
-	const clients: Socket[] = [];
-	server = createServer((s) => {
-		s.setEncoding("utf8");
-		s.on("error", () => {});
-		s.on("data", (d: string) => {
-			if (!d.includes('"hello"')) return;
-			s.write(
-				`${JSON.stringify({ type: "welcome", protocol: 1, agent: "pi", agentVersion: "1.6.0", extensionVersion: "1.0.0", capabilities: ["stream"], state })}\n`,
-			);
-			clients.push(s);
-		});
-	});
-	await new Promise<void>((r) => server!.listen(socketPath, r));
-	chmodSync(socketPath, 0o600);
-	const reg = {
-		protocol: 1,
-		pid: process.pid,
-		agent: "pi",
-		agentVersion: "1.6.0",
-		extensionVersion: "1.0.0",
-		sessionFile: file,
-		socket: socketPath,
-		secret: "x".repeat(64),
-		startedAt: Date.now(),
-	};
-	writeFileSync(join(live, `${process.pid}.json`), JSON.stringify(reg), { mode: 0o600 });
+	const pi = await startFakePi(file, { sessionId: "s", leafId, model: null, status: "streaming", cwd: "/" });
+	server = pi.server;
+	const { home, clients } = pi;
 
 	host = await startHost([file], { env: { HOME: home } });
 	await openApp(page, host);

@@ -4,12 +4,13 @@
 // whose names start alike, one held by a (fake) live pi, at 1280×720 and 1440×900, light and dark: every
 // toolbar control is inside the window, the badge shows its whole text, every tab reads a distinct name of
 // at least MIN_TAB characters.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { openApp, shot } from "./helpers/app";
+import { startFakePi } from "./helpers/fake-pi";
 import { type Host, startHost } from "./helpers/host";
 
 let host: Host | undefined;
@@ -44,45 +45,15 @@ function named(dir: string, name: string, text: string): string {
 
 /** A fake pi holding `file` (the wire of shared/live.ts on a private socket with its registration), idle. Returns the HOME to run the host with. */
 async function fakeLivePi(file: string): Promise<string> {
-	const home = mkdtempSync(join(tmpdir(), "arbor-fakepi-"));
-	const live = join(home, ".arbor", "live");
-	mkdirSync(live, { recursive: true, mode: 0o700 });
-	const socketPath = join(live, `${process.pid}.sock`);
-	const state = {
-		pid: process.pid,
-		agent: "pi",
-		agentVersion: "1.6.0",
-		sessionFile: file,
+	const pi = await startFakePi(file, {
 		sessionId: "s0",
 		leafId: "s0-u",
 		model: { provider: "anthropic", modelId: "claude-sonnet-4-5" },
-		thinkingLevel: null,
 		status: "idle",
 		cwd: "/tmp",
-	};
-	const welcome = { type: "welcome", protocol: 1, agent: "pi", agentVersion: "1.6.0", extensionVersion: "1.0.0", capabilities: ["stream"], state };
-	server = createServer((s: Socket) => {
-		s.setEncoding("utf8");
-		s.on("error", () => {});
-		s.on("data", (d: string) => {
-			if (d.includes('"hello"')) s.write(`${JSON.stringify(welcome)}\n`);
-		});
 	});
-	await new Promise<void>((r) => server!.listen(socketPath, r));
-	chmodSync(socketPath, 0o600);
-	const reg = {
-		protocol: 1,
-		pid: process.pid,
-		agent: "pi",
-		agentVersion: "1.6.0",
-		extensionVersion: "1.0.0",
-		sessionFile: file,
-		socket: socketPath,
-		secret: "x".repeat(64),
-		startedAt: Date.now(),
-	};
-	writeFileSync(join(live, `${process.pid}.json`), JSON.stringify(reg), { mode: 0o600 });
-	return home;
+	server = pi.server;
+	return pi.home;
 }
 
 /** The element's box lies wholly inside the window (half a pixel of rounding allowed). */
